@@ -1,0 +1,75 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Test for them with errors.Is.
+var (
+	// ErrNotFound is returned when a note does not exist.
+	ErrNotFound = errors.New("vault: note not found")
+	// ErrConflict is returned by the Writer when a note changed on disk since
+	// it was read; the error is a *ConflictError.
+	ErrConflict = errors.New("vault: note changed since it was read")
+	// ErrExists is returned when creating a note that already exists.
+	ErrExists = errors.New("vault: note already exists")
+	// ErrInvalidPath is returned for a note path or name that is unsafe:
+	// outside the vault, absolute, containing NUL, inside a dot-folder,
+	// reserved or over-long. The error is a *PathError.
+	ErrInvalidPath = errors.New("vault: invalid note path")
+	// ErrBadFrontmatter is returned when a write would have to rewrite
+	// frontmatter that does not parse; such notes are left for a human.
+	ErrBadFrontmatter = errors.New("vault: frontmatter does not parse")
+)
+
+// ParseError is a problem in one file, at a line when one is known (Line 0
+// means the whole file). It is modelled on fs.PathError.
+type ParseError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// PathError reports an unsafe or invalid note path.
+type PathError struct {
+	Path   string
+	Reason string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("invalid note path %q: %s", e.Path, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrInvalidPath) true.
+func (e *PathError) Is(target error) bool { return target == ErrInvalidPath }
+
+// ConflictError reports that a note changed on disk since it was read.
+type ConflictError struct {
+	Path string
+	// Expected is the hash the caller read; Actual is the hash on disk now
+	// ("" when the file no longer exists or, on create, did not exist).
+	Expected, Actual string
+}
+
+func (e *ConflictError) Error() string {
+	switch {
+	case e.Expected == "":
+		return fmt.Sprintf("%s: conflict: the note already exists", e.Path)
+	case e.Actual == "":
+		return fmt.Sprintf("%s: conflict: the note was deleted since it was read", e.Path)
+	}
+	return fmt.Sprintf("%s: conflict: the note changed on disk since it was read (expected hash %.12s, found %.12s); re-read it and try again", e.Path, e.Expected, e.Actual)
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }

@@ -1,0 +1,220 @@
+package vault
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Frontmatter is a note's YAML frontmatter: the parsed node tree, kept so
+// that a write can change one key and leave every other byte (comments,
+// order, quoting) as the human wrote it, and typed views over it.
+type Frontmatter struct {
+	// Node is the top-level mapping. Its positions count from the first
+	// YAML line: node line 1 is file line [Frontmatter.Line].
+	Node *yaml.Node
+	// Raw is the YAML text between the two "---" lines.
+	Raw []byte
+	// Start and End are the byte offsets of Raw in the note's content.
+	Start, End int
+	// Line is the 1-based file line of the first YAML line.
+	Line int
+}
+
+// fence locates a frontmatter block the way Obsidian does: a "---" line at
+// the very start of the file (a UTF-8 byte order mark aside) and a closing
+// "---" line. An unclosed block is not frontmatter.
+type fence struct {
+	start, end int // YAML text [start, end)
+	bodyStart  int // first byte after the closing line
+	bodyLine   int // 1-based line of bodyStart
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+func findFence(content []byte) (fence, bool) {
+	i := 0
+	if bytes.HasPrefix(content, bom) {
+		i = len(bom)
+	}
+	first, next := lineAt(content, i)
+	if !isDelimLine(first) {
+		return fence{}, false
+	}
+	start := next
+	line := 2
+	for pos := start; pos < len(content); line++ {
+		l, nxt := lineAt(content, pos)
+		if isDelimLine(l) {
+			return fence{start: start, end: pos, bodyStart: nxt, bodyLine: line + 1}, true
+		}
+		pos = nxt
+	}
+	return fence{}, false
+}
+
+// lineAt returns the line starting at pos without its line ending, and the
+// offset of the next line.
+func lineAt(b []byte, pos int) ([]byte, int) {
+	j := bytes.IndexByte(b[pos:], '\n')
+	if j < 0 {
+		return bytes.TrimSuffix(b[pos:], []byte("\r")), len(b)
+	}
+	return bytes.TrimSuffix(b[pos:pos+j], []byte("\r")), pos + j + 1
+}
+
+func isDelimLine(l []byte) bool {
+	return string(bytes.TrimRight(l, " \t")) == "---"
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// parseFrontmatter parses the fenced YAML. It returns a *ParseError naming
+// the file line when the YAML does not parse or is not a mapping.
+func parseFrontmatter(p string, content []byte, f fence) (*Frontmatter, error) {
+	fm := &Frontmatter{Raw: content[f.start:f.end], Start: f.start, End: f.end, Line: 2}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
+		return nil, yamlError(p, fm.Line, err)
+	}
+	switch {
+	case doc.Kind == 0: // empty frontmatter
+		fm.Node = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	case len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode:
+		fm.Node = doc.Content[0]
+	case len(doc.Content) == 1 && doc.Content[0].Tag == "!!null":
+		fm.Node = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	default:
+		line := fm.Line
+		if len(doc.Content) == 1 {
+			line += doc.Content[0].Line - 1
+		}
+		return nil, &ParseError{Path: p, Line: line, Err: errors.New("invalid frontmatter: not a mapping of keys to values")}
+	}
+	return fm, nil
+}
+
+// yamlError turns a YAML library error into a *ParseError with a file line.
+func yamlError(p string, firstLine int, err error) error {
+	msg := err.Error()
+	line := firstLine
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		line = firstLine + n - 1
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return &ParseError{Path: p, Line: line, Err: fmt.Errorf("invalid frontmatter: %s", msg)}
+}
+
+// Value returns the value node of key (matched exactly), or nil.
+func (f *Frontmatter) Value(key string) *yaml.Node {
+	if f == nil || f.Node == nil {
+		return nil
+	}
+	c := f.Node.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Value == key {
+			return c[i+1]
+		}
+	}
+	return nil
+}
+
+// Keys returns the top-level keys in file order.
+func (f *Frontmatter) Keys() []string {
+	if f == nil || f.Node == nil {
+		return nil
+	}
+	var keys []string
+	for i := 0; i+1 < len(f.Node.Content); i += 2 {
+		keys = append(keys, f.Node.Content[i].Value)
+	}
+	return keys
+}
+
+// String returns the scalar value of key; ok is false when the key is
+// missing, null or not a scalar.
+func (f *Frontmatter) String(key string) (s string, ok bool) {
+	v := resolveAlias(f.Value(key))
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		return "", false
+	}
+	return v.Value, true
+}
+
+// Strings returns the values of key as a list: each scalar of a sequence,
+// or a single scalar split on commas (Obsidian accepts "tags: a, b").
+func (f *Frontmatter) Strings(key string) []string {
+	v := resolveAlias(f.Value(key))
+	if v == nil {
+		return nil
+	}
+	var out []string
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if v.Tag == "!!null" {
+			return nil
+		}
+		for _, s := range strings.Split(v.Value, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range v.Content {
+			c = resolveAlias(c)
+			if c != nil && c.Kind == yaml.ScalarNode && c.Tag != "!!null" {
+				if s := strings.TrimSpace(c.Value); s != "" {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 8; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+// Map decodes the frontmatter into plain Go values for JSON output. A value
+// that cannot be decoded (an alias bomb, say) yields an error.
+func (f *Frontmatter) Map() (map[string]any, error) {
+	m := map[string]any{}
+	if f == nil || f.Node == nil {
+		return m, nil
+	}
+	if err := f.Node.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Decode decodes the frontmatter into v (a pointer to a struct with yaml
+// tags). A type mismatch is a *ParseError naming the file line.
+func (f *Frontmatter) Decode(p string, v any) error {
+	if f == nil || f.Node == nil {
+		return nil
+	}
+	if err := f.Node.Decode(v); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			return yamlError(p, f.Line, errors.New("yaml: "+te.Errors[0]))
+		}
+		return yamlError(p, f.Line, err)
+	}
+	return nil
+}
