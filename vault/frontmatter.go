@@ -77,9 +77,16 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
 // parseFrontmatter parses the fenced YAML. It returns a *ParseError naming
 // the file line when the YAML does not parse or is not a mapping.
 func parseFrontmatter(p string, content []byte, f fence) (*Frontmatter, error) {
-	fm := &Frontmatter{Raw: content[f.start:f.end], Start: f.start, End: f.end, Line: 2}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
+	err := yaml.Unmarshal(content[f.start:f.end], &doc)
+	return newFrontmatter(p, content, f, &doc, err)
+}
+
+// newFrontmatter checks a decoded frontmatter document: err is the YAML
+// library's decoding error, if any.
+func newFrontmatter(p string, content []byte, f fence, doc *yaml.Node, err error) (*Frontmatter, error) {
+	fm := &Frontmatter{Raw: content[f.start:f.end], Start: f.start, End: f.end, Line: 2}
+	if err != nil {
 		return nil, yamlError(p, fm.Line, err)
 	}
 	switch {

@@ -1,0 +1,101 @@
+package graph
+
+import (
+	"path"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// linkKey is the lower-cased last path element a link names, without a
+// ".md" extension: the key under which candidate files are indexed.
+func linkKey(target string) string {
+	return strings.ToLower(vault.NameOf(strings.TrimSuffix(target, "/")))
+}
+
+// fileKey is the key of a vault file: a note's name, an attachment's base
+// name.
+func fileKey(p string) string {
+	if vault.IsNotePath(p) {
+		return strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+	}
+	return strings.ToLower(path.Base(p))
+}
+
+// stem lower-cases a path and drops a note's ".md", the form paths are
+// compared in.
+func stem(p string) string {
+	p = strings.ToLower(p)
+	if vault.IsNotePath(p) {
+		p = strings.TrimSuffix(p, path.Ext(p))
+	}
+	return p
+}
+
+// resolve finds the file a link from source names, by Obsidian's rules:
+// the empty target is the source itself; a path is tried from the vault
+// root and, for markdown links, relative to the source's folder; otherwise
+// the link matches files by name (case-insensitive, ".md" optional), a
+// path-qualified link by path suffix, and among several candidates the one
+// in the source's folder wins, then the shortest path, then the first in
+// lexical order. Frontmatter aliases never resolve links.
+func (g *Graph) resolve(source string, l vault.Link) (string, bool) {
+	t := strings.TrimSpace(l.Target)
+	if t == "" {
+		if source == "" {
+			return "", false
+		}
+		return source, true
+	}
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "./"), "/")
+	dir := path.Dir(source)
+	if l.Markdown && dir != "." {
+		if p, ok := g.exact(path.Join(dir, t)); ok {
+			return p, true
+		}
+	}
+	if p, ok := g.exact(t); ok {
+		return p, true
+	}
+	want := stem(path.Clean(t))
+	if strings.HasPrefix(want, "../") {
+		return "", false
+	}
+	best := ""
+	for _, c := range g.byKey[linkKey(t)] {
+		s := stem(c)
+		if s != want && !strings.HasSuffix(s, "/"+want) {
+			continue
+		}
+		if best == "" || better(c, best, dir) {
+			best = c
+		}
+	}
+	return best, best != ""
+}
+
+// exact looks a vault path up case-insensitively, with or without ".md".
+func (g *Graph) exact(p string) (string, bool) {
+	p = path.Clean(p)
+	if f, ok := g.byPath[strings.ToLower(p)]; ok {
+		return f, true
+	}
+	if !vault.IsNotePath(p) {
+		if f, ok := g.byPath[strings.ToLower(p)+vault.Ext]; ok {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// better reports whether candidate a beats b for a link from folder dir.
+func better(a, b, dir string) bool {
+	ina, inb := path.Dir(a) == dir, path.Dir(b) == dir
+	if ina != inb {
+		return ina
+	}
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}

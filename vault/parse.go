@@ -1,0 +1,344 @@
+package vault
+
+import (
+	"bytes"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+	"go.yaml.in/yaml/v3"
+)
+
+// yamlFormat makes the frontmatter extension decode with go.yaml.in/yaml/v3,
+// the YAML library whose Node the rest of vault uses. Obsidian only reads
+// "---" frontmatter, so TOML "+++" is not registered.
+var yamlFormat = frontmatter.Format{Name: "YAML", Delim: '-', Unmarshal: yaml.Unmarshal}
+
+var (
+	// withFM parses a note whose frontmatter fence is closed; withoutFM one
+	// that has none (an unclosed "---" is a thematic break, as in Obsidian).
+	withFM    = newMarkdown(true)
+	withoutFM = newMarkdown(false)
+)
+
+func newMarkdown(fm bool) goldmark.Markdown {
+	inline := []util.PrioritizedValue{
+		// Before goldmark's link parser (200), as the wikilink extension does.
+		util.Prioritized(&wikilinkParser{}, 199),
+		util.Prioritized(&mathInlineParser{}, 150),
+	}
+	block := []util.PrioritizedValue{util.Prioritized(&mathBlockParser{}, 90)}
+	var ext []goldmark.Extender
+	if fm {
+		ext = append(ext, &frontmatter.Extender{Formats: []frontmatter.Format{yamlFormat}})
+	}
+	return goldmark.New(goldmark.WithExtensions(ext...), goldmark.WithParserOptions(
+		parser.WithInlineParsers(inline...),
+		parser.WithBlockParsers(block...),
+	))
+}
+
+// Parse reads one note. It never fails: problems that leave the note
+// readable (frontmatter that does not parse, for example) are recorded in
+// Note.Warnings as *ParseError values naming p and the line, and such a note
+// is still read as body text and linked. p is the vault-relative slash path.
+func Parse(p string, content []byte) *Note {
+	n := &Note{Path: p, Name: NameOf(p), Content: content, Hash: Hash(content), BodyLine: 1}
+	md := withoutFM
+	f, fenced := findFence(content)
+	if fenced {
+		md = withFM
+		n.BodyStart, n.BodyLine = f.bodyStart, f.bodyLine
+	}
+	// goldmark does not expect a byte order mark; it has no line break, so
+	// line numbers in src and content agree.
+	src := bytes.TrimPrefix(content, bom)
+	pc := parser.NewContext()
+	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	if fenced {
+		n.readFrontmatter(f, frontmatter.Get(pc))
+	}
+	w := walker{note: n, src: src, lines: newLineIndex(src)}
+	w.walk(doc)
+	n.Tags = dedupFold(n.Tags)
+	return n
+}
+
+// readFrontmatter decodes the fenced YAML and reads tags, aliases and links
+// from it.
+func (n *Note) readFrontmatter(f fence, data *frontmatter.Data) {
+	var fm *Frontmatter
+	var err error
+	if data != nil {
+		var doc yaml.Node
+		err = data.Decode(&doc)
+		fm, err = newFrontmatter(n.Path, n.Content, f, &doc, err)
+	} else {
+		fm, err = parseFrontmatter(n.Path, n.Content, f)
+	}
+	if err != nil {
+		n.Warnings = append(n.Warnings, err)
+		return
+	}
+	n.Frontmatter = fm
+	for _, key := range []string{"tags", "tag"} {
+		for _, t := range fm.Strings(key) {
+			for _, t := range strings.Fields(t) {
+				if t = strings.TrimPrefix(t, "#"); t != "" {
+					n.Tags = append(n.Tags, t)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"aliases", "alias"} {
+		n.Aliases = append(n.Aliases, fm.Strings(key)...)
+	}
+	n.frontmatterLinks(fm.Node, fm.Line)
+}
+
+var fmLinkRe = regexp.MustCompile(`(!?)\[\[([^\]\n]+)\]\]`)
+
+// frontmatterLinks finds [[wikilinks]] in string values, e.g.
+// `related: "[[X]]"`. Obsidian counts them as links of the note.
+func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
+	if node == nil {
+		return
+	}
+	switch node.Kind {
+	case yaml.ScalarNode:
+		for _, m := range fmLinkRe.FindAllStringSubmatchIndex(node.Value, -1) {
+			l, ok := parseWikiInner(node.Value[m[4]:m[5]])
+			if !ok {
+				continue
+			}
+			l.Embed = m[3] > m[2]
+			l.Frontmatter = true
+			l.Line = firstLine + node.Line - 1
+			n.Links = append(n.Links, l)
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(node.Content); i += 2 {
+			n.frontmatterLinks(node.Content[i], firstLine)
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range node.Content {
+			n.frontmatterLinks(c, firstLine)
+		}
+	}
+}
+
+// walker collects headings, block ids, tags and links from the markdown
+// tree, skipping what Obsidian does not read as markup: code, math and
+// HTML.
+type walker struct {
+	note  *Note
+	src   []byte
+	lines lineIndex
+	// run is the current stretch of adjacent text, scanned for tags.
+	runStart, runStop int
+}
+
+func (w *walker) walk(doc ast.Node) {
+	_ = ast.Walk(doc, func(node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch node := node.(type) {
+		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock,
+			*ast.RawHTML, *ast.AutoLink, *mathBlock, *mathInline:
+			return ast.WalkSkipChildren, nil
+		case *wikiNode:
+			l := node.link
+			l.Line = w.lines.line(node.Pos())
+			w.note.Links = append(w.note.Links, l)
+			return ast.WalkSkipChildren, nil
+		case *ast.Link:
+			w.markdownLink(node.Destination, node.Pos(), false, node)
+			return ast.WalkSkipChildren, nil
+		case *ast.Image:
+			w.markdownLink(node.Destination, node.Pos(), true, node)
+			return ast.WalkSkipChildren, nil
+		case *ast.Heading:
+			w.note.Headings = append(w.note.Headings, Heading{
+				Level: node.Level,
+				Text:  strings.TrimSpace(string(linesText(node, w.src))),
+				Line:  w.lines.line(startOf(node)),
+			})
+		case *ast.Paragraph, *ast.TextBlock:
+			w.blockID(node)
+		case *ast.Text:
+			w.text(node.Segment)
+		}
+		return ast.WalkContinue, nil
+	})
+	w.flush()
+}
+
+// markdownLink records [text](target) and ![alt](target) unless the target
+// is external (has a URL scheme).
+func (w *walker) markdownLink(dest []byte, pos int, embed bool, node ast.Node) {
+	raw := strings.TrimSpace(string(dest))
+	if raw == "" || hasScheme(raw) || strings.HasPrefix(raw, "//") {
+		return
+	}
+	l := Link{Embed: embed, Markdown: true, Line: w.lines.line(pos)}
+	target, frag, _ := strings.Cut(raw, "#")
+	l.Target = unescapeURL(target)
+	if frag != "" {
+		setFragment(&l, unescapeURL(frag))
+	}
+	if l.Target == "" && l.Heading == "" && l.Block == "" {
+		return
+	}
+	l.Label = string(inlineText(node, w.src))
+	w.note.Links = append(w.note.Links, l)
+}
+
+var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+
+func hasScheme(s string) bool { return schemeRe.MatchString(s) }
+
+func unescapeURL(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+var blockIDRe = regexp.MustCompile(`(?:^|\s)\^([A-Za-z0-9-]+)$`)
+
+// blockID records "^id" at the end of a paragraph's last line.
+func (w *walker) blockID(node ast.Node) {
+	ls := node.Lines()
+	if ls.Len() == 0 {
+		return
+	}
+	last := ls.At(ls.Len() - 1)
+	line := bytes.TrimRight(last.Value(w.src), " \t\r\n")
+	if m := blockIDRe.FindSubmatch(line); m != nil {
+		w.note.Blocks = append(w.note.Blocks, Block{ID: string(m[1]), Line: w.lines.line(last.Start)})
+	}
+}
+
+// text extends the current text run, or scans it and starts a new one.
+func (w *walker) text(seg text.Segment) {
+	if seg.Start == w.runStop && w.runStop > w.runStart {
+		w.runStop = seg.Stop
+		return
+	}
+	w.flush()
+	w.runStart, w.runStop = seg.Start, seg.Stop
+}
+
+// flush scans the current text run for inline #tags: a '#' at the start of
+// the text or after white space, followed by letters, digits, '_', '-' or
+// '/', with at least one character that is not a digit.
+func (w *walker) flush() {
+	run := w.src[w.runStart:w.runStop]
+	for i := 0; i < len(run); i++ {
+		if run[i] != '#' {
+			continue
+		}
+		abs := w.runStart + i
+		if abs > 0 {
+			prev, _ := utf8.DecodeLastRune(w.src[:abs])
+			if !unicode.IsSpace(prev) {
+				continue
+			}
+		}
+		j := i + 1
+		nonDigit := false
+		for j < len(run) {
+			r, size := utf8.DecodeRune(run[j:])
+			if !isTagRune(r) {
+				break
+			}
+			if !unicode.IsDigit(r) {
+				nonDigit = true
+			}
+			j += size
+		}
+		tag := strings.Trim(string(run[i+1:j]), "/")
+		if nonDigit && tag != "" {
+			w.note.Tags = append(w.note.Tags, tag)
+		}
+		i = j - 1
+	}
+	w.runStart, w.runStop = 0, 0
+}
+
+func isTagRune(r rune) bool {
+	return r == '_' || r == '-' || r == '/' || (r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)))
+}
+
+// linesText joins a block's raw lines.
+func linesText(node ast.Node, src []byte) []byte {
+	var b bytes.Buffer
+	ls := node.Lines()
+	for i := 0; i < ls.Len(); i++ {
+		seg := ls.At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.Bytes()
+}
+
+// inlineText returns the source text spanned by an inline node's text
+// children (a link's label).
+func inlineText(node ast.Node, src []byte) []byte {
+	var b bytes.Buffer
+	_ = ast.Walk(node, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			b.Write(t.Segment.Value(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.Bytes()
+}
+
+// startOf returns the byte offset where a block node starts.
+func startOf(node ast.Node) int {
+	if ls := node.Lines(); ls.Len() > 0 {
+		return ls.At(0).Start
+	}
+	return node.Pos()
+}
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []int
+
+func newLineIndex(src []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, c := range src {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+func (idx lineIndex) line(pos int) int {
+	return sort.Search(len(idx), func(i int) bool { return idx[i] > pos })
+}
+
+// dedupFold removes later case-insensitive duplicates, keeping order.
+func dedupFold(ss []string) []string {
+	seen := make(map[string]bool, len(ss))
+	out := ss[:0]
+	for _, s := range ss {
+		k := strings.ToLower(s)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
