@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 
@@ -203,10 +202,4 @@ func removeFrom(m map[string]map[string]struct{}, k, v string) {
 			delete(m, k)
 		}
 	}
-}
-
-func sortEdges(es []Edge) {
-	slices.SortFunc(es, func(a, b Edge) int {
-		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Target, b.Target))
-	})
 }

@@ -173,3 +173,16 @@ func dump(g *graph.Graph) []string {
 	}
 	return out
 }
+
+func TestResolveRelativeWikilink(t *testing.T) {
+	g := graph.New(notes(map[string]string{"Target.md": "", "sub/Deep.md": "", "sub/x/Target.md": ""}), nil)
+	for _, tt := range []struct{ source, target, want string }{
+		{"sub/Deep.md", "../Target", "Target.md"},
+		{"sub/Deep.md", "./x/Target", "sub/x/Target.md"},
+		{"sub/x/Target.md", "../Deep", "sub/Deep.md"},
+	} {
+		if got, _ := g.Resolve(tt.source, vault.Link{Target: tt.target}); got != tt.want {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.source, tt.target, got, tt.want)
+		}
+	}
+}

@@ -34,15 +34,24 @@ func (g *Graph) IsNote(p string) bool {
 	return g.notes[p]
 }
 
-// Edges returns every edge, sorted by source, line and target.
+// Edges returns every edge, sorted by source and line, each note's links in
+// file order.
 func (g *Graph) Edges() []Edge {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	var all []Edge
-	for _, es := range g.out {
-		all = append(all, es...)
+	return g.edges()
+}
+
+func (g *Graph) edges() []Edge {
+	sources := make([]string, 0, len(g.out))
+	for s := range g.out {
+		sources = append(sources, s)
 	}
-	sortEdges(all)
+	slices.Sort(sources)
+	var all []Edge
+	for _, s := range sources {
+		all = append(all, g.out[s]...)
+	}
 	return all
 }
 
@@ -58,15 +67,19 @@ func (g *Graph) Outgoing(p string) []Edge {
 func (g *Graph) Backlinks(p string) []Edge {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	var es []Edge
+	sources := make([]string, 0, len(g.in[p]))
 	for source := range g.in[p] {
+		sources = append(sources, source)
+	}
+	slices.Sort(sources)
+	var es []Edge
+	for _, source := range sources {
 		for _, e := range g.out[source] {
 			if e.Resolved && e.Target == p {
 				es = append(es, e)
 			}
 		}
 	}
-	sortEdges(es)
 	return es
 }
 
@@ -76,14 +89,11 @@ func (g *Graph) Unresolved() []Edge {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	var es []Edge
-	for _, out := range g.out {
-		for _, e := range out {
-			if !e.Resolved {
-				es = append(es, e)
-			}
+	for _, e := range g.edges() {
+		if !e.Resolved {
+			es = append(es, e)
 		}
 	}
-	sortEdges(es)
 	return es
 }
 

@@ -33,8 +33,9 @@ func stem(p string) string {
 }
 
 // resolve finds the file a link from source names, by Obsidian's rules:
-// the empty target is the source itself; a path is tried from the vault
-// root and, for markdown links, relative to the source's folder; otherwise
+// the empty target is the source itself; a path is tried relative to the
+// source's folder (markdown links, and wikilinks starting with "./" or
+// "../"), then from the vault root; otherwise
 // the link matches files by name (case-insensitive, ".md" optional), a
 // path-qualified link by path suffix, and among several candidates the one
 // in the source's folder wins, then the shortest path, then the first in
@@ -47,13 +48,14 @@ func (g *Graph) resolve(source string, l vault.Link) (string, bool) {
 		}
 		return source, true
 	}
-	t = strings.TrimPrefix(strings.TrimPrefix(t, "./"), "/")
 	dir := path.Dir(source)
-	if l.Markdown && dir != "." {
+	relative := strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
+	if l.Markdown || relative {
 		if p, ok := g.exact(path.Join(dir, t)); ok {
 			return p, true
 		}
 	}
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "./"), "/")
 	if p, ok := g.exact(t); ok {
 		return p, true
 	}

@@ -87,7 +87,7 @@ func parseFrontmatter(p string, content []byte, f fence) (*Frontmatter, error) {
 func newFrontmatter(p string, content []byte, f fence, doc *yaml.Node, err error) (*Frontmatter, error) {
 	fm := &Frontmatter{Raw: content[f.start:f.end], Start: f.start, End: f.end, Line: 2}
 	if err != nil {
-		return nil, yamlError(p, fm.Line, err)
+		return nil, yamlError(p, fm.Line, fixErrorLine(fm.Raw, err))
 	}
 	switch {
 	case doc.Kind == 0: // empty frontmatter
@@ -104,6 +104,36 @@ func newFrontmatter(p string, content []byte, f fence, doc *yaml.Node, err error
 		return nil, &ParseError{Path: p, Line: line, Err: errors.New("invalid frontmatter: not a mapping of keys to values")}
 	}
 	return fm, nil
+}
+
+// fixErrorLine corrects the line of a YAML syntax error. The YAML library
+// reports scanner errors with 1-based lines but parser errors with the
+// 0-based line where the enclosing structure began, so a reported line L
+// is really L+1 when the first L lines parse and the first L+1 do not.
+func fixErrorLine(raw []byte, err error) error {
+	m := yamlLineRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	l, _ := strconv.Atoi(m[1])
+	var probe yaml.Node
+	if yaml.Unmarshal(firstLines(raw, l), &probe) == nil && yaml.Unmarshal(firstLines(raw, l+1), &probe) != nil {
+		return fmt.Errorf("yaml: line %d: %s", l+1, err.Error()[len(m[0]):])
+	}
+	return err
+}
+
+// firstLines returns the first n lines of b.
+func firstLines(b []byte, n int) []byte {
+	end := 0
+	for i := 0; i < n && end < len(b); i++ {
+		j := bytes.IndexByte(b[end:], '\n')
+		if j < 0 {
+			return b
+		}
+		end += j + 1
+	}
+	return b[:end]
 }
 
 // yamlError turns a YAML library error into a *ParseError with a file line.

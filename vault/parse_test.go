@@ -136,7 +136,7 @@ func TestParseBadFrontmatter(t *testing.T) {
 		src  string
 		line int
 	}{
-		{"unclosed flow", "---\na: 1\nb: [x\nc: 2\n---\n[[Link]] #tag", 0},
+		{"unclosed flow", "---\na: 1\nb: [x\nc: 2\n---\n[[Link]] #tag", 3},
 		{"tab indent", "---\na: 1\n\tb: 2\n---\n[[Link]] #tag", 3},
 		{"not a mapping", "---\n- a\n- b\n---\n[[Link]] #tag", 2},
 		{"unknown anchor", "---\na: *x\n---\n[[Link]] #tag", 2},

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// app holds what every command shares: the standard streams and the
+// global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	vaultFlag      string
+	quiet          bool
+}
+
+// run builds the command tree and runs it; it never prints the returned
+// error (main does).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error (please report it): %v", r)
+		}
+	}()
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cli.Command{
+		Name:  "vaultmem",
+		Usage: "long-term memory for AI agents, kept in an Obsidian vault",
+		Description: "vaultmem reads an Obsidian vault exactly as Obsidian does (notes, frontmatter, [[wikilinks]],\n" +
+			"tags) and lets agents remember and recall through it. The vault is found by walking up from\n" +
+			"the current folder to one holding .vaultmem/ (like git), or given with --vault.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "vault", Usage: "the vault `DIR` (default: the nearest folder at or above the current one holding .vaultmem/)",
+				Sources: cli.EnvVars("VAULTMEM_VAULT"), Destination: &a.vaultFlag},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings about notes that could not be fully read", Destination: &a.quiet},
+		},
+		Commands: []*cli.Command{
+			a.initCommand(),
+			a.showCommand(),
+			a.linksCommand(),
+			a.backlinksCommand(),
+			a.unresolvedCommand(),
+			a.orphansCommand(),
+			a.listCommand(),
+		},
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Suggest:         true,
+		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageError{err}
+		},
+		CommandNotFound: func(_ context.Context, _ *cli.Command, name string) {
+			err = usagef("no command %q", name)
+		},
+	}
+	if runErr := root.Run(ctx, args); runErr != nil {
+		return runErr
+	}
+	return err
+}
+
+// findVault returns the vault directory: --vault, or the nearest folder at
+// or above the working directory that holds .vaultmem/.
+func (a *app) findVault() (string, error) {
+	if a.vaultFlag != "" {
+		dir, err := filepath.Abs(a.vaultFlag)
+		if err != nil {
+			return "", err
+		}
+		info, err := os.Stat(dir)
+		if err != nil {
+			return "", fmt.Errorf("vault %s: %w", a.vaultFlag, errors.Unwrap(err))
+		}
+		if !info.IsDir() {
+			return "", fmt.Errorf("vault %s: not a folder", a.vaultFlag)
+		}
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if info, err := os.Stat(filepath.Join(dir, ".vaultmem")); err == nil && info.IsDir() {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no vault here: no .vaultmem folder in %s or any folder above it; run 'vaultmem init' in the vault or pass --vault DIR", wd)
+		}
+	}
+}
+
+// session is an opened vault.
+type session struct {
+	dir  string
+	root *os.Root
+	cfg  config
+}
+
+func (a *app) open() (*session, error) {
+	dir, err := a.findVault()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	return &session{dir: dir, root: root, cfg: cfg}, nil
+}
+
+func (s *session) Close() error { return s.root.Close() }
+
+// load reads every note and builds the link graph, printing warnings about
+// notes that could not be fully read unless --quiet.
+func (a *app) load(ctx context.Context, s *session) (*vault.Vault, *graph.Graph, error) {
+	v, err := vault.Load(ctx, s.root.FS(), vault.Options{MaxNoteSize: s.cfg.MaxNoteSize})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !a.quiet {
+		for _, err := range v.Skipped {
+			fmt.Fprintf(a.stderr, "warning: skipped %v\n", err)
+		}
+		for _, n := range v.Notes {
+			for _, w := range n.Warnings {
+				fmt.Fprintf(a.stderr, "warning: %v\n", w)
+			}
+		}
+	}
+	return v, graph.FromVault(v), nil
+}
+
+// withVault wraps a command action that needs the loaded vault.
+func (a *app) withVault(fn func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		s, err := a.open()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		v, g, err := a.load(ctx, s)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, cmd, s, v, g)
+	}
+}
+
+// printJSON writes v as indented JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON for scripts and agents"}
+
+// noArgs rejects stray arguments.
+func noArgs(cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())
+	}
+	return nil
+}
+
+// oneArg returns the single required argument.
+func oneArg(cmd *cli.Command, what string) (string, error) {
+	switch cmd.Args().Len() {
+	case 0:
+		return "", usagef("%s needs %s", cmd.Name, what)
+	case 1:
+		return cmd.Args().First(), nil
+	}
+	return "", usagef("%s takes one %s, got %d arguments", cmd.Name, what, cmd.Args().Len())
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+func (a *app) linksCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "links",
+		Usage: "list every link of the vault (resolved and unresolved)",
+		Description: "With --json: {\"edges\": [{source, target, resolved, heading, block, label, embed,\n" +
+			"frontmatter, markdown, line}]}. source and target are vault-relative paths; an unresolved\n" +
+			"link has target = the link text as written and resolved false.",
+		Flags: []cli.Flag{jsonFlag},
+		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			return a.printEdges(cmd, map[string]any{}, g.Edges())
+		}),
+	}
+}
+
+func (a *app) backlinksCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "backlinks",
+		Usage:     "list the links that point to a note",
+		ArgsUsage: "NOTE",
+		Flags:     []cli.Flag{jsonFlag},
+		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+			arg, err := oneArg(cmd, "a NOTE (path or name)")
+			if err != nil {
+				return err
+			}
+			n, err := findNote(v, g, arg)
+			if err != nil {
+				return err
+			}
+			return a.printEdges(cmd, map[string]any{"note": n.Path}, g.Backlinks(n.Path))
+		}),
+	}
+}
+
+func (a *app) unresolvedCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "unresolved",
+		Usage: "list links that match no file",
+		Flags: []cli.Flag{jsonFlag},
+		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			return a.printEdges(cmd, map[string]any{}, g.Unresolved())
+		}),
+	}
+}
+
+// printEdges prints edges one per line, or as JSON {..., "edges": [...]}.
+func (a *app) printEdges(cmd *cli.Command, head map[string]any, edges []graph.Edge) error {
+	if cmd.Bool("json") {
+		head["edges"] = nonNil(edges)
+		return a.printJSON(head)
+	}
+	for _, e := range edges {
+		fmt.Fprintf(a.stdout, "%s:%d -> %s\n", e.Source, e.Line, edgeTarget(e))
+	}
+	return nil
+}
+
+func (a *app) orphansCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "orphans",
+		Usage: "list notes with no links to or from another file",
+		Flags: []cli.Flag{jsonFlag},
+		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			orphans := g.Orphans()
+			if cmd.Bool("json") {
+				return a.printJSON(map[string]any{"orphans": nonNil(orphans)})
+			}
+			for _, p := range orphans {
+				fmt.Fprintln(a.stdout, p)
+			}
+			return nil
+		}),
+	}
+}

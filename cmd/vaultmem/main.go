@@ -1,0 +1,17 @@
+// Command vaultmem is the command-line interface of vaultmem, a long-term
+// memory for AI agents kept in an Obsidian vault. Run `vaultmem --help`.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(report(err, os.Stderr))
+}
