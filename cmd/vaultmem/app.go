@@ -57,17 +57,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		HideHelpCommand: true,
 		Suggest:         true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError{err}
-		},
+		OnUsageError: onUsageError,
 		CommandNotFound: func(_ context.Context, _ *cli.Command, name string) {
 			err = usagef("no command %q", name)
 		},
+	}
+	for _, c := range root.Commands {
+		c.OnUsageError = onUsageError
 	}
 	if runErr := root.Run(ctx, args); runErr != nil {
 		return runErr
 	}
 	return err
+}
+
+// onUsageError reports a flag mistake as a usage error (exit 2) without
+// the library's own message.
+func onUsageError(_ context.Context, _ *cli.Command, err error, _ bool) error {
+	return usageError{err}
 }
 
 // findVault returns the vault directory: --vault, or the nearest folder at
