@@ -115,6 +115,9 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 	}
 	switch node.Kind {
 	case yaml.ScalarNode:
+		if !strings.Contains(node.Value, "[[") {
+			return
+		}
 		for _, m := range fmLinkRe.FindAllStringSubmatchIndex(node.Value, -1) {
 			l, ok := parseWikiInner(node.Value[m[4]:m[5]])
 			if !ok {
@@ -203,9 +206,22 @@ func (w *walker) markdownLink(dest []byte, pos int, embed bool, node ast.Node) {
 	w.note.Links = append(w.note.Links, l)
 }
 
-var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
-
-func hasScheme(s string) bool { return schemeRe.MatchString(s) }
+// hasScheme reports whether s starts with a URL scheme ("https:",
+// "mailto:", "obsidian:"): letters, digits, '+', '.', '-' and a colon.
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
 
 func unescapeURL(s string) string {
 	if u, err := url.PathUnescape(s); err == nil {
@@ -214,9 +230,8 @@ func unescapeURL(s string) string {
 	return s
 }
 
-var blockIDRe = regexp.MustCompile(`(?:^|\s)\^([A-Za-z0-9-]+)$`)
-
-// blockID records "^id" at the end of a paragraph's last line.
+// blockID records "^id" at the end of a paragraph's last line: '^' at the
+// start of the line or after white space, then letters, digits and '-'.
 func (w *walker) blockID(node ast.Node) {
 	ls := node.Lines()
 	if ls.Len() == 0 {
@@ -224,9 +239,17 @@ func (w *walker) blockID(node ast.Node) {
 	}
 	last := ls.At(ls.Len() - 1)
 	line := bytes.TrimRight(last.Value(w.src), " \t\r\n")
-	if m := blockIDRe.FindSubmatch(line); m != nil {
-		w.note.Blocks = append(w.note.Blocks, Block{ID: string(m[1]), Line: w.lines.line(last.Start)})
+	caret := bytes.LastIndexByte(line, '^')
+	if caret < 0 || caret == len(line)-1 || (caret > 0 && line[caret-1] != ' ' && line[caret-1] != '\t') {
+		return
 	}
+	id := line[caret+1:]
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return
+		}
+	}
+	w.note.Blocks = append(w.note.Blocks, Block{ID: string(id), Line: w.lines.line(last.Start)})
 }
 
 // text extends the current text run, or scans it and starts a new one.
