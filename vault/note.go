@@ -34,6 +34,9 @@ type Note struct {
 	BodyLine int
 	Headings []Heading
 	Blocks   []Block
+	// Spans are the top-level blocks of the body in order, the units that
+	// the index chunks notes into.
+	Spans []Span
 	// Tags are the note's tags without '#', from frontmatter and body, in
 	// order of first appearance, deduplicated case-insensitively.
 	Tags []string
@@ -52,6 +55,25 @@ type Heading struct {
 	Text  string `json:"text"`
 	Line  int    `json:"line"`
 }
+
+// Span is one top-level block of a note's body: a heading, paragraph,
+// list, code block, quote, table, HTML block or math block. Together the
+// spans cover the body; the text between two spans is blank.
+type Span struct {
+	// Kind is "heading", "paragraph", "list", "code", "quote", "html",
+	// "math", "rule" or "other".
+	Kind string
+	// Level is a heading's level (1-6), else 0.
+	Level int
+	// Start and End are byte offsets in Content; trailing blank lines are
+	// not included.
+	Start, End int
+	// Line and EndLine are the 1-based first and last lines.
+	Line, EndLine int
+}
+
+// Text returns the span's text.
+func (s Span) Text(n *Note) string { return string(n.Content[s.Start:s.End]) }
 
 // Block is a block id ("^id" at the end of a paragraph or list item).
 type Block struct {

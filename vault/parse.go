@@ -69,6 +69,7 @@ func Parse(p string, content []byte) *Note {
 	}
 	w := walker{note: n, src: src, lines: newLineIndex(src)}
 	w.walk(doc)
+	n.Spans = spans(doc, src, len(content)-len(src), w.lines)
 	n.Tags = dedupFold(n.Tags)
 	return n
 }
@@ -184,6 +185,53 @@ func (w *walker) walk(doc ast.Node) {
 		return ast.WalkContinue, nil
 	})
 	w.flush()
+}
+
+// spans lists the top-level blocks of doc; base is the offset of src in
+// the note's content (a byte order mark's length).
+func spans(doc ast.Node, src []byte, base int, lines lineIndex) []Span {
+	var out []Span
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		end := len(src)
+		if next := c.NextSibling(); next != nil {
+			end = next.Pos()
+		}
+		start := c.Pos()
+		for end > start && (src[end-1] == '\n' || src[end-1] == '\r' || src[end-1] == ' ' || src[end-1] == '\t') {
+			end--
+		}
+		if end <= start {
+			continue
+		}
+		s := Span{Kind: spanKind(c), Start: base + start, End: base + end, Line: lines.line(start), EndLine: lines.line(end - 1)}
+		if h, ok := c.(*ast.Heading); ok {
+			s.Level = h.Level
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func spanKind(n ast.Node) string {
+	switch n.(type) {
+	case *ast.Heading:
+		return "heading"
+	case *ast.Paragraph, *ast.TextBlock:
+		return "paragraph"
+	case *ast.List:
+		return "list"
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		return "code"
+	case *ast.Blockquote:
+		return "quote"
+	case *ast.HTMLBlock:
+		return "html"
+	case *mathBlock:
+		return "math"
+	case *ast.ThematicBreak:
+		return "rule"
+	}
+	return "other"
 }
 
 // markdownLink records [text](target) and ![alt](target) unless the target

@@ -2,6 +2,7 @@ package vault_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -194,5 +195,26 @@ func TestParseBOMAndCRLF(t *testing.T) {
 	}
 	if len(n.Headings) != 1 || n.Headings[0].Text != "H" || n.Headings[0].Line != 4 {
 		t.Errorf("headings %+v", n.Headings)
+	}
+}
+
+func TestParseSpans(t *testing.T) {
+	src := "\xef\xbb\xbf---\na: 1\n---\n# H\n\npara one\nline two\n\n- a\n- b\n\n```go\ncode\n```\n\n$$\nx\n$$\n\n---\n\n> quote\n"
+	n := vault.Parse("n.md", []byte(src))
+	var got []string
+	for _, s := range n.Spans {
+		got = append(got, fmt.Sprintf("%s%d %d-%d %q", s.Kind, s.Level, s.Line, s.EndLine, s.Text(n)))
+	}
+	want := []string{
+		`heading1 4-4 "# H"`,
+		`paragraph0 6-7 "para one\nline two"`,
+		`list0 9-10 "- a\n- b"`,
+		"code0 12-14 \"```go\\ncode\\n```\"",
+		`math0 16-18 "$$\nx\n$$"`,
+		`rule0 20-20 "---"`,
+		`quote0 22-22 "> quote"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
