@@ -77,13 +77,13 @@ func (g *Graph) addFile(p string) {
 		return
 	}
 	g.byPath[lower(p)] = p
-	k := fileKey(p)
+	k := FileKey(p)
 	g.byKey[k] = append(g.byKey[k], p)
 }
 
 func (g *Graph) removeFile(p string) {
 	delete(g.byPath, lower(p))
-	k := fileKey(p)
+	k := FileKey(p)
 	g.byKey[k] = slices.DeleteFunc(g.byKey[k], func(s string) bool { return s == p })
 	if len(g.byKey[k]) == 0 {
 		delete(g.byKey, k)
@@ -98,7 +98,7 @@ func (g *Graph) setLinks(source string, links []vault.Link) {
 		e := Edge{
 			Source: source, Heading: l.Heading, Block: l.Block, Label: l.Label,
 			Embed: l.Embed, Frontmatter: l.Frontmatter, Markdown: l.Markdown, Line: l.Line,
-			key: linkKey(l.Target), link: l,
+			key: LinkKey(l.Target), link: l,
 		}
 		g.resolveEdge(&e)
 		edges[i] = e
@@ -157,7 +157,7 @@ func (g *Graph) Add(n *vault.Note) {
 	defer g.mu.Unlock()
 	if _, exists := g.byPath[lower(n.Path)]; !exists {
 		g.addFile(n.Path)
-		g.reresolve(fileKey(n.Path))
+		g.reresolve(FileKey(n.Path))
 	}
 	g.notes[n.Path] = true
 	g.setLinks(n.Path, n.Links)
@@ -169,7 +169,7 @@ func (g *Graph) AddFile(p string) {
 	defer g.mu.Unlock()
 	if _, exists := g.byPath[lower(p)]; !exists {
 		g.addFile(p)
-		g.reresolve(fileKey(p))
+		g.reresolve(FileKey(p))
 	}
 }
 
@@ -182,7 +182,7 @@ func (g *Graph) Remove(p string) {
 	delete(g.notes, p)
 	if _, exists := g.byPath[lower(p)]; exists {
 		g.removeFile(p)
-		g.reresolve(fileKey(p))
+		g.reresolve(FileKey(p))
 	}
 }
 

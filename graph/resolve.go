@@ -7,15 +7,17 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// linkKey is the lower-cased last path element a link names, without a
-// ".md" extension: the key under which candidate files are indexed.
-func linkKey(target string) string {
+// LinkKey is the lower-cased last path element a link target names,
+// without a ".md" extension: a link can only resolve to a file whose
+// [FileKey] is the same. Caches use it to find the links to look at again
+// when a file appears or goes.
+func LinkKey(target string) string {
 	return strings.ToLower(vault.NameOf(strings.TrimSuffix(target, "/")))
 }
 
-// fileKey is the key of a vault file: a note's name, an attachment's base
-// name.
-func fileKey(p string) string {
+// FileKey is the key of a vault file: a note's name, an attachment's base
+// name, lower-cased.
+func FileKey(p string) string {
 	if vault.IsNotePath(p) {
 		return strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	}
@@ -64,7 +66,7 @@ func (g *Graph) resolve(source string, l vault.Link) (string, bool) {
 		return "", false
 	}
 	best := ""
-	for _, c := range g.byKey[linkKey(t)] {
+	for _, c := range g.byKey[LinkKey(t)] {
 		s := stem(c)
 		if s != want && !strings.HasSuffix(s, "/"+want) {
 			continue

@@ -1,0 +1,11 @@
+// Package index is vaultmem's sidecar cache: a SQLite database in
+// .vaultmem/cache/ holding note metadata, resolved links, chunks of note
+// text with full-text (FTS5) indexes, and embedding vectors. It is never
+// trusted over the notes: a missing, stale, corrupt or version-mismatched
+// cache is rebuilt from the vault, and [Index.Sync] brings it up to date
+// incrementally (an unchanged vault costs one directory walk of stats).
+//
+// Search is keyword (FTS5 BM25 with field weights), vector (an exact scan
+// over contiguous float32 vectors) or hybrid (reciprocal rank fusion of
+// the two), with filters by note type, tag and folder.
+package index

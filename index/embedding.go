@@ -1,0 +1,261 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/vaultmem/vaultmem/embed"
+)
+
+// lsaState is the default embedder fitted on this vault.
+type lsaState struct {
+	model *embed.LSA
+	// fitChunks is how many chunks the model was fitted on.
+	fitChunks int
+}
+
+// Refit rules of the default embedder: the model is fitted again on all
+// chunks when the chunks waiting for vectors use too many words it does
+// not know, or when the vault has grown to twice the size it was fitted on.
+const (
+	refitDrift  = 0.25 // share of unknown words in new chunks
+	refitShare  = 0.10 // ...when the new chunks are at least this share of the fit
+	refitGrowth = 2.0
+)
+
+const embedBatch = 256
+
+// pendingChunk is a chunk without a vector.
+type pendingChunk struct {
+	id   int64
+	text string
+}
+
+// embedText is what is embedded for a chunk: the note's title and the
+// heading path give a short paragraph its context.
+const embedTextSQL = `n.title || char(10) || c.heading || char(10) || c.text`
+
+// embedPending gives every chunk without a vector one. Embedder failures
+// do not fail the sync: they are reported in st.EmbedError and keyword
+// search still works.
+func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
+	if ix.opts.NoVectors {
+		return nil
+	}
+	e, err := ix.embedder(ctx)
+	if err != nil {
+		st.EmbedError = err.Error()
+		return nil
+	}
+	if e == nil {
+		return nil // nothing to embed yet
+	}
+	if err := ix.useEmbedder(ctx, e.ID()); err != nil {
+		return err
+	}
+	pending, err := ix.pending(ctx)
+	if err != nil {
+		return err
+	}
+	for len(pending) > 0 {
+		batch := pending[:min(len(pending), embedBatch)]
+		pending = pending[len(batch):]
+		texts := make([]string, len(batch))
+		for i, p := range batch {
+			texts[i] = p.text
+		}
+		vecs, err := e.Embed(ctx, texts)
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			st.EmbedError = fmt.Sprintf("embed with %s: %v", e.ID(), err)
+			return nil
+		}
+		if err := ix.storeVectors(ctx, batch, vecs); err != nil {
+			return err
+		}
+		st.Embedded += len(batch)
+	}
+	if st.Embedded > 0 {
+		ix.invalidate()
+	}
+	return nil
+}
+
+// embedder returns the configured embedder, or the vault's LSA model,
+// fitting (or refitting) it when needed. It returns nil, nil when there is
+// no text to fit on yet.
+func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
+	if ix.opts.Embedder != nil {
+		return ix.opts.Embedder, nil
+	}
+	ix.mu.Lock()
+	state := ix.lsa
+	ix.mu.Unlock()
+	if state == nil {
+		var err error
+		if state, err = ix.loadLSA(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var total int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	refit := state == nil || float64(total) >= refitGrowth*float64(state.fitChunks)
+	if !refit {
+		pending, err := ix.pending(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if float64(len(pending)) >= refitShare*float64(state.fitChunks) {
+			texts := make([]string, len(pending))
+			for i, p := range pending {
+				texts[i] = p.text
+			}
+			refit = state.model.Drift(texts) > refitDrift
+		}
+	}
+	if refit {
+		var err error
+		if state, err = ix.fitLSA(ctx); err != nil {
+			return nil, err
+		}
+	}
+	ix.mu.Lock()
+	ix.lsa = state
+	ix.mu.Unlock()
+	return state.model, nil
+}
+
+// loadLSA reads the stored model; nil when there is none.
+func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
+	var b []byte
+	err := ix.db.QueryRowContext(ctx, "SELECT value FROM blobs WHERE key = 'lsa'").Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load embedder: %w", err)
+	}
+	m, err := embed.UnmarshalLSA(b)
+	if err != nil {
+		return nil, nil // unreadable: fit again
+	}
+	n, _ := ix.meta(ctx, ix.db, "lsa_fit_chunks")
+	fit, _ := strconv.Atoi(n)
+	return &lsaState{model: m, fitChunks: fit}, nil
+}
+
+// fitLSA fits the default embedder on every chunk and stores it.
+func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY c.id")
+	if err != nil {
+		return nil, fmt.Errorf("read chunks to fit embedder: %w", err)
+	}
+	var docs []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		docs = append(docs, s)
+	}
+	rows.Close()
+	m, err := embed.FitLSA(ctx, docs, embed.LSAOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("fit embedder: %w", err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO blobs(key, value) VALUES('lsa', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", b); err != nil {
+		return nil, err
+	}
+	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(len(docs))); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("store embedder: %w", err)
+	}
+	return &lsaState{model: m, fitChunks: len(docs)}, nil
+}
+
+// useEmbedder drops the vectors of another embedder.
+func (ix *Index) useEmbedder(ctx context.Context, id string) error {
+	cur, err := ix.meta(ctx, ix.db, "embedder")
+	if err != nil || cur == id {
+		return err
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM vectors"); err != nil {
+		return err
+	}
+	if err := setMeta(ctx, tx, "embedder", id); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	ix.invalidate()
+	return nil
+}
+
+// pending lists the chunks without a vector.
+func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM chunks c JOIN notes n ON n.id = c.note_id
+		LEFT JOIN vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id`)
+	if err != nil {
+		return nil, fmt.Errorf("find chunks to embed: %w", err)
+	}
+	defer rows.Close()
+	var out []pendingChunk
+	for rows.Next() {
+		var p pendingChunk
+		if err := rows.Scan(&p.id, &p.text); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]float32) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, p := range batch {
+		if _, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id); err != nil {
+			return fmt.Errorf("store vector: %w", err)
+		}
+	}
+	return tx.Commit()
+}

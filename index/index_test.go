@@ -1,0 +1,273 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/fixtures"
+)
+
+// testVault is a vault on disk with its index.
+type testVault struct {
+	t    *testing.T
+	dir  string
+	ix   *Index
+	opts Options
+}
+
+func newTestVault(t *testing.T, fixture string, opts Options) *testVault {
+	t.Helper()
+	dir := t.TempDir()
+	if fixture != "" {
+		if err := fixtures.CopyTo(dir, fixture); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tv := &testVault{t: t, dir: dir, opts: opts}
+	tv.ix = tv.open()
+	t.Cleanup(func() { tv.ix.Close() })
+	return tv
+}
+
+func (tv *testVault) open() *Index {
+	tv.t.Helper()
+	ix, err := Open(context.Background(), filepath.Join(tv.dir, ".vaultmem", "cache"), tv.opts)
+	if err != nil {
+		tv.t.Fatal(err)
+	}
+	return ix
+}
+
+func (tv *testVault) write(p, content string) {
+	tv.t.Helper()
+	full := filepath.Join(tv.dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		tv.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		tv.t.Fatal(err)
+	}
+}
+
+func (tv *testVault) remove(p string) {
+	tv.t.Helper()
+	if err := os.RemoveAll(filepath.Join(tv.dir, filepath.FromSlash(p))); err != nil {
+		tv.t.Fatal(err)
+	}
+}
+
+func (tv *testVault) sync() Stats {
+	tv.t.Helper()
+	st, err := tv.ix.Sync(context.Background(), os.DirFS(tv.dir), nil)
+	if err != nil {
+		tv.t.Fatal(err)
+	}
+	return st
+}
+
+// dump is a canonical text of what the index holds, to compare an
+// incrementally synced index with a fresh rebuild.
+func dump(t *testing.T, ix *Index) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{
+		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings FROM notes ORDER BY path",
+		"SELECT n.path, t.tag FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
+		"SELECT path, reason FROM files ORDER BY path",
+		"SELECT n.path, e.seq, e.raw, e.key, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line FROM edges e JOIN notes n ON n.id = e.source_id ORDER BY 1, 2",
+		"SELECT n.path, c.seq, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
+		"SELECT n.path, c.seq, f.name, f.aliases, f.description, f.tags, f.heading, f.text, f.cjk FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
+		"SELECT count(*) FROM chunks_fts",
+	} {
+		rows, err := ix.db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(&b, vals...)
+		}
+		rows.Close()
+		b.WriteString("--\n")
+	}
+	return b.String()
+}
+
+// assertFresh checks that the index equals a rebuild from scratch.
+func (tv *testVault) assertFresh() {
+	tv.t.Helper()
+	fresh := newTestVault(tv.t, "", tv.opts)
+	fresh.dir = tv.dir
+	fresh.sync()
+	if got, want := dump(tv.t, tv.ix), dump(tv.t, fresh.ix); got != want {
+		tv.t.Fatalf("incremental index differs from a rebuild:\n--- incremental\n%s\n--- rebuild\n%s", got, want)
+	}
+}
+
+func TestSyncFixtures(t *testing.T) {
+	for _, name := range fixtures.Names() {
+		t.Run(name, func(t *testing.T) {
+			tv := newTestVault(t, name, Options{NoVectors: true})
+			st := tv.sync()
+			if st.Parsed != st.Notes || st.Notes == 0 {
+				t.Errorf("first sync: %+v", st)
+			}
+			again := tv.sync()
+			if again.Parsed != 0 || again.Removed != 0 || again.Notes != st.Notes || again.Chunks != st.Chunks {
+				t.Errorf("second sync changed something: %+v", again)
+			}
+		})
+	}
+}
+
+func TestSyncSkipsAndWarns(t *testing.T) {
+	tv := newTestVault(t, "bad-input", Options{NoVectors: true})
+	tv.write("huge.md", strings.Repeat("x", 2<<20))
+	tv.opts.MaxNoteSize = 1 << 20
+	tv.ix.opts.MaxNoteSize = 1 << 20
+	st := tv.sync()
+	skipped := map[string]string{}
+	for _, s := range st.Skipped {
+		skipped[s.Path] = s.Error
+	}
+	if !strings.Contains(skipped["Binary.md"], "binary") || !strings.Contains(skipped["huge.md"], "over the 1.0 MiB note size limit") {
+		t.Errorf("skipped: %v", st.Skipped)
+	}
+	warned := map[string]bool{}
+	for _, w := range st.Warnings {
+		warned[w.Path] = strings.Contains(w.Error, w.Path+":")
+	}
+	for _, p := range []string{"Broken YAML.md", "Tab Indent.md", "Not A Mapping.md"} {
+		if !warned[p] {
+			t.Errorf("no warning naming %s: %v", p, st.Warnings)
+		}
+	}
+	// A skipped note is still a link target: nothing links to it here, but
+	// it is a file of the vault.
+	var n int
+	if err := tv.ix.db.QueryRow("SELECT count(*) FROM files WHERE path = 'huge.md'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("huge.md not recorded as a file: %v %d", err, n)
+	}
+}
+
+func TestSyncIncremental(t *testing.T) {
+	tv := newTestVault(t, "link-forms", Options{NoVectors: true})
+	tv.sync()
+
+	// A new note resolves another note's dangling link.
+	tv.write("Missing Note.md", "# Now here\n\nFound [[Target]].")
+	if st := tv.sync(); st.Parsed != 1 {
+		t.Errorf("new note: parsed %d", st.Parsed)
+	}
+	tv.assertFresh()
+	var resolved bool
+	if err := tv.ix.db.QueryRow("SELECT resolved FROM edges WHERE raw = 'Missing Note'").Scan(&resolved); err != nil || !resolved {
+		t.Errorf("link to the new note not resolved: %v", err)
+	}
+
+	// Deleting it un-resolves the link again.
+	tv.remove("Missing Note.md")
+	if st := tv.sync(); st.Removed != 1 {
+		t.Errorf("removed %d", st.Removed)
+	}
+	tv.assertFresh()
+
+	// A changed note is parsed again; a touched but identical one is not.
+	tv.write("Target.md", "# Target\n\n## Section One\n\nRewritten. ^para-1\n")
+	tv.write("sub/Deep Note.md", mustRead(t, filepath.Join(tv.dir, "sub", "Deep Note.md")))
+	st := tv.sync()
+	if st.Parsed != 1 {
+		t.Errorf("changed note: parsed %d, want 1 (touching without change must not re-parse)", st.Parsed)
+	}
+	tv.assertFresh()
+
+	// A rename: links to the old name go unresolved, to the new one resolve.
+	if err := os.Rename(filepath.Join(tv.dir, "Target.md"), filepath.Join(tv.dir, "Renamed.md")); err != nil {
+		t.Fatal(err)
+	}
+	tv.write("Linker2.md", "[[Renamed]] [[Target]]")
+	tv.sync()
+	tv.assertFresh()
+	rows, err := tv.ix.db.Query("SELECT e.raw, e.resolved FROM edges e JOIN notes n ON n.id = e.source_id WHERE n.path = 'Linker2.md' ORDER BY seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var raw string
+		var ok bool
+		rows.Scan(&raw, &ok)
+		got = append(got, fmt.Sprintf("%s %v", raw, ok))
+	}
+	rows.Close()
+	if strings.Join(got, ",") != "Renamed true,Target false" {
+		t.Errorf("after rename: %v", got)
+	}
+
+	// An attachment appearing resolves an embed; a folder removed takes its notes.
+	tv.remove("attachments")
+	tv.remove("sub")
+	tv.sync()
+	tv.assertFresh()
+	tv.write("attachments/diagram.png", "png")
+	tv.sync()
+	tv.assertFresh()
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestOpenRebuildsCorruptCache(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	tv.ix.Close()
+	db := filepath.Join(tv.dir, ".vaultmem", "cache", DBFile)
+	for _, suffix := range []string{"-wal", "-shm"} {
+		os.Remove(db + suffix)
+	}
+	if err := os.WriteFile(db, []byte("this is not a database, it is garbage of some length"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tv.ix = tv.open()
+	if tv.ix.RebuiltBecause() == "" {
+		t.Errorf("corrupt cache not reported")
+	}
+	if st := tv.sync(); st.Notes != 5 || st.Parsed != 5 {
+		t.Errorf("after rebuild: %+v", st)
+	}
+	tv.assertFresh()
+}
+
+func TestOpenRebuildsOtherSchemaVersion(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	if _, err := tv.ix.db.Exec("PRAGMA user_version = 999"); err != nil {
+		t.Fatal(err)
+	}
+	tv.ix.Close()
+	tv.ix = tv.open()
+	if !strings.Contains(tv.ix.RebuiltBecause(), "version 999") {
+		t.Errorf("rebuilt because %q", tv.ix.RebuiltBecause())
+	}
+	if st := tv.sync(); st.Parsed != 5 {
+		t.Errorf("after rebuild: %+v", st)
+	}
+}

@@ -1,0 +1,84 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+)
+
+// stopWords are English words too common to help a keyword query; they
+// are dropped unless the query has nothing else.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because been
+		before being below between both but by can could did do does doing down during each few for from further
+		had has have having he her here hers herself him himself his how i if in into is it its itself just me
+		more most my myself no nor not now of off on once only or other our ours ourselves out over own same she
+		should so some such than that the their theirs them themselves then there these they this those through
+		to too under until up very was we were what when where which while who whom why will with would you your
+		yours yourself yourselves s t don doesn didn isn wasn aren weren won wouldn shouldn couldn ve ll re d m`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// queryTerms splits text into lower-cased words (letters and digits) and
+// CJK runs; stop words are dropped unless nothing else is left.
+func queryTerms(text string) (words []string, cjk [][]rune) {
+	var all []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		runs := cjkRuns(f)
+		if len(runs) > 0 {
+			cjk = append(cjk, runs...)
+			f = strings.Map(func(r rune) rune {
+				if isCJK(r) {
+					return ' '
+				}
+				return r
+			}, f)
+		}
+		for _, w := range strings.Fields(f) {
+			all = append(all, strings.ToLower(w))
+		}
+	}
+	for _, w := range all {
+		if !stopWords[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 && len(cjk) == 0 {
+		words = all
+	}
+	return dedup(words), cjk
+}
+
+func dedup(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// matchExpr builds the FTS5 MATCH expression of a query: any of its words
+// (BM25 ranks chunks with more and rarer ones first), and each CJK run as a
+// phrase of its bigrams in the cjk column. It returns "" when the query
+// has no searchable term.
+func matchExpr(text string) string {
+	words, cjk := queryTerms(text)
+	var parts []string
+	for _, w := range words {
+		parts = append(parts, `"`+w+`"`)
+	}
+	for _, run := range cjk {
+		if len(run) == 1 {
+			parts = append(parts, `cjk : `+string(run)+`*`)
+			continue
+		}
+		parts = append(parts, `cjk : "`+bigrams(run)+`"`)
+	}
+	return strings.Join(parts, " OR ")
+}

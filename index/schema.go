@@ -1,0 +1,92 @@
+package index
+
+// schemaVersion is stored in PRAGMA user_version; a cache with another
+// version is rebuilt. Bump it with every change to schema below or to
+// what Sync stores (chunking, tokenisation).
+const schemaVersion = 1
+
+// schema creates the cache's tables. Chunk text is kept in two FTS5
+// tables: chunks_fts with unicode61 for alphabetic text, and its cjk column
+// holding overlapping bigrams of Chinese, Japanese and Korean runs (which
+// unicode61 would keep as one long token), so that a two-character word is
+// found inside a longer run.
+const schema = `
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE notes (
+	id          INTEGER PRIMARY KEY,
+	path        TEXT NOT NULL UNIQUE,
+	hash        TEXT NOT NULL,
+	size        INTEGER NOT NULL,
+	mtime       INTEGER NOT NULL,
+	kind        TEXT NOT NULL,
+	name        TEXT NOT NULL,
+	title       TEXT NOT NULL,
+	description TEXT NOT NULL,
+	aliases     TEXT NOT NULL,
+	date        TEXT NOT NULL,
+	frontmatter TEXT NOT NULL,
+	warnings    TEXT NOT NULL
+);
+CREATE TABLE tags (
+	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	tag     TEXT NOT NULL,
+	PRIMARY KEY (note_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX tags_tag ON tags(tag);
+CREATE TABLE files (
+	path   TEXT PRIMARY KEY,
+	size   INTEGER NOT NULL,
+	mtime  INTEGER NOT NULL,
+	reason TEXT NOT NULL
+);
+CREATE TABLE edges (
+	source_id   INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	seq         INTEGER NOT NULL,
+	raw         TEXT NOT NULL,
+	key         TEXT NOT NULL,
+	target      TEXT NOT NULL,
+	resolved    INTEGER NOT NULL,
+	heading     TEXT NOT NULL,
+	block       TEXT NOT NULL,
+	label       TEXT NOT NULL,
+	embed       INTEGER NOT NULL,
+	frontmatter INTEGER NOT NULL,
+	markdown    INTEGER NOT NULL,
+	line        INTEGER NOT NULL,
+	PRIMARY KEY (source_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX edges_key ON edges(key);
+CREATE INDEX edges_target ON edges(target) WHERE resolved;
+CREATE TABLE chunks (
+	id         INTEGER PRIMARY KEY,
+	note_id    INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	seq        INTEGER NOT NULL,
+	heading    TEXT NOT NULL,
+	blocks     TEXT NOT NULL,
+	line_start INTEGER NOT NULL,
+	line_end   INTEGER NOT NULL,
+	text       TEXT NOT NULL,
+	tokens     INTEGER NOT NULL
+);
+CREATE INDEX chunks_note ON chunks(note_id, seq);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+	name, aliases, description, tags, heading, text, cjk,
+	tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE blobs (
+	key   TEXT PRIMARY KEY,
+	value BLOB NOT NULL
+);
+CREATE TABLE vectors (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+	vec      BLOB NOT NULL
+);
+`
+
+// bm25Weights are the FTS5 column weights, in the column order of
+// chunks_fts: a match in a note's name or aliases says more than one in
+// its text.
+const bm25Weights = "5.0, 4.0, 2.5, 2.5, 2.0, 1.0, 1.0"

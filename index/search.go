@@ -1,0 +1,319 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Mode is a search mode.
+type Mode string
+
+// Search modes.
+const (
+	Keyword Mode = "keyword" // FTS5 BM25 over names, aliases, descriptions, tags, headings and text
+	Vector  Mode = "vector"  // embedding similarity
+	Hybrid  Mode = "hybrid"  // reciprocal rank fusion of keyword and vector
+)
+
+// ParseMode checks a mode name; "" means Hybrid.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case "":
+		return Hybrid, nil
+	case Keyword, Vector, Hybrid:
+		return Mode(s), nil
+	}
+	return "", fmt.Errorf("unknown search mode %q (want keyword, vector or hybrid)", s)
+}
+
+// Query is a search request. Zero fields mean no filter.
+type Query struct {
+	Text  string
+	Mode  Mode // "" means Hybrid
+	Limit int  // 0 means 10
+	// Type keeps notes whose frontmatter type is Type ("none": no type).
+	Type string
+	// Tag keeps notes with the tag or one nested under it.
+	Tag string
+	// Folder keeps notes under this vault-relative folder.
+	Folder string
+}
+
+// Result is one matching chunk.
+type Result struct {
+	Path    string  `json:"path"`
+	Heading string  `json:"heading"`
+	Block   string  `json:"block"`
+	Line    int     `json:"line"`
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet"`
+	// Chunk identifies the chunk; Text is its whole text, Tokens its size,
+	// Kind its note's type and Date the date the note is about.
+	Chunk  int64  `json:"-"`
+	Text   string `json:"-"`
+	Tokens int    `json:"-"`
+	Kind   string `json:"-"`
+	Date   string `json:"-"`
+	Title  string `json:"-"`
+	// LineEnd is the chunk's last line.
+	LineEnd int `json:"-"`
+}
+
+// rrfK is the constant of reciprocal rank fusion (Cormack et al.).
+const rrfK = 60
+
+// ErrNoVectors is returned by a vector search when the index has no
+// vectors (embeddings are off, or the embedder failed).
+var ErrNoVectors = errors.New("index: no vectors to search (embeddings are off or failed; try --mode keyword)")
+
+// Search finds the chunks that best match q. A hybrid search falls back to
+// keyword results when there are no vectors.
+func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	mode := q.Mode
+	if mode == "" {
+		mode = Hybrid
+	}
+	f, err := ix.filter(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var ranked []scored
+	snippets := map[int64]string{}
+	switch mode {
+	case Keyword:
+		ranked, err = ix.keyword(ctx, q.Text, limit, f, snippets)
+	case Vector:
+		ranked, err = ix.vector(ctx, q.Text, limit, f)
+	case Hybrid:
+		pool := max(limit*3, 30)
+		var kw, vec []scored
+		if kw, err = ix.keyword(ctx, q.Text, pool, f, snippets); err != nil {
+			break
+		}
+		vec, err = ix.vector(ctx, q.Text, pool, f)
+		if errors.Is(err, ErrNoVectors) {
+			vec, err = nil, nil
+		}
+		if err == nil {
+			ranked = fuse(limit, kw, vec)
+		}
+	default:
+		return nil, fmt.Errorf("unknown search mode %q", mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ix.results(ctx, ranked, snippets)
+}
+
+// fuse combines ranked lists by reciprocal rank fusion.
+func fuse(limit int, lists ...[]scored) []scored {
+	score := map[int64]float64{}
+	for _, l := range lists {
+		for rank, s := range l {
+			score[s.id] += 1 / float64(rrfK+rank+1)
+		}
+	}
+	out := make([]scored, 0, len(score))
+	for id, s := range score {
+		out = append(out, scored{id, s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+	return out[:min(limit, len(out))]
+}
+
+// filter is the set of note ids a query is restricted to; nil means all.
+type filter map[int64]bool
+
+func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
+	var where []string
+	var args []any
+	switch t := strings.ToLower(strings.TrimSpace(q.Type)); t {
+	case "":
+	case "none":
+		where = append(where, "kind = ''")
+	default:
+		where = append(where, "kind = ?")
+		args = append(args, t)
+	}
+	if tag := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(q.Tag), "#")); tag != "" {
+		where = append(where, "id IN (SELECT note_id FROM tags WHERE tag = ? OR substr(tag, 1, ?) = ?)")
+		args = append(args, tag, len(tag)+1, tag+"/")
+	}
+	if folder := strings.Trim(strings.TrimSpace(q.Folder), "/"); folder != "" && folder != "." {
+		where = append(where, "substr(path, 1, ?) = ?")
+		args = append(args, len(folder)+1, folder+"/")
+	}
+	if len(where) == 0 {
+		return nil, nil
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT id FROM notes WHERE "+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("filter notes: %w", err)
+	}
+	defer rows.Close()
+	f := filter{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		f[id] = true
+	}
+	return f, rows.Err()
+}
+
+func (f filter) keep(note int64) bool { return f == nil || f[note] }
+
+// keyword runs the FTS5 query; snippets receives a highlighted excerpt of
+// each hit.
+func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, snippets map[int64]string) ([]scored, error) {
+	expr := matchExpr(text)
+	if expr == "" {
+		return nil, nil
+	}
+	// Filtering happens after ranking, so ask for more when filtering.
+	n := limit
+	if f != nil {
+		n = limit * 20
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, bm25(chunks_fts, `+bm25Weights+`) AS rank,
+			snippet(chunks_fts, 5, '**', '**', '…', 24)
+		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+		WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`, expr, n)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	var out []scored
+	for rows.Next() {
+		var id, note int64
+		var rank float64
+		var snip string
+		if err := rows.Scan(&id, &note, &rank, &snip); err != nil {
+			return nil, err
+		}
+		if !f.keep(note) || len(out) >= limit {
+			continue
+		}
+		out = append(out, scored{id, -rank})
+		snippets[id] = snip
+	}
+	return out, rows.Err()
+}
+
+// vector embeds the query and scans every vector.
+func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
+	if ix.opts.NoVectors {
+		return nil, ErrNoVectors
+	}
+	e, err := ix.queryEmbedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, ErrNoVectors
+	}
+	vs, err := ix.vectors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs.ids) == 0 || vs.embedID != e.ID() {
+		return nil, ErrNoVectors
+	}
+	qv, err := e.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("embed query with %s: %w", e.ID(), err)
+	}
+	var keep func(int64) bool
+	if f != nil {
+		keep = f.keep
+	}
+	return vs.nearest(qv[0], limit, keep), nil
+}
+
+// queryEmbedder is the embedder for queries: the configured one, or the
+// stored LSA model (never fitted at query time); nil when there is none.
+func (ix *Index) queryEmbedder(ctx context.Context) (Embedder, error) {
+	if ix.opts.Embedder != nil {
+		return ix.opts.Embedder, nil
+	}
+	ix.mu.Lock()
+	state := ix.lsa
+	ix.mu.Unlock()
+	if state == nil {
+		var err error
+		if state, err = ix.loadLSA(ctx); err != nil || state == nil {
+			return nil, err
+		}
+		ix.mu.Lock()
+		ix.lsa = state
+		ix.mu.Unlock()
+	}
+	return state.model, nil
+}
+
+// results loads the chunks of ranked, in rank order.
+func (ix *Index) results(ctx context.Context, ranked []scored, snippets map[int64]string) ([]Result, error) {
+	if len(ranked) == 0 {
+		return []Result{}, nil
+	}
+	args := make([]any, len(ranked))
+	for i, s := range ranked {
+		args[i] = s.id
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT c.id, n.path, n.kind, n.date, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
+		FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("load results: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]Result{}
+	for rows.Next() {
+		var r Result
+		var blocks string
+		if err := rows.Scan(&r.Chunk, &r.Path, &r.Kind, &r.Date, &r.Title, &r.Heading, &blocks, &r.Line, &r.LineEnd, &r.Text, &r.Tokens); err != nil {
+			return nil, err
+		}
+		r.Block, _, _ = strings.Cut(blocks, " ")
+		byID[r.Chunk] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(ranked))
+	for _, s := range ranked {
+		r, ok := byID[s.id]
+		if !ok {
+			continue // deleted by a concurrent sync
+		}
+		r.Score = s.score
+		r.Snippet = snippets[s.id]
+		if r.Snippet == "" {
+			r.Snippet = excerpt(r.Text, 40)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// excerpt returns the first n words of text on one line.
+func excerpt(text string, n int) string {
+	words := strings.Fields(text)
+	if len(words) <= n {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:n], " ") + " …"
+}

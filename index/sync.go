@@ -1,0 +1,429 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Stats is what a Sync did and what the index holds after it.
+type Stats struct {
+	// Notes and Chunks are the totals in the index after the sync.
+	Notes  int `json:"notes"`
+	Chunks int `json:"chunks"`
+	// Parsed counts notes read and parsed because they changed; Removed
+	// notes and files deleted from the vault since the last sync.
+	Parsed  int `json:"parsed"`
+	Removed int `json:"removed"`
+	// Embedded counts chunks given vectors.
+	Embedded int `json:"embedded"`
+	// Skipped lists files that could not be indexed, with the reason.
+	Skipped []Skip `json:"skipped"`
+	// Warnings lists problems in notes that were still indexed (frontmatter
+	// that does not parse, for example), with file and line.
+	Warnings []Skip `json:"warnings"`
+	// EmbedError says why vectors could not be made (the index still
+	// serves keyword search); "" when all is well.
+	EmbedError string `json:"embed_error,omitempty"`
+	// Duration is how long the sync took.
+	Duration time.Duration `json:"-"`
+}
+
+// Skip names a file and what is wrong with it.
+type Skip struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// Progress receives how many of the changed files have been processed.
+// It is called from the syncing goroutine.
+type Progress func(done, total int)
+
+// racyWindow is how recent a modification time must be for Sync not to
+// trust it: a file changed twice within the file system's timestamp
+// resolution could keep its size and time. Such files are hashed again on
+// the next sync, as git does with racily clean entries.
+const racyWindow = 2 * time.Second
+
+// fileState is what the index last saw of a file.
+type fileState struct {
+	id          int64
+	size, mtime int64
+	hash        string
+	note        bool
+}
+
+// seen is a file found by the walk.
+type seen struct {
+	path        string
+	size, mtime int64
+	note        bool
+}
+
+// Sync brings the index up to date with the vault in fsys: it re-parses
+// only the notes whose size or modification time changed and whose content
+// hash changed, drops deleted ones, keeps link resolution right (a new note
+// resolves others' dangling links, a deleted one un-resolves them), and
+// embeds chunks that have no vector yet. Files that cannot be indexed are
+// listed in Stats.Skipped and never stop it. It fails only when the vault
+// cannot be walked, the cache cannot be written, or ctx ends.
+func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats, error) {
+	start := time.Now()
+	st := Stats{Skipped: []Skip{}, Warnings: []Skip{}}
+	files, walkSkips, err := walk(ctx, fsys)
+	if err != nil {
+		return st, err
+	}
+	stored, err := ix.stored(ctx, ix.db)
+	if err != nil {
+		return st, err
+	}
+	if changed(files, stored, start) {
+		if err := ix.apply(ctx, fsys, files, start, progress, &st); err != nil {
+			return st, err
+		}
+	}
+	if err := ix.embedPending(ctx, &st); err != nil {
+		return st, err
+	}
+	st.Skipped = append(st.Skipped, walkSkips...)
+	if err := ix.totals(ctx, &st); err != nil {
+		return st, err
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
+// walk lists the vault's files with their size and modification time.
+func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
+	var files []seen
+	var skips []Skip
+	err := vault.Walk(ctx, fsys, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			skips = append(skips, Skip{Path: p, Error: err.Error()})
+			return nil
+		}
+		var info fs.FileInfo
+		if d.Type()&fs.ModeSymlink != 0 {
+			info, err = fs.Stat(fsys, p)
+			if err == nil && info.IsDir() {
+				err = errors.New("symbolic link to a folder: not followed")
+			}
+		} else {
+			info, err = d.Info()
+		}
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) { // vanished mid-walk: simply gone
+				skips = append(skips, Skip{Path: p, Error: err.Error()})
+			}
+			return nil
+		}
+		files = append(files, seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	return files, skips, nil
+}
+
+// stored loads what the index knows of every file.
+func (ix *Index) stored(ctx context.Context, q querier) (map[string]fileState, error) {
+	m := map[string]fileState{}
+	rows, err := q.QueryContext(ctx, "SELECT id, path, size, mtime, hash FROM notes")
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	for rows.Next() {
+		var s fileState
+		var p string
+		if err := rows.Scan(&s.id, &p, &s.size, &s.mtime, &s.hash); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		s.note = true
+		m[p] = s
+	}
+	rows.Close()
+	rows, err = q.QueryContext(ctx, "SELECT path, size, mtime FROM files")
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s fileState
+		var p string
+		if err := rows.Scan(&p, &s.size, &s.mtime); err != nil {
+			return nil, err
+		}
+		m[p] = s
+	}
+	return m, rows.Err()
+}
+
+// changed reports whether any file differs from the index.
+func changed(files []seen, stored map[string]fileState, now time.Time) bool {
+	if len(files) != len(stored) {
+		return true
+	}
+	for _, f := range files {
+		s, ok := stored[f.path]
+		if !ok || s.size != f.size || s.mtime != f.mtime || s.mtime == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// parsed is the outcome of reading one changed note.
+type parsed struct {
+	f    seen
+	note *vault.Note
+	err  error
+}
+
+// apply writes the vault's changes to the index in one transaction.
+func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, st *Stats) error {
+	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
+	if err != nil {
+		return fmt.Errorf("begin index update: %w", err)
+	}
+	defer tx.Rollback()
+	// Look again inside the transaction: another process may have synced.
+	stored, err := ix.stored(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var todo []seen
+	current := make(map[string]bool, len(files))
+	for _, f := range files {
+		current[f.path] = true
+		s, ok := stored[f.path]
+		if ok && s.note == f.note && s.size == f.size && s.mtime == f.mtime && s.mtime != 0 {
+			continue
+		}
+		todo = append(todo, f)
+	}
+	results := ix.readNotes(ctx, fsys, todo, stored, progress)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	var gone []string // paths that appeared or went: links naming them change
+	for p, s := range stored {
+		if current[p] {
+			continue
+		}
+		if err := w.removePath(ctx, p, s); err != nil {
+			return err
+		}
+		gone = append(gone, p)
+		st.Removed++
+	}
+
+	// The link resolver sees every file present now.
+	var notePaths, otherPaths []string
+	for _, r := range results {
+		if r.note == nil && r.f.note && r.err != nil {
+			current[r.f.path] = false // unreadable: an attachment, not a note
+		}
+	}
+	for _, f := range files {
+		if f.note && current[f.path] {
+			notePaths = append(notePaths, f.path)
+		} else {
+			otherPaths = append(otherPaths, f.path)
+		}
+	}
+	resolver := newResolver(notePaths, otherPaths)
+
+	for _, r := range results {
+		old, had := stored[r.f.path]
+		mtime := r.f.mtime
+		if now.Sub(time.Unix(0, mtime)) < racyWindow {
+			mtime = 0 // check it again next time
+		}
+		switch {
+		case r.err != nil || !r.f.note:
+			if had && old.note {
+				if err := w.removePath(ctx, r.f.path, old); err != nil {
+					return err
+				}
+				gone = append(gone, r.f.path)
+			} else if !had {
+				gone = append(gone, r.f.path)
+			}
+			reason := ""
+			if r.err != nil {
+				reason = r.err.Error()
+			}
+			if err := w.putFile(ctx, r.f.path, r.f.size, mtime, reason); err != nil {
+				return err
+			}
+		case r.note == nil: // same content: only the stat changed
+			if err := w.touch(ctx, old.id, r.f.size, mtime); err != nil {
+				return err
+			}
+		default:
+			if had && !old.note {
+				if err := w.removePath(ctx, r.f.path, old); err != nil {
+					return err
+				}
+			}
+			if !had || !old.note {
+				gone = append(gone, r.f.path)
+			}
+			id := old.id
+			if !old.note {
+				id = 0
+			}
+			chunks := chunkNote(r.note, ix.opts.chunkTokens())
+			if err := w.putNote(ctx, id, r.note, r.f.size, mtime, chunks, resolver); err != nil {
+				return fmt.Errorf("index %s: %w", r.f.path, err)
+			}
+			st.Parsed++
+		}
+	}
+	if err := w.reresolve(ctx, gone, resolver); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit index update: %w", err)
+	}
+	ix.invalidate()
+	return nil
+}
+
+// readNotes reads and parses the changed files in parallel. A result with
+// a nil note and nil error is a note whose content hash did not change.
+func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored map[string]fileState, progress Progress) []parsed {
+	results := make([]parsed, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	maxSize := ix.opts.MaxNoteSize
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				f := todo[i]
+				results[i] = parsed{f: f}
+				if f.note {
+					results[i].note, results[i].err = readChanged(fsys, f.path, maxSize, stored[f.path])
+				}
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, len(todo))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+feed:
+	for i := range todo {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// readChanged reads a note whose stat changed; it returns a nil note when
+// the content hash is what the index already has.
+func readChanged(fsys fs.FS, p string, maxSize int64, old fileState) (*vault.Note, error) {
+	n, err := vault.ReadNote(fsys, p, maxSize)
+	if err != nil {
+		var pe *vault.ParseError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
+		return nil, err
+	}
+	if old.note && old.hash == n.Hash {
+		return nil, nil
+	}
+	return n, nil
+}
+
+// totals fills in the index's note and chunk counts, the files it skips
+// and the notes with warnings.
+func (ix *Index) totals(ctx context.Context, st *Stats) error {
+	if err := ix.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM notes), (SELECT count(*) FROM chunks)").Scan(&st.Notes, &st.Chunks); err != nil {
+		return fmt.Errorf("count index: %w", err)
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT path, reason FROM files WHERE reason != '' ORDER BY path")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var s Skip
+		if err := rows.Scan(&s.Path, &s.Error); err != nil {
+			rows.Close()
+			return err
+		}
+		st.Skipped = append(st.Skipped, s)
+	}
+	rows.Close()
+	rows, err = ix.db.QueryContext(ctx, "SELECT path, warnings FROM notes WHERE warnings != '' ORDER BY path")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p, w string
+		if err := rows.Scan(&p, &w); err != nil {
+			return err
+		}
+		for _, line := range strings.Split(w, "\n") {
+			st.Warnings = append(st.Warnings, Skip{Path: p, Error: line})
+		}
+	}
+	return rows.Err()
+}
+
+// resolver resolves links against the files present now. Only paths
+// matter, so it is built from the walk, without loading any note.
+type resolver struct{ g *graph.Graph }
+
+func newResolver(notes, others []string) resolver {
+	ns := make([]*vault.Note, len(notes))
+	for i, p := range notes {
+		ns[i] = &vault.Note{Path: p}
+	}
+	return resolver{graph.New(ns, others)}
+}
+
+func (r resolver) resolve(source string, l vault.Link) (string, bool) {
+	return r.g.Resolve(source, l)
+}
+
+// jsonString encodes v for a TEXT column.
+func jsonString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+var _ = sql.ErrNoRows

@@ -1,0 +1,135 @@
+package index
+
+import (
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// vectorSet holds every chunk vector contiguously for an exact scan.
+type vectorSet struct {
+	dims    int
+	ids     []int64 // chunk ids
+	notes   []int64 // note id of each chunk
+	data    []float32
+	embedID string
+}
+
+// encodeVector stores a vector as little-endian float32s.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte, into []float32) {
+	for i := range into {
+		into[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+}
+
+// vectors returns the in-memory vector set, loading it on first use.
+func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.vec != nil {
+		return ix.vec, nil
+	}
+	embedID, err := ix.meta(ctx, ix.db, "embedder")
+	if err != nil {
+		return nil, err
+	}
+	var count, dims int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(length(vec)), 0) / 4 FROM vectors").Scan(&count, &dims); err != nil {
+		return nil, fmt.Errorf("load vectors: %w", err)
+	}
+	vs := &vectorSet{dims: dims, embedID: embedID, ids: make([]int64, 0, count), notes: make([]int64, 0, count), data: make([]float32, 0, count*dims)}
+	rows, err := ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
+	if err != nil {
+		return nil, fmt.Errorf("load vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, note int64
+		var b []byte
+		if err := rows.Scan(&id, &note, &b); err != nil {
+			return nil, err
+		}
+		if len(b) != 4*dims {
+			continue // from another embedder: re-embedded on the next sync
+		}
+		vs.ids = append(vs.ids, id)
+		vs.notes = append(vs.notes, note)
+		n := len(vs.data)
+		vs.data = append(vs.data, make([]float32, dims)...)
+		decodeVector(b, vs.data[n:])
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	ix.vec = vs
+	return vs, nil
+}
+
+// invalidate drops in-memory state after the index changed.
+func (ix *Index) invalidate() {
+	ix.mu.Lock()
+	ix.vec = nil
+	ix.mu.Unlock()
+}
+
+// scored is a chunk with a similarity or rank score.
+type scored struct {
+	id    int64
+	score float64
+}
+
+// minHeap keeps the k best scores seen.
+type minHeap []scored
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(scored)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// nearest returns the k chunks most similar to q (cosine: vectors are
+// normalised), best first, among those whose note passes keep (nil: all).
+func (vs *vectorSet) nearest(q []float32, k int, keep func(note int64) bool) []scored {
+	if len(q) != vs.dims || k <= 0 {
+		return nil
+	}
+	h := make(minHeap, 0, k+1)
+	d := vs.dims
+	for i := range vs.ids {
+		if keep != nil && !keep(vs.notes[i]) {
+			continue
+		}
+		v := vs.data[i*d : i*d+d]
+		var dot float32
+		for j, x := range v {
+			dot += x * q[j]
+		}
+		s := float64(dot)
+		if len(h) < k {
+			heap.Push(&h, scored{vs.ids[i], s})
+		} else if s > h[0].score {
+			h[0] = scored{vs.ids[i], s}
+			heap.Fix(&h, 0)
+		}
+	}
+	out := make([]scored, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&h).(scored)
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// writer holds the prepared statements of one sync transaction.
+type writer struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+var writerSQL = map[string]string{
+	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"updateNote": `UPDATE notes SET hash = ?, size = ?, mtime = ?, kind = ?, name = ?, title = ?, description = ?,
+		aliases = ?, date = ?, frontmatter = ?, warnings = ? WHERE id = ?`,
+	"touch":       `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
+	"deleteFTS":   `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
+	"deleteChunk": `DELETE FROM chunks WHERE note_id = ?`,
+	"deleteEdges": `DELETE FROM edges WHERE source_id = ?`,
+	"deleteTags":  `DELETE FROM tags WHERE note_id = ?`,
+	"deleteNote":  `DELETE FROM notes WHERE id = ?`,
+	"deleteFile":  `DELETE FROM files WHERE path = ?`,
+	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, reason = excluded.reason`,
+	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag) VALUES(?, ?)`,
+	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertChunk": `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertFTS":   `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"setTarget":   `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
+	for name, q := range writerSQL {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("prepare %s: %w", name, err)
+		}
+		w.stmts[name] = st
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result, error) {
+	res, err := w.stmts[name].ExecContext(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return res, nil
+}
+
+// removePath deletes a note (with its chunks, vectors, links and tags) or
+// another file from the index.
+func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
+	if !s.note {
+		_, err := w.exec(ctx, "deleteFile", p)
+		return err
+	}
+	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
+		return err
+	}
+	_, err := w.exec(ctx, "deleteNote", s.id)
+	return err
+}
+
+func (w *writer) putFile(ctx context.Context, p string, size, mtime int64, reason string) error {
+	_, err := w.exec(ctx, "putFile", p, size, mtime, reason)
+	return err
+}
+
+func (w *writer) touch(ctx context.Context, id, size, mtime int64) error {
+	_, err := w.exec(ctx, "touch", size, mtime, id)
+	return err
+}
+
+// putNote inserts a note (id 0) or replaces an indexed one, with its tags,
+// resolved links and chunks.
+func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mtime int64, chunks []chunk, r resolver) error {
+	desc, _ := n.Frontmatter.String("description")
+	fm, err := n.Frontmatter.Map()
+	if err != nil {
+		fm = map[string]any{}
+	}
+	var warnings []string
+	for _, w := range n.Warnings {
+		warnings = append(warnings, w.Error())
+	}
+	row := []any{n.Hash, size, mtime, string(n.Kind()), n.Name, n.Title(), desc,
+		strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n")}
+	if id == 0 {
+		res, err := w.exec(ctx, "insertNote", append([]any{n.Path}, row...)...)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+	} else {
+		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags"} {
+			if _, err := w.exec(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		if _, err := w.exec(ctx, "updateNote", append(row, id)...); err != nil {
+			return err
+		}
+	}
+	for _, t := range n.Tags {
+		if _, err := w.exec(ctx, "insertTag", id, strings.ToLower(t)); err != nil {
+			return err
+		}
+	}
+	for i, l := range n.Links {
+		target, ok := r.resolve(n.Path, l)
+		if !ok {
+			target = l.Target
+		}
+		if _, err := w.exec(ctx, "insertEdge", id, i, l.Target, graph.LinkKey(l.Target), target, ok,
+			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line); err != nil {
+			return err
+		}
+	}
+	names := n.Name
+	if t := n.Title(); !strings.EqualFold(t, n.Name) {
+		names += " " + t
+	}
+	aliases := strings.Join(n.Aliases, " ")
+	tags := strings.ReplaceAll(strings.Join(n.Tags, " "), "/", " ")
+	for i, c := range chunks {
+		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens)
+		if err != nil {
+			return err
+		}
+		cid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		cjk := cjkText(names + " " + aliases + " " + desc + " " + c.heading + " " + c.text)
+		if _, err := w.exec(ctx, "insertFTS", cid, names, aliases, desc, tags, c.heading, c.text, cjk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reresolve resolves again the stored links that name any of paths (files
+// that appeared or went), and updates those whose target changed.
+func (w *writer) reresolve(ctx context.Context, paths []string, r resolver) error {
+	keys := map[string]bool{}
+	for _, p := range paths {
+		keys[graph.FileKey(p)] = true
+	}
+	list := make([]any, 0, len(keys))
+	for k := range keys {
+		list = append(list, k)
+	}
+	for len(list) > 0 {
+		batch := list[:min(len(list), 500)]
+		list = list[len(batch):]
+		q := `SELECT e.source_id, n.path, e.seq, e.raw, e.heading, e.block, e.markdown, e.target, e.resolved
+			FROM edges e JOIN notes n ON n.id = e.source_id WHERE e.key IN (?` + strings.Repeat(", ?", len(batch)-1) + `)`
+		rows, err := w.tx.QueryContext(ctx, q, batch...)
+		if err != nil {
+			return fmt.Errorf("find links to resolve again: %w", err)
+		}
+		type update struct {
+			target   string
+			resolved bool
+			id, seq  int64
+		}
+		var updates []update
+		for rows.Next() {
+			var id, seq int64
+			var source, raw, heading, block, target string
+			var markdown, resolved bool
+			if err := rows.Scan(&id, &source, &seq, &raw, &heading, &block, &markdown, &target, &resolved); err != nil {
+				rows.Close()
+				return err
+			}
+			nt, ok := r.resolve(source, vault.Link{Target: raw, Heading: heading, Block: block, Markdown: markdown})
+			if !ok {
+				nt = raw
+			}
+			if nt != target || ok != resolved {
+				updates = append(updates, update{nt, ok, id, seq})
+			}
+		}
+		rows.Close()
+		for _, u := range updates {
+			if _, err := w.exec(ctx, "setTarget", u.target, u.resolved, u.id, u.seq); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var datedName = regexp.MustCompile(`(^|[^0-9])(\d{4}-\d{2}-\d{2})([^0-9]|$)`)
+
+// noteDate is the date a note is about, for temporal recall: frontmatter
+// date (or created, updated), else a YYYY-MM-DD in its file name (daily
+// notes), else "".
+func noteDate(n *vault.Note) string {
+	for _, k := range []string{"date", "created", "updated", "last_applied"} {
+		if s, ok := n.Frontmatter.String(k); ok && len(s) >= 10 {
+			return s
+		}
+	}
+	if m := datedName.FindStringSubmatch(path.Base(n.Path)); m != nil {
+		return m[2]
+	}
+	return ""
+}
