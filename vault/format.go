@@ -354,3 +354,26 @@ func encodeMapping(pairs []*yaml.Node) (out []byte, err error) {
 	}
 	return b.Bytes(), nil
 }
+
+// SetBody returns content with its body replaced by body, in the layout of
+// [Format] (a blank line after the frontmatter, leading blank lines
+// dropped, one final newline); the frontmatter block, if any, is kept byte
+// for byte, even when its YAML does not parse.
+func SetBody(content []byte, body string) []byte {
+	var head []byte
+	if f, ok := findFence(content); ok {
+		head = content[:f.bodyStart]
+	}
+	out := append([]byte{}, head...)
+	body = trimBody(body)
+	switch {
+	case body == "":
+	case len(head) > 0:
+		out = append(out, '\n')
+		fallthrough
+	default:
+		out = append(out, body...)
+		out = append(out, '\n')
+	}
+	return out
+}

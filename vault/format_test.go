@@ -185,3 +185,16 @@ func FuzzFormatIdempotent(f *testing.F) {
 		}
 	})
 }
+
+func TestSetBody(t *testing.T) {
+	for _, tt := range []struct{ content, body, want string }{
+		{"---\na: 1 # keep\n---\nold body\n", "\n\nnew body  \n\n", "---\na: 1 # keep\n---\n\nnew body\n"},
+		{"---\nbad: [\n---\nold", "new", "---\nbad: [\n---\n\nnew\n"},
+		{"no frontmatter", "  indented\nbody", "  indented\nbody\n"},
+		{"---\na: 1\n---\nold", "", "---\na: 1\n---\n"},
+	} {
+		if got := string(vault.SetBody([]byte(tt.content), tt.body)); got != tt.want {
+			t.Errorf("SetBody(%q, %q) = %q, want %q", tt.content, tt.body, got, tt.want)
+		}
+	}
+}
