@@ -1,0 +1,239 @@
+package embed
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// corpus is what an LSA model is fitted on: the vocabulary and the
+// documents × terms TF-IDF matrix.
+type corpus struct {
+	terms []string  // the vocabulary, most frequent (by document frequency) first
+	idf   []float32 // inverse document frequency of each term
+	a     *csr      // documents × terms, each row L2-normalised
+}
+
+// termWeight is the sublinear TF-IDF weight of a term seen tf times in a
+// text: 1 + ln tf dampens a term repeated in one text, so that a note
+// which says "meeting" ten times is not ten times about meetings.
+func termWeight(tf int, idf float32) float32 {
+	return (1 + float32(math.Log(float64(tf)))) * idf
+}
+
+// inverseDF is ln(1 + N/df): large for rare terms, never zero, so a term
+// found in every document still counts a little.
+func inverseDF(n, df int) float32 {
+	return float32(math.Log1p(float64(n) / float64(df)))
+}
+
+// counts is one worker's share of the counting pass: the terms it met,
+// their document frequencies, and each of its documents as sorted
+// (term, count) pairs, with term ids local to the worker.
+type counts struct {
+	dict  map[string]int32 // term -> id
+	words map[string]int32 // word as written (lower cased) -> term id, or -1 when dropped
+	terms []string
+	df    []int32
+	end   []int   // end[i] is where document i's pairs end in ids and tf
+	ids   []int32 // local term ids, ascending within a document
+	tf    []int32
+}
+
+// buildCorpus counts the terms of docs (in parallel), keeps the maxVocab
+// terms of highest document frequency among those in at least minDF
+// documents, and weighs the documents. The result depends only on docs
+// and the two limits, never on the number of CPUs.
+func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corpus, error) {
+	// Count, each worker on a contiguous share of the documents.
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	shares := make([]counts, workers)
+	var wg sync.WaitGroup
+	for w := range shares {
+		lo, hi := len(docs)*w/workers, len(docs)*(w+1)/workers
+		wg.Go(func() {
+			// Count in slices of the share, so that a cancelled context
+			// stops the work early.
+			for s := lo; s < hi; s += 1024 {
+				if ctx.Err() != nil {
+					return
+				}
+				shares[w].countMore(docs[s:min(s+1024, hi)])
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Merge the workers' dictionaries.
+	global := make(map[string]int32, len(shares[0].terms))
+	var terms []string
+	var df []int
+	local := make([][]int32, workers) // worker term id -> global term id
+	for w := range shares {
+		sh := &shares[w]
+		local[w] = make([]int32, len(sh.terms))
+		for l, t := range sh.terms {
+			g, ok := global[t]
+			if !ok {
+				g = int32(len(terms))
+				global[t] = g
+				terms = append(terms, t)
+				df = append(df, 0)
+			}
+			df[g] += int(sh.df[l])
+			local[w][l] = g
+		}
+	}
+
+	// Choose the vocabulary: by document frequency, ties by the term, so
+	// that the order (and the model) is the same on every machine.
+	var keep []int32
+	for g := range terms {
+		if df[g] >= minDF {
+			keep = append(keep, int32(g))
+		}
+	}
+	slices.SortFunc(keep, func(x, y int32) int {
+		if c := cmp.Compare(df[y], df[x]); c != 0 {
+			return c
+		}
+		return cmp.Compare(terms[x], terms[y])
+	})
+	if len(keep) > maxVocab {
+		keep = keep[:maxVocab]
+	}
+	col := make([]int32, len(terms)) // global term id -> column, or -1
+	for g := range col {
+		col[g] = -1
+	}
+	c := &corpus{terms: make([]string, len(keep)), idf: make([]float32, len(keep))}
+	for j, g := range keep {
+		col[g] = int32(j)
+		c.terms[j] = terms[g]
+		c.idf[j] = inverseDF(len(docs), df[g])
+	}
+
+	// Weigh the documents into the matrix.
+	a := &csr{rows: len(docs), cols: len(keep), ptr: make([]int, len(docs)+1)}
+	c.a = a
+	row := 0
+	for w := range shares {
+		sh := &shares[w]
+		start := 0
+		for _, end := range sh.end {
+			n := 0
+			for _, l := range sh.ids[start:end] {
+				if col[local[w][l]] >= 0 {
+					n++
+				}
+			}
+			a.ptr[row+1] = a.ptr[row] + n
+			row++
+			start = end
+		}
+	}
+	a.col = make([]int32, a.ptr[len(docs)])
+	a.val = make([]float32, a.ptr[len(docs)])
+	row = 0
+	for w := range shares {
+		sh := &shares[w]
+		first := row
+		row += len(sh.end)
+		wg.Go(func() { c.fill(a, first, sh, local[w], col) })
+	}
+	wg.Wait()
+	return c, nil
+}
+
+// countMore counts more documents into c.
+func (c *counts) countMore(docs []string) {
+	if c.dict == nil {
+		c.dict = make(map[string]int32)
+		c.words = make(map[string]int32)
+	}
+	var tok tokenizer
+	var seen []int32
+	for _, doc := range docs {
+		seen = seen[:0]
+		tok.scan(doc, func(tk []byte, word bool) {
+			if word {
+				// A word is looked up as it is first: filtering and
+				// stemming it again each time it occurs is most of the
+				// cost of counting.
+				id, ok := c.words[string(tk)]
+				if !ok {
+					w := string(tk)
+					id = -1
+					if t := term(tk); t != nil {
+						id = c.id(t)
+					}
+					c.words[w] = id
+				}
+				if id >= 0 {
+					seen = append(seen, id)
+				}
+				return
+			}
+			seen = append(seen, c.id(tk))
+		})
+		slices.Sort(seen)
+		for i := 0; i < len(seen); {
+			j := i + 1
+			for j < len(seen) && seen[j] == seen[i] {
+				j++
+			}
+			c.ids = append(c.ids, seen[i])
+			c.tf = append(c.tf, int32(j-i))
+			c.df[seen[i]]++
+			i = j
+		}
+		c.end = append(c.end, len(c.ids))
+	}
+}
+
+// id returns the local id of a term, adding it if it is new.
+func (c *counts) id(term []byte) int32 {
+	id, ok := c.dict[string(term)]
+	if !ok {
+		id = int32(len(c.terms))
+		s := string(term)
+		c.dict[s] = id
+		c.terms = append(c.terms, s)
+		c.df = append(c.df, 0)
+	}
+	return id
+}
+
+// fill writes the weighted rows of one worker's documents, which start at
+// row first, into a: columns ascending, each row L2-normalised.
+func (c *corpus) fill(a *csr, first int, sh *counts, local, col []int32) {
+	var keys []uint64
+	start := 0
+	for i, end := range sh.end {
+		keys = keys[:0]
+		var norm float64
+		for p := start; p < end; p++ {
+			j := col[local[sh.ids[p]]]
+			if j < 0 {
+				continue
+			}
+			w := termWeight(int(sh.tf[p]), c.idf[j])
+			norm += float64(w) * float64(w)
+			keys = append(keys, uint64(j)<<32|uint64(math.Float32bits(w)))
+		}
+		start = end
+		slices.Sort(keys)
+		scale := float32(1 / math.Sqrt(norm))
+		out := a.ptr[first+i]
+		for q, k := range keys {
+			a.col[out+q] = int32(k >> 32)
+			a.val[out+q] = math.Float32frombits(uint32(k)) * scale
+		}
+	}
+}
