@@ -21,8 +21,19 @@ type corpus struct {
 // text: 1 + ln tf dampens a term repeated in one text, so that a note
 // which says "meeting" ten times is not ten times about meetings.
 func termWeight(tf int, idf float32) float32 {
+	if tf < len(sublinearTF) {
+		return sublinearTF[tf] * idf
+	}
 	return (1 + float32(math.Log(float64(tf)))) * idf
 }
+
+// sublinearTF[tf] is 1 + ln tf, for the counts most terms have.
+var sublinearTF = func() (t [64]float32) {
+	for tf := 1; tf < len(t); tf++ {
+		t[tf] = 1 + float32(math.Log(float64(tf)))
+	}
+	return t
+}()
 
 // inverseDF is ln(1 + N/df): large for rare terms, never zero, so a term
 // found in every document still counts a little.
@@ -31,16 +42,18 @@ func inverseDF(n, df int) float32 {
 }
 
 // counts is one worker's share of the counting pass: the terms it met,
-// their document frequencies, and each of its documents as sorted
-// (term, count) pairs, with term ids local to the worker.
+// their document frequencies, and each of its documents as (term, count)
+// pairs, with term ids local to the worker.
 type counts struct {
 	dict  map[string]int32 // term -> id
 	words map[string]int32 // word as written (lower cased) -> term id, or -1 when dropped
 	terms []string
 	df    []int32
 	end   []int   // end[i] is where document i's pairs end in ids and tf
-	ids   []int32 // local term ids, ascending within a document
+	ids   []int32 // local term ids, in order of first use within a document
 	tf    []int32
+	mark  []int32 // per term: 1 + the document that last used it
+	cnt   []int32 // per term: its count in that document
 }
 
 // buildCorpus counts the terms of docs (in parallel), keeps the maxVocab
@@ -156,42 +169,50 @@ func (c *counts) countMore(docs []string) {
 	if c.dict == nil {
 		c.dict = make(map[string]int32)
 		c.words = make(map[string]int32)
+		size := 0
+		for _, d := range docs {
+			size += len(d)
+		}
+		c.ids = make([]int32, 0, size/8) // about one distinct term in 8 bytes of text
+		c.tf = make([]int32, 0, size/8)
 	}
 	var tok tokenizer
-	var seen []int32
+	var uniq []int32 // the document's distinct terms, in order of first use
+	add := func(id int32) {
+		if c.mark[id] != int32(len(c.end)+1) {
+			c.mark[id] = int32(len(c.end) + 1)
+			c.cnt[id] = 0
+			uniq = append(uniq, id)
+		}
+		c.cnt[id]++
+	}
 	for _, doc := range docs {
-		seen = seen[:0]
+		uniq = uniq[:0]
 		tok.scan(doc, func(tk []byte, word bool) {
-			if word {
-				// A word is looked up as it is first: filtering and
-				// stemming it again each time it occurs is most of the
-				// cost of counting.
-				id, ok := c.words[string(tk)]
-				if !ok {
-					w := string(tk)
-					id = -1
-					if t := term(tk); t != nil {
-						id = c.id(t)
-					}
-					c.words[w] = id
-				}
-				if id >= 0 {
-					seen = append(seen, id)
-				}
+			if !word {
+				add(c.id(tk))
 				return
 			}
-			seen = append(seen, c.id(tk))
-		})
-		slices.Sort(seen)
-		for i := 0; i < len(seen); {
-			j := i + 1
-			for j < len(seen) && seen[j] == seen[i] {
-				j++
+			// A word is looked up as it is first: filtering and stemming
+			// it again each time it occurs is most of the cost of
+			// counting.
+			id, ok := c.words[string(tk)]
+			if !ok {
+				w := string(tk)
+				id = -1
+				if t := term(tk); t != nil {
+					id = c.id(t)
+				}
+				c.words[w] = id
 			}
-			c.ids = append(c.ids, seen[i])
-			c.tf = append(c.tf, int32(j-i))
-			c.df[seen[i]]++
-			i = j
+			if id >= 0 {
+				add(id)
+			}
+		})
+		for _, id := range uniq {
+			c.ids = append(c.ids, id)
+			c.tf = append(c.tf, c.cnt[id])
+			c.df[id]++
 		}
 		c.end = append(c.end, len(c.ids))
 	}
@@ -206,6 +227,8 @@ func (c *counts) id(term []byte) int32 {
 		c.dict[s] = id
 		c.terms = append(c.terms, s)
 		c.df = append(c.df, 0)
+		c.mark = append(c.mark, 0)
+		c.cnt = append(c.cnt, 0)
 	}
 	return id
 }
@@ -217,18 +240,23 @@ func (c *corpus) fill(a *csr, first int, sh *counts, local, col []int32) {
 	start := 0
 	for i, end := range sh.end {
 		keys = keys[:0]
-		var norm float64
 		for p := start; p < end; p++ {
 			j := col[local[sh.ids[p]]]
 			if j < 0 {
 				continue
 			}
 			w := termWeight(int(sh.tf[p]), c.idf[j])
-			norm += float64(w) * float64(w)
 			keys = append(keys, uint64(j)<<32|uint64(math.Float32bits(w)))
 		}
 		start = end
+		// Sorted by column first, so that the norm is summed in an order
+		// that does not depend on how the documents were shared out.
 		slices.Sort(keys)
+		var norm float64
+		for _, k := range keys {
+			w := float64(math.Float32frombits(uint32(k)))
+			norm += w * w
+		}
 		scale := float32(1 / math.Sqrt(norm))
 		out := a.ptr[first+i]
 		for q, k := range keys {
