@@ -29,7 +29,7 @@ import (
 // products with A or Aᵀ, two Gram matrices of a terms × ℓ block and one
 // of a documents × ℓ block, and two products of a terms × ℓ block with a
 // small matrix:
-// about a second for 40,000 documents × 30,000 terms on two cores, most of
+// about 0.6 s for 40,000 documents × 30,000 terms on two cores, most of
 // it in mulRow, gramRows and mulSmall.
 //
 // Orthonormalisation is Cholesky QR (Gram matrix in float64, R⁻¹ applied
