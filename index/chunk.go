@@ -18,15 +18,15 @@ type chunk struct {
 }
 
 // chunkNote splits a note into chunks of at most max tokens. A heading
-// section small enough (max/4 tokens) is one chunk; a larger one is split
+// section small enough (max/2 tokens) is one chunk; a larger one is split
 // at its top-level blocks (paragraphs, lists, tables, code), short
-// neighbours merged up to max/4 tokens, except that a paragraph with a
+// neighbours merged up to max/2 tokens, except that a paragraph with a
 // block id always stands alone, so that a block can be returned by itself.
 // A block over max tokens is split at line, then word, boundaries. Every
 // note yields at least one chunk (perhaps empty), so that its name and
 // description are searchable.
 func chunkNote(n *vault.Note, max int) []chunk {
-	c := chunker{note: n, max: max, small: max / 4}
+	c := chunker{note: n, max: max, small: max / 2}
 	var section []vault.Span
 	var stack []string // heading texts by level-1
 	for _, s := range n.Spans {

@@ -8,7 +8,9 @@ import (
 // isCJK reports whether r is written without spaces between words: Han,
 // Hiragana, Katakana or Hangul.
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	// Below U+2E80 (CJK Radicals Supplement) no script of the four has a
+	// letter: a fast path for alphabetic text.
+	return r >= 0x2e80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // cjkRuns returns the runs of CJK characters in s.

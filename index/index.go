@@ -95,7 +95,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 
 func open(ctx context.Context, p string, opts Options) (*Index, error) {
 	q := url.Values{}
-	for _, pragma := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
+	for _, pragma := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)", "cache_size(-65536)", "temp_store(MEMORY)"} {
 		q.Add("_pragma", pragma)
 	}
 	q.Set("_txlock", "immediate")

@@ -51,13 +51,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.unresolvedCommand(),
 			a.orphansCommand(),
 			a.listCommand(),
+			a.rememberCommand(),
+			a.indexCommand(),
+			a.searchCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		Suggest:         true,
 		ExitErrHandler:  func(context.Context, *cli.Command, error) {},
-		OnUsageError: onUsageError,
+		OnUsageError:    onUsageError,
 		CommandNotFound: func(_ context.Context, _ *cli.Command, name string) {
 			err = usagef("no command %q", name)
 		},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -26,6 +27,30 @@ type config struct {
 	} `yaml:"folders"`
 	// MaxNoteSize is the largest markdown file, in bytes, read as a note.
 	MaxNoteSize int64 `yaml:"max_note_size"`
+	// ChunkTokens is the most tokens in one indexed chunk.
+	ChunkTokens int `yaml:"chunk_tokens"`
+	// Embedder chooses how the index makes vectors.
+	Embedder embedderConfig `yaml:"embedder"`
+}
+
+// embedderConfig is the embedder section of the config.
+type embedderConfig struct {
+	// Provider is lsa (default: fitted on the vault, offline), openai (any
+	// OpenAI-compatible /v1/embeddings endpoint), llama (a local GGUF model;
+	// needs a build with -tags llama) or none (keyword search only).
+	Provider string `yaml:"provider"`
+	// URL is the API base of an openai provider, e.g.
+	// http://localhost:11434/v1 (Ollama).
+	URL   string `yaml:"url"`
+	Model string `yaml:"model"`
+	// APIKeyEnv names the environment variable holding the API key (the
+	// key itself never goes in the committed config).
+	APIKeyEnv  string        `yaml:"api_key_env"`
+	Dimensions int           `yaml:"dimensions"`
+	Timeout    time.Duration `yaml:"timeout"`
+	// ModelPath is the GGUF file of a llama provider.
+	ModelPath string `yaml:"model_path"`
+	GPULayers int    `yaml:"gpu_layers"`
 }
 
 func defaultConfig() config {
@@ -34,6 +59,9 @@ func defaultConfig() config {
 	c.Folders.Tasks = "tasks"
 	c.Folders.Lessons = "lessons"
 	c.MaxNoteSize = 10 << 20
+	c.ChunkTokens = 512
+	c.Embedder.Provider = "lsa"
+	c.Embedder.Timeout = 30 * time.Second
 	return c
 }
 
@@ -50,6 +78,23 @@ folders:
 
 # Markdown files larger than this many bytes are not read as notes.
 max_note_size: 10485760
+
+# The most tokens (characters/4, one per CJK character) in one indexed chunk.
+chunk_tokens: 512
+
+# How the index makes vectors for semantic search.
+#   lsa:    the default; fitted on the vault's own text, offline, no download.
+#   openai: any OpenAI-compatible /v1/embeddings endpoint (Ollama, llama.cpp
+#           server, LM Studio, OpenAI): set url, model and api_key_env.
+#   llama:  a local GGUF model through kelindar/search (build with -tags llama).
+#   none:   keyword search only.
+embedder:
+  provider: lsa
+  # url: http://localhost:11434/v1
+  # model: nomic-embed-text
+  # api_key_env: OPENAI_API_KEY
+  # timeout: 30s
+  # model_path: /path/to/model.gguf
 `
 
 // loadConfig reads the vault's config; a missing file gives the defaults.
@@ -71,6 +116,18 @@ func loadConfig(vaultDir string) (config, error) {
 	}
 	if c.MaxNoteSize <= 0 {
 		return c, fmt.Errorf("%s: max_note_size must be a positive number of bytes", p)
+	}
+	if c.ChunkTokens < 32 {
+		return c, fmt.Errorf("%s: chunk_tokens must be at least 32", p)
+	}
+	switch c.Embedder.Provider {
+	case "lsa", "none", "llama":
+	case "openai":
+		if c.Embedder.URL == "" || c.Embedder.Model == "" {
+			return c, fmt.Errorf("%s: embedder provider openai needs url and model", p)
+		}
+	default:
+		return c, fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", p, c.Embedder.Provider)
 	}
 	return c, nil
 }

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/embed"
+	"github.com/vaultmem/vaultmem/index"
+)
+
+// cacheDir is the sidecar cache folder, relative to the vault root.
+const cacheDir = ".vaultmem/cache"
+
+// openIndex opens the vault's index with the configured embedder.
+func (s *session) openIndex(ctx context.Context) (*index.Index, error) {
+	opts := index.Options{MaxNoteSize: s.cfg.MaxNoteSize, ChunkTokens: s.cfg.ChunkTokens}
+	e := s.cfg.Embedder
+	switch e.Provider {
+	case "none":
+		opts.NoVectors = true
+	case "openai":
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = os.Getenv(e.APIKeyEnv)
+		}
+		oa, err := embed.NewOpenAI(embed.OpenAIOptions{URL: e.URL, Model: e.Model, APIKey: key, Dimensions: e.Dimensions, Timeout: e.Timeout})
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		opts.Embedder = oa
+	case "llama":
+		l, err := embed.NewLlama(e.ModelPath, e.GPULayers)
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		opts.Embedder = l
+	}
+	return index.Open(ctx, filepath.Join(s.dir, filepath.FromSlash(cacheDir)), opts)
+}
+
+// syncIndex brings the index up to date, showing progress on a terminal.
+func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
+	if why := ix.RebuiltBecause(); why != "" && !a.quiet {
+		fmt.Fprintf(a.stderr, "warning: the index cache could not be used (%s); rebuilding it\n", why)
+	}
+	bar := newProgress(a.stderr, "indexing")
+	st, err := ix.Sync(ctx, s.root.FS(), bar.update)
+	bar.done()
+	return st, err
+}
+
+func (a *app) indexCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "index",
+		Usage: "bring the search index (.vaultmem/cache) up to date with the notes",
+		Description: "Re-reads only notes that changed since the last run; --rebuild starts from nothing.\n" +
+			"With --json: {notes, chunks, parsed, removed, embedded, skipped: [{path, error}],\n" +
+			"warnings: [{path, error}], ms}. Search and recall do this themselves before answering.",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.BoolFlag{Name: "rebuild", Usage: "delete the cache and index every note again"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if cmd.Bool("rebuild") {
+				if err := index.Remove(filepath.Join(s.dir, filepath.FromSlash(cacheDir))); err != nil {
+					return err
+				}
+			}
+			ix, err := s.openIndex(ctx)
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			st, err := a.syncIndex(ctx, s, ix)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return a.printJSON(struct {
+					index.Stats
+					MS int64 `json:"ms"`
+				}{st, st.Duration.Milliseconds()})
+			}
+			fmt.Fprintf(a.stdout, "%d notes, %d chunks: %d parsed, %d removed, %d embedded in %v\n",
+				st.Notes, st.Chunks, st.Parsed, st.Removed, st.Embedded, st.Duration.Round(time.Millisecond))
+			for _, sk := range st.Skipped {
+				fmt.Fprintf(a.stdout, "skipped %s: %s\n", sk.Path, sk.Error)
+			}
+			if !a.quiet {
+				for _, w := range st.Warnings {
+					fmt.Fprintf(a.stderr, "warning: %s\n", w.Error)
+				}
+			}
+			if st.EmbedError != "" {
+				fmt.Fprintf(a.stderr, "warning: no vectors for %s; keyword search still works\n", st.EmbedError)
+			}
+			return nil
+		},
+	}
+}
+
+// progress draws a one-line progress bar on a terminal; elsewhere it does
+// nothing. Short runs draw nothing.
+type progress struct {
+	w       io.Writer
+	label   string
+	tty     bool
+	start   time.Time
+	drawn   bool
+	lastErr time.Time
+}
+
+func newProgress(w io.Writer, label string) *progress {
+	p := &progress{w: w, label: label, start: time.Now()}
+	if f, ok := w.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(done, total int) {
+	if !p.tty || time.Since(p.start) < 300*time.Millisecond || time.Since(p.lastErr) < 100*time.Millisecond && done < total {
+		return
+	}
+	p.lastErr = time.Now()
+	const width = 30
+	fill := width * done / max(total, 1)
+	fmt.Fprintf(p.w, "\r%s %d/%d [%s%s] %3d%%", p.label, done, total, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), 100*done/max(total, 1))
+	p.drawn = true
+}
+
+func (p *progress) done() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+func newVault(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	ok(t, dir, "init")
+	return dir
+}
+
+func TestRemember(t *testing.T) {
+	dir := newVault(t)
+	out := ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm, not npm",
+		"Always", "use", "pnpm.")
+	if out != "memory/use-pnpm.md\n" {
+		t.Errorf("path printed: %q", out)
+	}
+	want := "---\nname: Use pnpm\ndescription: The user wants pnpm, not npm\ntype: feedback\n---\n\nAlways use pnpm.\n"
+	if got := mustRead(t, filepath.Join(dir, "memory", "use-pnpm.md")); got != want {
+		t.Errorf("note:\n%s\nwant:\n%s", got, want)
+	}
+
+	// The same memory again changes nothing.
+	var res struct{ Path, Status string }
+	js := ok(t, dir, "remember", "--json", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm, not npm", "Always use pnpm.")
+	if err := json.Unmarshal([]byte(js), &res); err != nil || res.Path != "memory/use-pnpm.md" || res.Status != "unchanged" {
+		t.Errorf("repeat: %s %v", js, err)
+	}
+
+	// A different memory of the same name is refused without --update.
+	r := vaultmem(t, dir, "", "remember", "--type", "feedback", "--name", "use PNPM", "--description", "changed", "Use yarn.")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "pass --update") {
+		t.Errorf("conflict: exit %d, %s", r.code, r.stderr)
+	}
+
+	// A human adds a key and a comment; --update keeps them.
+	p := filepath.Join(dir, "memory", "use-pnpm.md")
+	human := strings.Replace(mustRead(t, p), "type: feedback\n", "type: feedback\n# reviewed by Ana\npriority: high\n", 1)
+	if err := os.WriteFile(p, []byte(human), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js = ok(t, dir, "remember", "--json", "--update", "--type", "feedback", "--name", "Use pnpm", "--description", "pnpm only", "--stdin")
+	_ = js
+	got := mustRead(t, p)
+	if !strings.Contains(got, "# reviewed by Ana\npriority: high\n") || !strings.Contains(got, "description: pnpm only\n") {
+		t.Errorf("update lost the human's lines:\n%s", got)
+	}
+
+	// A name that maps to the same file but is another memory is refused.
+	r = vaultmem(t, dir, "", "remember", "--update", "--type", "user", "--name", "use/pnpm", "--description", "x", "y")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "already holds another note") {
+		t.Errorf("slug collision: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+func TestRememberHostileNames(t *testing.T) {
+	dir := newVault(t)
+	for name, want := range map[string]string{
+		"../../etc/passwd": "memory/etc-passwd.md",
+		"/abs/path":        "memory/abs-path.md",
+		"日本語のメモ":           "memory/日本語のメモ.md",
+		"CON":              "memory/con-.md",
+	} {
+		out := ok(t, dir, "remember", "--type", "user", "--name", name, "--description", "d", "body")
+		if strings.TrimSpace(out) != want {
+			t.Errorf("name %q -> %q, want %q", name, out, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "etc")); err == nil {
+		t.Errorf("something was written outside the vault")
+	}
+	for _, tt := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--type", "opinion", "--name", "n", "--description", "d"}, "--type must be one of"},
+		{[]string{"--type", "user", "--name", "...", "--description", "d"}, "--name"},
+		{[]string{"--type", "user", "--name", "a\nb", "--description", "d"}, "one line"},
+		{[]string{"--type", "user", "--description", "d"}, "name"},
+	} {
+		r := vaultmem(t, dir, "", append([]string{"remember"}, tt.args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tt.msg) {
+			t.Errorf("%v: exit %d, %q", tt.args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestRememberConcurrent runs 8 processes writing 25 memories each.
+func TestRememberConcurrent(t *testing.T) {
+	dir := newVault(t)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for p := range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				r := vaultmem(t, dir, "", "remember", "--type", "project", "--name", fmt.Sprintf("proc %d memory %d", p, i),
+					"--description", fmt.Sprintf("memory %d of process %d", i, p), "body", "text")
+				if r.code != 0 {
+					errs <- r.stderr
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "memory"))
+	if err != nil || len(entries) != 200 {
+		t.Fatalf("%d notes on disk, want 200 (%v)", len(entries), err)
+	}
+	for _, e := range entries {
+		n := vault.Parse(e.Name(), []byte(mustRead(t, filepath.Join(dir, "memory", e.Name()))))
+		if len(n.Warnings) > 0 || n.Kind() != vault.KindProject {
+			t.Errorf("%s: %v kind %q", e.Name(), n.Warnings, n.Kind())
+		}
+	}
+	var list struct{ Notes []struct{ Path string } }
+	if err := json.Unmarshal([]byte(ok(t, dir, "list", "--type", "project", "--json")), &list); err != nil || len(list.Notes) != 200 {
+		t.Errorf("list --type project: %d notes (%v)", len(list.Notes), err)
+	}
+	tmp, _ := os.ReadDir(filepath.Join(dir, ".vaultmem", "tmp"))
+	if len(tmp) != 0 {
+		t.Errorf("temp files left: %d", len(tmp))
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/index"
+)
+
+func (a *app) searchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "search the notes: keyword, vector or hybrid",
+		ArgsUsage: "QUERY...",
+		Description: "Finds the chunks (sections and paragraphs) of notes that best match QUERY. keyword is\n" +
+			"FTS5 BM25 over names, aliases, descriptions, tags, headings and text (Chinese and Japanese\n" +
+			"included); vector uses the embedder; hybrid (the default) fuses both. The index is brought\n" +
+			"up to date first. With --json: {\"results\": [{path, heading, block, line, score, snippet}]}.",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.StringFlag{Name: "mode", Value: "hybrid", Usage: "`MODE`: keyword, vector or hybrid"},
+			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most `N` results"},
+			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T` (none: untyped)"},
+			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T` (or a tag nested under it)"},
+			&cli.StringFlag{Name: "folder", Usage: "only notes under `DIR` (vault-relative)"},
+			&cli.BoolFlag{Name: "no-sync", Usage: "search the index as it is, without bringing it up to date"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() == 0 {
+				return usagef("search needs a QUERY")
+			}
+			mode, err := index.ParseMode(cmd.String("mode"))
+			if err != nil {
+				return usageError{err}
+			}
+			if cmd.Int("limit") < 1 {
+				return usagef("--limit must be at least 1")
+			}
+			q := index.Query{Text: joinArgs(cmd), Mode: mode, Limit: int(cmd.Int("limit")),
+				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			ix, err := s.openIndex(ctx)
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			if !cmd.Bool("no-sync") {
+				st, err := a.syncIndex(ctx, s, ix)
+				if err != nil {
+					return err
+				}
+				if st.EmbedError != "" && mode != index.Keyword && !a.quiet {
+					fmt.Fprintf(a.stderr, "warning: %s; results are keyword-only\n", st.EmbedError)
+				}
+			}
+			results, err := ix.Search(ctx, q)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return a.printJSON(map[string]any{"results": results})
+			}
+			for _, r := range results {
+				loc := fmt.Sprintf("%s:%d", r.Path, r.Line)
+				if r.Heading != "" {
+					loc += "  § " + r.Heading
+				}
+				fmt.Fprintf(a.stdout, "%s  (%.3f)\n    %s\n", loc, r.Score, r.Snippet)
+			}
+			return nil
+		},
+	}
+}
+
+// joinArgs joins the command's arguments with spaces.
+func joinArgs(cmd *cli.Command) string {
+	s := ""
+	for i, a := range cmd.Args().Slice() {
+		if i > 0 {
+			s += " "
+		}
+		s += a
+	}
+	return s
+}

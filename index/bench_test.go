@@ -1,0 +1,175 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vaultmem/vaultmem/fixtures/gen"
+)
+
+// benchVaults caches generated vaults on disk across benchmarks of one run.
+var benchVaults sync.Map // notes -> dir
+
+// benchVault writes a generated vault of n notes (once per run), with
+// modification times in the past so that no file counts as racily clean.
+func benchVault(b *testing.B, n int) string {
+	b.Helper()
+	if dir, ok := benchVaults.Load(n); ok {
+		return dir.(string)
+	}
+	dir, err := os.MkdirTemp("", fmt.Sprintf("vaultmem-bench-%d-", n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := gen.Write(dir, gen.Options{Notes: n}); err != nil {
+		b.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(p, past, past)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchVaults.Store(n, dir)
+	return dir
+}
+
+// coldIndex indexes dir from nothing into cache.
+func coldIndex(b *testing.B, dir, cache string, opts Options) Stats {
+	b.Helper()
+	if err := Remove(cache); err != nil {
+		b.Fatal(err)
+	}
+	ix, err := Open(context.Background(), cache, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := ix.Sync(context.Background(), os.DirFS(dir), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+func reportRSS(b *testing.B) {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB")
+	}
+}
+
+// BenchmarkColdIndex indexes generated vaults from nothing, with the
+// default (LSA) embedder and without vectors.
+func BenchmarkColdIndex(b *testing.B) {
+	for _, n := range []int{1000, 10000, 50000} {
+		for _, vectors := range []bool{true, false} {
+			name := fmt.Sprintf("notes=%d/vectors=%v", n, vectors)
+			b.Run(name, func(b *testing.B) {
+				dir := benchVault(b, n)
+				cache := b.TempDir()
+				var st Stats
+				for b.Loop() {
+					st = coldIndex(b, dir, cache, Options{NoVectors: !vectors})
+				}
+				if st.Notes < n || (vectors && st.Embedded != st.Chunks) {
+					b.Fatalf("indexed %+v", st)
+				}
+				b.ReportMetric(float64(st.Chunks), "chunks")
+				reportRSS(b)
+			})
+		}
+	}
+}
+
+// BenchmarkNoChangeSync syncs an up-to-date index: one walk of stats.
+func BenchmarkNoChangeSync(b *testing.B) {
+	for _, n := range []int{1000, 10000, 50000} {
+		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
+			dir := benchVault(b, n)
+			cache := b.TempDir()
+			coldIndex(b, dir, cache, Options{})
+			ix, err := Open(context.Background(), cache, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ix.Close()
+			fsys := os.DirFS(dir)
+			for b.Loop() {
+				st, err := ix.Sync(context.Background(), fsys, nil)
+				if err != nil || st.Parsed != 0 || st.Embedded != 0 {
+					b.Fatalf("no-change sync did work: %+v %v", st, err)
+				}
+			}
+		})
+	}
+}
+
+// benchQueries are search terms drawn from the generated vault's note
+// titles: realistic two- and three-word queries.
+func benchQueries(b *testing.B, ix *Index) []string {
+	rows, err := ix.db.Query("SELECT title FROM notes WHERE kind = '' ORDER BY id LIMIT 400")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var qs []string
+	for rows.Next() {
+		var t string
+		rows.Scan(&t)
+		words := strings.Fields(t)
+		if len(words) >= 2 {
+			qs = append(qs, strings.Join(words[:min(3, len(words))], " "))
+		}
+	}
+	return qs
+}
+
+// BenchmarkSearch measures in-process search at 10k notes: p50 and p99 of
+// each mode over queries taken from note titles.
+func BenchmarkSearch(b *testing.B) {
+	dir := benchVault(b, 10000)
+	cache := b.TempDir()
+	coldIndex(b, dir, cache, Options{})
+	ix, err := Open(context.Background(), cache, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	qs := benchQueries(b, ix)
+	ctx := context.Background()
+	// Warm the vector set and the model, as a running server has them.
+	if _, err := ix.Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []Mode{Keyword, Vector, Hybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				res, err := ix.Search(ctx, Query{Text: qs[i%len(qs)], Mode: mode, Limit: 10})
+				lat = append(lat, time.Since(start))
+				if err != nil || len(res) == 0 {
+					b.Fatalf("search %q: %v, %d results", qs[i%len(qs)], err, len(res))
+				}
+				i++
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
