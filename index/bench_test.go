@@ -46,6 +46,16 @@ func benchVault(b *testing.B, n int) string {
 	return dir
 }
 
+// TestMain removes the generated benchmark vaults after the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	benchVaults.Range(func(_, dir any) bool {
+		os.RemoveAll(dir.(string))
+		return true
+	})
+	os.Exit(code)
+}
+
 // coldIndex indexes dir from nothing into cache.
 func coldIndex(b *testing.B, dir, cache string, opts Options) Stats {
 	b.Helper()

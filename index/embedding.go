@@ -41,11 +41,15 @@ const embedTextSQL = `n.title || char(10) || c.heading || char(10) || c.text`
 // embedPending gives every chunk without a vector one. Embedder failures
 // do not fail the sync: they are reported in st.EmbedError and keyword
 // search still works.
-func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
+//
+// A warm start, when the sync had one, has fitted the model and embedded
+// the new chunks already.
+func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) error {
 	if ix.opts.NoVectors {
 		return nil
 	}
-	e, err := ix.embedder(ctx)
+	warm.wait()
+	e, err := ix.embedder(ctx, warm)
 	if err != nil {
 		st.EmbedError = err.Error()
 		return nil
@@ -67,7 +71,10 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 		for i, p := range batch {
 			texts[i] = p.text
 		}
-		vecs, err := e.Embed(ctx, texts)
+		vecs, ok := warm.vectors(texts)
+		if !ok {
+			vecs, err = e.Embed(ctx, texts)
+		}
 		if err == nil && len(vecs) != len(texts) {
 			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
 		}
@@ -90,11 +97,21 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 }
 
 // embedder returns the configured embedder, or the vault's LSA model,
-// fitting (or refitting) it when needed. It returns nil, nil when there is
-// no text to fit on yet.
-func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
+// fitting (or refitting) it when needed, or taking the one a warm start
+// fitted. It returns nil, nil when there is no text to fit on yet.
+func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error) {
 	if ix.opts.Embedder != nil {
 		return ix.opts.Embedder, nil
+	}
+	if warm != nil && warm.model != nil {
+		state, err := ix.storeLSA(ctx, warm.model, warm.fit)
+		if err != nil {
+			return nil, err
+		}
+		ix.mu.Lock()
+		ix.lsa = state
+		ix.mu.Unlock()
+		return state.model, nil
 	}
 	ix.mu.Lock()
 	state := ix.lsa
@@ -159,7 +176,8 @@ func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
 
 // fitLSA fits the default embedder on every chunk and stores it.
 func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY c.id")
+	// In path order, so that the same notes give the same model.
+	rows, err := ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
 	if err != nil {
 		return nil, fmt.Errorf("read chunks to fit embedder: %w", err)
 	}
@@ -177,6 +195,11 @@ func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fit embedder: %w", err)
 	}
+	return ix.storeLSA(ctx, m, len(docs))
+}
+
+// storeLSA keeps model m, fitted on n chunks, in the cache.
+func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, error) {
 	b, err := m.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -189,13 +212,13 @@ func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
 	if _, err := tx.ExecContext(ctx, "INSERT INTO blobs(key, value) VALUES('lsa', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", b); err != nil {
 		return nil, err
 	}
-	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(len(docs))); err != nil {
+	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(n)); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store embedder: %w", err)
 	}
-	return &lsaState{model: m, fitChunks: len(docs)}, nil
+	return &lsaState{model: m, fitChunks: n}, nil
 }
 
 // useEmbedder drops the vectors of another embedder.

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,12 +87,17 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats
 	if err != nil {
 		return st, err
 	}
+	var warm *warmStart
 	if changed(files, stored, start) {
-		if err := ix.apply(ctx, fsys, files, start, progress, &st); err != nil {
+		if warm, err = ix.newWarmStart(ctx); err != nil {
+			return st, err
+		}
+		defer warm.wait()
+		if err := ix.apply(ctx, fsys, files, start, progress, warm, &st); err != nil {
 			return st, err
 		}
 	}
-	if err := ix.embedPending(ctx, &st); err != nil {
+	if err := ix.embedPending(ctx, warm, &st); err != nil {
 		return st, err
 	}
 	st.Skipped = append(st.Skipped, walkSkips...)
@@ -188,12 +192,14 @@ func changed(files []seen, stored map[string]fileState, now time.Time) bool {
 // parsed is the outcome of reading one changed note.
 type parsed struct {
 	f    seen
-	note *vault.Note
+	rows *noteRows // nil when the note is unchanged or unreadable
 	err  error
 }
 
-// apply writes the vault's changes to the index in one transaction.
-func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, st *Stats) error {
+// apply writes the vault's changes to the index in one transaction. The
+// changed notes are read and parsed on every core while this goroutine
+// writes the ones already parsed.
+func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, warm *warmStart, st *Stats) error {
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
 		return fmt.Errorf("begin index update: %w", err)
@@ -214,10 +220,6 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 		}
 		todo = append(todo, f)
 	}
-	results := ix.readNotes(ctx, fsys, todo, stored, progress)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 
 	w, err := newWriter(ctx, tx)
 	if err != nil {
@@ -236,23 +238,25 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 		st.Removed++
 	}
 
-	// The link resolver sees every file present now.
-	var notePaths, otherPaths []string
-	for _, r := range results {
-		if r.note == nil && r.f.note && r.err != nil {
-			current[r.f.path] = false // unreadable: an attachment, not a note
-		}
-	}
-	for _, f := range files {
-		if f.note && current[f.path] {
-			notePaths = append(notePaths, f.path)
-		} else {
-			otherPaths = append(otherPaths, f.path)
-		}
-	}
-	resolver := newResolver(notePaths, otherPaths)
+	// Links resolve against every file present now; a note that turns out
+	// unreadable is an attachment instead, fixed up after the loop.
+	resolver := newResolver(files, nil)
+	var unreadable []string
 
-	for _, r := range results {
+	rctx, cancel := context.WithCancel(ctx)
+	results, wait := ix.readNotes(rctx, fsys, todo, stored, resolver, warm)
+	defer func() {
+		cancel()
+		for range results {
+		}
+		wait()
+	}()
+	done := 0
+	for r := range results {
+		done++
+		if progress != nil {
+			progress(done, len(todo))
+		}
 		old, had := stored[r.f.path]
 		mtime := r.f.mtime
 		if now.Sub(time.Unix(0, mtime)) < racyWindow {
@@ -260,6 +264,9 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 		}
 		switch {
 		case r.err != nil || !r.f.note:
+			if r.f.note {
+				unreadable = append(unreadable, r.f.path)
+			}
 			if had && old.note {
 				if err := w.removePath(ctx, r.f.path, old); err != nil {
 					return err
@@ -275,7 +282,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 			if err := w.putFile(ctx, r.f.path, r.f.size, mtime, reason); err != nil {
 				return err
 			}
-		case r.note == nil: // same content: only the stat changed
+		case r.rows == nil: // same content: only the stat changed
 			if err := w.touch(ctx, old.id, r.f.size, mtime); err != nil {
 				return err
 			}
@@ -292,14 +299,28 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 			if !old.note {
 				id = 0
 			}
-			chunks := chunkNote(r.note, ix.opts.chunkTokens())
-			if err := w.putNote(ctx, id, r.note, r.f.size, mtime, chunks, resolver); err != nil {
+			if mtime != r.f.mtime {
+				r.rows.fields[2] = mtime
+			}
+			if err := w.putNote(ctx, id, r.rows); err != nil {
 				return fmt.Errorf("index %s: %w", r.f.path, err)
 			}
 			st.Parsed++
 		}
 	}
-	if err := w.reresolve(ctx, gone, resolver); err != nil {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// The links of the notes written now were resolved against the files
+	// present now, unless some note turned out unreadable.
+	fresh := w.written
+	if len(unreadable) > 0 {
+		resolver = newResolver(files, unreadable)
+		fresh = nil
+	} else if len(stored) == 0 {
+		gone = nil // every link in the index is fresh
+	}
+	if err := w.reresolve(ctx, gone, resolver, fresh); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -309,43 +330,52 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 	return nil
 }
 
-// readNotes reads and parses the changed files in parallel. A result with
-// a nil note and nil error is a note whose content hash did not change.
-func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored map[string]fileState, progress Progress) []parsed {
-	results := make([]parsed, len(todo))
+// readNotes reads, parses and chunks the changed files on every core,
+// sending each result as soon as it is ready. A result with a nil note and
+// nil error is a note whose content hash did not change. The channel is
+// closed when all are sent or ctx ends; wait waits for the workers. A
+// non-nil warm receives every new chunk and is started when all are read.
+func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored map[string]fileState, r resolver, warm *warmStart) (results <-chan parsed, wait func()) {
+	// Room for every result: the readers never wait for the writer.
+	out := make(chan parsed, len(todo))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	maxSize := ix.opts.MaxNoteSize
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				f := todo[i]
-				results[i] = parsed{f: f}
-				if f.note {
-					results[i].note, results[i].err = readChanged(fsys, f.path, maxSize, stored[f.path])
+				p := parsed{f: todo[i]}
+				if p.f.note {
+					var n *vault.Note
+					n, p.err = readChanged(fsys, p.f.path, maxSize, stored[p.f.path])
+					if n != nil {
+						p.rows = prepare(n, p.f.size, p.f.mtime, chunkNote(n, ix.opts.chunkTokens()), r)
+						warm.add(p.rows)
+					}
 				}
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, len(todo))
-					mu.Unlock()
-				}
+				out <- p
 			}
 		})
 	}
-feed:
-	for i := range todo {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	var feeder sync.WaitGroup
+	feeder.Go(func() {
+		defer func() {
+			close(next)
+			wg.Wait()
+			if ctx.Err() == nil {
+				warm.start()
+			}
+			close(out)
+		}()
+		for i := range todo {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-	}
-	close(next)
-	wg.Wait()
-	return results
+	})
+	return out, feeder.Wait
 }
 
 // readChanged reads a note whose stat changed; it returns a nil note when
@@ -405,12 +435,23 @@ func (ix *Index) totals(ctx context.Context, st *Stats) error {
 // matter, so it is built from the walk, without loading any note.
 type resolver struct{ g *graph.Graph }
 
-func newResolver(notes, others []string) resolver {
-	ns := make([]*vault.Note, len(notes))
-	for i, p := range notes {
-		ns[i] = &vault.Note{Path: p}
+// newResolver resolves against files; the notes among them named in
+// unreadable count as attachments.
+func newResolver(files []seen, unreadable []string) resolver {
+	skip := make(map[string]bool, len(unreadable))
+	for _, p := range unreadable {
+		skip[p] = true
 	}
-	return resolver{graph.New(ns, others)}
+	var notes []*vault.Note
+	var others []string
+	for _, f := range files {
+		if f.note && !skip[f.path] {
+			notes = append(notes, &vault.Note{Path: f.path})
+		} else {
+			others = append(others, f.path)
+		}
+	}
+	return resolver{graph.New(notes, others)}
 }
 
 func (r resolver) resolve(source string, l vault.Link) (string, bool) {
@@ -426,4 +467,3 @@ func jsonString(v any) string {
 	return string(b)
 }
 
-var _ = sql.ErrNoRows

@@ -16,6 +16,8 @@ import (
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// written holds the notes put in this transaction.
+	written map[int64]bool
 }
 
 var writerSQL = map[string]string{
@@ -41,7 +43,7 @@ var writerSQL = map[string]string{
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -91,9 +93,23 @@ func (w *writer) touch(ctx context.Context, id, size, mtime int64) error {
 	return err
 }
 
-// putNote inserts a note (id 0) or replaces an indexed one, with its tags,
-// resolved links and chunks.
-func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mtime int64, chunks []chunk, r resolver) error {
+// noteRows is everything the index stores of one note, prepared off the
+// writing goroutine (see [prepare]) so that the single writer only runs
+// SQL.
+type noteRows struct {
+	path   string
+	fields []any // the notes columns from hash to warnings
+	tags   []string
+	edges  [][]any // edges columns from seq to line
+	chunks []chunk
+	cjk    []string // per chunk: bigrams of its CJK text
+	// The FTS columns shared by every chunk of the note.
+	names, aliases, description, tagText string
+	title                                string
+}
+
+// prepare computes the rows of note n with chunks, resolving its links.
+func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *noteRows {
 	desc, _ := n.Frontmatter.String("description")
 	fm, err := n.Frontmatter.Map()
 	if err != nil {
@@ -103,10 +119,50 @@ func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mti
 	for _, w := range n.Warnings {
 		warnings = append(warnings, w.Error())
 	}
-	row := []any{n.Hash, size, mtime, string(n.Kind()), n.Name, n.Title(), desc,
-		strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n")}
+	nr := &noteRows{
+		path: n.Path,
+		fields: []any{n.Hash, size, mtime, string(n.Kind()), n.Name, n.Title(), desc,
+			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n")},
+		chunks:      chunks,
+		names:       n.Name,
+		aliases:     strings.Join(n.Aliases, " "),
+		description: desc,
+		tagText:     strings.ReplaceAll(strings.Join(n.Tags, " "), "/", " "),
+		title:       n.Title(),
+	}
+	if t := n.Title(); !strings.EqualFold(t, n.Name) {
+		nr.names += " " + t
+	}
+	for _, t := range n.Tags {
+		nr.tags = append(nr.tags, strings.ToLower(t))
+	}
+	for i, l := range n.Links {
+		target, ok := r.resolve(n.Path, l)
+		if !ok {
+			target = l.Target
+		}
+		nr.edges = append(nr.edges, []any{i, l.Target, graph.LinkKey(l.Target), target, ok,
+			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line})
+	}
+	nr.cjk = make([]string, len(chunks))
+	for i, c := range chunks {
+		nr.cjk[i] = cjkText(nr.names + " " + nr.aliases + " " + desc + " " + c.heading + " " + c.text)
+	}
+	return nr
+}
+
+// embedText is what is embedded for chunk c of the note: the note's title
+// and the heading path give a short paragraph its context. It must equal
+// embedTextSQL.
+func (nr *noteRows) embedText(c chunk) string {
+	return nr.title + "\n" + c.heading + "\n" + c.text
+}
+
+// putNote inserts a note (id 0) or replaces an indexed one, with its tags,
+// resolved links and chunks.
+func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	if id == 0 {
-		res, err := w.exec(ctx, "insertNote", append([]any{n.Path}, row...)...)
+		res, err := w.exec(ctx, "insertNote", append([]any{nr.path}, nr.fields...)...)
 		if err != nil {
 			return err
 		}
@@ -119,32 +175,22 @@ func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mti
 				return err
 			}
 		}
-		if _, err := w.exec(ctx, "updateNote", append(row, id)...); err != nil {
+		if _, err := w.exec(ctx, "updateNote", append(nr.fields, id)...); err != nil {
 			return err
 		}
 	}
-	for _, t := range n.Tags {
-		if _, err := w.exec(ctx, "insertTag", id, strings.ToLower(t)); err != nil {
+	w.written[id] = true
+	for _, t := range nr.tags {
+		if _, err := w.exec(ctx, "insertTag", id, t); err != nil {
 			return err
 		}
 	}
-	for i, l := range n.Links {
-		target, ok := r.resolve(n.Path, l)
-		if !ok {
-			target = l.Target
-		}
-		if _, err := w.exec(ctx, "insertEdge", id, i, l.Target, graph.LinkKey(l.Target), target, ok,
-			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line); err != nil {
+	for _, e := range nr.edges {
+		if _, err := w.exec(ctx, "insertEdge", append([]any{id}, e...)...); err != nil {
 			return err
 		}
 	}
-	names := n.Name
-	if t := n.Title(); !strings.EqualFold(t, n.Name) {
-		names += " " + t
-	}
-	aliases := strings.Join(n.Aliases, " ")
-	tags := strings.ReplaceAll(strings.Join(n.Tags, " "), "/", " ")
-	for i, c := range chunks {
+	for i, c := range nr.chunks {
 		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens)
 		if err != nil {
 			return err
@@ -153,8 +199,7 @@ func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mti
 		if err != nil {
 			return err
 		}
-		cjk := cjkText(names + " " + aliases + " " + desc + " " + c.heading + " " + c.text)
-		if _, err := w.exec(ctx, "insertFTS", cid, names, aliases, desc, tags, c.heading, c.text, cjk); err != nil {
+		if _, err := w.exec(ctx, "insertFTS", cid, nr.names, nr.aliases, nr.description, nr.tagText, c.heading, c.text, nr.cjk[i]); err != nil {
 			return err
 		}
 	}
@@ -162,8 +207,9 @@ func (w *writer) putNote(ctx context.Context, id int64, n *vault.Note, size, mti
 }
 
 // reresolve resolves again the stored links that name any of paths (files
-// that appeared or went), and updates those whose target changed.
-func (w *writer) reresolve(ctx context.Context, paths []string, r resolver) error {
+// that appeared or went), and updates those whose target changed. Links
+// from the notes in fresh are known to be right already.
+func (w *writer) reresolve(ctx context.Context, paths []string, r resolver, fresh map[int64]bool) error {
 	keys := map[string]bool{}
 	for _, p := range paths {
 		keys[graph.FileKey(p)] = true
@@ -194,6 +240,9 @@ func (w *writer) reresolve(ctx context.Context, paths []string, r resolver) erro
 			if err := rows.Scan(&id, &source, &seq, &raw, &heading, &block, &markdown, &target, &resolved); err != nil {
 				rows.Close()
 				return err
+			}
+			if fresh[id] {
+				continue
 			}
 			nt, ok := r.resolve(source, vault.Link{Target: raw, Heading: heading, Block: block, Markdown: markdown})
 			if !ok {
