@@ -108,10 +108,10 @@ func TestSearchCJK(t *testing.T) {
 // complete index.
 func TestIndexSurvivesKill(t *testing.T) {
 	dir := t.TempDir()
-	if _, _, err := gen.Write(dir, gen.Options{Notes: 3000}); err != nil {
+	if _, _, err := gen.Write(dir, gen.Options{Notes: 1000}); err != nil {
 		t.Fatal(err)
 	}
-	for _, delay := range []time.Duration{150 * time.Millisecond, 600 * time.Millisecond} {
+	for _, delay := range []time.Duration{100 * time.Millisecond, 400 * time.Millisecond} {
 		cmd := exec.Command(os.Args[0], "--vault", dir, "index", "--rebuild")
 		cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
 		if err := cmd.Start(); err != nil {
@@ -122,10 +122,10 @@ func TestIndexSurvivesKill(t *testing.T) {
 		cmd.Wait()
 	}
 	st := indexJSON(t, dir)
-	if st.Notes != 3000 {
-		t.Errorf("after kill, index has %d notes, want 3000: %+v", st.Notes, st)
+	if st.Notes != 1000 {
+		t.Errorf("after kill, index has %d notes, want 1000: %+v", st.Notes, st)
 	}
-	if st := indexJSON(t, dir); st.Parsed != 0 && st.Notes != 3000 {
+	if st := indexJSON(t, dir); st.Parsed != 0 && st.Notes != 1000 {
 		t.Errorf("not stable after recovery: %+v", st)
 	}
 }
