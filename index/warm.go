@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"slices"
-	"time"
 	"sync"
 
 	"github.com/vaultmem/vaultmem/embed"
@@ -80,7 +79,6 @@ func (w *warmStart) start() {
 		if w.err != nil {
 			return
 		}
-		println("fitted", time.Now().Format("05.000"))
 		var vecs [][]float32
 		if vecs, w.err = w.model.Embed(w.ctx, w.docs); w.err != nil {
 			return
@@ -90,7 +88,6 @@ func (w *warmStart) start() {
 			w.vecs[w.docs[i]] = v
 		}
 		w.docs = nil
-		println("warm done", time.Now().Format("05.000"))
 	}()
 }
 
