@@ -49,6 +49,9 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 		return nil
 	}
 	warm.wait()
+	if done, err := ix.vectorsDone(ctx); done || err != nil {
+		return err
+	}
 	e, err := ix.embedder(ctx, warm)
 	if err != nil {
 		st.EmbedError = err.Error()
@@ -93,7 +96,46 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	if st.Embedded > 0 {
 		ix.invalidate()
 	}
-	return nil
+	return ix.setVectorsDone(ctx)
+}
+
+// metaVectorsDone is "1" in the meta table when every chunk has a vector
+// of the embedder in use; a sync that writes chunks sets it to "0". It
+// spares a sync that changed nothing a scan of all chunks.
+const metaVectorsDone = "vectors_done"
+
+// vectorsDone reports whether every chunk has a vector of the configured
+// embedder.
+func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
+	done, err := ix.meta(ctx, ix.db, metaVectorsDone)
+	if err != nil || done != "1" {
+		return false, err
+	}
+	if ix.opts.Embedder == nil {
+		return true, nil
+	}
+	id, err := ix.meta(ctx, ix.db, "embedder")
+	return id == ix.opts.Embedder.ID(), err
+}
+
+func (ix *Index) setVectorsDone(ctx context.Context) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Only if no chunk came in since: a concurrent sync's chunks need
+	// their own vectors.
+	var pending bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id))`).Scan(&pending); err != nil {
+		return err
+	}
+	if !pending {
+		if err := setMeta(ctx, tx, metaVectorsDone, "1"); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // embedder returns the configured embedder, or the vault's LSA model,

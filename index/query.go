@@ -65,9 +65,9 @@ func dedup(ss []string) []string {
 
 // matchExpr builds the FTS5 MATCH expression of a query: any of its words
 // (BM25 ranks chunks with more and rarer ones first), and each CJK run as a
-// phrase of its bigrams in the cjk column. It returns "" when the query
-// has no searchable term.
-func matchExpr(text string) string {
+// phrase of its bigrams in the cjk column; with all, every term must
+// match. It returns "" when the query has no searchable term.
+func matchExpr(text string, all bool) string {
 	words, cjk := queryTerms(text)
 	var parts []string
 	for _, w := range words {
@@ -79,6 +79,9 @@ func matchExpr(text string) string {
 			continue
 		}
 		parts = append(parts, `cjk : "`+bigrams(run)+`"`)
+	}
+	if all {
+		return strings.Join(parts, " AND ")
 	}
 	return strings.Join(parts, " OR ")
 }

@@ -85,16 +85,15 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		return nil, err
 	}
 	var ranked []scored
-	snippets := map[int64]string{}
 	switch mode {
 	case Keyword:
-		ranked, err = ix.keyword(ctx, q.Text, limit, f, snippets)
+		ranked, err = ix.keyword(ctx, q.Text, limit, f)
 	case Vector:
 		ranked, err = ix.vector(ctx, q.Text, limit, f)
 	case Hybrid:
 		pool := max(limit*3, 30)
 		var kw, vec []scored
-		if kw, err = ix.keyword(ctx, q.Text, pool, f, snippets); err != nil {
+		if kw, err = ix.keyword(ctx, q.Text, pool, f); err != nil {
 			break
 		}
 		vec, err = ix.vector(ctx, q.Text, pool, f)
@@ -110,7 +109,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.results(ctx, ranked, snippets)
+	return ix.results(ctx, ranked, q.Text)
 }
 
 // fuse combines ranked lists by reciprocal rank fusion.
@@ -177,10 +176,21 @@ func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
 
 func (f filter) keep(note int64) bool { return f == nil || f[note] }
 
-// keyword runs the FTS5 query; snippets receives a highlighted excerpt of
-// each hit.
-func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, snippets map[int64]string) ([]scored, error) {
-	expr := matchExpr(text)
+// keyword ranks chunks by FTS5 BM25. Chunks holding every word of the
+// query are asked for first, a cheap query even when the words are common;
+// when fewer than limit do, every chunk holding any word is ranked.
+func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
+	if strict := matchExpr(text, true); strings.Contains(strict, " AND ") {
+		out, err := ix.match(ctx, strict, limit, f)
+		if err != nil || len(out) >= limit {
+			return out, err
+		}
+	}
+	return ix.match(ctx, matchExpr(text, false), limit, f)
+}
+
+// match runs one FTS5 query and keeps the best limit chunks that pass f.
+func (ix *Index) match(ctx context.Context, expr string, limit int, f filter) ([]scored, error) {
 	if expr == "" {
 		return nil, nil
 	}
@@ -189,10 +199,9 @@ func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, 
 	if f != nil {
 		n = limit * 20
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, bm25(chunks_fts, `+bm25Weights+`) AS rank,
-			snippet(chunks_fts, 5, '**', '**', '…', 24)
+	rows, err := ix.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, f.rank
 		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`, expr, n)
+		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)' ORDER BY f.rank LIMIT ?`, expr, n)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -201,15 +210,13 @@ func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, 
 	for rows.Next() {
 		var id, note int64
 		var rank float64
-		var snip string
-		if err := rows.Scan(&id, &note, &rank, &snip); err != nil {
+		if err := rows.Scan(&id, &note, &rank); err != nil {
 			return nil, err
 		}
 		if !f.keep(note) || len(out) >= limit {
 			continue
 		}
 		out = append(out, scored{id, -rank})
-		snippets[id] = snip
 	}
 	return out, rows.Err()
 }
@@ -265,8 +272,9 @@ func (ix *Index) queryEmbedder(ctx context.Context) (Embedder, error) {
 	return state.model, nil
 }
 
-// results loads the chunks of ranked, in rank order.
-func (ix *Index) results(ctx context.Context, ranked []scored, snippets map[int64]string) ([]Result, error) {
+// results loads the chunks of ranked, in rank order, with snippets that
+// show the words of query.
+func (ix *Index) results(ctx context.Context, ranked []scored, query string) ([]Result, error) {
 	if len(ranked) == 0 {
 		return []Result{}, nil
 	}
@@ -293,6 +301,7 @@ func (ix *Index) results(ctx context.Context, ranked []scored, snippets map[int6
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	terms := queryWords(query)
 	out := make([]Result, 0, len(ranked))
 	for _, s := range ranked {
 		r, ok := byID[s.id]
@@ -300,20 +309,9 @@ func (ix *Index) results(ctx context.Context, ranked []scored, snippets map[int6
 			continue // deleted by a concurrent sync
 		}
 		r.Score = s.score
-		r.Snippet = snippets[s.id]
-		if r.Snippet == "" {
-			r.Snippet = excerpt(r.Text, 40)
-		}
+		r.Snippet = snippet(r.Text, terms)
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// excerpt returns the first n words of text on one line.
-func excerpt(text string, n int) string {
-	words := strings.Fields(text)
-	if len(words) <= n {
-		return strings.Join(words, " ")
-	}
-	return strings.Join(words[:n], " ") + " …"
-}

@@ -323,6 +323,11 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 	if err := w.reresolve(ctx, gone, resolver, fresh); err != nil {
 		return err
 	}
+	if st.Parsed > 0 {
+		if err := setMeta(ctx, tx, metaVectorsDone, "0"); err != nil {
+			return err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit index update: %w", err)
 	}
