@@ -277,6 +277,9 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM vectors"); err != nil {
 		return err
 	}
+	if err := bumpVectorsVersion(ctx, tx); err != nil {
+		return err
+	}
 	if err := setMeta(ctx, tx, "embedder", id); err != nil {
 		return err
 	}
@@ -321,6 +324,9 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		if _, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id); err != nil {
 			return fmt.Errorf("store vector: %w", err)
 		}
+	}
+	if err := bumpVectorsVersion(ctx, tx); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

@@ -163,6 +163,9 @@ func Remove(dir string) error {
 	if err := removeDB(filepath.Join(dir, DBFile)); err != nil {
 		return fmt.Errorf("remove index: %w", err)
 	}
+	if err := os.Remove(filepath.Join(dir, packFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove index: %w", err)
+	}
 	return nil
 }
 

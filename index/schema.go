@@ -3,7 +3,7 @@ package index
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 2
+const schemaVersion = 3
 
 // schema creates the cache's tables. Chunk text is kept in two FTS5
 // tables: chunks_fts with unicode61 for alphabetic text, and its cjk column

@@ -314,4 +314,3 @@ func (ix *Index) results(ctx context.Context, ranked []scored, query string) ([]
 	}
 	return out, nil
 }
-

@@ -2,11 +2,14 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -83,22 +86,36 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats
 	if err != nil {
 		return st, err
 	}
-	stored, err := ix.stored(ctx, ix.db)
+	// A vault whose every file has the size and time it had at the last
+	// sync needs no look at the stored notes.
+	sig := walkSignature(files, start)
+	last, err := ix.meta(ctx, ix.db, metaWalkSignature)
 	if err != nil {
 		return st, err
 	}
 	var warm *warmStart
-	if changed(files, stored, start) {
-		if warm, err = ix.newWarmStart(ctx); err != nil {
+	if sig == "" || sig != last {
+		stored, err := ix.stored(ctx, ix.db)
+		if err != nil {
 			return st, err
 		}
-		defer warm.wait()
-		if err := ix.apply(ctx, fsys, files, start, progress, warm, &st); err != nil {
-			return st, err
+		if changed(files, stored, start) {
+			if warm, err = ix.newWarmStart(ctx); err != nil {
+				return st, err
+			}
+			defer warm.wait()
+			if err := ix.apply(ctx, fsys, files, start, progress, warm, &st); err != nil {
+				return st, err
+			}
 		}
 	}
 	if err := ix.embedPending(ctx, warm, &st); err != nil {
 		return st, err
+	}
+	if sig != "" && sig != last {
+		if err := ix.setWalkSignature(ctx, sig); err != nil {
+			return st, err
+		}
 	}
 	st.Skipped = append(st.Skipped, walkSkips...)
 	if err := ix.totals(ctx, &st); err != nil {
@@ -187,6 +204,43 @@ func changed(files []seen, stored map[string]fileState, now time.Time) bool {
 		}
 	}
 	return false
+}
+
+// metaWalkSignature names the meta row holding the walk signature of the
+// last sync that left the index equal to the vault.
+const metaWalkSignature = "walk_signature"
+
+// walkSignature sums up the walk's paths, sizes and times; "" when a file
+// changed so recently that its time cannot be trusted (see racyWindow).
+func walkSignature(files []seen, now time.Time) string {
+	h := fnv.New64a()
+	var buf [17]byte
+	for _, f := range files {
+		if now.Sub(time.Unix(0, f.mtime)) < racyWindow {
+			return ""
+		}
+		h.Write([]byte(f.path))
+		binary.LittleEndian.PutUint64(buf[0:], uint64(f.size))
+		binary.LittleEndian.PutUint64(buf[8:], uint64(f.mtime))
+		buf[16] = 0
+		if f.note {
+			buf[16] = 1
+		}
+		h.Write(buf[:])
+	}
+	return strconv.Itoa(len(files)) + ":" + strconv.FormatUint(h.Sum64(), 16)
+}
+
+func (ix *Index) setWalkSignature(ctx context.Context, sig string) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := setMeta(ctx, tx, metaWalkSignature, sig); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // parsed is the outcome of reading one changed note.
@@ -327,6 +381,9 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 		if err := setMeta(ctx, tx, metaVectorsDone, "0"); err != nil {
 			return err
 		}
+	}
+	if err := bumpVectorsVersion(ctx, tx); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit index update: %w", err)
@@ -471,4 +528,3 @@ func jsonString(v any) string {
 	}
 	return string(b)
 }
-

@@ -3,6 +3,7 @@ package index
 import (
 	"container/heap"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -15,6 +16,10 @@ type vectorSet struct {
 	notes   []int64 // note id of each chunk
 	data    []float32
 	embedID string
+	// version is the index's vectors version the set was read at;
+	// fromPack says it came from the vector pack (see Pack).
+	version  string
+	fromPack bool
 }
 
 // encodeVector stores a vector as little-endian float32s.
@@ -39,6 +44,15 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 	if ix.vec != nil {
 		return ix.vec, nil
 	}
+	// The version first: the rows read after it are at least as new.
+	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)
+	if err != nil {
+		return nil, err
+	}
+	if vs, err := ix.readPack(version); err == nil {
+		ix.vec = vs
+		return vs, nil
+	}
 	embedID, err := ix.meta(ctx, ix.db, "embedder")
 	if err != nil {
 		return nil, err
@@ -47,7 +61,7 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(length(vec)), 0) / 4 FROM vectors").Scan(&count, &dims); err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
 	}
-	vs := &vectorSet{dims: dims, embedID: embedID, ids: make([]int64, 0, count), notes: make([]int64, 0, count), data: make([]float32, 0, count*dims)}
+	vs := &vectorSet{dims: dims, embedID: embedID, version: version, ids: make([]int64, 0, count), notes: make([]int64, 0, count), data: make([]float32, 0, count*dims)}
 	rows, err := ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
 	if err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
@@ -55,7 +69,7 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 	defer rows.Close()
 	for rows.Next() {
 		var id, note int64
-		var b []byte
+		var b sql.RawBytes
 		if err := rows.Scan(&id, &note, &b); err != nil {
 			return nil, err
 		}

@@ -15,8 +15,8 @@ import (
 // otherwise would start only after the writer, runs on the cores the
 // writer leaves idle.
 type warmStart struct {
-	ctx  context.Context
-	mu   sync.Mutex
+	ctx     context.Context
+	mu      sync.Mutex
 	docs    []string
 	started bool
 	done    chan struct{}

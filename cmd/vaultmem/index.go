@@ -52,7 +52,11 @@ func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index
 	bar := newProgress(a.stderr, "indexing")
 	st, err := ix.Sync(ctx, s.root.FS(), bar.update)
 	bar.done()
-	return st, err
+	if err != nil {
+		return st, err
+	}
+	// Later commands load the vectors from the pack in milliseconds.
+	return st, ix.Pack(ctx)
 }
 
 func (a *app) indexCommand() *cli.Command {

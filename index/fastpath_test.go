@@ -1,0 +1,147 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// age sets every file of the vault an hour back (and each a distinct
+// second), so that no time is racily new and the walk signature is kept.
+func (tv *testVault) age() {
+	tv.t.Helper()
+	base := time.Now().Add(-time.Hour)
+	i := 0
+	err := filepath.WalkDir(tv.dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		i++
+		when := base.Add(time.Duration(i) * time.Second)
+		return os.Chtimes(p, when, when)
+	})
+	if err != nil {
+		tv.t.Fatal(err)
+	}
+}
+
+func TestWalkSignatureSkipsOnlyUnchangedVaults(t *testing.T) {
+	tv := newTestVault(t, "link-forms", Options{NoVectors: true})
+	tv.age()
+	tv.sync()
+	sig, err := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature)
+	if err != nil || sig == "" {
+		t.Fatalf("no walk signature kept after a sync of old files: %q %v", sig, err)
+	}
+	if st := tv.sync(); st.Parsed != 0 {
+		t.Errorf("unchanged vault: parsed %d", st.Parsed)
+	}
+
+	// Same size, another time: the signature differs and the change is seen.
+	p := filepath.Join(tv.dir, "Target.md")
+	b := []byte(mustRead(t, p))
+	b[len(b)-2] = 'X'
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-30 * time.Minute)
+	os.Chtimes(p, old, old)
+	if st := tv.sync(); st.Parsed != 1 {
+		t.Errorf("changed note behind an old signature: parsed %d, want 1", st.Parsed)
+	}
+	tv.assertFresh()
+
+	// A note written just now makes the walk untrustworthy: the last
+	// trustworthy signature stays.
+	sig2, _ := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature)
+	if sig2 == sig {
+		t.Error("signature not renewed after a change")
+	}
+	tv.write("New.md", "fresh")
+	tv.sync()
+	if got, _ := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature); got != sig2 {
+		t.Errorf("signature %q after a racy walk, want %q kept", got, sig2)
+	}
+	tv.write("New.md", "fresh, longer")
+	if st := tv.sync(); st.Parsed != 1 {
+		t.Errorf("rewritten racy note: parsed %d, want 1", st.Parsed)
+	}
+}
+
+func TestVectorPack(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{})
+	tv.write("memory/extra.md", "---\nname: extra\ndescription: deploys\ntype: project\n---\nDeploys go out on Tuesdays after the freeze.\n")
+	tv.sync()
+	ctx := context.Background()
+	q := Query{Text: "when do deploys go out", Mode: Vector, Limit: 3}
+	want, err := tv.ix.Search(ctx, q)
+	if err != nil || len(want) == 0 {
+		t.Fatalf("vector search: %v %v", want, err)
+	}
+	if err := tv.ix.Pack(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tv.ix.packPath()); err != nil {
+		t.Fatalf("no pack written: %v", err)
+	}
+
+	// A new process reads the pack and finds the same.
+	ix2 := tv.open()
+	defer ix2.Close()
+	got, err := ix2.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ix2.vec.fromPack {
+		t.Error("second index did not load the pack")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("from the pack:\n%v\nwant\n%v", got, want)
+	}
+
+	// After a change the pack is stale and not used; Pack renews it.
+	tv.write("memory/extra.md", "---\nname: extra\ndescription: deploys\ntype: project\n---\nDeploys now go out on Thursdays.\n")
+	tv.sync()
+	ix3 := tv.open()
+	defer ix3.Close()
+	if _, err := ix3.Search(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if ix3.vec.fromPack {
+		t.Error("a stale pack was used")
+	}
+	if err := tv.ix.Pack(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := tv.ix.meta(ctx, tv.ix.db, metaVectorsVersion); tv.ix.packVersion() != v {
+		t.Errorf("pack version %q, index at %q", tv.ix.packVersion(), v)
+	}
+
+	// A damaged pack is ignored.
+	if err := os.WriteFile(tv.ix.packPath(), []byte("vaultmem-vectors\x01garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix4 := tv.open()
+	defer ix4.Close()
+	if _, err := ix4.Search(ctx, q); err != nil || ix4.vec.fromPack {
+		t.Errorf("damaged pack: err %v, used %v", err, ix4.vec != nil && ix4.vec.fromPack)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	for _, tc := range []struct {
+		text, query, want string
+	}{
+		{"Deploys go out on Tuesdays.", "tuesdays", "Deploys go out on **Tuesdays.**"},
+		{"No match here at all", "absent", "No match here at all"},
+		{"one two three four five six seven eight nine ten eleven twelve", "twelve", "… four five six seven eight nine ten eleven **twelve**"},
+		{"会议在东京举行", "东京", "**会议在东京举行**"},
+	} {
+		if got := snippet(tc.text, queryWords(tc.query)); got != tc.want {
+			t.Errorf("snippet(%q, %q) = %q, want %q", tc.text, tc.query, got, tc.want)
+		}
+	}
+}

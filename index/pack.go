@@ -1,0 +1,149 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+)
+
+// The vector pack is every vector of the index in one file beside the
+// database, so that a new process (a CLI search) loads them in a few
+// milliseconds instead of scanning the vectors table row by row. It is a
+// cache of the cache: it names the vectors version it was made from, and
+// is used only while the index is still at that version. Every
+// transaction that changes chunks or vectors sets a new random version.
+const (
+	packFile           = "vectors.pack"
+	packMagic          = "vaultmem-vectors\x01"
+	metaVectorsVersion = "vectors_version"
+)
+
+var packCRC = crc32.MakeTable(crc32.Castagnoli)
+
+// bumpVectorsVersion marks, inside tx, that chunks or vectors changed.
+func bumpVectorsVersion(ctx context.Context, tx *sql.Tx) error {
+	// Random, not a counter: a rebuilt cache must never meet an old
+	// pack's version again.
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, hex(randomblob(12)))
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, metaVectorsVersion)
+	return err
+}
+
+func (ix *Index) packPath() string { return filepath.Join(filepath.Dir(ix.path), packFile) }
+
+// Pack writes the vector pack when it is missing or out of date. Callers
+// that sync and then leave later searches to other processes (the CLI)
+// call it after every sync: when the pack is current it costs one small
+// read; otherwise one read of every vector and one file write. A
+// long-running process keeps its vectors in memory and need not.
+func (ix *Index) Pack(ctx context.Context) error {
+	if ix.opts.NoVectors {
+		return nil
+	}
+	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)
+	if err != nil || version == "" || ix.packVersion() == version {
+		return err
+	}
+	vs, err := ix.vectors(ctx)
+	if err != nil || vs.fromPack || len(vs.ids) == 0 {
+		return err
+	}
+	if err := renameio.WriteFile(ix.packPath(), encodePack(vs), 0o644); err != nil {
+		return fmt.Errorf("write vector pack: %w", err)
+	}
+	return nil
+}
+
+func encodePack(vs *vectorSet) []byte {
+	n := len(vs.ids)
+	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+16+16*n+4*len(vs.data)+4)
+	b = append(b, packMagic...)
+	b = binary.AppendUvarint(b, uint64(len(vs.version)))
+	b = append(b, vs.version...)
+	b = binary.AppendUvarint(b, uint64(len(vs.embedID)))
+	b = append(b, vs.embedID...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(vs.dims))
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	for i := range n {
+		b = binary.LittleEndian.AppendUint64(b, uint64(vs.ids[i]))
+		b = binary.LittleEndian.AppendUint64(b, uint64(vs.notes[i]))
+	}
+	for _, x := range vs.data {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, packCRC))
+}
+
+// packVersion reads the version named by the pack's header; "" when
+// there is no readable pack.
+func (ix *Index) packVersion() string {
+	f, err := os.Open(ix.packPath())
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, len(packMagic)+binary.MaxVarintLen64+64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if len(head) < len(packMagic) || string(head[:len(packMagic)]) != packMagic {
+		return ""
+	}
+	r := head[len(packMagic):]
+	l, k := binary.Uvarint(r)
+	if k <= 0 || uint64(len(r)-k) < l {
+		return ""
+	}
+	return string(r[k : k+int(l)])
+}
+
+var errStalePack = errors.New("index: vector pack missing, damaged or out of date")
+
+// readPack loads the vector pack if it was made at version.
+func (ix *Index) readPack(version string) (*vectorSet, error) {
+	b, err := os.ReadFile(ix.packPath())
+	if err != nil || len(b) < len(packMagic)+4 || string(b[:len(packMagic)]) != packMagic {
+		return nil, errStalePack
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, packCRC) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, errStalePack
+	}
+	r := body[len(packMagic):]
+	str := func() (string, bool) {
+		l, k := binary.Uvarint(r)
+		if k <= 0 || uint64(len(r)-k) < l {
+			return "", false
+		}
+		s := string(r[k : k+int(l)])
+		r = r[k+int(l):]
+		return s, true
+	}
+	ver, ok1 := str()
+	embedID, ok2 := str()
+	if !ok1 || !ok2 || ver != version || len(r) < 8 {
+		return nil, errStalePack
+	}
+	dims := int(binary.LittleEndian.Uint32(r))
+	n := int(binary.LittleEndian.Uint32(r[4:]))
+	r = r[8:]
+	if dims <= 0 || len(r) != 16*n+4*n*dims {
+		return nil, errStalePack
+	}
+	vs := &vectorSet{dims: dims, embedID: embedID, version: ver, fromPack: true,
+		ids: make([]int64, n), notes: make([]int64, n), data: make([]float32, n*dims)}
+	for i := range n {
+		vs.ids[i] = int64(binary.LittleEndian.Uint64(r[16*i:]))
+		vs.notes[i] = int64(binary.LittleEndian.Uint64(r[16*i+8:]))
+	}
+	decodeVector(r[16*n:], vs.data)
+	return vs, nil
+}
