@@ -121,7 +121,7 @@ func TestVectorPack(t *testing.T) {
 	}
 
 	// A damaged pack is ignored.
-	if err := os.WriteFile(tv.ix.packPath(), []byte("vaultmem-vectors\x01garbage"), 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.packPath(), []byte("vaultmem-vectors\x02garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ix4 := tv.open()

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/google/renameio/v2"
 )
@@ -23,7 +24,7 @@ import (
 // transaction that changes chunks or vectors sets a new random version.
 const (
 	packFile           = "vectors.pack"
-	packMagic          = "vaultmem-vectors\x01"
+	packMagic          = "vaultmem-vectors\x02"
 	metaVectorsVersion = "vectors_version"
 )
 
@@ -65,7 +66,7 @@ func (ix *Index) Pack(ctx context.Context) error {
 
 func encodePack(vs *vectorSet) []byte {
 	n := len(vs.ids)
-	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+16+16*n+4*len(vs.data)+4)
+	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+16*n+4*len(vs.data)+4)
 	b = append(b, packMagic...)
 	b = binary.AppendUvarint(b, uint64(len(vs.version)))
 	b = append(b, vs.version...)
@@ -73,9 +74,14 @@ func encodePack(vs *vectorSet) []byte {
 	b = append(b, vs.embedID...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(vs.dims))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
-	for i := range n {
-		b = binary.LittleEndian.AppendUint64(b, uint64(vs.ids[i]))
-		b = binary.LittleEndian.AppendUint64(b, uint64(vs.notes[i]))
+	for len(b)%8 != 0 { // the arrays start 8-aligned
+		b = append(b, 0)
+	}
+	for _, id := range vs.ids {
+		b = binary.LittleEndian.AppendUint64(b, uint64(id))
+	}
+	for _, note := range vs.notes {
+		b = binary.LittleEndian.AppendUint64(b, uint64(note))
 	}
 	for _, x := range vs.data {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
@@ -134,16 +140,46 @@ func (ix *Index) readPack(version string) (*vectorSet, error) {
 	}
 	dims := int(binary.LittleEndian.Uint32(r))
 	n := int(binary.LittleEndian.Uint32(r[4:]))
-	r = r[8:]
-	if dims <= 0 || len(r) != 16*n+4*n*dims {
+	at := len(body) - len(r) + 8
+	at += (8 - at%8) % 8
+	if dims <= 0 || len(body)-at != 16*n+4*n*dims {
 		return nil, errStalePack
 	}
-	vs := &vectorSet{dims: dims, embedID: embedID, version: ver, fromPack: true,
-		ids: make([]int64, n), notes: make([]int64, n), data: make([]float32, n*dims)}
-	for i := range n {
-		vs.ids[i] = int64(binary.LittleEndian.Uint64(r[16*i:]))
-		vs.notes[i] = int64(binary.LittleEndian.Uint64(r[16*i+8:]))
-	}
-	decodeVector(r[16*n:], vs.data)
+	vs := &vectorSet{dims: dims, embedID: embedID, version: ver, fromPack: true}
+	vs.ids = littleInt64s(body[at : at+8*n])
+	vs.notes = littleInt64s(body[at+8*n : at+16*n])
+	vs.data = littleFloat32s(body[at+16*n:])
 	return vs, nil
+}
+
+// littleEndian is whether this machine stores numbers as the pack does,
+// so that its arrays can be used where they lie in the file's bytes.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// littleInt64s returns b, 8-aligned little-endian int64s, as a slice.
+func littleInt64s(b []byte) []int64 {
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian {
+		return unsafe.Slice((*int64)(unsafe.Pointer(&b[0])), len(b)/8)
+	}
+	out := make([]int64, len(b)/8)
+	for i := range out {
+		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
+
+// littleFloat32s returns b, 4-aligned little-endian float32s, as a slice.
+func littleFloat32s(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	if littleEndian {
+		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]float32, len(b)/4)
+	decodeVector(b, out)
+	return out
 }
