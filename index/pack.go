@@ -12,8 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"unsafe"
-
-	"github.com/google/renameio/v2"
 )
 
 // The vector pack is every vector of the index in one file beside the
@@ -58,10 +56,31 @@ func (ix *Index) Pack(ctx context.Context) error {
 	if err != nil || vs.fromPack || len(vs.ids) == 0 {
 		return err
 	}
-	if err := renameio.WriteFile(ix.packPath(), encodePack(vs), 0o644); err != nil {
+	if err := writePack(ix.packPath(), encodePack(vs)); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
 	}
 	return nil
+}
+
+// writePack writes b to p through a temp file renamed over it, so that a
+// reader never sees half a pack. No fsync: the pack is a cache, and its
+// checksum catches what a crash could leave.
+func writePack(p string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), packFile+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func encodePack(vs *vectorSet) []byte {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
 )
 
 // AnyHash, given as the expected hash to [Writer.Write] or [Writer.Remove],
@@ -413,7 +412,7 @@ func (w *Writer) replace(abs string, content []byte) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return err
 	}
-	return renameio.WriteFile(abs, content, 0o644, renameio.WithTempDir(w.tmp))
+	return atomicWrite(abs, content, w.tmp)
 }
 
 // withSentinel is an error that also matches a sentinel error, its message
