@@ -145,3 +145,29 @@ func TestSnippet(t *testing.T) {
 		}
 	}
 }
+
+// TestReadersWorkWhileAWriterHoldsTheCache searches from a second
+// connection while the first holds a write transaction open, as a CLI
+// search does while a watcher or server is in the middle of a sync.
+func TestReadersWorkWhileAWriterHoldsTheCache(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	ctx := context.Background()
+	tx, err := tv.ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks"); err != nil {
+		t.Fatal(err)
+	}
+	reader := tv.open()
+	defer reader.Close()
+	res, err := reader.Search(ctx, Query{Text: "freeze", Mode: Keyword})
+	if err != nil {
+		t.Fatalf("search while a writer holds the cache: %v", err)
+	}
+	if len(res) == 0 || res[0].Path != "memory/project_freeze.md" {
+		t.Errorf("reader saw %v, want the committed state", res)
+	}
+}
