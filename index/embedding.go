@@ -67,8 +67,12 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	if err != nil {
 		return err
 	}
+	size := embedBatch
+	if warm != nil && warm.vecs != nil {
+		size = max(len(pending), 1) // the vectors are in hand: one transaction
+	}
 	for len(pending) > 0 {
-		batch := pending[:min(len(pending), embedBatch)]
+		batch := pending[:min(len(pending), size)]
 		pending = pending[len(batch):]
 		texts := make([]string, len(batch))
 		for i, p := range batch {
