@@ -171,3 +171,17 @@ func TestReadersWorkWhileAWriterHoldsTheCache(t *testing.T) {
 		t.Errorf("reader saw %v, want the committed state", res)
 	}
 }
+
+func TestDot(t *testing.T) {
+	for n := range 11 {
+		a, b := make([]float32, n), make([]float32, n)
+		var want float32
+		for i := range n {
+			a[i], b[i] = float32(i+1), float32(2*i-3)
+			want += a[i] * b[i]
+		}
+		if got := dot(a, b); got != want {
+			t.Errorf("dot of length %d = %v, want %v", n, got, want)
+		}
+	}
+}

@@ -128,12 +128,7 @@ func (vs *vectorSet) nearest(q []float32, k int, keep func(note int64) bool) []s
 		if keep != nil && !keep(vs.notes[i]) {
 			continue
 		}
-		v := vs.data[i*d : i*d+d]
-		var dot float32
-		for j, x := range v {
-			dot += x * q[j]
-		}
-		s := float64(dot)
+		s := float64(dot(vs.data[i*d:i*d+d], q))
 		if len(h) < k {
 			heap.Push(&h, scored{vs.ids[i], s})
 		} else if s > h[0].score {
@@ -146,4 +141,22 @@ func (vs *vectorSet) nearest(q []float32, k int, keep func(note int64) bool) []s
 		out[i] = heap.Pop(&h).(scored)
 	}
 	return out
+}
+
+// dot is the dot product of a and b (of equal length), with four
+// accumulators so that the multiplications overlap.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }
