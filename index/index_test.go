@@ -69,40 +69,14 @@ func (tv *testVault) sync() Stats {
 	return st
 }
 
-// dump is a canonical text of what the index holds, to compare an
-// incrementally synced index with a fresh rebuild.
+// dump is the index's digest.
 func dump(t *testing.T, ix *Index) string {
 	t.Helper()
-	var b strings.Builder
-	for _, q := range []string{
-		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings FROM notes ORDER BY path",
-		"SELECT n.path, t.tag FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
-		"SELECT path, reason FROM files ORDER BY path",
-		"SELECT n.path, e.seq, e.raw, e.key, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line FROM edges e JOIN notes n ON n.id = e.source_id ORDER BY 1, 2",
-		"SELECT n.path, c.seq, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
-		"SELECT n.path, c.seq, f.name, f.aliases, f.description, f.tags, f.heading, f.text, f.cjk FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
-		"SELECT count(*) FROM chunks_fts",
-	} {
-		rows, err := ix.db.Query(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		rows.Close()
-		b.WriteString("--\n")
+	d, err := ix.Digest(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
-	return b.String()
+	return d
 }
 
 // assertFresh checks that the index equals a rebuild from scratch.
