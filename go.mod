@@ -3,6 +3,7 @@ module github.com/vaultmem/vaultmem
 go 1.26.8
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gofrs/flock v0.13.1
 	github.com/google/renameio/v2 v2.0.2
 	github.com/kelindar/search v0.4.1

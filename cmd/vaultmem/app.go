@@ -54,6 +54,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.rememberCommand(),
 			a.indexCommand(),
 			a.searchCommand(),
+			a.watchCommand(),
+			a.doctorCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -176,6 +178,13 @@ func (a *app) withVault(fn func(ctx context.Context, cmd *cli.Command, s *sessio
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printLine prints v as one line of JSON (a stream of events).
+func (a *app) printLine(v any) error {
+	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/embed"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/watch"
 )
 
 // cacheDir is the sidecar cache folder, relative to the vault root.
@@ -44,8 +45,17 @@ func (s *session) openIndex(ctx context.Context) (*index.Index, error) {
 	return index.Open(ctx, filepath.Join(s.dir, filepath.FromSlash(cacheDir)), opts)
 }
 
-// syncIndex brings the index up to date, showing progress on a terminal.
+// syncIndex brings the index up to date for a reader (search, recall):
+// it does nothing while a live watcher keeps the cache current.
 func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
+	if running, err := watch.Running(s.dir); err == nil && running {
+		return index.Stats{}, nil
+	}
+	return a.syncNow(ctx, s, ix)
+}
+
+// syncNow brings the index up to date, showing progress on a terminal.
+func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
 	if why := ix.RebuiltBecause(); why != "" && !a.quiet {
 		fmt.Fprintf(a.stderr, "warning: the index cache could not be used (%s); rebuilding it\n", why)
 	}
@@ -89,7 +99,7 @@ func (a *app) indexCommand() *cli.Command {
 				return err
 			}
 			defer ix.Close()
-			st, err := a.syncIndex(ctx, s, ix)
+			st, err := a.syncNow(ctx, s, ix)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/watch"
+)
+
+func (a *app) watchCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "watch",
+		Usage: "keep the index current while the vault is edited (runs until Ctrl-C)",
+		Description: "Syncs the index, then watches every folder of the vault and syncs again after each burst\n" +
+			"of changes (an editor's save, a git checkout, an agent's write), about 100 ms after it ends.\n" +
+			"While it runs, search and recall skip their own sync. One watcher runs per vault.\n" +
+			"With --json, one line per applied change: {time, paths, parsed, removed, embedded, notes,\n" +
+			"chunks, ms, rescan, error}.",
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			ix, err := s.openIndex(ctx)
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			var last time.Time
+			w, err := watch.New(s.dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
+				a.printBatch(b, cmd.Bool("json"), &last)
+			}})
+			if errors.Is(err, watch.ErrRunning) {
+				return codedError{err, exitConflict}
+			}
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			if !cmd.Bool("json") {
+				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.dir)
+			}
+			return w.Run(ctx)
+		},
+	}
+}
+
+// batchEvent is one line of `watch --json`.
+type batchEvent struct {
+	Time     string   `json:"time"`
+	Paths    []string `json:"paths"`
+	Parsed   int      `json:"parsed"`
+	Removed  int      `json:"removed"`
+	Embedded int      `json:"embedded"`
+	Notes    int      `json:"notes"`
+	Chunks   int      `json:"chunks"`
+	MS       int64    `json:"ms"`
+	Rescan   bool     `json:"rescan"`
+	Error    string   `json:"error,omitempty"`
+}
+
+func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
+	st := b.Stats
+	ev := batchEvent{Time: b.Time.UTC().Format(time.RFC3339Nano), Paths: b.Paths, Parsed: st.Parsed, Removed: st.Removed,
+		Embedded: st.Embedded, Notes: st.Notes, Chunks: st.Chunks, MS: st.Duration.Milliseconds(), Rescan: b.Rescan}
+	if ev.Paths == nil {
+		ev.Paths = []string{}
+	}
+	if b.Err != nil {
+		ev.Error = b.Err.Error()
+	}
+	if asJSON {
+		a.printLine(ev)
+		return
+	}
+	switch {
+	case b.Err != nil:
+		fmt.Fprintf(a.stderr, "%s sync failed: %v\n", b.Time.Format("15:04:05"), b.Err)
+	case st.Parsed+st.Removed+st.Embedded > 0 || last.IsZero():
+		fmt.Fprintf(a.stdout, "%s %d notes, %d chunks: %d parsed, %d removed, %d embedded in %v\n", b.Time.Format("15:04:05"),
+			st.Notes, st.Chunks, st.Parsed, st.Removed, st.Embedded, st.Duration.Round(time.Millisecond))
+		if st.EmbedError != "" && !a.quiet {
+			fmt.Fprintf(a.stderr, "warning: no vectors for %s; keyword search still works\n", st.EmbedError)
+		}
+	}
+	*last = b.Time
+}

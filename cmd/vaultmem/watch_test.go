@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestWatchCommand runs `vaultmem watch --json` as a real process: it
+// reports a saved note, makes a second watcher fail clearly, lets a
+// search run (and skip its own sync) meanwhile, and exits 0 on SIGINT.
+func TestWatchCommand(t *testing.T) {
+	dir := newVault(t)
+	cmd := exec.Command(os.Args[0], "--vault", dir, "watch", "--json")
+	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan batchEvent, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var ev batchEvent
+			if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+				t.Errorf("watch --json line %q: %v", sc.Text(), err)
+			}
+			lines <- ev
+		}
+		close(lines)
+	}()
+	next := func() batchEvent {
+		t.Helper()
+		select {
+		case ev, ok := <-lines:
+			if !ok {
+				t.Fatalf("watch ended early; stderr: %s", stderr.String())
+			}
+			return ev
+		case <-time.After(15 * time.Second):
+			t.Fatalf("no event from watch in 15 s; stderr: %s", stderr.String())
+		}
+		return batchEvent{}
+	}
+	if ev := next(); !ev.Rescan {
+		t.Errorf("first event is not the initial sync: %+v", ev)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "memory", "deploys.md"), []byte("Deploys go out on Tuesdays."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := next()
+	if len(ev.Paths) != 1 || ev.Paths[0] != "memory/deploys.md" || ev.Parsed != 1 || ev.Error != "" {
+		t.Errorf("event for a saved note: %+v", ev)
+	}
+
+	r := vaultmem(t, dir, "", "watch")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "already running") {
+		t.Errorf("second watcher: exit %d, %q", r.code, r.stderr)
+	}
+	if out := ok(t, dir, "search", "--mode", "keyword", "--json", "tuesdays"); !strings.Contains(out, "memory/deploys.md") {
+		t.Errorf("search while watching: %s", out)
+	}
+
+	cmd.Process.Signal(syscall.SIGINT)
+	for range lines {
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("watch after SIGINT: %v; stderr: %s", err, stderr.String())
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	dir := newVault(t)
+	note := filepath.Join(dir, "memory", "a.md")
+	if err := os.WriteFile(note, []byte("alpha beta"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(note, old, old)
+	ok(t, dir, "index")
+	if out := ok(t, dir, "doctor"); !strings.Contains(out, "matches") {
+		t.Errorf("doctor on a fresh index: %s", out)
+	}
+
+	// Same size, same time: no sync can see it; doctor reads the bytes.
+	os.WriteFile(note, []byte("alpha gamm"), 0o644)
+	os.Chtimes(note, old, old)
+	r := vaultmem(t, dir, "", "doctor", "--json")
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, r.stdout)
+	}
+	if r.code != exitError || rep.OK || len(rep.Drift) != 1 || rep.Drift[0].Path != "memory/a.md" || rep.Drift[0].Problem != "stale" {
+		t.Errorf("doctor after a hidden edit: exit %d, %+v", r.code, rep)
+	}
+	r = vaultmem(t, dir, "", "doctor", "--fix", "--json")
+	rep = doctorReport{}
+	json.Unmarshal([]byte(r.stdout), &rep)
+	if r.code != 0 || !rep.Fixed || !rep.Rebuilt {
+		t.Errorf("doctor --fix: exit %d, %+v, %s", r.code, rep, r.stderr)
+	}
+	if out := ok(t, dir, "search", "--mode", "keyword", "--json", "gamm"); !strings.Contains(out, "memory/a.md") {
+		t.Errorf("search after --fix: %s", out)
+	}
+}

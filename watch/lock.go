@@ -1,0 +1,75 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrRunning is returned by [New] when another watcher holds the vault.
+var ErrRunning = errors.New("watch: a watcher is already running for this vault")
+
+// lockFile is the watcher's lock, relative to the vault root. It lives in
+// .vaultmem/tmp/, which git ignores. While held it holds the owner's pid.
+const lockFile = ".vaultmem/tmp/watch.lock"
+
+// lock takes the vault's watcher lock. A reader checking [Running] may
+// hold it for an instant, so it retries for half a second.
+func lock(dir string) (*flock.Flock, error) {
+	p := filepath.Join(dir, filepath.FromSlash(lockFile))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	fl := flock.New(p)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("watch: lock %s: %w", p, err)
+	}
+	if !ok {
+		if pid := owner(p); pid != "" {
+			return nil, fmt.Errorf("%w (pid %s; lock %s)", ErrRunning, pid, p)
+		}
+		return nil, fmt.Errorf("%w (lock %s)", ErrRunning, p)
+	}
+	if err := os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+		fl.Unlock()
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	return fl, nil
+}
+
+func owner(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Running reports whether a live watcher holds the vault in dir. A
+// watcher that was killed leaves no lock behind: the kernel releases it.
+func Running(dir string) (bool, error) {
+	p := filepath.Join(dir, filepath.FromSlash(lockFile))
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	fl := flock.New(p)
+	ok, err := fl.TryRLock()
+	if err != nil {
+		return false, fmt.Errorf("watch: check %s: %w", p, err)
+	}
+	if ok {
+		fl.Unlock()
+		return false, nil
+	}
+	return true, nil
+}
