@@ -183,3 +183,28 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOneNoteSync syncs a 10,000-note index after one note was
+// written: what a watcher does after each save.
+func BenchmarkOneNoteSync(b *testing.B) {
+	dir := benchVault(b, 10000)
+	cache := b.TempDir()
+	coldIndex(b, dir, cache, Options{})
+	ix, err := Open(context.Background(), cache, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	fsys := os.DirFS(dir)
+	i := 0
+	for b.Loop() {
+		p := filepath.Join(dir, "bench", fmt.Sprintf("saved %d.md", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("# Saved\n\nA note holding zq%dxv.\n", i)), 0o644)
+		st, err := ix.Sync(context.Background(), fsys, nil)
+		if err != nil || st.Parsed == 0 {
+			b.Fatalf("sync after a save: %+v %v", st, err)
+		}
+		i++
+	}
+}

@@ -100,19 +100,16 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	if st.Embedded > 0 {
 		ix.invalidate()
 	}
-	return ix.setVectorsDone(ctx)
+	return nil
 }
 
-// metaVectorsDone is "1" in the meta table when every chunk has a vector
-// of the embedder in use; a sync that writes chunks sets it to "0". It
-// spares a sync that changed nothing a scan of all chunks.
-const metaVectorsDone = "vectors_done"
-
 // vectorsDone reports whether every chunk has a vector of the configured
-// embedder.
+// embedder: no chunk waits in the pending table (which every new chunk
+// enters and storing its vector leaves) and the embedder is the one the
+// vectors were made with.
 func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
-	done, err := ix.meta(ctx, ix.db, metaVectorsDone)
-	if err != nil || done != "1" {
+	var waiting bool
+	if err := ix.db.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM pending)").Scan(&waiting); err != nil || waiting {
 		return false, err
 	}
 	if ix.opts.Embedder == nil {
@@ -120,26 +117,6 @@ func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
 	}
 	id, err := ix.meta(ctx, ix.db, "embedder")
 	return id == ix.opts.Embedder.ID(), err
-}
-
-func (ix *Index) setVectorsDone(ctx context.Context) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// Only if no chunk came in since: a concurrent sync's chunks need
-	// their own vectors.
-	var pending bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id))`).Scan(&pending); err != nil {
-		return err
-	}
-	if !pending {
-		if err := setMeta(ctx, tx, metaVectorsDone, "1"); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
 }
 
 // embedder returns the configured embedder, or the vault's LSA model,
@@ -281,6 +258,9 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM vectors"); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO pending(chunk_id) SELECT id FROM chunks"); err != nil {
+		return err
+	}
 	if err := bumpVectorsVersion(ctx, tx); err != nil {
 		return err
 	}
@@ -296,8 +276,8 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 
 // pending lists the chunks without a vector.
 func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM chunks c JOIN notes n ON n.id = c.note_id
-		LEFT JOIN vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL ORDER BY c.id`)
+	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM pending p
+		CROSS JOIN chunks c ON c.id = p.chunk_id JOIN notes n ON n.id = c.note_id ORDER BY p.chunk_id`)
 	if err != nil {
 		return nil, fmt.Errorf("find chunks to embed: %w", err)
 	}
@@ -324,8 +304,16 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		return err
 	}
 	defer st.Close()
+	done, err := tx.PrepareContext(ctx, "DELETE FROM pending WHERE chunk_id = ?")
+	if err != nil {
+		return err
+	}
+	defer done.Close()
 	for i, p := range batch {
 		if _, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id); err != nil {
+			return fmt.Errorf("store vector: %w", err)
+		}
+		if _, err := done.ExecContext(ctx, p.id); err != nil {
 			return fmt.Errorf("store vector: %w", err)
 		}
 	}

@@ -3,7 +3,7 @@ package index
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // schema creates the cache's tables. Chunk text is kept in two FTS5
 // tables: chunks_fts with unicode61 for alphabetic text, and its cjk column
@@ -84,6 +84,11 @@ CREATE TABLE blobs (
 CREATE TABLE vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
+);
+-- Chunks waiting for a vector: every new chunk, and all of them when the
+-- embedder changes. Storing a chunk's vector removes it.
+CREATE TABLE pending (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE
 );
 `
 

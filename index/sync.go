@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -95,18 +96,10 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats
 	}
 	var warm *warmStart
 	if sig == "" || sig != last {
-		stored, err := ix.stored(ctx, ix.db)
+		warm, err = ix.apply(ctx, fsys, files, start, progress, &st)
+		defer warm.wait()
 		if err != nil {
 			return st, err
-		}
-		if changed(files, stored, start) {
-			if warm, err = ix.newWarmStart(ctx); err != nil {
-				return st, err
-			}
-			defer warm.wait()
-			if err := ix.apply(ctx, fsys, files, start, progress, warm, &st); err != nil {
-				return st, err
-			}
 		}
 	}
 	if err := ix.embedPending(ctx, warm, &st); err != nil {
@@ -192,20 +185,6 @@ func (ix *Index) stored(ctx context.Context, q querier) (map[string]fileState, e
 	return m, rows.Err()
 }
 
-// changed reports whether any file differs from the index.
-func changed(files []seen, stored map[string]fileState, now time.Time) bool {
-	if len(files) != len(stored) {
-		return true
-	}
-	for _, f := range files {
-		s, ok := stored[f.path]
-		if !ok || s.size != f.size || s.mtime != f.mtime || s.mtime == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // metaWalkSignature names the meta row holding the walk signature of the
 // last sync that left the index equal to the vault.
 const metaWalkSignature = "walk_signature"
@@ -253,16 +232,18 @@ type parsed struct {
 // apply writes the vault's changes to the index in one transaction. The
 // changed notes are read and parsed on every core while this goroutine
 // writes the ones already parsed.
-func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, warm *warmStart, st *Stats) error {
+//
+// It returns the warm start it began, if any (the caller waits for it);
+// when nothing changed it writes nothing.
+func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, st *Stats) (*warmStart, error) {
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
-		return fmt.Errorf("begin index update: %w", err)
+		return nil, fmt.Errorf("begin index update: %w", err)
 	}
 	defer tx.Rollback()
-	// Look again inside the transaction: another process may have synced.
 	stored, err := ix.stored(ctx, tx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var todo []seen
 	current := make(map[string]bool, len(files))
@@ -274,7 +255,19 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 		}
 		todo = append(todo, f)
 	}
+	if len(todo) == 0 && len(stored) == len(files) {
+		return nil, nil // nothing changed
+	}
+	warm, err := ix.newWarmStart(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	return warm, ix.write(ctx, tx, fsys, files, todo, stored, current, now, progress, warm, st)
+}
 
+// write applies the changes apply found, in its transaction tx.
+func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo []seen, stored map[string]fileState,
+	current map[string]bool, now time.Time, progress Progress, warm *warmStart, st *Stats) error {
 	w, err := newWriter(ctx, tx)
 	if err != nil {
 		return err
@@ -376,11 +369,6 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 	}
 	if err := w.reresolve(ctx, gone, resolver, fresh); err != nil {
 		return err
-	}
-	if st.Parsed > 0 {
-		if err := setMeta(ctx, tx, metaVectorsDone, "0"); err != nil {
-			return err
-		}
 	}
 	if err := bumpVectorsVersion(ctx, tx); err != nil {
 		return err

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"sync"
 
@@ -28,18 +29,15 @@ type warmStart struct {
 	err   error
 }
 
-// newWarmStart returns a warm start for this sync, or nil when the index
-// already has chunks or does not use the default embedder.
-func (ix *Index) newWarmStart(ctx context.Context) (*warmStart, error) {
+// newWarmStart returns a warm start for the sync in tx, or nil when the
+// index already has chunks or does not use the default embedder.
+func (ix *Index) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, error) {
 	if ix.opts.NoVectors || ix.opts.Embedder != nil {
 		return nil, nil
 	}
-	var n int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n); err != nil {
+	var any bool
+	if err := tx.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM chunks)").Scan(&any); err != nil || any {
 		return nil, err
-	}
-	if n > 0 {
-		return nil, nil
 	}
 	return &warmStart{ctx: ctx, done: make(chan struct{})}, nil
 }

@@ -37,9 +37,10 @@ var writerSQL = map[string]string{
 	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag) VALUES(?, ?)`,
 	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insertChunk": `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insertFTS":   `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-	"setTarget":   `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
+	"insertChunk":   `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertFTS":     `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertPending": `INSERT INTO pending(chunk_id) VALUES(?)`,
+	"setTarget":     `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
@@ -200,6 +201,9 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 		if _, err := w.exec(ctx, "insertFTS", cid, nr.names, nr.aliases, nr.description, nr.tagText, c.heading, c.text, nr.cjk[i]); err != nil {
+			return err
+		}
+		if _, err := w.exec(ctx, "insertPending", cid); err != nil {
 			return err
 		}
 	}
