@@ -51,6 +51,17 @@ func queryTerms(text string) (words []string, cjk [][]rune) {
 	return dedup(words), cjk
 }
 
+// Terms returns the search words of a query as keyword search uses them:
+// lower-cased, stop words dropped (unless nothing else is left), each
+// once, and the query's Chinese and Japanese runs.
+func Terms(query string) []string {
+	words, cjk := queryTerms(query)
+	for _, r := range cjk {
+		words = append(words, string(r))
+	}
+	return words
+}
+
 func dedup(ss []string) []string {
 	seen := map[string]bool{}
 	out := ss[:0]

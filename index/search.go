@@ -40,6 +40,8 @@ type Query struct {
 	Tag string
 	// Folder keeps notes under this vault-relative folder.
 	Folder string
+	// Paths, when not empty, keeps only these notes.
+	Paths []string
 }
 
 // Result is one matching chunk.
@@ -155,6 +157,12 @@ func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
 		where = append(where, "substr(path, 1, ?) = ?")
 		args = append(args, len(folder)+1, folder+"/")
 	}
+	if len(q.Paths) > 0 {
+		where = append(where, "path IN (?"+strings.Repeat(", ?", len(q.Paths)-1)+")")
+		for _, p := range q.Paths {
+			args = append(args, p)
+		}
+	}
 	if len(where) == 0 {
 		return nil, nil
 	}
@@ -179,14 +187,55 @@ func (f filter) keep(note int64) bool { return f == nil || f[note] }
 // keyword ranks chunks by FTS5 BM25. Chunks holding every word of the
 // query are asked for first, a cheap query even when the words are common;
 // when fewer than limit do, every chunk holding any word is ranked.
+//
+// In that second query, words found in more than a quarter of all chunks
+// (a name in every line of a chat, a word of the vault's own jargon) are
+// left out when the query has rarer ones: BM25 weighs them little, but
+// in short chunks they still outrank a long chunk holding the rare word
+// the question is about.
 func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
 	if strict := matchExpr(text, true); strings.Contains(strict, " AND ") {
 		out, err := ix.match(ctx, strict, limit, f)
 		if err != nil || len(out) >= limit {
 			return out, err
 		}
+		if rare, err := ix.rareTerms(ctx, text); err == nil && rare != "" {
+			return ix.match(ctx, matchExpr(rare, false), limit, f)
+		}
 	}
 	return ix.match(ctx, matchExpr(text, false), limit, f)
+}
+
+// commonShare is the share of chunks above which a query word is common.
+const commonShare = 0.25
+
+// rareTerms returns the words of text that are not common, or "" when
+// none is common or all are.
+func (ix *Index) rareTerms(ctx context.Context, text string) (string, error) {
+	words, cjk := queryTerms(text)
+	if len(words) < 2 || len(cjk) > 0 {
+		return "", nil
+	}
+	var total int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
+		return "", err
+	}
+	var rare []string
+	for _, w := range words {
+		var n int
+		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
+			`"`+w+`"`, int(commonShare*float64(total))+1).Scan(&n)
+		if err != nil {
+			return "", err
+		}
+		if float64(n) <= commonShare*float64(total) {
+			rare = append(rare, w)
+		}
+	}
+	if len(rare) == 0 || len(rare) == len(words) {
+		return "", nil
+	}
+	return strings.Join(rare, " "), nil
 }
 
 // match runs one FTS5 query and keeps the best limit chunks that pass f.

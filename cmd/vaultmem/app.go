@@ -56,6 +56,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.searchCommand(),
 			a.watchCommand(),
 			a.doctorCommand(),
+			a.recallCommand(),
+			a.evalCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,

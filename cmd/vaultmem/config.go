@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vaultmem/vaultmem/recall"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,6 +32,22 @@ type config struct {
 	ChunkTokens int `yaml:"chunk_tokens"`
 	// Embedder chooses how the index makes vectors.
 	Embedder embedderConfig `yaml:"embedder"`
+	// Recall configures intent classification and routing.
+	Recall recallConfig `yaml:"recall"`
+}
+
+// recallConfig is the recall section of the config.
+type recallConfig struct {
+	// Classifier is an optional OpenAI-compatible chat endpoint that
+	// classifies questions before the rules do.
+	Classifier struct {
+		URL       string        `yaml:"url"`
+		Model     string        `yaml:"model"`
+		APIKeyEnv string        `yaml:"api_key_env"`
+		Timeout   time.Duration `yaml:"timeout"`
+	} `yaml:"classifier"`
+	// Routes replaces routes of the default matrix, by intent.
+	Routes map[string]recall.Route `yaml:"routes"`
 }
 
 // embedderConfig is the embedder section of the config.
@@ -95,6 +112,20 @@ embedder:
   # api_key_env: OPENAI_API_KEY
   # timeout: 30s
   # model_path: /path/to/model.gguf
+
+# Recall: an optional LLM classifier of questions (any OpenAI-compatible
+# chat endpoint; used when it is at least 0.7 sure, else the built-in
+# rules), and changes to the routing matrix, by intent (simple-fact,
+# preference-recall, causal-reasoning, entity-relationship,
+# temporal-analysis, hybrid).
+recall:
+  # classifier:
+  #   url: http://localhost:11434/v1
+  #   model: qwen2.5:3b
+  #   api_key_env: OPENAI_API_KEY
+  #   timeout: 2s
+  # routes:
+  #   simple-fact: {strategy: exact-first, layers: [L4, L5], graph: [], budget: 600}
 `
 
 // loadConfig reads the vault's config; a missing file gives the defaults.
@@ -119,6 +150,22 @@ func loadConfig(vaultDir string) (config, error) {
 	}
 	if c.ChunkTokens < 32 {
 		return c, fmt.Errorf("%s: chunk_tokens must be at least 32", p)
+	}
+	if (c.Recall.Classifier.URL == "") != (c.Recall.Classifier.Model == "") {
+		return c, fmt.Errorf("%s: recall.classifier needs both url and model", p)
+	}
+	for name, r := range c.Recall.Routes {
+		if _, err := recall.ParseIntent(name); err != nil {
+			return c, fmt.Errorf("%s: recall.routes: %v", p, err)
+		}
+		switch r.Strategy {
+		case recall.ExactOnly, recall.ExactFirst, recall.SemanticFirst:
+		default:
+			return c, fmt.Errorf("%s: recall.routes.%s.strategy %q: want exact-only, exact-first or semantic-first", p, name, r.Strategy)
+		}
+		if r.Budget <= 0 {
+			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a positive number of tokens", p, name)
+		}
 	}
 	switch c.Embedder.Provider {
 	case "lsa", "none", "llama":

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/recall"
+)
+
+// recallOptions turns the config into recall options.
+func (s *session) recallOptions() recall.Options {
+	var o recall.Options
+	if c := s.cfg.Recall.Classifier; c.URL != "" {
+		o.LLM = &recall.LLMOptions{URL: c.URL, Model: c.Model, Timeout: c.Timeout}
+		if c.APIKeyEnv != "" {
+			o.LLM.APIKey = os.Getenv(c.APIKeyEnv)
+		}
+	}
+	if len(s.cfg.Recall.Routes) > 0 {
+		o.Routes = map[recall.Intent]recall.Route{}
+		for name, r := range s.cfg.Recall.Routes {
+			o.Routes[recall.Intent(name)] = r
+		}
+	}
+	return o
+}
+
+func (a *app) recallCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "recall",
+		Usage:     "the context an agent should see about QUERY, within a token budget",
+		ArgsUsage: "QUERY...",
+		Description: "Classifies what QUERY is after (simple-fact, preference-recall, causal-reasoning,\n" +
+			"entity-relationship, temporal-analysis, hybrid), searches the vault along that intent's\n" +
+			"route in stages (fast, extend, full), fuses, dedups and ranks what it finds, and prints the\n" +
+			"best of it within the budget (the route's, or --budget). With --explain, also the route\n" +
+			"and each stage (on stderr). With --json: {query, intent, confidence, classifier, strategy,\n" +
+			"stages: [{name, ms, results}], items: [{path, heading, block, source, layer, score, tokens,\n" +
+			"text, why}], context, used_tokens, budget, truncated, dropped}.",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.IntFlag{Name: "budget", Usage: "at most `N` tokens of context (default: the intent's budget)"},
+			&cli.StringFlag{Name: "intent", Usage: "skip classification: one of the six `INTENT`s"},
+			&cli.BoolFlag{Name: "explain", Usage: "print the route and each stage"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			q := joinArgs(cmd)
+			if q == "" {
+				return usagef("recall needs a QUERY")
+			}
+			if cmd.Int("budget") < 0 {
+				return usagef("--budget must be a positive number of tokens")
+			}
+			var intent recall.Intent
+			if name := cmd.String("intent"); name != "" {
+				in, err := recall.ParseIntent(name)
+				if err != nil {
+					return usagef("--intent: %v", err)
+				}
+				intent = in
+			}
+			s, err := a.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			ix, err := s.openIndex(ctx)
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			if _, err := a.syncIndex(ctx, s, ix); err != nil {
+				return err
+			}
+			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent})
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return a.printJSON(res)
+			}
+			if cmd.Bool("explain") {
+				a.explain(res)
+			}
+			fmt.Fprint(a.stdout, res.Context)
+			return nil
+		},
+	}
+}
+
+func (a *app) explain(res *recall.Result) {
+	fmt.Fprintf(a.stderr, "intent %s (%.2f, %s), strategy %s, budget %d tokens\n", res.Intent, res.Confidence, res.Classifier, res.Strategy, res.Budget)
+	for _, st := range res.Stages {
+		note := ""
+		if st.TimedOut {
+			note = " (deadline reached)"
+		}
+		fmt.Fprintf(a.stderr, "  stage %-6s %7.1f ms  %d candidates%s\n", st.Name, st.MS, st.Results, note)
+	}
+	for i, it := range res.Items {
+		fmt.Fprintf(a.stderr, "  %2d. %.3f %s %s  (%s)\n", i+1, it.Score, it.Path, it.Block, it.Why)
+	}
+	fmt.Fprintf(a.stderr, "used %d of %d tokens", res.UsedTokens, res.Budget)
+	if res.Truncated {
+		fmt.Fprint(a.stderr, "; the last item is truncated")
+	}
+	if res.Dropped > 0 {
+		fmt.Fprintf(a.stderr, "; %d more did not fit", res.Dropped)
+	}
+	fmt.Fprintln(a.stderr)
+}

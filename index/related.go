@@ -1,0 +1,93 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Around returns the chunks of the same note within n places of chunk
+// (before and after it, in note order, without it): the context of a
+// hit, such as the turns around a line of a conversation.
+func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
+		WHERE h.id = ? AND c.id != h.id AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
+	if err != nil {
+		return nil, fmt.Errorf("chunks around %d: %w", chunk, err)
+	}
+	var ranked []scored
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ranked = append(ranked, scored{id: id})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return ix.results(ctx, ranked, "")
+}
+
+// Linked returns the notes that the note at path links to (resolved
+// links) and the notes that link to it, each once, without path itself.
+func (ix *Index) Linked(ctx context.Context, path string) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+			WHERE n.path = ? AND e.resolved AND e.target LIKE '%.md'
+		UNION SELECT n.path FROM edges e JOIN notes n ON n.id = e.source_id WHERE e.target = ? AND e.resolved`, path, path)
+	if err != nil {
+		return nil, fmt.Errorf("links of %s: %w", path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if p != path {
+			out = append(out, p)
+		}
+	}
+	return out, rows.Err()
+}
+
+// ensureKV creates the key-value table behind Get and Put.
+func (ix *Index) ensureKV(ctx context.Context) error {
+	_, err := ix.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS kv (
+		key     TEXT PRIMARY KEY,
+		value   TEXT NOT NULL,
+		expires INTEGER NOT NULL
+	)`)
+	return err
+}
+
+// Get returns the value stored under key by Put, unless it expired.
+// Callers keep small derived facts in the cache this way (recall keeps
+// its intent classifications); like everything in the cache, they may
+// vanish at any time.
+func (ix *Index) Get(ctx context.Context, key string) (string, bool) {
+	if ix.ensureKV(ctx) != nil {
+		return "", false
+	}
+	var v string
+	err := ix.db.QueryRowContext(ctx, "SELECT value FROM kv WHERE key = ? AND expires > ?", key, time.Now().Unix()).Scan(&v)
+	return v, err == nil
+}
+
+// Put stores value under key for ttl.
+func (ix *Index) Put(ctx context.Context, key, value string, ttl time.Duration) error {
+	if err := ix.ensureKV(ctx); err != nil {
+		return err
+	}
+	_, err := ix.db.ExecContext(ctx, `INSERT INTO kv(key, value, expires) VALUES(?, ?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
+		key, value, time.Now().Add(ttl).Unix())
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", strings.SplitN(key, ":", 2)[0], err)
+	}
+	return nil
+}

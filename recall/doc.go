@@ -1,0 +1,32 @@
+// Package recall answers "what should an agent see about this?": given a
+// question, it returns the best context from the vault within a hard
+// token budget.
+//
+// The pipeline (DESIGN.md "Recall"):
+//
+//  1. Intent: rules (English and Chinese cues) give a category and a
+//     confidence; an optional LLM classifier over an OpenAI-compatible
+//     chat endpoint is used when it answers with confidence >= 0.7, the
+//     rules when theirs is >= 0.5, else the intent is hybrid. Answers are
+//     cached for 24 h in the sidecar cache.
+//  2. Route: the intent picks a strategy (exact-only, exact-first,
+//     semantic-first), the memory layers to favour, the graph dimensions
+//     to expand along and a token budget; see [DefaultRoutes].
+//  3. Stages: fast (exact engine), extend (+ semantic, graph and context
+//     expansion), full (everything, deeper, + a lexical reranker), each
+//     under its own deadline; a stage runs only when the previous one did
+//     not return enough: see [Engine.Recall].
+//  4. Fuse and dedup: reciprocal rank fusion of the engines; exact
+//     duplicates (same normalised text) and near duplicates (0.4 Jaccard
+//     + 0.6 LCS similarity of their words >= 0.85) are dropped.
+//  5. Rank: final = base x priority (1.1 preferred engine, 0.9 the
+//     other, 1.0 both) + layer bonus (<= 0.1) + recency bonus (<= 0.05,
+//     linear over 90 days).
+//  6. Budget: items are kept in rank order until the budget is spent; the
+//     last one is truncated with a marker rather than dropped.
+//
+// Tokens are counted everywhere with vault.EstimateTokens (one per CJK
+// character, characters/4 rounded up otherwise), the same estimator the
+// index uses for chunk sizes; the returned context never estimates above
+// the budget.
+package recall

@@ -1,0 +1,214 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+)
+
+// Options configure an Engine. The zero value works: rules classifier,
+// DESIGN.md's routes and stage deadlines.
+type Options struct {
+	// LLM, when set, classifies intents first (see LLMOptions).
+	LLM *LLMOptions
+	// Routes replaces routes of DefaultRoutes, by intent.
+	Routes map[Intent]Route
+	// Deadlines of the fast, extend and full stages; zero values mean
+	// 100, 300 and 800 ms.
+	Deadlines [3]time.Duration
+	// Now is the time recency is measured from; nil means time.Now.
+	Now func() time.Time
+}
+
+// Engine recalls from one index. It is safe for concurrent use.
+type Engine struct {
+	ix        *index.Index
+	llm       *LLMOptions
+	routes    map[Intent]Route
+	deadlines [3]time.Duration
+	now       func() time.Time
+}
+
+// New returns an engine over ix.
+func New(ix *index.Index, opts Options) *Engine {
+	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, now: opts.Now}
+	for in, r := range opts.Routes {
+		e.routes[in] = r
+	}
+	for i, d := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond} {
+		if e.deadlines[i] <= 0 {
+			e.deadlines[i] = d
+		}
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	return e
+}
+
+// Request is one recall.
+type Request struct {
+	Query string
+	// Budget is the most tokens of context; 0 means the route's budget.
+	Budget int
+	// Intent, when set, skips classification.
+	Intent Intent
+}
+
+// Result is what Recall found; its JSON is the `vaultmem recall --json`
+// output.
+type Result struct {
+	Query      string  `json:"query"`
+	Intent     Intent  `json:"intent"`
+	Confidence float64 `json:"confidence"`
+	Classifier string  `json:"classifier"`
+	Strategy   string  `json:"strategy"`
+	Stages     []Stage `json:"stages"`
+	Items      []Item  `json:"items"`
+	// Context is the exact text to give the agent.
+	Context    string `json:"context"`
+	UsedTokens int    `json:"used_tokens"`
+	Budget     int    `json:"budget"`
+	// Truncated says the last item was cut short; Dropped counts the
+	// ranked items that did not fit at all.
+	Truncated bool `json:"truncated"`
+	Dropped   int  `json:"dropped"`
+}
+
+// Stage is what one stage did.
+type Stage struct {
+	Name    string  `json:"name"`
+	MS      float64 `json:"ms"`
+	Results int     `json:"results"`
+	// TimedOut says the stage's deadline cut it short.
+	TimedOut bool `json:"timed_out,omitempty"`
+}
+
+// Item is one piece of the context.
+type Item struct {
+	Path    string `json:"path"`
+	Heading string `json:"heading"`
+	Block   string `json:"block"`
+	// Source names the engines that found it: exact, semantic, graph,
+	// context (next to a hit in the same note), temporal.
+	Source string  `json:"source"`
+	Layer  string  `json:"layer"`
+	Score  float64 `json:"score"`
+	Tokens int     `json:"tokens"`
+	Text   string  `json:"text"`
+	Why    string  `json:"why"`
+}
+
+// ErrEmptyQuery is returned for a query without words.
+var ErrEmptyQuery = errors.New("recall: empty query")
+
+// Recall classifies the question, searches along its route in stages,
+// fuses, dedups and ranks what the engines found, and packs the best of
+// it into the budget. A stage runs only when the ones before did not find
+// enough: at least 3 items with at least half the top score, whose text
+// fills the budget. An engine failure or a stage deadline never fails the
+// recall: it returns what the stages found.
+func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
+	q := strings.TrimSpace(r.Query)
+	if q == "" {
+		return nil, ErrEmptyQuery
+	}
+	cls, err := e.classify(ctx, q, r.Intent)
+	if err != nil {
+		return nil, err
+	}
+	route := e.routes[cls.Intent]
+	budget := r.Budget
+	if budget <= 0 {
+		budget = route.Budget
+	}
+	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
+		Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
+	s := newSearch(e, q, route, budget)
+	for i, stage := range stages {
+		start := time.Now()
+		sctx, cancel := context.WithTimeout(ctx, e.deadlines[i])
+		stage.run(sctx, s)
+		timedOut := sctx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ranked := s.rank()
+		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
+			Results: len(ranked), TimedOut: timedOut})
+		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
+			e.pack(res, ranked)
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+// enough is the stated "enough results" rule: three items that hold
+// every search word of the query (in their text, heading or note title),
+// together filling half the budget. Anything less, and the next stage
+// looks further.
+func enough(ranked []*candidate, terms []string, budget int) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	complete, tokens := 0, 0
+	for _, c := range ranked {
+		if holdsAll(c, terms) {
+			complete++
+			tokens += c.hit.Tokens
+		}
+	}
+	return complete >= 3 && 2*tokens >= budget
+}
+
+// holdsAll reports whether c's text, heading or title holds every term.
+func holdsAll(c *candidate, terms []string) bool {
+	text := strings.ToLower(c.hit.Title + " " + c.hit.Heading + " " + c.hit.Text)
+	for _, t := range terms {
+		if !strings.Contains(text, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// classify names the intent: the caller's, a cached answer, the LLM's
+// when it is sure enough, else the rules' when they are, else hybrid.
+func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classification, error) {
+	if given != "" {
+		if _, err := ParseIntent(string(given)); err != nil {
+			return Classification{}, err
+		}
+		return Classification{given, 1, "given"}, nil
+	}
+	rules := ClassifyRules(q)
+	if e.llm == nil {
+		if rules.Confidence < rulesThreshold {
+			rules.Intent = Hybrid
+		}
+		return rules, nil
+	}
+	key := "intent:" + e.llm.Model + ":" + strings.ToLower(q)
+	if v, ok := e.ix.Get(ctx, key); ok {
+		var c Classification
+		if _, err := fmt.Sscanf(v, "%s %g", &c.Intent, &c.Confidence); err == nil {
+			c.Classifier = "cache"
+			return c, nil
+		}
+	}
+	c, err := classifyLLM(ctx, e.llm, q)
+	if err != nil || c.Confidence < llmThreshold {
+		c = rules
+		if c.Confidence < rulesThreshold {
+			c.Intent = Hybrid
+		}
+	}
+	e.ix.Put(ctx, key, fmt.Sprintf("%s %g", c.Intent, c.Confidence), 24*time.Hour) // a cache: failing to keep it costs a call
+	return c, nil
+}

@@ -1,0 +1,130 @@
+package recall
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Intent is what a question is after.
+type Intent string
+
+// The six intents of DESIGN.md.
+const (
+	SimpleFact   Intent = "simple-fact"
+	Preference   Intent = "preference-recall"
+	Causal       Intent = "causal-reasoning"
+	Relationship Intent = "entity-relationship"
+	Temporal     Intent = "temporal-analysis"
+	Hybrid       Intent = "hybrid"
+)
+
+// Intents lists every intent.
+var Intents = []Intent{SimpleFact, Preference, Causal, Relationship, Temporal, Hybrid}
+
+// ParseIntent checks an intent name.
+func ParseIntent(s string) (Intent, error) {
+	for _, i := range Intents {
+		if string(i) == s {
+			return i, nil
+		}
+	}
+	names := make([]string, len(Intents))
+	for i, in := range Intents {
+		names[i] = string(in)
+	}
+	return "", fmt.Errorf("recall: unknown intent %q (want one of %s)", s, strings.Join(names, ", "))
+}
+
+// Confidence thresholds of DESIGN.md: an LLM answer is used from 0.7, the
+// rules' from 0.5; below both the intent is hybrid.
+const (
+	llmThreshold   = 0.7
+	rulesThreshold = 0.5
+)
+
+// cue is one rule: a pattern that points at an intent.
+type cue struct {
+	intent Intent
+	re     *regexp.Regexp
+}
+
+func cues(intent Intent, patterns ...string) []cue {
+	out := make([]cue, len(patterns))
+	for i, p := range patterns {
+		out[i] = cue{intent, regexp.MustCompile(`(?i)` + p)}
+	}
+	return out
+}
+
+// rules are the classifier's cues, English and Chinese. Simple-fact cues
+// are the weakest: they only win when nothing more specific matches.
+var rules = concat(
+	cues(Causal, `\bwhy\b`, `\breasons?\b`, `\bcaus(e|es|ed|ing)\b`, `\bbecause\b`, `\bhow come\b`, `\blead(s)? to\b`,
+		`\bresult(ed|s)? in\b`, `\bmotivat`, `\bwhat made\b`, `为什么`, `为何`, `原因`, `导致`, `怎么会`),
+	cues(Preference, `\bi (said|told|mentioned|prefer|like|liked|want|wanted|asked)\b`, `\bmy (preference|preferences|favou?rite|style)\b`,
+		`\bremember\b`, `\bprefer(s|red|ence|ences)?\b`, `\bfavou?rite\b`, `\b(likes?|loves?|enjoys?|dislikes?|hates?)\b`,
+		`我(之前|以前|说过|喜欢|偏好|讨厌)`, `我的偏好`, `记得`, `喜欢`, `偏好`),
+	cues(Temporal, `\bwhen\b`, `\bhistory\b`, `\btimeline\b`, `\bevolv`, `\bhow long\b`, `\b(first|last) time\b`,
+		`\b(before|after|since|until|during)\b`, `\b(last|next|this) (week|month|year|summer|winter)\b`, `\bdates?\b`,
+		`\b(19|20)\d\d\b`, `\b(january|february|march|april|may|june|july|august|september|october|november|december)\b`,
+		`什么时候`, `何时`, `历史`, `时间线`, `演变`, `哪(一)?年`, `日期`, `多久`),
+	cues(Relationship, `\brelationship\b`, `\brelat(ed|ion|es)\b`, `\bdiffer(ence|ent|s)?\b`, `\bcompar(e|ed|ison)\b`, `\bversus\b`,
+		`\bvs\.?\b`, `\bbetween\b.*\band\b`, `\bwho is\b`, `\bin common\b`, `\bboth\b`, `关系`, `区别`, `不同`, `比较`, `对比`, `共同`),
+	cues(SimpleFact, `^\s*(what|who|where|which)\b`, `\bwhat (is|are|was|were)\b`, `\bhow (do|does|to|did)\b`, `\bhow many\b`,
+		`是什么`, `怎么用`, `如何`, `哪(里|个)`, `谁`),
+)
+
+func concat(lists ...[]cue) []cue {
+	var out []cue
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Classification is an intent with how sure the classifier is.
+type Classification struct {
+	Intent     Intent
+	Confidence float64
+	// Classifier is "rules", "llm", "cache" (an earlier answer) or
+	// "given" (the caller named the intent).
+	Classifier string
+}
+
+// ClassifyRules classifies query by the rules: the first cue of an intent
+// gives 0.6, each further one 0.15 more (at most 0.95); simple-fact cues
+// count only when no other intent's do. Two specific intents at once make
+// a hybrid question (confidence 0.6); no cue at all gives hybrid at 0.3,
+// under the rules threshold.
+func ClassifyRules(query string) Classification {
+	hits := map[Intent]int{}
+	for _, c := range rules {
+		if c.re.MatchString(query) {
+			hits[c.intent]++
+		}
+	}
+	var specific []Intent
+	for in := range hits {
+		if in != SimpleFact {
+			specific = append(specific, in)
+		}
+	}
+	sort.Slice(specific, func(i, j int) bool {
+		if hits[specific[i]] != hits[specific[j]] {
+			return hits[specific[i]] > hits[specific[j]]
+		}
+		return specific[i] < specific[j]
+	})
+	score := func(n int) float64 { return min(0.95, 0.6+0.15*float64(n-1)) }
+	switch {
+	case len(specific) >= 2 && hits[specific[0]] == hits[specific[1]]:
+		return Classification{Hybrid, 0.6, "rules"}
+	case len(specific) >= 1:
+		return Classification{specific[0], score(hits[specific[0]]), "rules"}
+	case hits[SimpleFact] > 0:
+		return Classification{SimpleFact, score(hits[SimpleFact]), "rules"}
+	}
+	return Classification{Hybrid, 0.3, "rules"}
+}

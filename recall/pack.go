@@ -1,0 +1,144 @@
+package recall
+
+import (
+	"path"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// truncationMarker ends an item cut to fit the budget.
+const truncationMarker = " […truncated]"
+
+// minTruncated is the fewest tokens worth keeping of a truncated item.
+const minTruncated = 8
+
+// pack keeps ranked items while the context fits res.Budget; the first
+// one that does not fit is truncated with a marker, and the rest are
+// counted as dropped.
+func (e *Engine) pack(res *Result, ranked []*candidate) {
+	var picked []*candidate
+	var texts []string
+	for i, c := range ranked {
+		trial := render(append(picked, c), append(texts, c.hit.Text))
+		if vault.EstimateTokens(trial) <= res.Budget {
+			picked, texts = append(picked, c), append(texts, c.hit.Text)
+			continue
+		}
+		// Cut this one to what is left, if that is worth it.
+		room := res.Budget - vault.EstimateTokens(render(append(picked, c), append(texts, "")))
+		if cut := cutTo(c.hit.Text, room-vault.EstimateTokens(truncationMarker)); cut != "" && room >= minTruncated {
+			picked, texts = append(picked, c), append(texts, cut+truncationMarker)
+			res.Truncated = true
+			i++
+		}
+		res.Dropped = len(ranked) - i
+		break
+	}
+	res.Context = render(picked, texts)
+	res.UsedTokens = vault.EstimateTokens(res.Context)
+	for k, c := range picked {
+		res.Items = append(res.Items, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block,
+			Source: sources(c), Layer: Layer(c.hit.Kind), Score: c.final, Tokens: vault.EstimateTokens(texts[k]),
+			Text: texts[k], Why: c.why})
+	}
+}
+
+func sources(c *candidate) string {
+	var out []string
+	for _, e := range []string{"exact", "semantic", "graph", "context"} {
+		if _, ok := c.ranks[e]; ok {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, "+")
+}
+
+// cutTo returns the longest prefix of text, ending at a word boundary,
+// that estimates at most n tokens; "" when none does.
+func cutTo(text string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	lo, hi := 0, len(text)
+	for lo < hi { // the longest prefix within n tokens
+		mid := (lo + hi + 1) / 2
+		if vault.EstimateTokens(text[:mid]) <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	cut := text[:lo]
+	if i := strings.LastIndexAny(cut, " \n"); i > 0 && lo < len(text) {
+		cut = cut[:i]
+	}
+	return strings.ToValidUTF8(strings.TrimSpace(cut), "")
+}
+
+// render writes the context: items grouped by note, in the order their
+// notes first appear in the ranking, and in note order within a note;
+// each note under a header with its path, its date when it has one, and
+// how its items were found.
+func render(picked []*candidate, texts []string) string {
+	type group struct {
+		header string
+		items  []int
+	}
+	var groups []*group
+	byPath := map[string]*group{}
+	for i, c := range picked {
+		g, ok := byPath[c.hit.Path]
+		if !ok {
+			h := "## " + c.hit.Path
+			if len(c.hit.Date) >= 10 {
+				h += " (" + c.hit.Date[:10] + ")"
+			}
+			g = &group{header: h}
+			byPath[c.hit.Path] = g
+			groups = append(groups, g)
+		}
+		g.items = append(g.items, i)
+	}
+	var b strings.Builder
+	for gi, g := range groups {
+		if gi > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(g.header)
+		b.WriteString("\n")
+		items := g.items
+		sortByLine(items, picked)
+		lastHeading := ""
+		for _, i := range items {
+			if h := section(picked[i].hit.Heading, picked[i].hit.Title, picked[i].hit.Path); h != "" && h != lastHeading {
+				b.WriteString("### " + h + "\n")
+				lastHeading = h
+			}
+			b.WriteString(texts[i])
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func sortByLine(items []int, picked []*candidate) {
+	for i := 1; i < len(items); i++ {
+		for j := i; j > 0 && picked[items[j]].hit.Line < picked[items[j-1]].hit.Line; j-- {
+			items[j], items[j-1] = items[j-1], items[j]
+		}
+	}
+}
+
+// section is a chunk's heading path without a top heading that only
+// repeats the note's title or file name (the header already names the
+// note): "Deploys > Rollback" in note Deploys is "Rollback".
+func section(heading, title, p string) string {
+	top, rest, _ := strings.Cut(heading, " > ")
+	top = strings.ToLower(top)
+	name := strings.ToLower(strings.TrimSuffix(path.Base(p), ".md"))
+	if strings.HasPrefix(top, strings.ToLower(title)) || strings.HasPrefix(top, name) {
+		return rest
+	}
+	return heading
+}

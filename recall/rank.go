@@ -1,0 +1,142 @@
+package recall
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Rank bonuses of DESIGN.md.
+const (
+	layerBonus   = 0.1
+	recencyBonus = 0.05
+	recencyDays  = 90
+)
+
+// rank scores every candidate (final = base x priority + layer bonus +
+// recency bonus), sorts them best first and drops duplicates.
+func (s *search) rank() []*candidate {
+	all := s.top(len(s.cands))
+	if len(all) == 0 {
+		return nil
+	}
+	maxRRF := all[0].rrf
+	preferred, other := "exact", "semantic"
+	if s.route.Strategy == SemanticFirst {
+		preferred, other = other, preferred
+	}
+	now := s.e.now()
+	for _, c := range all {
+		base := c.rrf / maxRRF
+		_, p := c.ranks[preferred]
+		_, o := c.ranks[other]
+		priority := 1.0
+		switch {
+		case p && !o:
+			priority = 1.1
+		case o && !p:
+			priority = 0.9
+		}
+		c.final = base * priority
+		layer := Layer(c.hit.Kind)
+		if slices.Contains(s.route.Layers, layer) {
+			c.final += layerBonus
+		}
+		c.final += recency(c.hit.Date, now)
+		c.why = why(c, layer)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].final != all[j].final {
+			return all[i].final > all[j].final
+		}
+		return all[i].seq < all[j].seq
+	})
+	return dedup(all)
+}
+
+// recency is the bonus of a note dated date: recencyBonus today, falling
+// linearly to 0 at 90 days; 0 for undated notes.
+func recency(date string, now time.Time) float64 {
+	if len(date) < 10 {
+		return 0
+	}
+	t, err := time.Parse("2006-01-02", date[:10])
+	if err != nil {
+		return 0
+	}
+	age := now.Sub(t).Hours() / 24
+	if age < 0 || age > recencyDays {
+		return 0
+	}
+	return recencyBonus * (1 - age/recencyDays)
+}
+
+func why(c *candidate, layer string) string {
+	var parts []string
+	for _, e := range []string{"exact", "semantic", "graph", "context"} {
+		if r, ok := c.ranks[e]; ok {
+			if e == "context" {
+				parts = append(parts, "next to a hit")
+			} else {
+				parts = append(parts, e+" #"+itoa(r+1))
+			}
+		}
+	}
+	return strings.Join(parts, ", ") + "; " + layer
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// rerank, the full stage's verifier, moves up the candidates that hold
+// more of the query's words: each one's fused score grows by up to half
+// with the share of query words in its text.
+func (s *search) rerank() {
+	terms := words(s.query)
+	if len(terms) == 0 {
+		return
+	}
+	for _, c := range s.cands {
+		have := map[string]bool{}
+		for _, w := range words(c.hit.Title + " " + c.hit.Heading + " " + c.hit.Text) {
+			have[w] = true
+		}
+		n := 0
+		for _, t := range terms {
+			if have[t] {
+				n++
+			}
+		}
+		c.rrf *= 1 + 0.5*float64(n)/float64(len(terms))
+	}
+}
+
+// words are the lower-cased words of s (letters and digits; each CJK
+// character a word), for overlap measures.
+func words(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		var latin []rune
+		for _, r := range f {
+			if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) {
+				if len(latin) > 0 {
+					out = append(out, string(latin))
+					latin = latin[:0]
+				}
+				out = append(out, string(r))
+				continue
+			}
+			latin = append(latin, r)
+		}
+		if len(latin) > 0 {
+			out = append(out, string(latin))
+		}
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package recall
+
+import "github.com/vaultmem/vaultmem/vault"
+
+// Strategies: which engines a route uses and which it prefers.
+const (
+	ExactOnly     = "exact-only"
+	ExactFirst    = "exact-first"
+	SemanticFirst = "semantic-first"
+)
+
+// Route is how one intent is searched.
+type Route struct {
+	// Strategy is ExactOnly, ExactFirst or SemanticFirst.
+	Strategy string `yaml:"strategy" json:"strategy"`
+	// Layers are the memory layers favoured (L2 project ... L5 reference).
+	Layers []string `yaml:"layers" json:"layers"`
+	// Graph are the dimensions expanded along: concept and entity (links
+	// between notes), relationship (backlinks), temporal (dated notes).
+	Graph []string `yaml:"graph" json:"graph"`
+	// Budget is the default token budget.
+	Budget int `yaml:"budget" json:"budget"`
+}
+
+// DefaultRoutes is DESIGN.md's routing matrix.
+func DefaultRoutes() map[Intent]Route {
+	return map[Intent]Route{
+		SimpleFact:   {ExactOnly, []string{"L4", "L5"}, nil, 500},
+		Preference:   {ExactFirst, []string{"L3"}, nil, 800},
+		Causal:       {SemanticFirst, []string{"L2", "L3", "L4"}, []string{"concept", "relationship"}, 1200},
+		Relationship: {SemanticFirst, []string{"L2", "L3"}, []string{"entity", "relationship"}, 1000},
+		Temporal:     {ExactFirst, []string{"L2", "L4"}, []string{"temporal"}, 1500},
+		Hybrid:       {ExactFirst, []string{"L2", "L3", "L4", "L5"}, []string{"concept", "entity", "relationship"}, 2000},
+	}
+}
+
+// Layer is the memory layer of a note kind: L2 project (and tasks), L3
+// user, L4 feedback (and lessons, which are guidance too), L5 reference
+// and every other note. L1, a server's in-memory recent items, is never
+// on disk.
+func Layer(kind string) string {
+	switch vault.Kind(kind) {
+	case vault.KindProject, vault.KindTask:
+		return "L2"
+	case vault.KindUser:
+		return "L3"
+	case vault.KindFeedback, vault.KindLesson:
+		return "L4"
+	}
+	return "L5"
+}

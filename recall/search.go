@@ -1,0 +1,214 @@
+package recall
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/index"
+)
+
+// candidate is a chunk some engine found, with its ranks per engine.
+type candidate struct {
+	hit   index.Result
+	rrf   float64
+	ranks map[string]int // engine -> best rank, from 0
+	final float64
+	why   string
+	seq   int // order of discovery, for stable ties
+}
+
+// search is one recall's candidates as the stages gather them.
+type search struct {
+	e      *Engine
+	query  string
+	route  Route
+	budget int
+	terms  []string // the query's search words
+	cands  map[int64]*candidate
+}
+
+func newSearch(e *Engine, q string, r Route, budget int) *search {
+	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{}}
+}
+
+// rrfK is the reciprocal rank fusion constant.
+const rrfK = 60
+
+// add records an engine's ranked hits; weight scales its votes.
+func (s *search) add(engine string, hits []index.Result, weight float64) {
+	for rank, h := range hits {
+		c, ok := s.cands[h.Chunk]
+		if !ok {
+			c = &candidate{hit: h, ranks: map[string]int{}, seq: len(s.cands)}
+			s.cands[h.Chunk] = c
+		}
+		if old, seen := c.ranks[engine]; seen && old <= rank {
+			continue
+		} else if seen {
+			c.rrf -= weight / float64(rrfK+old+1)
+		}
+		c.ranks[engine] = rank
+		c.rrf += weight / float64(rrfK+rank+1)
+	}
+}
+
+// top returns the n best candidates by fused score so far.
+func (s *search) top(n int) []*candidate {
+	all := make([]*candidate, 0, len(s.cands))
+	for _, c := range s.cands {
+		all = append(all, c)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].rrf != all[j].rrf {
+			return all[i].rrf > all[j].rrf
+		}
+		return all[i].seq < all[j].seq
+	})
+	return all[:min(n, len(all))]
+}
+
+// stage is one step of the progressive search.
+type stage struct {
+	name string
+	run  func(ctx context.Context, s *search)
+}
+
+var stages = []stage{
+	{"fast", func(ctx context.Context, s *search) {
+		s.exact(ctx, max(5, s.budget/50))
+	}},
+	{"extend", func(ctx context.Context, s *search) {
+		n := max(10, s.budget/25)
+		s.exact(ctx, n)
+		if s.route.Strategy != ExactOnly {
+			s.semantic(ctx, n)
+		}
+		s.graph(ctx, 3)
+		s.expand(ctx, 3, n)
+		s.context(ctx, 5, 1)
+	}},
+	{"full", func(ctx context.Context, s *search) {
+		n := max(30, s.budget/12)
+		s.exact(ctx, n)
+		if s.route.Strategy != ExactOnly {
+			s.semantic(ctx, n)
+		}
+		s.graph(ctx, 5)
+		s.context(ctx, 10, 1)
+		s.rerank()
+	}},
+}
+
+// exact is the keyword engine: FTS5 BM25 over names, aliases,
+// descriptions, tags, headings and text.
+func (s *search) exact(ctx context.Context, n int) {
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: n})
+	if err == nil {
+		s.add("exact", hits, 1)
+	}
+}
+
+// semantic is the vector engine; without vectors it adds nothing.
+func (s *search) semantic(ctx context.Context, n int) {
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: n})
+	if err == nil {
+		s.add("semantic", hits, 0.5)
+	}
+}
+
+// graph expands along the route's graph dimensions: the notes linked
+// from and to the best hits' notes are searched for the query too.
+func (s *search) graph(ctx context.Context, from int) {
+	if len(s.route.Graph) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, c := range s.top(from) {
+		if seen[c.hit.Path] {
+			continue
+		}
+		seen[c.hit.Path] = true
+		linked, err := s.e.ix.Linked(ctx, c.hit.Path)
+		if err != nil {
+			return
+		}
+		paths = append(paths, linked...)
+	}
+	if len(paths) == 0 {
+		return
+	}
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: paths})
+	if err != nil {
+		return
+	}
+	// Only what the other engines missed: the linked notes' chunks they
+	// found already have their votes.
+	var fresh []index.Result
+	for _, h := range hits {
+		if _, ok := s.cands[h.Chunk]; !ok {
+			fresh = append(fresh, h)
+		}
+	}
+	s.add("graph", fresh, 0.5)
+}
+
+// context adds the chunks next to the best hits in their notes (the
+// turns around a line of a conversation, the paragraphs around a
+// sentence), each voting with part of its hit's score.
+func (s *search) context(ctx context.Context, from, width int) {
+	for _, c := range s.top(from) {
+		around, err := s.e.ix.Around(ctx, c.hit.Chunk, width)
+		if err != nil {
+			return
+		}
+		for _, h := range around {
+			n, ok := s.cands[h.Chunk]
+			if !ok {
+				n = &candidate{hit: h, ranks: map[string]int{}, seq: len(s.cands)}
+				s.cands[h.Chunk] = n
+			}
+			if _, done := n.ranks["context"]; done {
+				continue
+			}
+			n.ranks["context"] = 0
+			n.rrf += c.rrf * 0.5
+		}
+	}
+}
+
+// expand is pseudo-relevance feedback: the words the best hits share
+// beyond the query's make a second keyword query, which finds what the
+// question meant but did not say ("relationship status" -> "single",
+// "partner").
+func (s *search) expand(ctx context.Context, from, n int) {
+	have := map[string]bool{}
+	for _, t := range s.terms {
+		have[t] = true
+	}
+	count := map[string]int{}
+	for _, c := range s.top(from) {
+		seen := map[string]bool{}
+		for _, w := range index.Terms(c.hit.Text) {
+			if !have[w] && !seen[w] && len(w) > 2 {
+				seen[w] = true
+				count[w]++
+			}
+		}
+	}
+	var extra []string
+	for w, k := range count {
+		if k >= 2 {
+			extra = append(extra, w)
+		}
+	}
+	if len(extra) == 0 {
+		return
+	}
+	sort.Strings(extra)
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n})
+	if err == nil {
+		s.add("expand", hits, 0.5)
+	}
+}
