@@ -200,14 +200,20 @@ func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) 
 			return out, err
 		}
 		if rare, err := ix.rareTerms(ctx, text); err == nil && rare != "" {
-			return ix.match(ctx, matchExpr(rare, false), limit, f)
+			if out, err := ix.match(ctx, matchExpr(rare, false), limit, f); err != nil || len(out) > 0 {
+				return out, err
+			}
 		}
 	}
 	return ix.match(ctx, matchExpr(text, false), limit, f)
 }
 
-// commonShare is the share of chunks above which a query word is common.
-const commonShare = 0.25
+// commonShare is the share of chunks above which a query word is common;
+// in an index of fewer than minChunksToPrune chunks no word is.
+const (
+	commonShare      = 0.25
+	minChunksToPrune = 100
+)
 
 // rareTerms returns the words of text that are not common, or "" when
 // none is common or all are.
@@ -217,7 +223,7 @@ func (ix *Index) rareTerms(ctx context.Context, text string) (string, error) {
 		return "", nil
 	}
 	var total int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil || total < minChunksToPrune {
 		return "", err
 	}
 	var rare []string
@@ -228,7 +234,7 @@ func (ix *Index) rareTerms(ctx context.Context, text string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if float64(n) <= commonShare*float64(total) {
+		if n > 0 && float64(n) <= commonShare*float64(total) {
 			rare = append(rare, w)
 		}
 	}

@@ -7,12 +7,17 @@ import "strings"
 const nearDuplicate = 0.85
 
 // dedup drops, from candidates in rank order, exact duplicates (the same
-// normalised text) and near duplicates of a better-ranked item.
-func dedup(ranked []*candidate) []*candidate {
+// normalised text) and near duplicates of a better-ranked item. It stops
+// once the kept items hold limit tokens: the rest could not be packed.
+func dedup(ranked []*candidate, limit int) []*candidate {
 	var out []*candidate
-	var kept [][]string
+	var kept []wordSet
 	seen := map[string]bool{}
+	tokens := 0
 	for _, c := range ranked {
+		if tokens >= limit {
+			break
+		}
 		w := words(c.hit.Text)
 		key := strings.Join(w, " ")
 		if key == "" {
@@ -21,9 +26,10 @@ func dedup(ranked []*candidate) []*candidate {
 		if seen[key] {
 			continue
 		}
+		ws := newWordSet(w)
 		dup := false
 		for _, k := range kept {
-			if Similarity(w, k) >= nearDuplicate {
+			if similarity(ws, k) >= nearDuplicate {
 				dup = true
 				break
 			}
@@ -32,37 +38,49 @@ func dedup(ranked []*candidate) []*candidate {
 			continue
 		}
 		seen[key] = true
-		kept = append(kept, w)
+		kept = append(kept, ws)
 		out = append(out, c)
+		tokens += c.hit.Tokens
 	}
 	return out
+}
+
+// wordSet is a text's words in order and as a set.
+type wordSet struct {
+	seq []string
+	set map[string]bool
+}
+
+func newWordSet(w []string) wordSet {
+	set := make(map[string]bool, len(w))
+	for _, x := range w {
+		set[x] = true
+	}
+	return wordSet{w, set}
 }
 
 // Similarity is 0.4 x the Jaccard index of the word sets of a and b plus
 // 0.6 x their longest common subsequence over the longer's length. The
 // LCS is computed only when the Jaccard index leaves 0.85 within reach.
 func Similarity(a, b []string) float64 {
-	if len(a) == 0 || len(b) == 0 {
+	return similarity(newWordSet(a), newWordSet(b))
+}
+
+func similarity(a, b wordSet) float64 {
+	if len(a.seq) == 0 || len(b.seq) == 0 {
 		return 0
 	}
-	sa, sb := map[string]bool{}, map[string]bool{}
-	for _, w := range a {
-		sa[w] = true
-	}
-	for _, w := range b {
-		sb[w] = true
-	}
 	inter := 0
-	for w := range sa {
-		if sb[w] {
+	for w := range a.set {
+		if b.set[w] {
 			inter++
 		}
 	}
-	j := float64(inter) / float64(len(sa)+len(sb)-inter)
+	j := float64(inter) / float64(len(a.set)+len(b.set)-inter)
 	if 0.4*j+0.6 < nearDuplicate {
 		return 0.4 * j
 	}
-	return 0.4*j + 0.6*float64(lcs(a, b))/float64(max(len(a), len(b)))
+	return 0.4*j + 0.6*float64(lcs(a.seq, b.seq))/float64(max(len(a.seq), len(b.seq)))
 }
 
 // lcs is the length of the longest common subsequence of a and b.

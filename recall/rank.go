@@ -53,7 +53,7 @@ func (s *search) rank() []*candidate {
 		}
 		return all[i].seq < all[j].seq
 	})
-	return dedup(all)
+	return dedup(all, 2*s.budget)
 }
 
 // recency is the bonus of a note dated date: recencyBonus today, falling

@@ -26,6 +26,25 @@ type search struct {
 	budget int
 	terms  []string // the query's search words
 	cands  map[int64]*candidate
+	// keyword is the query's keyword ranking, fetched once (kwPool deep)
+	// and shared by the stages and the graph engine.
+	keyword []index.Result
+	kwDone  bool
+}
+
+// kwPool is how deep the one keyword query of a recall ranks.
+const kwPool = 200
+
+// keywordHits returns the query's keyword ranking, querying on first use.
+func (s *search) keywordHits(ctx context.Context) []index.Result {
+	if !s.kwDone {
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: kwPool})
+		if err != nil {
+			return nil // a deadline or a damaged cache: this stage finds nothing
+		}
+		s.keyword, s.kwDone = hits, true
+	}
+	return s.keyword
 }
 
 func newSearch(e *Engine, q string, r Route, budget int) *search {
@@ -103,10 +122,8 @@ var stages = []stage{
 // exact is the keyword engine: FTS5 BM25 over names, aliases,
 // descriptions, tags, headings and text.
 func (s *search) exact(ctx context.Context, n int) {
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: n})
-	if err == nil {
-		s.add("exact", hits, 1)
-	}
+	hits := s.keywordHits(ctx)
+	s.add("exact", hits[:min(n, len(hits))], 1)
 }
 
 // semantic is the vector engine; without vectors it adds nothing.
@@ -139,15 +156,15 @@ func (s *search) graph(ctx context.Context, from int) {
 	if len(paths) == 0 {
 		return
 	}
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: paths})
-	if err != nil {
-		return
+	linked := map[string]bool{}
+	for _, p := range paths {
+		linked[p] = true
 	}
-	// Only what the other engines missed: the linked notes' chunks they
-	// found already have their votes.
+	// The keyword ranking's chunks in linked notes, and only what the
+	// other engines missed: those they found already have their votes.
 	var fresh []index.Result
-	for _, h := range hits {
-		if _, ok := s.cands[h.Chunk]; !ok {
+	for _, h := range s.keywordHits(ctx) {
+		if _, ok := s.cands[h.Chunk]; !ok && linked[h.Path] && len(fresh) < 10 {
 			fresh = append(fresh, h)
 		}
 	}
@@ -178,6 +195,9 @@ func (s *search) context(ctx context.Context, from, width int) {
 	}
 }
 
+// maxExpansion is the most words feedback adds to a query.
+const maxExpansion = 10
+
 // expand is pseudo-relevance feedback: the words the best hits share
 // beyond the query's make a second keyword query, which finds what the
 // question meant but did not say ("relationship status" -> "single",
@@ -206,7 +226,14 @@ func (s *search) expand(ctx context.Context, from, n int) {
 	if len(extra) == 0 {
 		return
 	}
-	sort.Strings(extra)
+	// The most shared first, at most maxExpansion of them.
+	sort.Slice(extra, func(i, j int) bool {
+		if count[extra[i]] != count[extra[j]] {
+			return count[extra[i]] > count[extra[j]]
+		}
+		return extra[i] < extra[j]
+	})
+	extra = extra[:min(len(extra), maxExpansion)]
 	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n})
 	if err == nil {
 		s.add("expand", hits, 0.5)

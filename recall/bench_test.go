@@ -1,0 +1,63 @@
+package recall_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultmem/vaultmem/fixtures/gen"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/recall"
+)
+
+// BenchmarkRecall measures recall on a 10,000-note generated vault with
+// the rules classifier and the default embedder: p50 and p99 over
+// questions built from note titles.
+func BenchmarkRecall(b *testing.B) {
+	dir := b.TempDir()
+	if _, _, err := gen.Write(dir, gen.Options{Notes: 10000}); err != nil {
+		b.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(ctx, os.DirFS(dir), nil); err != nil {
+		b.Fatal(err)
+	}
+	forms := []string{"What is %s?", "Why does %s happen?", "When did we change %s?", "How does %s relate to the rest?", "%s"}
+	var qs []string
+	for i, f := range files {
+		if !strings.HasSuffix(f, ".md") || len(qs) >= 200 {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		qs = append(qs, strings.Replace(forms[i%len(forms)], "%s", strings.ReplaceAll(name, "_", " "), 1))
+	}
+	e := recall.New(ix, recall.Options{})
+	e.Recall(ctx, recall.Request{Query: qs[0]}) // load vectors and model, as a running server has them
+	var lat []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		res, err := e.Recall(ctx, recall.Request{Query: qs[i%len(qs)]})
+		lat = append(lat, time.Since(start))
+		if err != nil || res.UsedTokens > res.Budget {
+			b.Fatalf("%q: %v", qs[i%len(qs)], err)
+		}
+		i++
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+}
