@@ -33,7 +33,7 @@ func TestClassifyRules(t *testing.T) {
 		{"What is the difference between staging and prod?", recall.Relationship},
 		{"relationship between Alice and the billing team", recall.Relationship},
 		{"why did the deploy fail and when was it fixed", recall.Hybrid}, // causal and temporal, as strongly
-		{"pnpm", recall.Hybrid},                                           // no cue: below the threshold
+		{"pnpm", recall.Hybrid},                                          // no cue: below the threshold
 		{"为什么部署失败了？", recall.Causal},
 		{"我之前说过喜欢什么编辑器", recall.Preference},
 		{"什么时候开始冻结发布", recall.Temporal},
@@ -97,9 +97,9 @@ func testIndex(t testing.TB, fixture string, extra map[string]string) (*index.In
 }
 
 var extraNotes = map[string]string{
-	"deploys.md": "# Deploys\n\nDeploys go out on Tuesdays after the freeze.\n\n## Rollback\n\nRoll back with `make rollback` when the canary fails; it takes five minutes and pages nobody.\n",
+	"deploys.md":           "# Deploys\n\nDeploys go out on Tuesdays after the freeze.\n\n## Rollback\n\nRoll back with `make rollback` when the canary fails; it takes five minutes and pages nobody.\n",
 	"memory/deploy-dup.md": "---\nname: deploy day\ndescription: when deploys happen\ntype: project\n---\n\nDeploys go out on Tuesdays after the freeze.\n",
-	"long.md": "# Long\n\n" + strings.Repeat("The deploy pipeline builds, tests and ships every service in turn. ", 80) + "\n",
+	"long.md":              "# Long\n\n" + strings.Repeat("The deploy pipeline builds, tests and ships every service in turn. ", 80) + "\n",
 }
 
 func TestRecallRespectsEveryBudget(t *testing.T) {
