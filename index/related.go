@@ -91,3 +91,76 @@ func (ix *Index) Put(ctx context.Context, key, value string, ttl time.Duration) 
 	}
 	return nil
 }
+
+// Outgoing returns the notes and files the note at path links to
+// (resolved links), each once, in link order.
+func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
+	return ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE n.path = ? AND e.resolved GROUP BY e.target ORDER BY min(e.seq)`, path)
+}
+
+// Backlinks returns the notes that link to path, each once, by path.
+func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
+	return ix.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE e.target = ? AND e.resolved AND n.path != ? ORDER BY n.path`, path, path)
+}
+
+func (ix *Index) paths(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("links: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// NoteInfo is a note as List returns it.
+type NoteInfo struct {
+	Path        string   `json:"path"`
+	Type        string   `json:"type"`
+	Name        string   `json:"name"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+}
+
+// List returns the notes passing q's filters (Type, Tag, Folder, Paths;
+// its text, mode and limit are ignored), by path.
+func (ix *Index) List(ctx context.Context, q Query) ([]NoteInfo, error) {
+	f, err := ix.filter(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.id, n.path, n.kind, n.name, n.title, n.description, coalesce(group_concat(t.tag, char(10)), '')
+		FROM notes n LEFT JOIN tags t ON t.note_id = n.id GROUP BY n.id ORDER BY n.path`)
+	if err != nil {
+		return nil, fmt.Errorf("list notes: %w", err)
+	}
+	defer rows.Close()
+	out := []NoteInfo{}
+	for rows.Next() {
+		var id int64
+		var n NoteInfo
+		var tags string
+		if err := rows.Scan(&id, &n.Path, &n.Type, &n.Name, &n.Title, &n.Description, &tags); err != nil {
+			return nil, err
+		}
+		if !f.keep(id) {
+			continue
+		}
+		n.Tags = []string{}
+		if tags != "" {
+			n.Tags = strings.Split(tags, "\n")
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

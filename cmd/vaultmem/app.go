@@ -58,6 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.doctorCommand(),
 			a.recallCommand(),
 			a.evalCommand(),
+			a.mcpCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -136,6 +136,11 @@ func TestRememberConcurrent(t *testing.T) {
 	if len(tmp) != 0 {
 		t.Errorf("temp files left: %d", len(tmp))
 	}
+	// And the index sees them all.
+	out := ok(t, dir, "list", "--type", "project", "--json")
+	if n := strings.Count(out, `"path"`); n != 200 {
+		t.Errorf("list --type project --json shows %d notes, want 200", n)
+	}
 }
 
 func mustRead(t *testing.T, p string) string {

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession starts `vaultmem mcp` on dir as a real subprocess and
+// connects the SDK's client to it over stdio.
+func mcpSession(t *testing.T, dir string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "--vault", dir, "mcp")
+	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
+	cmd.Stderr = os.Stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and decodes its structured output into out (unless
+// nil); it returns the result's error text when the tool failed.
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "protocol error: " + err.Error()
+	}
+	if res.IsError {
+		var msgs []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				msgs = append(msgs, tc.Text)
+			}
+		}
+		return strings.Join(msgs, "\n")
+	}
+	if out != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s output: %v\n%s", tool, err, b)
+		}
+	}
+	return ""
+}
+
+func TestMCPServer(t *testing.T) {
+	dir := newVault(t)
+	cs := mcpSession(t, dir)
+	ctx := context.Background()
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		if tool.InputSchema == nil {
+			t.Errorf("%s has no input schema", tool.Name)
+		}
+	}
+	sort.Strings(names)
+	if got := strings.Join(names, " "); got != "links list_notes read_note recall remember search write_note" {
+		t.Errorf("tools: %s", got)
+	}
+
+	// remember, then recall finds it.
+	var rem struct{ Path, Status, Hash string }
+	if e := call(t, cs, "remember", map[string]any{"type": "project", "name": "Deploy day",
+		"description": "when deploys go out", "body": "Deploys go out on Tuesdays after the standup."}, &rem); e != "" {
+		t.Fatal(e)
+	}
+	if rem.Path != "memory/deploy-day.md" || rem.Status != "created" {
+		t.Errorf("remember: %+v", rem)
+	}
+	var rec struct {
+		Context    string
+		UsedTokens int `json:"used_tokens"`
+		Budget     int
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if e := call(t, cs, "recall", map[string]any{"query": "when do deploys go out?", "budget": 300}, &rec); e != "" {
+			t.Fatal(e)
+		}
+		if strings.Contains(rec.Context, "Tuesdays") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(rec.Context, "Tuesdays") || rec.UsedTokens > 300 {
+		t.Errorf("recall after remember: %+v", rec)
+	}
+
+	// read_note, then write_note with the hash; a stale hash is a conflict.
+	var note struct {
+		Path        string
+		Frontmatter map[string]any
+		Body, Hash  string
+	}
+	if e := call(t, cs, "read_note", map[string]any{"path": "memory/deploy-day.md"}, &note); e != "" {
+		t.Fatal(e)
+	}
+	if note.Frontmatter["type"] != "project" || !strings.Contains(note.Body, "Tuesdays") || note.Hash != rem.Hash {
+		t.Errorf("read_note: %+v", note)
+	}
+	var wrote struct{ Path, Hash, Status string }
+	if e := call(t, cs, "write_note", map[string]any{"path": "memory/deploy-day.md", "frontmatter": map[string]any{"owner": "ops"},
+		"expected_hash": note.Hash}, &wrote); e != "" || wrote.Status != "updated" {
+		t.Fatalf("write_note with the right hash: %q %+v", e, wrote)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "memory", "deploy-day.md"))
+	if !strings.Contains(string(b), "owner: ops") || !strings.Contains(string(b), "name: Deploy day") || !strings.Contains(string(b), "Tuesdays") {
+		t.Errorf("after write_note:\n%s", b)
+	}
+	if e := call(t, cs, "write_note", map[string]any{"path": "memory/deploy-day.md", "body": "overwritten",
+		"expected_hash": note.Hash}, nil); !strings.HasPrefix(e, "conflict:") || !strings.Contains(e, wrote.Hash) {
+		t.Errorf("write_note with a stale hash: %q", e)
+	}
+	if e := call(t, cs, "write_note", map[string]any{"path": "notes/new idea", "body": "links to [[deploy-day]]"}, &wrote); e != "" || wrote.Path != "notes/new idea.md" || wrote.Status != "created" {
+		t.Errorf("write_note creating: %q %+v", e, wrote)
+	}
+
+	// Hostile and bad arguments are refused with clear tool errors.
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_note", map[string]any{"path": "../../etc/passwd"}, "outside the vault"},
+		{"write_note", map[string]any{"path": "/etc/cron.d/x", "body": "x"}, "outside the vault"},
+		{"write_note", map[string]any{"path": ".obsidian/app.md", "body": "x"}, "outside the vault"},
+		{"read_note", map[string]any{"path": "no/such note.md"}, "not found"},
+		{"remember", map[string]any{"type": "opinion", "name": "n", "description": "d", "body": "b"}, "invalid memory"},
+		{"remember", map[string]any{"type": "user", "name": "...", "description": "d", "body": "b"}, "invalid"},
+		{"search", map[string]any{"query": "x", "mode": "psychic"}, "mode"},
+		{"links", map[string]any{"path": "memory/deploy-day.md", "direction": "sideways"}, "direction"},
+		{"recall", map[string]any{"budget": 100}, "query"}, // missing required argument: rejected by the schema
+		{"search", map[string]any{"query": 42}, "query"},    // wrong type
+	} {
+		if e := call(t, cs, tc.tool, tc.args, nil); !strings.Contains(e, tc.want) {
+			t.Errorf("%s %v: error %q, want one mentioning %q", tc.tool, tc.args, e, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".obsidian", "app.md")); err == nil {
+		t.Error("a note was written into .obsidian")
+	}
+
+	// links, list_notes and resources.
+	var links struct{ Links []struct{ Source, Target string } }
+	deadline = time.Now().Add(10 * time.Second)
+	for len(links.Links) == 0 && time.Now().Before(deadline) {
+		if e := call(t, cs, "links", map[string]any{"path": "memory/deploy-day.md", "direction": "in"}, &links); e != "" {
+			t.Fatal(e)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(links.Links) != 1 || links.Links[0].Source != "notes/new idea.md" {
+		t.Errorf("backlinks: %+v", links)
+	}
+	var list struct{ Notes []struct{ Path, Type string } }
+	if e := call(t, cs, "list_notes", map[string]any{"type": "project"}, &list); e != "" || len(list.Notes) != 1 {
+		t.Errorf("list_notes: %q %+v", e, list)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "vault:///memory/deploy-day.md"})
+	if err != nil || len(rr.Contents) != 1 || !strings.Contains(rr.Contents[0].Text, "owner: ops") {
+		t.Errorf("read resource: %v %+v", err, rr)
+	}
+}

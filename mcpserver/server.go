@@ -1,0 +1,177 @@
+// Package mcpserver serves a vault to agents over the Model Context
+// Protocol (the official Go SDK): typed tools to remember, recall,
+// search, read and write notes, follow links and list notes, and every
+// note as a resource vault:///path. Every write goes through the one
+// vault.Writer, so an agent can never overwrite what a human changed
+// since the agent read it, nor write outside the vault.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Options are what a Server serves. Dir, Index, Recall and Writer are
+// required.
+type Options struct {
+	// Dir is the vault's root folder.
+	Dir string
+	// MemoryFolder is where remember writes; "" means "memory".
+	MemoryFolder string
+	Index        *index.Index
+	Recall       *recall.Engine
+	Writer       *vault.Writer
+	// Sync, if set, brings the index up to date before a read (when no
+	// watcher keeps it current).
+	Sync func(ctx context.Context) error
+	// Version is reported to clients.
+	Version string
+}
+
+// Server is an MCP server of one vault. Make one with New.
+type Server struct {
+	opts Options
+	root *os.Root
+	mcp  *mcp.Server
+	l1   *recent
+}
+
+// New builds the server and its tools and resources.
+func New(o Options) (*Server, error) {
+	if o.Index == nil || o.Recall == nil || o.Writer == nil || o.Dir == "" {
+		return nil, errors.New("mcpserver: Dir, Index, Recall and Writer are required")
+	}
+	if o.MemoryFolder == "" {
+		o.MemoryFolder = "memory"
+	}
+	root, err := os.OpenRoot(o.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	version := o.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{opts: o, root: root, l1: newRecent(256),
+		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
+			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
+				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +
+				"(user, feedback, project, reference); read_note before write_note and pass its hash as " +
+				"expected_hash, so that a human's edit is never overwritten.",
+		})}
+	s.addTools()
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name: "note", URITemplate: "vault:///{+path}", MIMEType: "text/markdown",
+		Description: "A note of the vault, by its vault-relative path.",
+	}, s.readResource)
+	return s, nil
+}
+
+// Run serves one client over t until it disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	if err := s.RefreshResources(ctx, nil); err != nil {
+		return err
+	}
+	return s.mcp.Run(ctx, t)
+}
+
+// Close releases the server's hold on the vault folder.
+func (s *Server) Close() error { return s.root.Close() }
+
+// RefreshResources lists the vault's notes as resources: all of them when
+// changed is nil, else only those paths (added when they are notes now,
+// removed when they are gone). The watcher calls it after each batch.
+func (s *Server) RefreshResources(ctx context.Context, changed []string) error {
+	if changed == nil {
+		notes, err := s.opts.Index.List(ctx, index.Query{})
+		if err != nil {
+			return err
+		}
+		for _, n := range notes {
+			s.addResource(n.Path, n.Title, n.Description)
+		}
+		return nil
+	}
+	var gone []string
+	for _, p := range changed {
+		if _, err := s.root.Stat(p); err == nil && vault.IsNotePath(p) {
+			s.addResource(p, vault.NameOf(p), "")
+		} else {
+			gone = append(gone, uri(p))
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveResources(gone...)
+	}
+	return nil
+}
+
+func (s *Server) addResource(p, title, description string) {
+	s.mcp.AddResource(&mcp.Resource{URI: uri(p), Name: p, Title: title, Description: description, MIMEType: "text/markdown"}, s.readResource)
+}
+
+func uri(p string) string { return "vault:///" + p }
+
+// readResource serves vault:///path.
+func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	u := req.Params.URI
+	p, ok := strings.CutPrefix(u, "vault:///")
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(u)
+	}
+	note, err := s.read(p)
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(u)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: note.content}}}, nil
+}
+
+// note is a note as read from disk (or L1).
+type note struct {
+	path, content, hash string
+}
+
+// read reads a note by vault path, through L1 when the file has not
+// changed since this server last read or wrote it.
+func (s *Server) read(p string) (note, error) {
+	clean, err := vault.CleanPath(p)
+	if err != nil {
+		return note{}, err
+	}
+	info, err := s.root.Stat(clean)
+	if errors.Is(err, fs.ErrNotExist) {
+		return note{}, fmt.Errorf("%w: %s", vault.ErrNotFound, clean)
+	}
+	if err != nil {
+		return note{}, err
+	}
+	if n, ok := s.l1.get(clean, info); ok {
+		return n, nil
+	}
+	content, hash, err := s.opts.Writer.Read(clean)
+	if err != nil {
+		return note{}, err
+	}
+	n := note{clean, string(content), hash}
+	s.l1.put(n, s.root)
+	return n, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
