@@ -151,7 +151,7 @@ func TestMCPServer(t *testing.T) {
 		{"search", map[string]any{"query": "x", "mode": "psychic"}, "mode"},
 		{"links", map[string]any{"path": "memory/deploy-day.md", "direction": "sideways"}, "direction"},
 		{"recall", map[string]any{"budget": 100}, "query"}, // missing required argument: rejected by the schema
-		{"search", map[string]any{"query": 42}, "query"},    // wrong type
+		{"search", map[string]any{"query": 42}, "query"},   // wrong type
 	} {
 		if e := call(t, cs, tc.tool, tc.args, nil); !strings.Contains(e, tc.want) {
 			t.Errorf("%s %v: error %q, want one mentioning %q", tc.tool, tc.args, e, tc.want)
@@ -162,7 +162,9 @@ func TestMCPServer(t *testing.T) {
 	}
 
 	// links, list_notes and resources.
-	var links struct{ Links []struct{ Source, Target string } }
+	var links struct {
+		Links []struct{ Source, Target string }
+	}
 	deadline = time.Now().Add(10 * time.Second)
 	for len(links.Links) == 0 && time.Now().Before(deadline) {
 		if e := call(t, cs, "links", map[string]any{"path": "memory/deploy-day.md", "direction": "in"}, &links); e != "" {
