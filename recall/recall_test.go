@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -157,10 +158,10 @@ func TestRecallFindsDedupsAndExplains(t *testing.T) {
 }
 
 // chatServer is an OpenAI-compatible chat endpoint answering content.
-func chatServer(t *testing.T, status int, content string, delay time.Duration) (*httptest.Server, *int) {
-	calls := 0
+func chatServer(t *testing.T, status int, content string, delay time.Duration) (*httptest.Server, *atomic.Int64) {
+	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls++
+		calls.Add(1)
 		time.Sleep(delay)
 		if r.URL.Path != "/v1/chat/completions" {
 			http.NotFound(w, r)
@@ -202,8 +203,8 @@ func TestLLMClassifier(t *testing.T) {
 			}
 			// The answer is cached: the endpoint is not asked again.
 			res, _ = e.Recall(context.Background(), recall.Request{Query: "When did the freeze start?"})
-			if res.Classifier != "cache" || res.Intent != tc.want || *calls != 1 {
-				t.Errorf("second ask: %s by %s after %d calls", res.Intent, res.Classifier, *calls)
+			if res.Classifier != "cache" || res.Intent != tc.want || calls.Load() != 1 {
+				t.Errorf("second ask: %s by %s after %d calls", res.Intent, res.Classifier, calls.Load())
 			}
 		})
 	}
