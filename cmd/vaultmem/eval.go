@@ -34,6 +34,7 @@ func (a *app) evalCommand() *cli.Command {
 				jsonFlag,
 				&cli.IntFlag{Name: "budget", Value: 1000, Usage: "the token budget of each context"},
 				&cli.StringFlag{Name: "intent", Usage: "route every question as `INTENT` instead of classifying it"},
+				&cli.BoolFlag{Name: "no-vectors", Usage: "index without embeddings (keyword engines only), to see what the embedder adds"},
 			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() != 1 {
@@ -50,7 +51,7 @@ func (a *app) evalCommand() *cli.Command {
 				if cmd.Int("budget") <= 0 {
 					return usagef("--budget must be a positive number of tokens")
 				}
-				rep, err := evalLocomo(ctx, cmd.Args().First(), int(cmd.Int("budget")), intent)
+				rep, err := evalLocomo(ctx, cmd.Args().First(), int(cmd.Int("budget")), intent, index.Options{NoVectors: cmd.Bool("no-vectors")})
 				if err != nil {
 					return err
 				}
@@ -90,7 +91,7 @@ type evalScore struct {
 
 var locomoCategories = map[int]string{1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
-func evalLocomo(ctx context.Context, dir string, budget int, intent recall.Intent) (*evalReport, error) {
+func evalLocomo(ctx context.Context, dir string, budget int, intent recall.Intent, opts index.Options) (*evalReport, error) {
 	start := time.Now()
 	qs, err := readLocomo(filepath.Join(dir, "qa.jsonl"))
 	if err != nil {
@@ -129,7 +130,7 @@ func evalLocomo(ctx context.Context, dir string, budget int, intent recall.Inten
 			return nil, err
 		}
 		defer os.RemoveAll(cache)
-		ix, err := index.Open(ctx, cache, index.Options{})
+		ix, err := index.Open(ctx, cache, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -152,6 +153,9 @@ func evalLocomo(ctx context.Context, dir string, budget int, intent recall.Inten
 					return nil, fmt.Errorf("%s: %w", q.ID, err)
 				}
 				add(string(mode), cat, evidenceShare(packHits(hits, budget), q.Evidence))
+				if opts.NoVectors {
+					break // hybrid is keyword without vectors
+				}
 			}
 			total++
 		}

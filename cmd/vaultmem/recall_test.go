@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/index"
 )
 
 // TestRecallGolden pins the whole `recall --json` answer on a fixture
@@ -45,7 +47,7 @@ func TestLocomoEvidenceRecall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	rep, err := evalLocomo(context.Background(), dir, 1000, "")
+	rep, err := evalLocomo(context.Background(), dir, 1000, "", index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
