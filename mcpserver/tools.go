@@ -195,7 +195,11 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 		if in.Body != nil {
 			body = *in.Body
 		}
-		next = vault.Format(fields, body)
+		if len(fields) == 0 { // no frontmatter at all, not an empty one
+			next = []byte(strings.TrimRight(body, "\n") + "\n")
+		} else {
+			next = vault.Format(fields, body)
+		}
 	default:
 		if in.ExpectedHash != "" && in.ExpectedHash != hash {
 			return nil, WriteNoteOut{}, toolError(&vault.ConflictError{Path: p, Expected: in.ExpectedHash, Actual: hash})
