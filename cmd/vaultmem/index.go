@@ -45,6 +45,20 @@ func (s *session) openIndex(ctx context.Context) (*index.Index, error) {
 	return index.Open(ctx, filepath.Join(s.dir, filepath.FromSlash(cacheDir)), opts)
 }
 
+// openIndexed opens the vault and its index; the caller closes both.
+func (a *app) openIndexed(ctx context.Context) (*session, *index.Index, error) {
+	s, err := a.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := s.openIndex(ctx)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, ix, nil
+}
+
 // syncIndex brings the index up to date for a reader (search, recall):
 // it does nothing while a live watcher keeps the cache current.
 func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {

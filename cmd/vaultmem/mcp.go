@@ -30,15 +30,11 @@ func (a *app) mcpCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, err := a.open()
+			s, ix, err := a.openIndexed(ctx)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			ix, err := s.openIndex(ctx)
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			w, err := vault.NewWriter(s.dir)
 			if err != nil {

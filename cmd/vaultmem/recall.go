@@ -61,15 +61,11 @@ func (a *app) recallCommand() *cli.Command {
 				}
 				intent = in
 			}
-			s, err := a.open()
+			s, ix, err := a.openIndexed(ctx)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			ix, err := s.openIndex(ctx)
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			if _, err := a.syncIndex(ctx, s, ix); err != nil {
 				return err

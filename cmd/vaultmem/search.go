@@ -39,15 +39,11 @@ func (a *app) searchCommand() *cli.Command {
 			}
 			q := index.Query{Text: joinArgs(cmd), Mode: mode, Limit: int(cmd.Int("limit")),
 				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
-			s, err := a.open()
+			s, ix, err := a.openIndexed(ctx)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			ix, err := s.openIndex(ctx)
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			if !cmd.Bool("no-sync") {
 				st, err := a.syncIndex(ctx, s, ix)

@@ -24,15 +24,11 @@ func (a *app) watchCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, err := a.open()
+			s, ix, err := a.openIndexed(ctx)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			ix, err := s.openIndex(ctx)
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			var last time.Time
 			w, err := watch.New(s.dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
