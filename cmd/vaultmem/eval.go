@@ -40,13 +40,9 @@ func (a *app) evalCommand() *cli.Command {
 				if cmd.Args().Len() != 1 {
 					return usagef("eval locomo takes one DIR")
 				}
-				var intent recall.Intent
-				if name := cmd.String("intent"); name != "" {
-					in, err := recall.ParseIntent(name)
-					if err != nil {
-						return usagef("--intent: %v", err)
-					}
-					intent = in
+				intent, err := intentFlag(cmd)
+				if err != nil {
+					return err
 				}
 				if cmd.Int("budget") <= 0 {
 					return usagef("--budget must be a positive number of tokens")

@@ -53,13 +53,9 @@ func (a *app) recallCommand() *cli.Command {
 			if cmd.Int("budget") < 0 {
 				return usagef("--budget must be a positive number of tokens")
 			}
-			var intent recall.Intent
-			if name := cmd.String("intent"); name != "" {
-				in, err := recall.ParseIntent(name)
-				if err != nil {
-					return usagef("--intent: %v", err)
-				}
-				intent = in
+			intent, err := intentFlag(cmd)
+			if err != nil {
+				return err
 			}
 			s, ix, err := a.openIndexed(ctx)
 			if err != nil {
@@ -106,4 +102,17 @@ func (a *app) explain(res *recall.Result) {
 		fmt.Fprintf(a.stderr, "; %d more did not fit", res.Dropped)
 	}
 	fmt.Fprintln(a.stderr)
+}
+
+// intentFlag reads --intent: "" when not given.
+func intentFlag(cmd *cli.Command) (recall.Intent, error) {
+	name := cmd.String("intent")
+	if name == "" {
+		return "", nil
+	}
+	in, err := recall.ParseIntent(name)
+	if err != nil {
+		return "", usagef("--intent: %v", err)
+	}
+	return in, nil
 }
