@@ -3,7 +3,7 @@ package index
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 5
+const schemaVersion = 6
 
 // schema creates the cache's tables. Chunk text is kept in two FTS5
 // tables: chunks_fts with unicode61 for alphabetic text, and its cjk column
@@ -76,7 +76,6 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 	name, aliases, description, tags, heading, text, cjk,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
-INSERT INTO chunks_fts(chunks_fts, rank) VALUES('hashsize', 33554432);
 CREATE TABLE blobs (
 	key   TEXT PRIMARY KEY,
 	value BLOB NOT NULL
