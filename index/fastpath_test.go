@@ -185,3 +185,30 @@ func TestDot(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoHandlesKeepTheFileListRight: a process's in-memory file list
+// must give way when another process synced in between.
+func TestTwoHandlesKeepTheFileListRight(t *testing.T) {
+	tv := newTestVault(t, "link-forms", Options{NoVectors: true})
+	tv.sync()
+	other := tv.open()
+	defer other.Close()
+	fsys := os.DirFS(tv.dir)
+	ctx := context.Background()
+
+	tv.write("From Other.md", "written, then synced by the other process [[Target]]")
+	if st, err := other.Sync(ctx, fsys, nil); err != nil || st.Parsed != 1 {
+		t.Fatalf("other sync: %+v %v", st, err)
+	}
+	tv.remove("Target.md")
+	st := tv.sync()
+	if st.Parsed != 0 || st.Removed != 1 {
+		t.Errorf("first handle after the other's sync: parsed %d removed %d, want 0 and 1", st.Parsed, st.Removed)
+	}
+	tv.assertFresh()
+	tv.write("From Other.md", "changed again")
+	if st, err := other.Sync(ctx, fsys, nil); err != nil || st.Parsed != 1 || st.Removed != 0 {
+		t.Errorf("other handle again: %+v %v", st, err)
+	}
+	tv.assertFresh()
+}

@@ -62,6 +62,9 @@ type Index struct {
 	mu  sync.Mutex
 	vec *vectorSet // all vectors, loaded on first vector search
 	lsa *lsaState  // the fitted default embedder, when Options.Embedder is nil
+	// files is the stored file list at version filesGen (see cacheFiles).
+	files    map[string]fileState
+	filesGen string
 
 	rebuiltBecause string
 }

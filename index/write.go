@@ -16,8 +16,10 @@ import (
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	// written holds the notes put in this transaction.
+	// written holds the notes put in this transaction; states the new
+	// state of every path changed (nil: removed).
 	written map[int64]bool
+	states  map[string]*fileState
 }
 
 var writerSQL = map[string]string{
@@ -44,7 +46,7 @@ var writerSQL = map[string]string{
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -73,6 +75,7 @@ func (w *writer) exec(ctx context.Context, name string, args ...any) (sql.Result
 // removePath deletes a note (with its chunks, vectors, links and tags) or
 // another file from the index.
 func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
+	w.states[p] = nil
 	if !s.note {
 		_, err := w.exec(ctx, "deleteFile", p)
 		return err
@@ -85,6 +88,7 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 }
 
 func (w *writer) putFile(ctx context.Context, p string, size, mtime int64, reason string) error {
+	w.states[p] = &fileState{size: size, mtime: mtime}
 	_, err := w.exec(ctx, "putFile", p, size, mtime, reason)
 	return err
 }
@@ -181,6 +185,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		}
 	}
 	w.written[id] = true
+	w.states[nr.path] = &fileState{id: id, size: nr.fields[1].(int64), mtime: nr.fields[2].(int64), hash: nr.fields[0].(string), note: true}
 	for _, t := range nr.tags {
 		if _, err := w.exec(ctx, "insertTag", id, t); err != nil {
 			return err
