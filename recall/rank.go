@@ -3,6 +3,7 @@ package recall
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -80,18 +81,11 @@ func why(c *candidate, layer string) string {
 			if e == "context" {
 				parts = append(parts, "next to a hit")
 			} else {
-				parts = append(parts, e+" #"+itoa(r+1))
+				parts = append(parts, e+" #"+strconv.Itoa(r+1))
 			}
 		}
 	}
 	return strings.Join(parts, ", ") + "; " + layer
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // rerank, the full stage's verifier, moves up the candidates that hold
