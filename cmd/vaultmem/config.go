@@ -145,36 +145,70 @@ func loadConfig(vaultDir string) (config, error) {
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return c, fmt.Errorf("%s: %s", p, err)
 	}
+	var root yaml.Node
+	yaml.Unmarshal(data, &root) // it decoded above, so it parses
+	at := func(keys ...string) string { // file:line of a key, for errors
+		if line := keyLine(&root, keys...); line > 0 {
+			return fmt.Sprintf("%s:%d", p, line)
+		}
+		return p
+	}
 	if c.MaxNoteSize <= 0 {
-		return c, fmt.Errorf("%s: max_note_size must be a positive number of bytes", p)
+		return c, fmt.Errorf("%s: max_note_size must be a positive number of bytes", at("max_note_size"))
 	}
 	if c.ChunkTokens < 32 {
-		return c, fmt.Errorf("%s: chunk_tokens must be at least 32", p)
+		return c, fmt.Errorf("%s: chunk_tokens must be at least 32", at("chunk_tokens"))
 	}
 	if (c.Recall.Classifier.URL == "") != (c.Recall.Classifier.Model == "") {
-		return c, fmt.Errorf("%s: recall.classifier needs both url and model", p)
+		return c, fmt.Errorf("%s: recall.classifier needs both url and model", at("recall", "classifier"))
 	}
 	for name, r := range c.Recall.Routes {
 		if _, err := recall.ParseIntent(name); err != nil {
-			return c, fmt.Errorf("%s: recall.routes: %v", p, err)
+			return c, fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
 		}
 		switch r.Strategy {
 		case recall.ExactOnly, recall.ExactFirst, recall.SemanticFirst:
 		default:
-			return c, fmt.Errorf("%s: recall.routes.%s.strategy %q: want exact-only, exact-first or semantic-first", p, name, r.Strategy)
+			return c, fmt.Errorf("%s: recall.routes.%s.strategy %q: want exact-only, exact-first or semantic-first",
+				at("recall", "routes", name, "strategy"), name, r.Strategy)
 		}
 		if r.Budget <= 0 {
-			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a positive number of tokens", p, name)
+			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a positive number of tokens", at("recall", "routes", name), name)
 		}
 	}
 	switch c.Embedder.Provider {
 	case "lsa", "none", "llama":
 	case "openai":
 		if c.Embedder.URL == "" || c.Embedder.Model == "" {
-			return c, fmt.Errorf("%s: embedder provider openai needs url and model", p)
+			return c, fmt.Errorf("%s: embedder provider openai needs url and model", at("embedder", "provider"))
 		}
 	default:
-		return c, fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", p, c.Embedder.Provider)
+		return c, fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", at("embedder", "provider"), c.Embedder.Provider)
 	}
 	return c, nil
+}
+
+// keyLine returns the line of the value at keys in a YAML document; 0
+// when it is not there.
+func keyLine(n *yaml.Node, keys ...string) int {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, k := range keys {
+		if n.Kind != yaml.MappingNode {
+			return 0
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return 0
+		}
+		n = next
+	}
+	return n.Line
 }

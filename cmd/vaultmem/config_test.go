@@ -1,0 +1,30 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigErrorsNameFileAndLine(t *testing.T) {
+	for _, tc := range []struct {
+		yaml, want string
+	}{
+		{"max_note_size: -1\n", "config.yaml:1: max_note_size"},
+		{"chunk_tokens: 512\nembedder:\n  provider: magic\n", "config.yaml:3: unknown embedder provider"},
+		{"embedder:\n  provider: openai\n  model: m\n", "config.yaml:2: embedder provider openai needs url"},
+		{"recall:\n  routes:\n    gossip: {strategy: exact-only, budget: 5}\n", "config.yaml:3: recall.routes: recall: unknown intent"},
+		{"recall:\n  routes:\n    simple-fact:\n      strategy: fastest\n      budget: 5\n", "config.yaml:4: recall.routes.simple-fact.strategy"},
+		{"recall:\n  classifier:\n    url: http://x\n", "config.yaml:3: recall.classifier needs both"},
+		{"no_such_key: 1\n", "config.yaml"},
+	} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(tc.yaml), 0o644)
+		_, err := loadConfig(dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config %q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+}
