@@ -146,7 +146,7 @@ func loadConfig(vaultDir string) (config, error) {
 		return c, fmt.Errorf("%s: %s", p, err)
 	}
 	var root yaml.Node
-	yaml.Unmarshal(data, &root) // it decoded above, so it parses
+	yaml.Unmarshal(data, &root)         // it decoded above, so it parses
 	at := func(keys ...string) string { // file:line of a key, for errors
 		if line := keyLine(&root, keys...); line > 0 {
 			return fmt.Sprintf("%s:%d", p, line)
