@@ -40,6 +40,12 @@ type Options struct {
 	MaxNoteSize int64
 	// ChunkTokens is the most tokens in one chunk; 0 means 512.
 	ChunkTokens int
+	// Resident is for long-running processes (a server, a watcher): keyword
+	// search then ranks from a copy of the full-text index kept in memory,
+	// loaded on the first search and kept current by this process's syncs.
+	// Rankings are the same; a search costs no SQL, but the first one loads
+	// every chunk's terms (about 100 ms and 50 MB for 10,000 notes).
+	Resident bool
 }
 
 func (o Options) chunkTokens() int {
@@ -65,6 +71,12 @@ type Index struct {
 	// files is the stored file list at version filesGen (see cacheFiles).
 	files    map[string]fileState
 	filesGen string
+	// lex is the in-memory keyword index (Options.Resident); lexLoad
+	// lets one goroutine at a time load or update it.
+	lex     *lexicon
+	lexLoad sync.Mutex
+	// loadResults is resultsSQL, prepared on first use.
+	loadResults *sql.Stmt
 
 	rebuiltBecause string
 }
@@ -173,7 +185,14 @@ func Remove(dir string) error {
 }
 
 // Close closes the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	if ix.loadResults != nil {
+		ix.loadResults.Close()
+	}
+	ix.mu.Unlock()
+	return ix.db.Close()
+}
 
 // Path returns the database file's path.
 func (ix *Index) Path() string { return ix.path }

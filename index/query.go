@@ -74,17 +74,31 @@ func dedup(ss []string) []string {
 	return out
 }
 
-// matchExpr builds the FTS5 MATCH expression of a query: any of its words
-// (BM25 ranks chunks with more and rarer ones first), and each CJK run as a
-// phrase of its bigrams in the cjk column; with all, every term must
-// match. It returns "" when the query has no searchable term.
-func matchExpr(text string, all bool) string {
+// keywordQuery is what a keyword search looks for: the analyzed terms of
+// the query's words and its CJK runs.
+type keywordQuery struct {
+	terms []string
+	cjk   [][]rune
+}
+
+func newKeywordQuery(text string) keywordQuery {
 	words, cjk := queryTerms(text)
+	return keywordQuery{terms: searchTerms(words), cjk: cjk}
+}
+
+// size is the number of terms and runs.
+func (q keywordQuery) size() int { return len(q.terms) + len(q.cjk) }
+
+// expr builds the FTS5 MATCH expression of q: any of its terms (BM25
+// ranks chunks with more and rarer ones first), and each CJK run as a
+// phrase of its bigrams in the cjk column; with all, every one must
+// match. It returns "" when q has no term.
+func (q keywordQuery) expr(all bool) string {
 	var parts []string
-	for _, w := range words {
-		parts = append(parts, `"`+w+`"`)
+	for _, t := range q.terms {
+		parts = append(parts, `"`+t+`"`)
 	}
-	for _, run := range cjk {
+	for _, run := range q.cjk {
 		if len(run) == 1 {
 			parts = append(parts, `cjk : `+string(run)+`*`)
 			continue
@@ -95,4 +109,13 @@ func matchExpr(text string, all bool) string {
 		return strings.Join(parts, " AND ")
 	}
 	return strings.Join(parts, " OR ")
+}
+
+// searchTerms are the analyzed terms of query words, each once.
+func searchTerms(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = append(out, term(w))
+	}
+	return dedup(out)
 }

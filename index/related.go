@@ -9,7 +9,8 @@ import (
 
 // Around returns the chunks of the same note within n places of chunk
 // (before and after it, in note order, without it): the context of a
-// hit, such as the turns around a line of a conversation.
+// hit, such as the turns around a line of a conversation. Results have
+// no snippets.
 func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
 		WHERE h.id = ? AND c.id != h.id AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
@@ -29,7 +30,7 @@ func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, erro
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return ix.results(ctx, ranked, "")
+	return ix.results(ctx, ranked, Query{NoSnippets: true})
 }
 
 // Linked returns the notes that the note at path links to (resolved

@@ -1,13 +1,18 @@
 package index
 
+import (
+	"strconv"
+	"strings"
+)
+
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 6
+const schemaVersion = 7
 
-// schema creates the cache's tables. Chunk text is kept in two FTS5
-// tables: chunks_fts with unicode61 for alphabetic text, and its cjk column
-// holding overlapping bigrams of Chinese, Japanese and Korean runs (which
+// schema creates the cache's tables. chunks_fts holds each chunk's fields
+// analyzed (see analyze), a column each, and in its cjk column the
+// overlapping bigrams of Chinese, Japanese and Korean runs (which
 // unicode61 would keep as one long token), so that a two-character word is
 // found inside a longer run.
 const schema = `
@@ -74,7 +79,7 @@ CREATE TABLE chunks (
 CREATE INDEX chunks_note ON chunks(note_id, seq);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
 	name, aliases, description, tags, heading, text, cjk,
-	tokenize = 'porter unicode61 remove_diacritics 2'
+	tokenize = 'unicode61 remove_diacritics 0'
 );
 CREATE TABLE blobs (
 	key   TEXT PRIMARY KEY,
@@ -91,7 +96,16 @@ CREATE TABLE pending (
 );
 `
 
-// bm25Weights are the FTS5 column weights, in the column order of
+// columnWeights are the BM25 column weights, in the column order of
 // chunks_fts: a match in a note's name or aliases says more than one in
 // its text.
-const bm25Weights = "5.0, 4.0, 2.5, 2.5, 2.0, 1.0, 1.0"
+var columnWeights = [...]float64{5.0, 4.0, 2.5, 2.5, 2.0, 1.0, 1.0}
+
+// bm25Weights are columnWeights as arguments of FTS5's bm25().
+var bm25Weights = func() string {
+	s := make([]string, len(columnWeights))
+	for i, w := range columnWeights {
+		s[i] = strconv.FormatFloat(w, 'f', -1, 64)
+	}
+	return strings.Join(s, ", ")
+}()

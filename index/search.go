@@ -2,9 +2,11 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -42,6 +44,8 @@ type Query struct {
 	Folder string
 	// Paths, when not empty, keeps only these notes.
 	Paths []string
+	// NoSnippets leaves Result.Snippet empty, for callers that read Text.
+	NoSnippets bool
 }
 
 // Result is one matching chunk.
@@ -111,7 +115,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.results(ctx, ranked, q.Text)
+	return ix.results(ctx, ranked, q)
 }
 
 // fuse combines ranked lists by reciprocal rank fusion.
@@ -184,9 +188,10 @@ func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
 
 func (f filter) keep(note int64) bool { return f == nil || f[note] }
 
-// keyword ranks chunks by FTS5 BM25. Chunks holding every word of the
-// query are asked for first, a cheap query even when the words are common;
-// when fewer than limit do, every chunk holding any word is ranked.
+// keyword ranks chunks by BM25 (see ranker). Chunks holding every word
+// of the query are asked for first, a cheap query even when the words are
+// common; when fewer than limit do, every chunk holding any word is
+// ranked.
 //
 // In that second query, words found in more than a quarter of all chunks
 // (a name in every line of a chat, a word of the vault's own jargon) are
@@ -194,18 +199,51 @@ func (f filter) keep(note int64) bool { return f == nil || f[note] }
 // in short chunks they still outrank a long chunk holding the rare word
 // the question is about.
 func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
-	if strict := matchExpr(text, true); strings.Contains(strict, " AND ") {
-		out, err := ix.match(ctx, strict, limit, f)
+	q := newKeywordQuery(text)
+	r, err := ix.ranker(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.size() > 1 {
+		out, err := r.rank(ctx, q, true, limit, f)
 		if err != nil || len(out) >= limit {
 			return out, err
 		}
-		if rare, err := ix.rareTerms(ctx, text); err == nil && rare != "" {
-			if out, err := ix.match(ctx, matchExpr(rare, false), limit, f); err != nil || len(out) > 0 {
+		if rare, err := rareTerms(ctx, r, q); err == nil && len(rare.terms) > 0 {
+			if out, err := r.rank(ctx, rare, false, limit, f); err != nil || len(out) > 0 {
 				return out, err
 			}
 		}
 	}
-	return ix.match(ctx, matchExpr(text, false), limit, f)
+	return r.rank(ctx, q, false, limit, f)
+}
+
+// ranker ranks the chunks matching a keyword query by BM25: FTS5, or the
+// lexicon that mirrors it in memory.
+type ranker interface {
+	// rank returns the best limit chunks holding any term of q (with
+	// all, every term) whose notes pass f, best first.
+	rank(ctx context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error)
+	// rows counts the chunks.
+	rows(ctx context.Context) (int, error)
+	// hits counts the chunks holding term, or at least atMost of them
+	// when more do.
+	hits(ctx context.Context, term string, atMost int) (int, error)
+}
+
+// ranker is the lexicon when this process keeps one, except for queries
+// with Chinese or Japanese, whose bigram phrases only FTS5 matches.
+func (ix *Index) ranker(ctx context.Context, q keywordQuery) (ranker, error) {
+	if len(q.cjk) == 0 {
+		l, err := ix.lexicon(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if l != nil {
+			return l, nil
+		}
+	}
+	return ftsRanker{ix.db}, nil
 }
 
 // commonShare is the share of chunks above which a query word is common;
@@ -215,37 +253,51 @@ const (
 	minChunksToPrune = 100
 )
 
-// rareTerms returns the words of text that are not common, or "" when
-// none is common or all are.
-func (ix *Index) rareTerms(ctx context.Context, text string) (string, error) {
-	words, cjk := queryTerms(text)
-	if len(words) < 2 || len(cjk) > 0 {
-		return "", nil
+// rareTerms returns q without its common terms; the zero query when none
+// is common or all are.
+func rareTerms(ctx context.Context, r ranker, q keywordQuery) (keywordQuery, error) {
+	if len(q.terms) < 2 || len(q.cjk) > 0 {
+		return keywordQuery{}, nil
 	}
-	var total int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil || total < minChunksToPrune {
-		return "", err
+	total, err := r.rows(ctx)
+	if err != nil || total < minChunksToPrune {
+		return keywordQuery{}, err
 	}
+	limit := commonShare * float64(total)
 	var rare []string
-	for _, w := range words {
-		var n int
-		err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
-			`"`+w+`"`, int(commonShare*float64(total))+1).Scan(&n)
+	for _, t := range q.terms {
+		n, err := r.hits(ctx, t, int(limit)+1)
 		if err != nil {
-			return "", err
+			return keywordQuery{}, err
 		}
-		if n > 0 && float64(n) <= commonShare*float64(total) {
-			rare = append(rare, w)
+		if n > 0 && float64(n) <= limit {
+			rare = append(rare, t)
 		}
 	}
-	if len(rare) == 0 || len(rare) == len(words) {
-		return "", nil
+	if len(rare) == len(q.terms) {
+		return keywordQuery{}, nil
 	}
-	return strings.Join(rare, " "), nil
+	return keywordQuery{terms: rare}, nil
 }
 
-// match runs one FTS5 query and keeps the best limit chunks that pass f.
-func (ix *Index) match(ctx context.Context, expr string, limit int, f filter) ([]scored, error) {
+// ftsRanker ranks with FTS5.
+type ftsRanker struct{ db *sql.DB }
+
+func (r ftsRanker) rows(ctx context.Context) (int, error) {
+	var n int
+	err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&n)
+	return n, err
+}
+
+func (r ftsRanker) hits(ctx context.Context, term string, atMost int) (int, error) {
+	var n int
+	err := r.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
+		`"`+term+`"`, atMost).Scan(&n)
+	return n, err
+}
+
+func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error) {
+	expr := q.expr(all)
 	if expr == "" {
 		return nil, nil
 	}
@@ -254,7 +306,7 @@ func (ix *Index) match(ctx context.Context, expr string, limit int, f filter) ([
 	if f != nil {
 		n = limit * 20
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, f.rank
+	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, f.rank
 		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
 		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)' ORDER BY f.rank LIMIT ?`, expr, n)
 	if err != nil {
@@ -328,17 +380,20 @@ func (ix *Index) queryEmbedder(ctx context.Context) (Embedder, error) {
 }
 
 // results loads the chunks of ranked, in rank order, with snippets that
-// show the words of query.
-func (ix *Index) results(ctx context.Context, ranked []scored, query string) ([]Result, error) {
+// show the words of q (unless it asks for none).
+func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Result, error) {
 	if len(ranked) == 0 {
 		return []Result{}, nil
 	}
-	args := make([]any, len(ranked))
+	ids := make([]string, len(ranked))
 	for i, s := range ranked {
-		args[i] = s.id
+		ids[i] = strconv.FormatInt(s.id, 10)
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT c.id, n.path, n.kind, n.date, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
-		FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	stmt, err := ix.resultsStmt(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := stmt.QueryContext(ctx, "["+strings.Join(ids, ",")+"]")
 	if err != nil {
 		return nil, fmt.Errorf("load results: %w", err)
 	}
@@ -356,7 +411,7 @@ func (ix *Index) results(ctx context.Context, ranked []scored, query string) ([]
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	terms := queryWords(query)
+	terms := queryWords(q.Text)
 	out := make([]Result, 0, len(ranked))
 	for _, s := range ranked {
 		r, ok := byID[s.id]
@@ -364,8 +419,29 @@ func (ix *Index) results(ctx context.Context, ranked []scored, query string) ([]
 			continue // deleted by a concurrent sync
 		}
 		r.Score = s.score
-		r.Snippet = snippet(r.Text, terms)
+		if !q.NoSnippets {
+			r.Snippet = snippet(r.Text, terms)
+		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// resultsSQL loads chunks by id, the ids given as one JSON array: one
+// statement for any number of ids, prepared once (see resultsStmt).
+const resultsSQL = `SELECT c.id, n.path, n.kind, n.date, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
+	FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))`
+
+// resultsStmt returns resultsSQL prepared, preparing it on first use.
+func (ix *Index) resultsStmt(ctx context.Context) (*sql.Stmt, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.loadResults == nil {
+		st, err := ix.db.PrepareContext(ctx, resultsSQL)
+		if err != nil {
+			return nil, fmt.Errorf("load results: %w", err)
+		}
+		ix.loadResults = st
+	}
+	return ix.loadResults, nil
 }

@@ -7,6 +7,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
 )
 
 // vectorSet holds every chunk vector contiguously for an exact scan.
@@ -106,7 +110,7 @@ type scored struct {
 type minHeap []scored
 
 func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h minHeap) Less(i, j int) bool { return better(h[j], h[i]) }
 func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *minHeap) Push(x any)        { *h = append(*h, x.(scored)) }
 func (h *minHeap) Pop() any {
@@ -118,21 +122,44 @@ func (h *minHeap) Pop() any {
 
 // nearest returns the k chunks most similar to q (cosine: vectors are
 // normalised), best first, among those whose note passes keep (nil: all).
+// A large set is scanned in parts on every core.
 func (vs *vectorSet) nearest(q []float32, k int, keep func(note int64) bool) []scored {
 	if len(q) != vs.dims || k <= 0 {
 		return nil
 	}
+	parts := min(runtime.GOMAXPROCS(0), len(vs.ids)/minVectorsPerPart, 8)
+	if parts <= 1 {
+		return vs.scan(q, k, keep, 0, len(vs.ids))
+	}
+	found := make([][]scored, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			found[p] = vs.scan(q, k, keep, p*len(vs.ids)/parts, (p+1)*len(vs.ids)/parts)
+		})
+	}
+	wg.Wait()
+	all := slices.Concat(found...)
+	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
+	return all[:min(k, len(all))]
+}
+
+// minVectorsPerPart is the fewest vectors worth a goroutine of their own.
+const minVectorsPerPart = 8192
+
+// scan returns the k best of the vectors from index i to j, best first.
+func (vs *vectorSet) scan(q []float32, k int, keep func(note int64) bool, from, to int) []scored {
 	h := make(minHeap, 0, k+1)
 	d := vs.dims
-	for i := range vs.ids {
+	for i := from; i < to; i++ {
 		if keep != nil && !keep(vs.notes[i]) {
 			continue
 		}
-		s := float64(dot(vs.data[i*d:i*d+d], q))
+		c := scored{vs.ids[i], float64(dot(vs.data[i*d:i*d+d], q))}
 		if len(h) < k {
-			heap.Push(&h, scored{vs.ids[i], s})
-		} else if s > h[0].score {
-			h[0] = scored{vs.ids[i], s}
+			heap.Push(&h, c)
+		} else if better(c, h[0]) {
+			h[0] = c
 			heap.Fix(&h, 0)
 		}
 	}

@@ -16,10 +16,10 @@ import (
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	// written holds the notes put in this transaction; states the new
-	// state of every path changed (nil: removed).
-	written map[int64]bool
-	states  map[string]*fileState
+	// written holds the notes put in this transaction, removed the notes
+	// deleted; states the new state of every path changed (nil: removed).
+	written, removed map[int64]bool
+	states           map[string]*fileState
 }
 
 var writerSQL = map[string]string{
@@ -46,7 +46,7 @@ var writerSQL = map[string]string{
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, removed: map[int64]bool{}, states: map[string]*fileState{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -80,6 +80,7 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 		_, err := w.exec(ctx, "deleteFile", p)
 		return err
 	}
+	w.removed[s.id] = true
 	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
 		return err
 	}
@@ -108,8 +109,10 @@ type noteRows struct {
 	edges  [][]any // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
-	// The FTS columns shared by every chunk of the note.
+	// The FTS columns shared by every chunk of the note, and each chunk's
+	// heading and text, analyzed (see analyze).
 	names, aliases, description, tagText string
+	headings, texts                      []string
 	title                                string
 }
 
@@ -150,9 +153,13 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line})
 	}
 	nr.cjk = make([]string, len(chunks))
+	nr.headings = make([]string, len(chunks))
+	nr.texts = make([]string, len(chunks))
 	for i, c := range chunks {
 		nr.cjk[i] = cjkText(nr.names + " " + nr.aliases + " " + desc + " " + c.heading + " " + c.text)
+		nr.headings[i], nr.texts[i] = analyzed(c.heading), analyzed(c.text)
 	}
+	nr.names, nr.aliases, nr.description, nr.tagText = analyzed(nr.names), analyzed(nr.aliases), analyzed(desc), analyzed(nr.tagText)
 	return nr
 }
 
@@ -205,7 +212,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.exec(ctx, "insertFTS", cid, nr.names, nr.aliases, nr.description, nr.tagText, c.heading, c.text, nr.cjk[i]); err != nil {
+		if _, err := w.exec(ctx, "insertFTS", cid, nr.names, nr.aliases, nr.description, nr.tagText, nr.headings[i], nr.texts[i], nr.cjk[i]); err != nil {
 			return err
 		}
 		if _, err := w.exec(ctx, "insertPending", cid); err != nil {

@@ -6,6 +6,10 @@ import "strings"
 // items is dropped: 0.4 x Jaccard + 0.6 x LCS ratio of their words.
 const nearDuplicate = 0.85
 
+// minJaccard is the least Jaccard index of a near duplicate: with an LCS
+// ratio of 1, 0.4 x 0.625 + 0.6 = 0.85.
+const minJaccard = (nearDuplicate - 0.6) / 0.4
+
 // dedup drops, from candidates in rank order, exact duplicates (the same
 // normalised text) and near duplicates of a better-ranked item. It stops
 // once the kept items hold limit tokens: the rest could not be packed.
@@ -18,7 +22,7 @@ func dedup(ranked []*candidate, limit int) []*candidate {
 		if tokens >= limit {
 			break
 		}
-		w := words(c.hit.Text)
+		w := c.words()
 		key := strings.Join(w, " ")
 		if key == "" {
 			key = c.hit.Path + "\x00" + c.hit.Heading // an empty chunk: one per heading
@@ -29,7 +33,7 @@ func dedup(ranked []*candidate, limit int) []*candidate {
 		ws := newWordSet(w)
 		dup := false
 		for _, k := range kept {
-			if similarity(ws, k) >= nearDuplicate {
+			if mayDuplicate(ws, k) && similarity(ws, k) >= nearDuplicate {
 				dup = true
 				break
 			}
@@ -43,6 +47,14 @@ func dedup(ranked []*candidate, limit int) []*candidate {
 		tokens += c.hit.Tokens
 	}
 	return out
+}
+
+// mayDuplicate reports whether a and b can be near duplicates: their
+// Jaccard index is at most the smaller set's size over the larger's, and
+// must reach minJaccard.
+func mayDuplicate(a, b wordSet) bool {
+	small, large := min(len(a.set), len(b.set)), max(len(a.set), len(b.set))
+	return float64(small) >= minJaccard*float64(large)
 }
 
 // wordSet is a text's words in order and as a set.

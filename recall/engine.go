@@ -169,7 +169,7 @@ func enough(ranked []*candidate, terms []string, budget int) bool {
 
 // holdsAll reports whether c's text, heading or title holds every term.
 func holdsAll(c *candidate, terms []string) bool {
-	text := strings.ToLower(c.hit.Title + " " + c.hit.Heading + " " + c.hit.Text)
+	text := c.lowered()
 	for _, t := range terms {
 		if !strings.Contains(text, t) {
 			return false

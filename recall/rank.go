@@ -92,19 +92,25 @@ func why(c *candidate, layer string) string {
 // more of the query's words: each one's fused score grows by up to half
 // with the share of query words in its text.
 func (s *search) rerank() {
-	terms := words(s.query)
+	terms := map[string]int{}
+	for _, w := range words(s.query) {
+		if _, ok := terms[w]; !ok {
+			terms[w] = len(terms)
+		}
+	}
 	if len(terms) == 0 {
 		return
 	}
+	have := make([]bool, len(terms))
 	for _, c := range s.cands {
-		have := map[string]bool{}
-		for _, w := range words(c.hit.Title + " " + c.hit.Heading + " " + c.hit.Text) {
-			have[w] = true
-		}
+		clear(have)
 		n := 0
-		for _, t := range terms {
-			if have[t] {
-				n++
+		for _, ws := range [][]string{words(c.hit.Title), words(c.hit.Heading), c.words()} {
+			for _, w := range ws {
+				if i, ok := terms[w]; ok && !have[i] {
+					have[i] = true
+					n++
+				}
 			}
 		}
 		c.rrf *= 1 + 0.5*float64(n)/float64(len(terms))
@@ -114,11 +120,23 @@ func (s *search) rerank() {
 // words are the lower-cased words of s (letters and digits; each CJK
 // character a word), for overlap measures.
 func words(s string) []string {
+	if ascii(s) {
+		return asciiWords(s)
+	}
+	return unicodeWords(s)
+}
+
+// unicodeWords is words for any text.
+func unicodeWords(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !hasCJK(f) {
+			out = append(out, f)
+			continue
+		}
 		var latin []rune
 		for _, r := range f {
-			if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) {
+			if isCJK(r) {
 				if len(latin) > 0 {
 					out = append(out, string(latin))
 					latin = latin[:0]
@@ -133,4 +151,46 @@ func words(s string) []string {
 		}
 	}
 	return out
+}
+
+// asciiWords is words for ASCII text, without a rune decoded.
+func asciiWords(s string) []string {
+	lower := strings.ToLower(s)
+	out := make([]string, 0, len(s)/5)
+	start := -1
+	for i := 0; i <= len(lower); i++ {
+		word := i < len(lower) && (lower[i] >= 'a' && lower[i] <= 'z' || lower[i] >= '0' && lower[i] <= '9')
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			out = append(out, lower[start:i])
+			start = -1
+		}
+	}
+	return out
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+}
+
+// hasCJK reports whether s holds a CJK character; below U+2E80 there is
+// none, a fast path for alphabetic text.
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if r >= 0x2e80 && isCJK(r) {
+			return true
+		}
+	}
+	return false
 }

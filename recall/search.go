@@ -16,6 +16,26 @@ type candidate struct {
 	final float64
 	why   string
 	seq   int // order of discovery, for stable ties
+	// text and lower are the words of the chunk's text and its title,
+	// heading and text lower-cased, computed on first use.
+	text  []string
+	lower string
+}
+
+// words returns the words of c's text (see words).
+func (c *candidate) words() []string {
+	if c.text == nil {
+		c.text = words(c.hit.Text)
+	}
+	return c.text
+}
+
+// lowered returns c's title, heading and text, lower-cased.
+func (c *candidate) lowered() string {
+	if c.lower == "" {
+		c.lower = strings.ToLower(c.hit.Title + " " + c.hit.Heading + " " + c.hit.Text)
+	}
+	return c.lower
 }
 
 // search is one recall's candidates as the stages gather them.
@@ -27,9 +47,12 @@ type search struct {
 	terms  []string // the query's search words
 	cands  map[int64]*candidate
 	// keyword is the query's keyword ranking, fetched once (kwPool deep)
-	// and shared by the stages and the graph engine.
+	// and shared by the stages and the graph engine; vector its vector
+	// ranking, fetched once as deep as the deepest stage asks.
 	keyword []index.Result
 	kwDone  bool
+	vector  []index.Result
+	vecDone bool
 }
 
 // kwPool is how deep the one keyword query of a recall ranks.
@@ -38,7 +61,7 @@ const kwPool = 200
 // keywordHits returns the query's keyword ranking, querying on first use.
 func (s *search) keywordHits(ctx context.Context) []index.Result {
 	if !s.kwDone {
-		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: kwPool})
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: kwPool, NoSnippets: true})
 		if err != nil {
 			return nil // a deadline or a damaged cache: this stage finds nothing
 		}
@@ -108,7 +131,7 @@ var stages = []stage{
 		s.context(ctx, 5, 1)
 	}},
 	{"full", func(ctx context.Context, s *search) {
-		n := max(30, s.budget/12)
+		n := s.depth()
 		s.exact(ctx, n)
 		if s.route.Strategy != ExactOnly {
 			s.semantic(ctx, n)
@@ -128,11 +151,18 @@ func (s *search) exact(ctx context.Context, n int) {
 
 // semantic is the vector engine; without vectors it adds nothing.
 func (s *search) semantic(ctx context.Context, n int) {
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: n})
-	if err == nil {
-		s.add("semantic", hits, 0.5)
+	if !s.vecDone {
+		s.vecDone = true
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: s.depth(), NoSnippets: true})
+		if err == nil { // else no vectors, a deadline or a damaged cache: nothing found
+			s.vector = hits
+		}
 	}
+	s.add("semantic", s.vector[:min(n, len(s.vector))], 0.5)
 }
+
+// depth is how many hits the deepest stage takes from one engine.
+func (s *search) depth() int { return max(30, s.budget/12) }
 
 // graph expands along the route's graph dimensions: the notes linked
 // from and to the best hits' notes are searched for the query too.
@@ -234,7 +264,7 @@ func (s *search) expand(ctx context.Context, from, n int) {
 		return extra[i] < extra[j]
 	})
 	extra = extra[:min(len(extra), maxExpansion)]
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n})
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n, NoSnippets: true})
 	if err == nil {
 		s.add("expand", hits, 0.5)
 	}

@@ -42,7 +42,7 @@ func (a *app) doctorCommand() *cli.Command {
 			}
 			defer s.Close()
 			cache := filepath.Join(s.dir, filepath.FromSlash(cacheDir))
-			ix, err := s.openIndex(ctx)
+			ix, err := s.openIndex(ctx, false)
 			if err != nil {
 				return err
 			}
@@ -64,7 +64,7 @@ func (a *app) doctorCommand() *cli.Command {
 					if err := index.Remove(cache); err != nil {
 						return err
 					}
-					if ix, err = s.openIndex(ctx); err != nil {
+					if ix, err = s.openIndex(ctx, false); err != nil {
 						return err
 					}
 					if _, err := a.syncNow(ctx, s, ix); err != nil {

@@ -47,7 +47,7 @@ func (a *app) evalCommand() *cli.Command {
 				if cmd.Int("budget") <= 0 {
 					return usagef("--budget must be a positive number of tokens")
 				}
-				rep, err := evalLocomo(ctx, cmd.Args().First(), int(cmd.Int("budget")), intent, index.Options{NoVectors: cmd.Bool("no-vectors")})
+				rep, err := evalLocomo(ctx, cmd.Args().First(), int(cmd.Int("budget")), intent, index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true})
 				if err != nil {
 					return err
 				}

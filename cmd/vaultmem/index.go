@@ -18,9 +18,10 @@ import (
 // cacheDir is the sidecar cache folder, relative to the vault root.
 const cacheDir = ".vaultmem/cache"
 
-// openIndex opens the vault's index with the configured embedder.
-func (s *session) openIndex(ctx context.Context) (*index.Index, error) {
-	opts := index.Options{MaxNoteSize: s.cfg.MaxNoteSize, ChunkTokens: s.cfg.ChunkTokens}
+// openIndex opens the vault's index with the configured embedder;
+// resident is for a long-running process (see index.Options.Resident).
+func (s *session) openIndex(ctx context.Context, resident bool) (*index.Index, error) {
+	opts := index.Options{MaxNoteSize: s.cfg.MaxNoteSize, ChunkTokens: s.cfg.ChunkTokens, Resident: resident}
 	e := s.cfg.Embedder
 	switch e.Provider {
 	case "none":
@@ -46,12 +47,12 @@ func (s *session) openIndex(ctx context.Context) (*index.Index, error) {
 }
 
 // openIndexed opens the vault and its index; the caller closes both.
-func (a *app) openIndexed(ctx context.Context) (*session, *index.Index, error) {
+func (a *app) openIndexed(ctx context.Context, resident bool) (*session, *index.Index, error) {
 	s, err := a.open()
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := s.openIndex(ctx)
+	ix, err := s.openIndex(ctx, resident)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
@@ -108,7 +109,7 @@ func (a *app) indexCommand() *cli.Command {
 					return err
 				}
 			}
-			ix, err := s.openIndex(ctx)
+			ix, err := s.openIndex(ctx, false)
 			if err != nil {
 				return err
 			}

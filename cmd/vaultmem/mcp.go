@@ -30,7 +30,7 @@ func (a *app) mcpCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, ix, err := a.openIndexed(ctx)
+			s, ix, err := a.openIndexed(ctx, true)
 			if err != nil {
 				return err
 			}

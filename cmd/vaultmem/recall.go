@@ -57,7 +57,7 @@ func (a *app) recallCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, ix, err := a.openIndexed(ctx)
+			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
 				return err
 			}

@@ -39,7 +39,7 @@ func (a *app) searchCommand() *cli.Command {
 			}
 			q := index.Query{Text: joinArgs(cmd), Mode: mode, Limit: int(cmd.Int("limit")),
 				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
-			s, ix, err := a.openIndexed(ctx)
+			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
 				return err
 			}

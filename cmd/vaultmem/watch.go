@@ -24,7 +24,7 @@ func (a *app) watchCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, ix, err := a.openIndexed(ctx)
+			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
 				return err
 			}

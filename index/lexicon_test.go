@@ -1,0 +1,148 @@
+package index
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/fixtures/gen"
+)
+
+// lexiconQueries are queries over a generated vault: words of note titles
+// and of chunk text (common and rare ones, one to six words), and a few
+// that match nothing or only stop words.
+func lexiconQueries(t *testing.T, ix *Index) []string {
+	t.Helper()
+	qs := []string{"the", "zzzzqx", "what is the", "Running paints painted", "café naïve"}
+	rows, err := ix.db.Query(`SELECT n.title, c.text FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY c.id LIMIT 200`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for i := 0; rows.Next(); i++ {
+		var title, text string
+		if err := rows.Scan(&title, &text); err != nil {
+			t.Fatal(err)
+		}
+		if i%8 == 0 {
+			qs = append(qs, "What is "+title+"?")
+		}
+		if w := strings.Fields(text); i%13 == 0 && len(w) > 12 {
+			qs = append(qs, strings.Join(w[i%6:i%6+1+i%6], " "))
+		}
+	}
+	return qs
+}
+
+// sameRanking fails unless two rankings hold the same chunks with the
+// same scores (to rounding) in the same order; chunks tied at the cut-off
+// score may differ.
+func sameRanking(t *testing.T, q string, want, got []Result) {
+	t.Helper()
+	if len(want) != len(got) {
+		t.Errorf("%q: %d results, want %d", q, len(got), len(want))
+		return
+	}
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a)) }
+	for i := range want {
+		if !close(want[i].Score, got[i].Score) {
+			t.Errorf("%q #%d: score %v (%s), want %v (%s)", q, i, got[i].Score, got[i].Path, want[i].Score, want[i].Path)
+			return
+		}
+		cut := want[len(want)-1].Score
+		if want[i].Chunk != got[i].Chunk && !close(want[i].Score, cut) && !tied(want, i) {
+			t.Errorf("%q #%d: %s (chunk %d), want %s (chunk %d)", q, i, got[i].Path, got[i].Chunk, want[i].Path, want[i].Chunk)
+			return
+		}
+	}
+}
+
+// tied reports whether result i has the score of a neighbour.
+func tied(rs []Result, i int) bool {
+	eq := func(j int) bool {
+		return j >= 0 && j < len(rs) && math.Abs(rs[j].Score-rs[i].Score) <= 1e-9*math.Abs(rs[i].Score)
+	}
+	return eq(i-1) || eq(i+1)
+}
+
+func keywordSearch(t *testing.T, ix *Index, q string, limit int) []Result {
+	t.Helper()
+	rs, err := ix.Search(context.Background(), Query{Text: q, Mode: Keyword, Limit: limit})
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return rs
+}
+
+// TestLexiconRanksAsFTS5 checks the in-memory keyword index against FTS5
+// on a generated vault (English, Chinese and Japanese notes), before and
+// after syncs of the resident process and of another one.
+func TestLexiconRanksAsFTS5(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := gen.Write(dir, gen.Options{Notes: 120}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cache := filepath.Join(dir, ".vaultmem", "cache")
+	open := func(resident bool) *Index {
+		ix, err := Open(ctx, cache, Options{NoVectors: true, Resident: resident})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix
+	}
+	fts, lex := open(false), open(true)
+	sync := func(ix *Index) {
+		if _, err := ix.Sync(ctx, os.DirFS(dir), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare := func(stage string) {
+		t.Helper()
+		qs := lexiconQueries(t, fts)
+		for _, q := range qs {
+			for _, limit := range []int{5, 60} {
+				sameRanking(t, stage+": "+q, keywordSearch(t, fts, q, limit), keywordSearch(t, lex, q, limit))
+			}
+		}
+		if lex.lex == nil {
+			t.Fatalf("%s: the resident index keeps no lexicon", stage)
+		}
+	}
+	sync(lex)
+	compare("first sync")
+
+	// This process's sync updates the lexicon in place.
+	before := lex.lex
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.md"))
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(files[0], "# Rewritten\n\nAn entirely new paragraph about zebras painting murals.\n")
+	if err := os.Remove(files[1]); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(dir, "New note.md"), "---\naliases: [Fresh]\ntags: [wildlife]\n---\n# Zebras\n\nZebras paint stripes.\n")
+	sync(lex)
+	compare("after own sync")
+	if lex.lex != before {
+		t.Error("own sync loaded the lexicon again instead of updating it")
+	}
+	if got := keywordSearch(t, lex, "zebras", 10); len(got) != 2 {
+		t.Errorf("zebras: %d results, want the rewritten and the new note", len(got))
+	}
+
+	// Another process's sync: the next search loads it again.
+	write(filepath.Join(dir, "Other.md"), "# Other\n\nGiraffes paint too.\n")
+	sync(fts)
+	compare("after another process's sync")
+	if got := keywordSearch(t, lex, "giraffes", 10); len(got) != 1 {
+		t.Errorf("giraffes: %d results, want 1", len(got))
+	}
+}
