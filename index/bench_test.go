@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -164,13 +165,28 @@ func BenchmarkSearch(b *testing.B) {
 	if _, err := ix.Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
 		b.Fatal(err)
 	}
-	for _, mode := range []Mode{Keyword, Vector, Hybrid} {
-		b.Run(string(mode), func(b *testing.B) {
+	// The same cache through a resident handle: keyword ranking from the
+	// in-memory lexicon.
+	resident, err := Open(ctx, cache, Options{Resident: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resident.Close()
+	if _, err := resident.Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ix   *Index
+		mode Mode
+	}{{"keyword", ix, Keyword}, {"vector", ix, Vector}, {"hybrid", ix, Hybrid},
+		{"keyword-resident", resident, Keyword}, {"hybrid-resident", resident, Hybrid}} {
+		b.Run(c.name, func(b *testing.B) {
 			var lat []time.Duration
 			i := 0
 			for b.Loop() {
 				start := time.Now()
-				res, err := ix.Search(ctx, Query{Text: qs[i%len(qs)], Mode: mode, Limit: 10})
+				res, err := c.ix.Search(ctx, Query{Text: qs[i%len(qs)], Mode: c.mode, Limit: 10})
 				lat = append(lat, time.Since(start))
 				if err != nil || len(res) == 0 {
 					b.Fatalf("search %q: %v, %d results", qs[i%len(qs)], err, len(res))
@@ -181,6 +197,32 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 		})
+	}
+}
+
+// BenchmarkLexiconLoad measures what a resident index's first keyword
+// search costs at 10k notes: loading the lexicon, and the heap it keeps.
+func BenchmarkLexiconLoad(b *testing.B) {
+	dir := benchVault(b, 10000)
+	cache := b.TempDir()
+	coldIndex(b, dir, cache, Options{NoVectors: true})
+	ctx := context.Background()
+	var heap runtime.MemStats
+	for b.Loop() {
+		ix, err := Open(ctx, cache, Options{NoVectors: true, Resident: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&heap)
+		before := heap.HeapAlloc
+		if _, err := ix.Search(ctx, Query{Text: "cache", Mode: Keyword}); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&heap)
+		b.ReportMetric(float64(heap.HeapAlloc-before)/(1<<20), "heap-MiB")
+		ix.Close()
 	}
 }
 

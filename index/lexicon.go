@@ -321,3 +321,20 @@ func (a *accumulator) add(doc int32, s float64) {
 	a.score[doc] += s
 	a.matched[doc]++
 }
+
+// Warm loads what searches would load on first use: the vectors and, for
+// a resident index, the lexicon. A server calls it at start, so that its
+// first query does not wait.
+func (ix *Index) Warm(ctx context.Context) error {
+	if _, err := ix.lexicon(ctx); err != nil {
+		return err
+	}
+	if ix.opts.NoVectors {
+		return nil
+	}
+	if _, err := ix.queryEmbedder(ctx); err != nil {
+		return err
+	}
+	_, err := ix.vectors(ctx)
+	return err
+}

@@ -203,13 +203,16 @@ func (s *search) graph(ctx context.Context, from int) {
 
 // context adds the chunks next to the best hits in their notes (the
 // turns around a line of a conversation, the paragraphs around a
-// sentence), each voting with part of its hit's score.
+// sentence), each voting with half its hit's score; the chunk right
+// after a hit that asks a question votes with all of it, as the reply
+// holds the answer the question's words found.
 func (s *search) context(ctx context.Context, from, width int) {
 	for _, c := range s.top(from) {
 		around, err := s.e.ix.Around(ctx, c.hit.Chunk, width)
 		if err != nil {
 			return
 		}
+		asks := strings.Contains(c.hit.Text, "?")
 		for _, h := range around {
 			n, ok := s.cands[h.Chunk]
 			if !ok {
@@ -220,7 +223,11 @@ func (s *search) context(ctx context.Context, from, width int) {
 				continue
 			}
 			n.ranks["context"] = 0
-			n.rrf += c.rrf * 0.5
+			share := 0.5
+			if asks && h.Line > c.hit.Line {
+				share = 1
+			}
+			n.rrf += c.rrf * share
 		}
 	}
 }

@@ -63,6 +63,9 @@ func (a *app) mcpCommand() *cli.Command {
 			if _, err := ix.Sync(ctx, s.root.FS(), nil); err != nil {
 				return err
 			}
+			// Load the keyword index and the vectors while the client
+			// starts up; a failure only means the first query loads them.
+			go ix.Warm(ctx)
 			srv, err = mcpserver.New(opts)
 			ready.Done()
 			if err != nil {
