@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -121,6 +122,107 @@ func (ix *Index) paths(ctx context.Context, q string, args ...any) ([]string, er
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// Dated returns the notes dated from day from to day to (both
+// "2006-01-02", inclusive), latest first, at most limit. A note's date is
+// its frontmatter date (date, created, updated, last_applied) or the date
+// in its file name (a daily note); only dates written year first count.
+func (ix *Index) Dated(ctx context.Context, from, to string, limit int) ([]string, error) {
+	end, err := time.Parse(time.DateOnly, to)
+	if err != nil {
+		return nil, fmt.Errorf("dated notes: %w", err)
+	}
+	return ix.paths(ctx, `SELECT path FROM notes WHERE date != '' AND date >= ? AND date < ? ORDER BY date DESC, path LIMIT ?`,
+		from, end.AddDate(0, 0, 1).Format(time.DateOnly), limit)
+}
+
+// Labelled returns the notes that the notes at paths link to with a
+// label holding a word of text ([[Alice Smith|the boss]] calls Alice
+// Smith "the boss"), each once: a label is a name the vault gives a note
+// besides its title and aliases. Words match as keyword search matches
+// them.
+func (ix *Index) Labelled(ctx context.Context, paths []string, text string) ([]string, error) {
+	q := newKeywordQuery(text)
+	if len(q.terms) == 0 || len(paths) == 0 {
+		return []string{}, nil
+	}
+	want := map[string]bool{}
+	for _, t := range q.terms {
+		want[t] = true
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.target, e.label FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND e.label != '' AND e.resolved AND e.target LIKE '%.md'
+		ORDER BY n.path, e.seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("labelled notes: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	out := []string{}
+	for rows.Next() {
+		var target, label string
+		if err := rows.Scan(&target, &label); err != nil {
+			return nil, err
+		}
+		if seen[target] {
+			continue
+		}
+		for _, t := range analyze(label) {
+			if want[t] {
+				seen[target] = true
+				out = append(out, target)
+				break
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// Openings returns the first n chunks of each note at paths, a note's in
+// note order, without snippets.
+func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {
+	if len(paths) == 0 || n <= 0 {
+		return []Result{}, nil
+	}
+	args := []any{}
+	for _, p := range paths {
+		args = append(args, p)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND c.seq < ? ORDER BY n.path, c.seq`, append(args, n)...)
+	if err != nil {
+		return nil, fmt.Errorf("note openings: %w", err)
+	}
+	var ranked []scored
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ranked = append(ranked, scored{id: id})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out, err := ix.results(ctx, ranked, Query{NoSnippets: true})
+	if err != nil {
+		return nil, err
+	}
+	order := make(map[string]int, len(paths))
+	for i, p := range paths {
+		if _, dup := order[p]; !dup {
+			order[p] = i
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return order[out[i].Path] < order[out[j].Path] })
+	return out, nil
 }
 
 // NoteInfo is a note as List returns it.

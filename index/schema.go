@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 7
+const schemaVersion = 8
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -35,6 +35,7 @@ CREATE TABLE notes (
 	frontmatter TEXT NOT NULL,
 	warnings    TEXT NOT NULL
 );
+CREATE INDEX notes_date ON notes(date) WHERE date != '';
 CREATE TABLE tags (
 	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag     TEXT NOT NULL,

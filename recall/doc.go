@@ -12,10 +12,14 @@
 //  2. Route: the intent picks a strategy (exact-only, exact-first,
 //     semantic-first), the memory layers to favour, the graph dimensions
 //     to expand along and a token budget; see [DefaultRoutes].
-//  3. Stages: fast (exact engine), extend (+ semantic, graph and context
-//     expansion), full (everything, deeper, + a lexical reranker), each
-//     under its own deadline; a stage runs only when the previous one did
-//     not return enough: see [Engine.Recall].
+//  3. Stages: fast (exact engine), extend (+ semantic, temporal, graph,
+//     feedback and context expansion), full (everything, deeper, + a
+//     lexical reranker), each under its own deadline; a stage runs only
+//     when the previous one did not return enough: see [Engine.Recall].
+//     The temporal engine searches the notes dated on the days a question
+//     names (and, on the temporal route, those dated like the best hits);
+//     the graph engine the notes linked to and from the best hits, and on
+//     entity and relationship routes the notes their link labels name.
 //  4. Fuse and dedup: reciprocal rank fusion of the engines; exact
 //     duplicates (same normalised text) and near duplicates (0.4 Jaccard
 //     + 0.6 LCS similarity of their words >= 0.85) are dropped.

@@ -46,7 +46,7 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 
 func sources(c *candidate) string {
 	var out []string
-	for _, e := range []string{"exact", "semantic", "graph", "context"} {
+	for _, e := range engines {
 		if _, ok := c.ranks[e]; ok {
 			out = append(out, e)
 		}

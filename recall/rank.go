@@ -9,6 +9,9 @@ import (
 	"unicode"
 )
 
+// engines are the names of the engines, in the order items name them.
+var engines = []string{"exact", "semantic", "temporal", "graph", "context"}
+
 // Rank bonuses of DESIGN.md.
 const (
 	layerBonus   = 0.1
@@ -76,7 +79,7 @@ func recency(date string, now time.Time) float64 {
 
 func why(c *candidate, layer string) string {
 	var parts []string
-	for _, e := range []string{"exact", "semantic", "graph", "context"} {
+	for _, e := range engines {
 		if r, ok := c.ranks[e]; ok {
 			if e == "context" {
 				parts = append(parts, "next to a hit")

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,6 +32,9 @@ func TestClassifyRules(t *testing.T) {
 		{"remember my favourite editor?", recall.Preference},
 		{"When did we switch to pnpm?", recall.Temporal},
 		{"timeline of the release freeze", recall.Temporal},
+		{"what did I do yesterday", recall.Temporal},
+		{"notes from 2024-05-07", recall.Temporal},
+		{"昨天做了什么", recall.Temporal},
 		{"What is the difference between staging and prod?", recall.Relationship},
 		{"relationship between Alice and the billing team", recall.Relationship},
 		{"why did the deploy fail and when was it fixed", recall.Hybrid}, // causal and temporal, as strongly
@@ -207,5 +211,118 @@ func TestLLMClassifier(t *testing.T) {
 				t.Errorf("second ask: %s by %s after %d calls", res.Intent, res.Classifier, calls.Load())
 			}
 		})
+	}
+}
+
+// dailyNotes are a journal: daily notes named by date, a meeting note
+// dated in its frontmatter, and an undated note on the same subject.
+var dailyNotes = map[string]string{
+	"journal/2026-11-17.md": "# Tuesday\n\nFixed the login redirect loop.\n\nLunch with Ana: she wants the billing export by Friday.\n",
+	"journal/2026-11-10.md": "# A week before\n\nBilling export: first draft of the CSV columns.\n",
+	"journal/2026-10-02.md": "# October\n\nPlanned the billing export with finance.\n",
+	"meetings/standup.md":   "---\ndate: 2026-11-17\n---\n# Standup\n\nAna: billing export blocked on the tax field.\n",
+	"notes/billing.md":      "# Billing\n\nThe billing export is a CSV of invoices; finance opens it in Excel. The billing export runs nightly.\n",
+	"notes/login.md":        "# Login\n\nThe login redirect loop came back twice this year.\n",
+	"journal/not-a-date.md": "# Someday\n\nBilling export ideas.\n",
+	"journal/2026-02-30.md": "# Impossible day\n\nBilling export notes.\n",
+}
+
+func TestTemporalEngineSearchesTheDaysAQuestionNames(t *testing.T) {
+	ix, _ := testIndex(t, "memory-folder", dailyNotes)
+	now := func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }
+	e := recall.New(ix, recall.Options{Now: now})
+	ctx := context.Background()
+	recallPaths := func(q string) (*recall.Result, []string) {
+		t.Helper()
+		res, err := e.Recall(ctx, recall.Request{Query: q, Budget: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, it := range res.Items {
+			paths = append(paths, it.Path)
+		}
+		return res, paths
+	}
+
+	// Only a date: the notes of that day, first chunks first.
+	res, paths := recallPaths("What did I do yesterday?")
+	if len(paths) == 0 || paths[0] != "journal/2026-11-17.md" || !strings.Contains(res.Items[0].Source, "temporal") {
+		t.Errorf("yesterday: %v\n%s", paths, res.Context)
+	}
+	if !slices.Contains(paths, "meetings/standup.md") {
+		t.Errorf("yesterday: the meeting dated yesterday in its frontmatter is missing: %v", paths)
+	}
+
+	// A date and a subject: that day's notes on the subject outrank the
+	// undated note that says "billing export" most.
+	res, paths = recallPaths("billing export last week")
+	if len(paths) == 0 || paths[0] != "journal/2026-11-10.md" {
+		t.Errorf("last week: %v\n%s", paths, res.Context)
+	}
+	res, paths = recallPaths("billing export in October")
+	if len(paths) == 0 || paths[0] != "journal/2026-10-02.md" {
+		t.Errorf("in October: %v\n%s", paths, res.Context)
+	}
+
+	// A day with no notes adds nothing, and a question without a date
+	// is not restricted to dated notes.
+	if _, paths = recallPaths("billing export on 2026-11-01"); len(paths) == 0 {
+		t.Error("a day without notes: no items at all")
+	}
+	if _, paths = recallPaths("How does the billing export work?"); len(paths) == 0 || paths[0] != "notes/billing.md" {
+		t.Errorf("no date: %v", paths)
+	}
+}
+
+func TestTemporalRouteSearchesTheSameDay(t *testing.T) {
+	ix, _ := testIndex(t, "memory-folder", dailyNotes)
+	e := recall.New(ix, recall.Options{Now: func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }})
+	// The best hits are in yesterday's journal ("login redirect"); the
+	// standup, dated the same day in its frontmatter, is searched too.
+	res, err := e.Recall(context.Background(), recall.Request{Query: "When did Ana mention the login redirect?", Intent: recall.Temporal, Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var standup *recall.Item
+	for i, it := range res.Items {
+		if it.Path == "meetings/standup.md" {
+			standup = &res.Items[i]
+		}
+	}
+	if standup == nil || !strings.Contains(standup.Source, "temporal") {
+		t.Errorf("the standup of the same day as the best hit: %+v\n%s", res.Items, res.Context)
+	}
+}
+
+func TestEntityRouteFollowsLinkLabels(t *testing.T) {
+	notes := map[string]string{
+		"people/Alice Smith.md": "# Alice Smith\n\nRuns platform. Wants every service on the shared CI runners by Q3.\n",
+		"people/Bob Jones.md":   "# Bob Jones\n\nDesigner on the mobile team.\n",
+		"log.md":                "# Log\n\nMet [[Alice Smith|the boss]] and [[Bob Jones|Bob]] about hiring.\n",
+	}
+	ix, _ := testIndex(t, "memory-folder", notes)
+	e := recall.New(ix, recall.Options{})
+	ask := func(intent recall.Intent) *recall.Result {
+		t.Helper()
+		res, err := e.Recall(context.Background(), recall.Request{Query: "what does the boss want?", Intent: intent, Budget: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	found := func(res *recall.Result) bool {
+		for _, it := range res.Items {
+			if it.Path == "people/Alice Smith.md" && strings.Contains(it.Source, "graph") {
+				return true
+			}
+		}
+		return false
+	}
+	if res := ask(recall.Relationship); !found(res) {
+		t.Errorf("relationship route: Alice Smith, whom a link calls the boss, not found through the label: %+v", res.Items)
+	}
+	if res := ask(recall.SimpleFact); found(res) {
+		t.Errorf("simple-fact route (no graph dimension) followed a label: %+v", res.Items)
 	}
 }

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,9 @@ type search struct {
 	kwDone  bool
 	vector  []index.Result
 	vecDone bool
+	// datedDone says the notes of the days the question names were
+	// searched (once: the stages would find the same).
+	datedDone bool
 }
 
 // kwPool is how deep the one keyword query of a recall ranks.
@@ -126,6 +130,7 @@ var stages = []stage{
 		if s.route.Strategy != ExactOnly {
 			s.semantic(ctx, n)
 		}
+		s.temporal(ctx, 3)
 		s.graph(ctx, 3)
 		s.expand(ctx, 3, n)
 		s.context(ctx, 5, 1)
@@ -136,6 +141,7 @@ var stages = []stage{
 		if s.route.Strategy != ExactOnly {
 			s.semantic(ctx, n)
 		}
+		s.temporal(ctx, 5)
 		s.graph(ctx, 5)
 		s.context(ctx, 10, 1)
 		s.rerank()
@@ -165,23 +171,37 @@ func (s *search) semantic(ctx context.Context, n int) {
 func (s *search) depth() int { return max(30, s.budget/12) }
 
 // graph expands along the route's graph dimensions: the notes linked
-// from and to the best hits' notes are searched for the query too.
+// from and to the best hits' notes are searched for the query too. On
+// entity and relationship routes, a note a best hit links to with a
+// label holding a word of the question ([[Alice Smith|the boss]] for
+// "what does the boss want?") adds its first chunks: the label names it
+// where its own text may not. (Aliases and tags are fields of the exact
+// engine, weighted above the text.)
 func (s *search) graph(ctx context.Context, from int) {
 	if len(s.route.Graph) == 0 {
 		return
 	}
 	seen := map[string]bool{}
-	var paths []string
+	var tops, paths []string
 	for _, c := range s.top(from) {
 		if seen[c.hit.Path] {
 			continue
 		}
 		seen[c.hit.Path] = true
+		tops = append(tops, c.hit.Path)
 		linked, err := s.e.ix.Linked(ctx, c.hit.Path)
 		if err != nil {
 			return
 		}
 		paths = append(paths, linked...)
+	}
+	if slices.Contains(s.route.Graph, "entity") || slices.Contains(s.route.Graph, "relationship") {
+		named, err := s.e.ix.Labelled(ctx, tops, s.query)
+		if err == nil && len(named) > 0 {
+			if hits, err := s.e.ix.Openings(ctx, named, 2); err == nil {
+				s.add("graph", hits, 0.5)
+			}
+		}
 	}
 	if len(paths) == 0 {
 		return
@@ -199,6 +219,72 @@ func (s *search) graph(ctx context.Context, from int) {
 		}
 	}
 	s.add("graph", fresh, 0.5)
+}
+
+// maxDated is the most notes of the days a question names that the
+// temporal engine searches.
+const maxDated = 200
+
+// temporal is the engine of the temporal dimension. A question that names
+// days ("yesterday", "last week", "2024-05-07", "in March") is about the
+// notes dated then (daily notes, notes with a date in their frontmatter),
+// whatever its intent: their chunks holding the question's other words
+// come first, and when it has none ("what did I do yesterday?") their
+// first chunks. On a temporal route, the notes dated on the same day as
+// the best hits are searched for the question too, as the graph engine
+// searches linked notes.
+func (s *search) temporal(ctx context.Context, from int) {
+	spans, rest := datesIn(s.query, s.e.now())
+	if len(spans) > 0 && !s.datedDone {
+		s.datedDone = true
+		var named []string
+		for _, sp := range spans {
+			first, last := sp.days()
+			paths, err := s.e.ix.Dated(ctx, first, last, maxDated)
+			if err != nil {
+				return
+			}
+			named = append(named, paths...)
+		}
+		if len(named) > 0 {
+			hits, err := s.e.ix.Search(ctx, index.Query{Text: rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
+			if err == nil && len(hits) == 0 {
+				hits, err = s.e.ix.Openings(ctx, named, 5)
+			}
+			if err != nil {
+				return
+			}
+			s.add("temporal", hits, 1)
+		}
+	}
+	if !slices.Contains(s.route.Graph, "temporal") {
+		return
+	}
+	seen := map[string]bool{}
+	var sameDay []string
+	for _, c := range s.top(from) {
+		if len(c.hit.Date) < 10 || seen[c.hit.Date[:10]] {
+			continue
+		}
+		d := c.hit.Date[:10]
+		seen[d] = true
+		paths, err := s.e.ix.Dated(ctx, d, d, maxDated)
+		if err != nil {
+			return
+		}
+		for _, p := range paths {
+			if p != c.hit.Path {
+				sameDay = append(sameDay, p)
+			}
+		}
+	}
+	if len(sameDay) == 0 {
+		return
+	}
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: sameDay, NoSnippets: true})
+	if err == nil {
+		s.add("temporal", hits, 0.5)
+	}
 }
 
 // context adds the chunks next to the best hits in their notes (the

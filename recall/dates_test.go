@@ -1,0 +1,53 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDatesIn(t *testing.T) {
+	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC) // a Wednesday
+	for _, tc := range []struct {
+		q, from, to, rest string
+	}{
+		{"what did I do yesterday?", "2026-11-17", "2026-11-17", "what did I do ?"},
+		{"notes from today", "2026-11-18", "2026-11-18", "notes from"},
+		{"the day before yesterday", "2026-11-16", "2026-11-16", ""},
+		{"What happened on 2024-05-07 with billing", "2024-05-07", "2024-05-07", "What happened on with billing"},
+		{"releases in 2024-05", "2024-05-01", "2024-05-31", "releases in"},
+		{"What did Gina find on 1 February, 2023?", "2023-02-01", "2023-02-01", "What did Gina find on ?"},
+		{"painting shown on October 13, 2023", "2023-10-13", "2023-10-13", "painting shown on"},
+		{"trips in July 2023", "2023-07-01", "2023-07-31", "trips in"},
+		{"what broke in March", "2026-03-01", "2026-03-31", "what broke"},
+		{"what broke in December", "2025-12-01", "2025-12-31", "what broke"}, // the latest December
+		{"decisions made in 2025", "2025-01-01", "2025-12-31", "decisions made"},
+		{"3 days ago", "2026-11-15", "2026-11-15", ""},
+		{"two weeks ago", "2026-11-02", "2026-11-08", ""},
+		{"a month ago", "2026-10-01", "2026-10-31", ""},
+		{"last week's standup", "2026-11-09", "2026-11-15", "'s standup"},
+		{"this week", "2026-11-16", "2026-11-18", ""},
+		{"past week", "2026-11-11", "2026-11-18", ""},
+		{"last month", "2026-10-01", "2026-10-31", ""},
+		{"this month", "2026-11-01", "2026-11-18", ""},
+		{"last year", "2025-01-01", "2025-12-31", ""},
+		{"on Monday", "2026-11-16", "2026-11-16", ""},
+		{"last Wednesday", "2026-11-11", "2026-11-11", ""},
+		{"昨天做了什么", "2026-11-17", "2026-11-17", "做了什么"},
+		{"上周的会议", "2026-11-09", "2026-11-15", "的会议"},
+		{"2024年5月7日的发布", "2024-05-07", "2024-05-07", "的发布"},
+	} {
+		spans, rest := datesIn(tc.q, now)
+		if len(spans) != 1 {
+			t.Errorf("datesIn(%q): %d spans, want 1", tc.q, len(spans))
+			continue
+		}
+		if from, to := spans[0].days(); from != tc.from || to != tc.to || rest != tc.rest {
+			t.Errorf("datesIn(%q) = %s..%s, rest %q; want %s..%s, rest %q", tc.q, from, to, rest, tc.from, tc.to, tc.rest)
+		}
+	}
+	for _, q := range []string{"what may break", "deploy 12-2024", "2024-13-01", "2023-02-30 notes", "the 2024 roadmap", "What did you do?"} {
+		if spans, _ := datesIn(q, now); len(spans) != 0 {
+			t.Errorf("datesIn(%q) = %v, want no date", q, spans)
+		}
+	}
+}
