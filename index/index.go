@@ -44,7 +44,7 @@ type Options struct {
 	// search then ranks from a copy of the full-text index kept in memory,
 	// loaded on the first search and kept current by this process's syncs.
 	// Rankings are the same and a keyword search costs no SQL, but the
-	// first one (or Warm) loads every chunk's terms: about 0.7 s and 35 MB
+	// first one (or Warm) loads every chunk's terms: about 0.7 s and 50 MB
 	// of memory for 10,000 notes.
 	Resident bool
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,8 +17,8 @@ import (
 // BM25 as FTS5's bm25(), so it ranks exactly as the FTS5 query would, in
 // a fraction of the time (FTS5 through SQLite computes bm25() row by row,
 // some microseconds for each chunk holding a query word; the lexicon
-// scores a posting in nanoseconds). Chinese and Japanese queries, which
-// match bigram phrases, still go to FTS5.
+// scores a posting in nanoseconds). The cjk column keeps its positions,
+// to match Chinese and Japanese runs as FTS5 does: phrases of bigrams.
 //
 // It reflects the cache at one files version. This process's syncs update
 // it in place (the chunks of the notes they rewrote or removed are
@@ -29,6 +30,9 @@ type lexicon struct {
 	docs    []lexDoc
 	byID    map[int64]int32
 	terms   map[string][]posting
+	// cjk holds the tokens of the cjk column (bigrams) with their
+	// positions, for phrase and prefix queries.
+	cjk     map[string][]cjkPosting
 	live    int     // docs not dropped
 	tokens  float64 // tokens in the live docs
 	dropped int
@@ -40,6 +44,12 @@ type lexDoc struct {
 	id, note int64
 	length   float64
 	dropped  bool
+}
+
+// cjkPosting is a chunk holding a token of the cjk column, and where.
+type cjkPosting struct {
+	doc int32
+	pos []int32
 }
 
 // posting is a chunk holding a term, with the weights of the columns of
@@ -62,7 +72,7 @@ const lexiconSQL = `SELECT f.rowid, c.note_id, f.name, f.aliases, f.description,
 
 // loadLexicon reads every full-text row.
 func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, error) {
-	l := &lexicon{version: version, byID: map[int64]int32{}, terms: map[string][]posting{}}
+	l := &lexicon{version: version, byID: map[int64]int32{}, terms: map[string][]posting{}, cjk: map[string][]cjkPosting{}}
 	if err := l.add(ctx, q, lexiconSQL); err != nil {
 		return nil, err
 	}
@@ -85,21 +95,29 @@ func (l *lexicon) add(ctx context.Context, q querier, query string, args ...any)
 		ptrs = append(ptrs, &cols[i])
 	}
 	freq := map[string]float64{}
+	positions := map[string][]int32{}
+	cjkCol := len(cols) - 1
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return fmt.Errorf("load keyword index: %w", err)
 		}
 		clear(freq)
+		clear(positions)
 		length := 0
 		for c, text := range cols {
-			for _, tok := range strings.Fields(text) {
+			for i, tok := range strings.Fields(text) {
 				length++
-				if c < len(cols)-1 { // the cjk column answers phrase queries only, in FTS5
+				if c == cjkCol {
+					positions[tok] = append(positions[tok], int32(i))
+				} else {
 					freq[tok] += columnWeights[c]
 				}
 			}
 		}
 		doc := int32(len(l.docs))
+		for t, pos := range positions {
+			l.cjk[t] = append(l.cjk[t], cjkPosting{doc, pos})
+		}
 		l.docs = append(l.docs, lexDoc{id: id, note: note, length: float64(length)})
 		l.byID[id] = doc
 		l.live++
@@ -172,12 +190,12 @@ func (l *lexicon) df(term string) int {
 }
 
 // rank scores as FTS5's bm25() with columnWeights does (negated: higher
-// is better). It has no CJK runs to match (see Index.ranker).
+// is better): each term, and each CJK run as one phrase.
 func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	terms := q.terms
-	if len(terms) == 0 || l.live == 0 || limit <= 0 {
+	phrases := q.size()
+	if phrases == 0 || l.live == 0 || limit <= 0 {
 		return nil, nil
 	}
 	n := float64(l.live)
@@ -185,26 +203,34 @@ func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f
 	acc := accumulators.Get().(*accumulator)
 	defer accumulators.Put(acc)
 	acc.reset(len(l.docs))
-	for _, t := range terms {
-		ps := l.terms[t]
-		hit := float64(l.df(t))
+	// score adds one phrase's BM25 term to a chunk holding it with
+	// weighted frequency w, hit chunks holding it in all.
+	score := func(doc int32, w, hit float64) {
 		idf := math.Log((n - hit + 0.5) / (hit + 0.5))
 		if idf <= 0 {
 			idf = 1e-6
 		}
-		for _, p := range ps {
-			d := &l.docs[p.doc]
-			if d.dropped {
-				continue
+		d := &l.docs[doc]
+		acc.add(doc, idf*(w*(bm25K1+1))/(w+bm25K1*(1-bm25B+bm25B*d.length/avgdl)))
+	}
+	for _, t := range q.terms {
+		hit := float64(l.df(t))
+		for _, p := range l.terms[t] {
+			if !l.docs[p.doc].dropped {
+				score(p.doc, float64(p.freq), hit)
 			}
-			w := float64(p.freq)
-			acc.add(p.doc, idf*(w*(bm25K1+1))/(w+bm25K1*(1-bm25B+bm25B*d.length/avgdl)))
+		}
+	}
+	for _, run := range q.cjk {
+		counts := l.cjkMatches(run)
+		for doc, c := range counts {
+			score(doc, float64(c)*columnWeights[len(columnWeights)-1], float64(len(counts)))
 		}
 	}
 	h := make(minHeap, 0, limit+1)
 	for _, doc := range acc.touched {
 		d := &l.docs[doc]
-		if (all && int(acc.matched[doc]) < len(terms)) || !f.keep(d.note) {
+		if (all && int(acc.matched[doc]) < phrases) || !f.keep(d.note) {
 			continue
 		}
 		c := scored{d.id, acc.score[doc]}
@@ -218,6 +244,58 @@ func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f
 	out := []scored(h)
 	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
 	return out, nil
+}
+
+// cjkMatches counts, per live chunk, the instances of a CJK run in its
+// cjk column as FTS5 matches the run (see keywordQuery.expr): the phrase
+// of its bigrams, or for one character every token it starts.
+func (l *lexicon) cjkMatches(run []rune) map[int32]int {
+	counts := map[int32]int{}
+	if len(run) == 1 {
+		prefix := string(run)
+		for t, ps := range l.cjk {
+			if !strings.HasPrefix(t, prefix) {
+				continue
+			}
+			for _, p := range ps {
+				if !l.docs[p.doc].dropped {
+					counts[p.doc] += len(p.pos)
+				}
+			}
+		}
+		return counts
+	}
+	grams := strings.Fields(bigrams(run))
+	// Where each later bigram sits, by chunk.
+	later := make([]map[int32][]int32, len(grams)-1)
+	for k, g := range grams[1:] {
+		later[k] = map[int32][]int32{}
+		for _, p := range l.cjk[g] {
+			later[k][p.doc] = p.pos
+		}
+	}
+	for _, p := range l.cjk[grams[0]] {
+		if l.docs[p.doc].dropped {
+			continue
+		}
+		for _, start := range p.pos {
+			if phraseAt(later, p.doc, start) {
+				counts[p.doc]++
+			}
+		}
+	}
+	return counts
+}
+
+// phraseAt reports whether bigram k+1 of a phrase is at position start+k+1
+// of chunk doc, for every k.
+func phraseAt(later []map[int32][]int32, doc, start int32) bool {
+	for k, where := range later {
+		if _, ok := slices.BinarySearch(where[doc], start+int32(k)+1); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // better orders ranked chunks: higher score first, then lower id.

@@ -16,8 +16,9 @@ import (
 // that match nothing or only stop words.
 func lexiconQueries(t *testing.T, ix *Index) []string {
 	t.Helper()
-	qs := []string{"the", "zzzzqx", "what is the", "Running paints painted", "café naïve"}
-	rows, err := ix.db.Query(`SELECT n.title, c.text FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY c.id LIMIT 200`)
+	qs := []string{"the", "zzzzqx", "what is the", "Running paints painted", "café naïve", "数据库", "数"}
+	cjk := 0
+	rows, err := ix.db.Query(`SELECT n.title, c.text FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY c.id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +28,22 @@ func lexiconQueries(t *testing.T, ix *Index) []string {
 		if err := rows.Scan(&title, &text); err != nil {
 			t.Fatal(err)
 		}
-		if i%8 == 0 {
+		if i%8 == 0 && i < 200 {
 			qs = append(qs, "What is "+title+"?")
 		}
-		if w := strings.Fields(text); i%13 == 0 && len(w) > 12 {
+		if w := strings.Fields(text); i%13 == 0 && i < 200 && len(w) > 12 {
 			qs = append(qs, strings.Join(w[i%6:i%6+1+i%6], " "))
 		}
+		// Chinese and Japanese: a phrase of bigrams, a one-character
+		// prefix, and either with English words.
+		if runs := cjkRuns(text); len(runs) > 0 && len(runs[0]) >= 3 && cjk < 12 {
+			r := runs[0]
+			qs = append(qs, string(r[:3]), string(r[len(r)-2:]), string(r[:1]), "what is "+string(r[1:3])+" "+title)
+			cjk++
+		}
+	}
+	if cjk == 0 {
+		t.Fatal("no Chinese or Japanese text in the generated vault")
 	}
 	return qs
 }

@@ -200,7 +200,7 @@ func (f filter) keep(note int64) bool { return f == nil || f[note] }
 // the question is about.
 func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
 	q := newKeywordQuery(text)
-	r, err := ix.ranker(ctx, q)
+	r, err := ix.ranker(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -231,17 +231,14 @@ type ranker interface {
 	hits(ctx context.Context, term string, atMost int) (int, error)
 }
 
-// ranker is the lexicon when this process keeps one, except for queries
-// with Chinese or Japanese, whose bigram phrases only FTS5 matches.
-func (ix *Index) ranker(ctx context.Context, q keywordQuery) (ranker, error) {
-	if len(q.cjk) == 0 {
-		l, err := ix.lexicon(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if l != nil {
-			return l, nil
-		}
+// ranker is the lexicon when this process keeps one, else FTS5.
+func (ix *Index) ranker(ctx context.Context) (ranker, error) {
+	l, err := ix.lexicon(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if l != nil {
+		return l, nil
 	}
 	return ftsRanker{ix.db}, nil
 }
