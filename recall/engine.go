@@ -93,8 +93,10 @@ type Item struct {
 	Path    string `json:"path"`
 	Heading string `json:"heading"`
 	Block   string `json:"block"`
-	// Source names the engines that found it: exact, semantic, graph,
-	// context (next to a hit in the same note), temporal.
+	// Source names the engines that found it: exact, semantic, temporal
+	// (notes of the days asked about), graph (linked notes), expand (the
+	// query with words the best hits share), context (next to a hit in the
+	// same note).
 	Source string  `json:"source"`
 	Layer  string  `json:"layer"`
 	Score  float64 `json:"score"`

@@ -10,7 +10,7 @@ import (
 )
 
 // engines are the names of the engines, in the order items name them.
-var engines = []string{"exact", "semantic", "temporal", "graph", "context"}
+var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "context"}
 
 // Rank bonuses of DESIGN.md.
 const (
