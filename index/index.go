@@ -42,10 +42,11 @@ type Options struct {
 	ChunkTokens int
 	// Resident is for long-running processes (a server, a watcher): keyword
 	// search then ranks from a copy of the full-text index kept in memory,
-	// loaded on the first search and kept current by this process's syncs.
-	// Rankings are the same and a keyword search costs no SQL, but the
-	// first one (or Warm) loads every chunk's terms: about 0.7 s and 50 MB
-	// of memory for 10,000 notes.
+	// loaded on the first search; after a sync (of any process) the next
+	// search catches it up with the notes whose hash changed, about 11 ms
+	// for 10,000 notes. Rankings are the same and a keyword search costs
+	// no SQL, but the first one (or Warm) loads every chunk's terms: about
+	// 0.7 s and 50 MB of memory for 10,000 notes.
 	Resident bool
 }
 

@@ -20,10 +20,11 @@ import (
 // scores a posting in nanoseconds). The cjk column keeps its positions,
 // to match Chinese and Japanese runs as FTS5 does: phrases of bigrams.
 //
-// It reflects the cache at one files version. This process's syncs update
-// it in place (the chunks of the notes they rewrote or removed are
-// dropped, the new ones added); another process's sync, seen as a new
-// version, makes the next search load it again.
+// It reflects the cache at one files version. When a sync (of this
+// process or another) changes the version, the next search catches up:
+// the notes whose content hash changed, appeared or went have their
+// chunks dropped and read again; a lexicon that changed too much, or
+// holds too many dropped chunks, is loaded anew.
 type lexicon struct {
 	mu      sync.RWMutex
 	version string
@@ -32,7 +33,10 @@ type lexicon struct {
 	terms   map[string][]posting
 	// cjk holds the tokens of the cjk column (bigrams) with their
 	// positions, for phrase and prefix queries.
-	cjk     map[string][]cjkPosting
+	cjk map[string][]cjkPosting
+	// hashes are the content hashes of the notes it holds, by note id:
+	// what catchUp compares with the cache's.
+	hashes  map[int64]string
 	live    int     // docs not dropped
 	tokens  float64 // tokens in the live docs
 	dropped int
@@ -73,10 +77,66 @@ const lexiconSQL = `SELECT f.rowid, c.note_id, f.name, f.aliases, f.description,
 // loadLexicon reads every full-text row.
 func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, error) {
 	l := &lexicon{version: version, byID: map[int64]int32{}, terms: map[string][]posting{}, cjk: map[string][]cjkPosting{}}
+	hashes, err := noteHashes(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	l.hashes = hashes
 	if err := l.add(ctx, q, lexiconSQL); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// noteHashes reads every note's content hash, by id.
+func noteHashes(ctx context.Context, q querier) (map[int64]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, hash FROM notes`)
+	if err != nil {
+		return nil, fmt.Errorf("load keyword index: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		out[id] = h
+	}
+	return out, rows.Err()
+}
+
+// catchUp brings l to version, reading q: the chunks of the notes whose
+// hash changed, appeared or went are dropped and read again. It reports
+// false, changing nothing, when more than a quarter of the notes changed:
+// loading anew costs less then.
+func (l *lexicon) catchUp(ctx context.Context, q querier, version string) (bool, error) {
+	now, err := noteHashes(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	changed := map[int64]bool{}
+	for id, h := range now {
+		if l.hashes[id] != h {
+			changed[id] = true
+		}
+	}
+	for id := range l.hashes {
+		if _, ok := now[id]; !ok {
+			changed[id] = true
+		}
+	}
+	if len(changed) > len(now)/4 {
+		return false, nil
+	}
+	if err := l.update(ctx, q, changed, version); err != nil {
+		return false, err
+	}
+	l.mu.Lock()
+	l.hashes = now
+	l.mu.Unlock()
+	return true, nil
 }
 
 // add reads the full-text rows query selects (with lexiconSQL's columns)
@@ -307,14 +367,12 @@ func better(a, b scored) bool {
 }
 
 // lexicon returns the in-memory keyword index at the cache's current
-// files version, loading it when there is none yet or another process
-// changed the cache; nil when the index keeps none.
+// files version, loading it on first use and catching up when a sync
+// changed the cache since; nil when the index keeps none.
 func (ix *Index) lexicon(ctx context.Context) (*lexicon, error) {
 	if !ix.opts.Resident {
 		return nil, nil
 	}
-	ix.lexLoad.Lock()
-	defer ix.lexLoad.Unlock()
 	version, err := ix.meta(ctx, ix.db, metaFilesVersion)
 	if err != nil {
 		return nil, err
@@ -322,18 +380,30 @@ func (ix *Index) lexicon(ctx context.Context) (*lexicon, error) {
 	ix.mu.Lock()
 	l := ix.lex
 	ix.mu.Unlock()
-	if l != nil && l.current(version) && !l.stale() {
+	if l != nil && l.current(version) {
 		return l, nil
 	}
+	ix.lexLoad.Lock()
+	defer ix.lexLoad.Unlock()
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("load keyword index: %w", err)
 	}
 	defer tx.Rollback()
-	// Read the version again inside the transaction: it names the rows
-	// read there.
+	// The version inside the transaction names the rows read there.
 	if version, err = ix.meta(ctx, tx, metaFilesVersion); err != nil {
 		return nil, err
+	}
+	ix.mu.Lock()
+	l = ix.lex
+	ix.mu.Unlock()
+	if l != nil && l.current(version) {
+		return l, nil // another goroutine caught up meanwhile
+	}
+	if l != nil && !l.stale() {
+		if ok, err := l.catchUp(ctx, tx, version); err != nil || ok {
+			return l, err
+		}
 	}
 	if l, err = loadLexicon(ctx, tx, version); err != nil {
 		return nil, err
@@ -348,26 +418,6 @@ func (l *lexicon) current(version string) bool {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.version == version
-}
-
-// updateLexicon brings the in-memory keyword index from version from to
-// version to after this process's sync rewrote or removed the notes in
-// changed; a lexicon at another version is dropped (the next search loads
-// it again).
-func (ix *Index) updateLexicon(ctx context.Context, from, to string, changed map[int64]bool) {
-	ix.lexLoad.Lock()
-	defer ix.lexLoad.Unlock()
-	ix.mu.Lock()
-	l := ix.lex
-	ix.mu.Unlock()
-	if l == nil {
-		return
-	}
-	if !l.current(from) || l.update(ctx, ix.db, changed, to) != nil {
-		ix.mu.Lock()
-		ix.lex = nil
-		ix.mu.Unlock()
-	}
 }
 
 // accumulator sums the scores of one ranking, by document: dense arrays

@@ -112,10 +112,16 @@ func TestLexiconRanksAsFTS5(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// compare runs every query after the first sync, and a third of them
+	// (the race detector makes each slow) after the later ones.
+	first := true
 	compare := func(stage string) {
 		t.Helper()
 		qs := lexiconQueries(t, fts)
-		for _, q := range qs {
+		for i, q := range qs {
+			if !first && i%3 != 0 {
+				continue
+			}
 			for _, limit := range []int{5, 60} {
 				sameRanking(t, stage+": "+q, keywordSearch(t, fts, q, limit), keywordSearch(t, lex, q, limit))
 			}
@@ -123,11 +129,12 @@ func TestLexiconRanksAsFTS5(t *testing.T) {
 		if lex.lex == nil {
 			t.Fatalf("%s: the resident index keeps no lexicon", stage)
 		}
+		first = false
 	}
 	sync(lex)
 	compare("first sync")
 
-	// This process's sync updates the lexicon in place.
+	// A sync catches the lexicon up in place: the changed notes only.
 	before := lex.lex
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.md"))
 	write := func(p, s string) {
@@ -143,17 +150,30 @@ func TestLexiconRanksAsFTS5(t *testing.T) {
 	sync(lex)
 	compare("after own sync")
 	if lex.lex != before {
-		t.Error("own sync loaded the lexicon again instead of updating it")
+		t.Error("own sync loaded the lexicon anew instead of catching up")
 	}
 	if got := keywordSearch(t, lex, "zebras", 10); len(got) != 2 {
 		t.Errorf("zebras: %d results, want the rewritten and the new note", len(got))
 	}
 
-	// Another process's sync: the next search loads it again.
+	// Another process's sync: caught up the same way.
 	write(filepath.Join(dir, "Other.md"), "# Other\n\nGiraffes paint too.\n")
 	sync(fts)
 	compare("after another process's sync")
 	if got := keywordSearch(t, lex, "giraffes", 10); len(got) != 1 {
 		t.Errorf("giraffes: %d results, want 1", len(got))
+	}
+	if lex.lex != before {
+		t.Error("another process's sync loaded the lexicon anew instead of catching up")
+	}
+
+	// Most notes rewritten: loaded anew.
+	for _, f := range files[2:] {
+		write(f, "# Same\n\nEvery note says the same thing about okapis.\n")
+	}
+	sync(fts)
+	compare("after most notes changed")
+	if lex.lex == before {
+		t.Error("after most notes changed, the lexicon caught up note by note instead of loading anew")
 	}
 }

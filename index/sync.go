@@ -273,23 +273,21 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 	if err := setMeta(ctx, tx, metaFilesVersion, next); err != nil {
 		return warm, err
 	}
-	states, changed, err := ix.write(ctx, tx, fsys, files, todo, stored, current, now, progress, warm, st)
+	states, err := ix.write(ctx, tx, fsys, files, todo, stored, current, now, progress, warm, st)
 	if err != nil {
 		return warm, err
 	}
 	ix.cacheFiles(next, stored, states)
-	ix.updateLexicon(ctx, gen, next, changed)
 	return warm, nil
 }
 
 // write applies the changes apply found, in its transaction tx, and
-// commits; it returns the new state of every path it changed (nil: gone)
-// and the ids of the notes it wrote or removed.
+// commits; it returns the new state of every path it changed (nil: gone).
 func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo []seen, stored map[string]fileState,
-	current map[string]bool, now time.Time, progress Progress, warm *warmStart, st *Stats) (map[string]*fileState, map[int64]bool, error) {
+	current map[string]bool, now time.Time, progress Progress, warm *warmStart, st *Stats) (map[string]*fileState, error) {
 	w, err := newWriter(ctx, tx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer w.close()
 	var gone []string // paths that appeared or went: links naming them change
@@ -298,7 +296,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 			continue
 		}
 		if err := w.removePath(ctx, p, s); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		gone = append(gone, p)
 		st.Removed++
@@ -335,7 +333,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 			}
 			if had && old.note {
 				if err := w.removePath(ctx, r.f.path, old); err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				gone = append(gone, r.f.path)
 			} else if !had {
@@ -346,17 +344,17 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 				reason = r.err.Error()
 			}
 			if err := w.putFile(ctx, r.f.path, r.f.size, mtime, reason); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		case r.rows == nil: // same content: only the stat changed
 			if err := w.touch(ctx, old.id, r.f.size, mtime); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			w.states[r.f.path] = &fileState{id: old.id, size: r.f.size, mtime: mtime, hash: old.hash, note: true}
 		default:
 			if had && !old.note {
 				if err := w.removePath(ctx, r.f.path, old); err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 			}
 			if !had || !old.note {
@@ -370,13 +368,13 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 				r.rows.fields[2] = mtime
 			}
 			if err := w.putNote(ctx, id, r.rows); err != nil {
-				return nil, nil, fmt.Errorf("index %s: %w", r.f.path, err)
+				return nil, fmt.Errorf("index %s: %w", r.f.path, err)
 			}
 			st.Parsed++
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// The links of the notes written now were resolved against the files
 	// present now, unless some note turned out unreadable.
@@ -388,20 +386,16 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 		gone = nil // every link in the index is fresh
 	}
 	if err := w.reresolve(ctx, gone, resolver, fresh); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := bumpVectorsVersion(ctx, tx); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, nil, fmt.Errorf("commit index update: %w", err)
+		return nil, fmt.Errorf("commit index update: %w", err)
 	}
 	ix.invalidate()
-	changed := w.removed
-	for id := range w.written {
-		changed[id] = true
-	}
-	return w.states, changed, nil
+	return w.states, nil
 }
 
 // readNotes reads, parses and chunks the changed files on every core,

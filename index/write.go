@@ -16,10 +16,10 @@ import (
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
-	// written holds the notes put in this transaction, removed the notes
-	// deleted; states the new state of every path changed (nil: removed).
-	written, removed map[int64]bool
-	states           map[string]*fileState
+	// written holds the notes put in this transaction; states the new
+	// state of every path changed (nil: removed).
+	written map[int64]bool
+	states  map[string]*fileState
 }
 
 var writerSQL = map[string]string{
@@ -46,7 +46,7 @@ var writerSQL = map[string]string{
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, removed: map[int64]bool{}, states: map[string]*fileState{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -80,7 +80,6 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 		_, err := w.exec(ctx, "deleteFile", p)
 		return err
 	}
-	w.removed[s.id] = true
 	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
 		return err
 	}
