@@ -13,10 +13,20 @@ import (
 // hit, such as the turns around a line of a conversation. Results have
 // no snippets.
 func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
+	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
 		WHERE h.id = ? AND c.id != h.id AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
 	if err != nil {
 		return nil, fmt.Errorf("chunks around %d: %w", chunk, err)
+	}
+	return out, nil
+}
+
+// chunks loads the chunks whose ids query selects, in its order, without
+// snippets.
+func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Result, error) {
+	rows, err := ix.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	var ranked []scored
 	for rows.Next() {
@@ -193,27 +203,10 @@ func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result,
 	for _, p := range paths {
 		args = append(args, p)
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
 		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND c.seq < ? ORDER BY n.path, c.seq`, append(args, n)...)
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)
-	}
-	var ranked []scored
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ranked = append(ranked, scored{id: id})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out, err := ix.results(ctx, ranked, Query{NoSnippets: true})
-	if err != nil {
-		return nil, err
 	}
 	order := make(map[string]int, len(paths))
 	for i, p := range paths {
