@@ -139,6 +139,7 @@ func TestSnippet(t *testing.T) {
 		{"No match here at all", "absent", "No match here at all"},
 		{"one two three four five six seven eight nine ten eleven twelve", "twelve", "… four five six seven eight nine ten eleven **twelve**"},
 		{"会议在东京举行", "东京", "**会议在东京举行**"},
+		{"She painted the fence, then went to the café.", "painting cafe", "She **painted** the fence, then went to the **café.**"},
 	} {
 		if got := snippet(tc.text, queryWords(tc.query)); got != tc.want {
 			t.Errorf("snippet(%q, %q) = %q, want %q", tc.text, tc.query, got, tc.want)

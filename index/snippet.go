@@ -14,13 +14,13 @@ const (
 	snippetBytes = 320
 )
 
-// queryWords is the set of a query's search words, lower-cased, and its
-// CJK runs.
+// queryWords is the set of a query's search terms (analyzed: see
+// analyze) and its CJK runs.
 func queryWords(query string) map[string]bool {
 	words, cjk := queryTerms(query)
 	set := make(map[string]bool, len(words)+len(cjk))
 	for _, w := range words {
-		set[w] = true
+		set[term(w)] = true
 	}
 	for _, r := range cjk {
 		set[string(r)] = true
@@ -61,11 +61,11 @@ func snippet(text string, terms map[string]bool) string {
 	return out
 }
 
-// matches reports whether word, stripped of punctuation, is one of terms
-// or holds one of its CJK runs.
+// matches reports whether word, stripped of punctuation, has the term of
+// one of terms ("painted" for "painting") or holds one of its CJK runs.
 func matches(word string, terms map[string]bool) bool {
-	w := strings.ToLower(strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-	if terms[w] {
+	w := strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	if w != "" && terms[term(w)] {
 		return true
 	}
 	for t := range terms {
