@@ -2,10 +2,12 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures/gen"
@@ -175,5 +177,71 @@ func TestLexiconRanksAsFTS5(t *testing.T) {
 	compare("after most notes changed")
 	if lex.lex == before {
 		t.Error("after most notes changed, the lexicon caught up note by note instead of loading anew")
+	}
+}
+
+// TestLexiconUnderConcurrentSyncs searches a resident index from several
+// goroutines while another handle keeps syncing new notes: every search
+// must succeed, and once the syncs stop every note is found.
+func TestLexiconUnderConcurrentSyncs(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := gen.Write(dir, gen.Options{Notes: 40}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cache := filepath.Join(dir, ".vaultmem", "cache")
+	writer, err := Open(ctx, cache, Options{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	resident, err := Open(ctx, cache, Options{NoVectors: true, Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resident.Close()
+	const notes = 12
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for i := range notes {
+			p := filepath.Join(dir, fmt.Sprintf("added %d.md", i))
+			if err := os.WriteFile(p, []byte(fmt.Sprintf("# Added\n\nokapi%d lives here.\n", i)), 0o644); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := writer.Sync(ctx, os.DirFS(dir), nil); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := resident.Search(ctx, Query{Text: fmt.Sprintf("okapi%d", (g+i)%notes), Mode: Keyword}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	for i := range notes {
+		if got := keywordSearch(t, resident, fmt.Sprintf("okapi%d", i), 5); len(got) != 1 {
+			t.Errorf("okapi%d: %d results after the syncs, want 1", i, len(got))
+		}
 	}
 }
