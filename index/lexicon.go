@@ -29,7 +29,6 @@ type lexicon struct {
 	mu      sync.RWMutex
 	version string
 	docs    []lexDoc
-	byID    map[int64]int32
 	terms   map[string][]posting
 	// cjk holds the tokens of the cjk column (bigrams) with their
 	// positions, for phrase and prefix queries.
@@ -76,7 +75,7 @@ const lexiconSQL = `SELECT f.rowid, c.note_id, f.name, f.aliases, f.description,
 
 // loadLexicon reads every full-text row.
 func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, error) {
-	l := &lexicon{version: version, byID: map[int64]int32{}, terms: map[string][]posting{}, cjk: map[string][]cjkPosting{}}
+	l := &lexicon{version: version, terms: map[string][]posting{}, cjk: map[string][]cjkPosting{}}
 	hashes, err := noteHashes(ctx, q)
 	if err != nil {
 		return nil, err
@@ -179,7 +178,6 @@ func (l *lexicon) add(ctx context.Context, q querier, query string, args ...any)
 			l.cjk[t] = append(l.cjk[t], cjkPosting{doc, pos})
 		}
 		l.docs = append(l.docs, lexDoc{id: id, note: note, length: float64(length)})
-		l.byID[id] = doc
 		l.live++
 		l.tokens += float64(length)
 		for t, f := range freq {
@@ -198,7 +196,6 @@ func (l *lexicon) update(ctx context.Context, q querier, changed map[int64]bool,
 		d := &l.docs[i]
 		if !d.dropped && changed[d.note] {
 			d.dropped = true
-			delete(l.byID, d.id)
 			l.live--
 			l.dropped++
 			l.tokens -= d.length
