@@ -222,8 +222,12 @@ func (s *search) graph(ctx context.Context, from int) {
 }
 
 // maxDated is the most notes of the days a question names that the
-// temporal engine searches.
-const maxDated = 200
+// temporal engine searches, and maxOpened the most, latest first, whose
+// first chunks it adds when the question has no other words.
+const (
+	maxDated  = 200
+	maxOpened = 20
+)
 
 // temporal is the engine of the temporal dimension. A question that names
 // days ("yesterday", "last week", "2024-05-07", "in March") is about the
@@ -249,7 +253,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 		if len(named) > 0 {
 			hits, err := s.e.ix.Search(ctx, index.Query{Text: rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
 			if err == nil && len(hits) == 0 {
-				hits, err = s.e.ix.Openings(ctx, named, 5)
+				hits, err = s.e.ix.Openings(ctx, named[:min(len(named), maxOpened)], 5)
 			}
 			if err != nil {
 				return
