@@ -223,7 +223,7 @@ func (s *search) graph(ctx context.Context, from int) {
 
 // maxDated is the most notes of the days a question names that the
 // temporal engine searches, and maxOpened the most, latest first, whose
-// first chunks it adds when the question has no other words.
+// first chunks it adds.
 const (
 	maxDated  = 200
 	maxOpened = 20
@@ -233,8 +233,8 @@ const (
 // days ("yesterday", "last week", "2024-05-07", "in March") is about the
 // notes dated then (daily notes, notes with a date in their frontmatter),
 // whatever its intent: their chunks holding the question's other words
-// come first, and when it has none ("what did I do yesterday?") their
-// first chunks. On a temporal route, the notes dated on the same day as
+// vote fully, their first chunks (all a question like "what did I do
+// yesterday?" can ask for) with half a vote. On a temporal route, the notes dated on the same day as
 // the best hits are searched for the question too, as the graph engine
 // searches linked notes.
 func (s *search) temporal(ctx context.Context, from int) {
@@ -252,13 +252,22 @@ func (s *search) temporal(ctx context.Context, from int) {
 		}
 		if len(named) > 0 {
 			hits, err := s.e.ix.Search(ctx, index.Query{Text: rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
-			if err == nil && len(hits) == 0 {
-				hits, err = s.e.ix.Openings(ctx, named[:min(len(named), maxOpened)], 5)
-			}
 			if err != nil {
 				return
 			}
 			s.add("temporal", hits, 1)
+			opened, err := s.e.ix.Openings(ctx, named[:min(len(named), maxOpened)], 5)
+			if err != nil {
+				return
+			}
+			// One vote per chunk and engine: the openings the search found
+			// keep its.
+			found := map[int64]bool{}
+			for _, h := range hits {
+				found[h.Chunk] = true
+			}
+			opened = slices.DeleteFunc(opened, func(h index.Result) bool { return found[h.Chunk] })
+			s.add("temporal", opened, 0.5)
 		}
 	}
 	if !slices.Contains(s.route.Graph, "temporal") {
