@@ -13,7 +13,8 @@ import (
 type candidate struct {
 	hit   index.Result
 	rrf   float64
-	ranks map[string]int // engine -> best rank, from 0
+	ranks map[string]int     // engine -> rank of its vote, from 0
+	votes map[string]float64 // engine -> its vote in rrf
 	final float64
 	why   string
 	seq   int // order of discovery, for stable ties
@@ -81,22 +82,29 @@ func newSearch(e *Engine, q string, r Route, budget int) *search {
 // rrfK is the reciprocal rank fusion constant.
 const rrfK = 60
 
-// add records an engine's ranked hits; weight scales its votes.
+// add records an engine's ranked hits; weight scales their votes. A
+// chunk keeps one vote per engine, the largest it was given.
 func (s *search) add(engine string, hits []index.Result, weight float64) {
 	for rank, h := range hits {
-		c, ok := s.cands[h.Chunk]
-		if !ok {
-			c = &candidate{hit: h, ranks: map[string]int{}, seq: len(s.cands)}
-			s.cands[h.Chunk] = c
-		}
-		if old, seen := c.ranks[engine]; seen && old <= rank {
+		c := s.candidate(h)
+		v := weight / float64(rrfK+rank+1)
+		if old, seen := c.votes[engine]; seen && old >= v {
 			continue
-		} else if seen {
-			c.rrf -= weight / float64(rrfK+old+1)
 		}
-		c.ranks[engine] = rank
-		c.rrf += weight / float64(rrfK+rank+1)
+		c.rrf += v - c.votes[engine]
+		c.votes[engine], c.ranks[engine] = v, rank
 	}
+}
+
+// candidate returns the candidate of hit h, new when no engine found it
+// yet.
+func (s *search) candidate(h index.Result) *candidate {
+	c, ok := s.cands[h.Chunk]
+	if !ok {
+		c = &candidate{hit: h, ranks: map[string]int{}, votes: map[string]float64{}, seq: len(s.cands)}
+		s.cands[h.Chunk] = c
+	}
+	return c
 }
 
 // top returns the n best candidates by fused score so far.
@@ -313,11 +321,7 @@ func (s *search) context(ctx context.Context, from, width int) {
 		}
 		asks := strings.Contains(c.hit.Text, "?")
 		for _, h := range around {
-			n, ok := s.cands[h.Chunk]
-			if !ok {
-				n = &candidate{hit: h, ranks: map[string]int{}, seq: len(s.cands)}
-				s.cands[h.Chunk] = n
-			}
+			n := s.candidate(h)
 			if _, done := n.ranks["context"]; done {
 				continue
 			}
