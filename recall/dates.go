@@ -47,10 +47,10 @@ var dateExprs = []dateExpr{
 	{regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})[日号]`), func(m []string, _ time.Time) (span, bool) {
 		return day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
 	}},
-	{regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)? ` + monthRE + `,? (\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
 		return day(atoi(m[3]), int(monthNames[strings.ToLower(m[2])]), atoi(m[1]))
 	}},
-	{regexp.MustCompile(`(?i)\b` + monthRE + ` (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
 		return day(atoi(m[3]), int(monthNames[strings.ToLower(m[1])]), atoi(m[2]))
 	}},
 	{regexp.MustCompile(`\b(\d{4})-(\d{1,2})\b`), func(m []string, _ time.Time) (span, bool) {
@@ -59,10 +59,10 @@ var dateExprs = []dateExpr{
 	{regexp.MustCompile(`(\d{4})年(\d{1,2})月`), func(m []string, _ time.Time) (span, bool) {
 		return month(atoi(m[1]), atoi(m[2]))
 	}},
-	{regexp.MustCompile(`(?i)\b` + monthRE + `,? (\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
 		return month(atoi(m[2]), int(monthNames[strings.ToLower(m[1])]))
 	}},
-	{regexp.MustCompile(`(?i)\bin ` + monthRE + `\b`), func(m []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\bin\s+` + monthRE + `\b`), func(m []string, today time.Time) (span, bool) {
 		// The latest such month up to this one.
 		y := today.Year()
 		if monthNames[strings.ToLower(m[1])] > today.Month() {
@@ -70,11 +70,11 @@ var dateExprs = []dateExpr{
 		}
 		return month(y, int(monthNames[strings.ToLower(m[1])]))
 	}},
-	{regexp.MustCompile(`(?i)\b(?:in|during|of) ((?:19|20)\d\d)\b`), func(m []string, _ time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(?:in|during|of)\s+((?:19|20)\d\d)\b`), func(m []string, _ time.Time) (span, bool) {
 		y := atoi(m[1])
 		return span{date(y, 1, 1), date(y, 12, 31)}, true
 	}},
-	{regexp.MustCompile(`(?i)\bthe day before yesterday\b|前天`), func(_ []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\bthe\s+day\s+before\s+yesterday\b|前天`), func(_ []string, today time.Time) (span, bool) {
 		d := today.AddDate(0, 0, -2)
 		return span{d, d}, true
 	}},
@@ -82,10 +82,10 @@ var dateExprs = []dateExpr{
 		d := today.AddDate(0, 0, -1)
 		return span{d, d}, true
 	}},
-	{regexp.MustCompile(`(?i)\b(today|tonight|this morning|this afternoon|this evening)\b|今天`), func(_ []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(today|tonight|this\s+morning|this\s+afternoon|this\s+evening)\b|今天`), func(_ []string, today time.Time) (span, bool) {
 		return span{today, today}, true
 	}},
-	{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten) (days?|weeks?|months?|years?) ago\b`), func(m []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(m []string, today time.Time) (span, bool) {
 		n, ok := numberWords[strings.ToLower(m[1])]
 		if !ok {
 			n = atoi(m[1])
@@ -103,7 +103,7 @@ var dateExprs = []dateExpr{
 		y := today.Year() - n
 		return span{date(y, 1, 1), date(y, 12, 31)}, true
 	}},
-	{regexp.MustCompile(`(?i)\b(last|this|past) (week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|上个?月|本月|这个月|去年|今年)`), func(m []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(last|this|past)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|上个?月|本月|这个月|去年|今年)`), func(m []string, today time.Time) (span, bool) {
 		which, unit := strings.ToLower(m[1]), strings.ToLower(m[2])
 		switch m[3] {
 		case "上周", "上星期", "上个星期":
@@ -141,7 +141,7 @@ var dateExprs = []dateExpr{
 		}
 		return span{date(today.Year(), 1, 1), today}, true
 	}},
-	{regexp.MustCompile(`(?i)\b(?:on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
+	{regexp.MustCompile(`(?i)\b(?:on|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
 		// The latest such weekday before today.
 		want := weekdays[strings.ToLower(m[1])]
 		d := today.AddDate(0, 0, -1)

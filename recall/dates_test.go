@@ -51,3 +51,25 @@ func TestDatesIn(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDatesIn checks that any question parses without panicking into
+// spans that end no earlier than they start, within years 1..9999, and a
+// rest that no date expression matches again.
+func FuzzDatesIn(f *testing.F) {
+	for _, s := range []string{"what did I do yesterday?", "2024-02-30", "in 2023", "7 May 2024", "3 weeks ago", "上周的会议",
+		"last Monday", "99999 days ago", "0000-00-00", "May 2023 and June 2024", "2024年13月40日"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, q string) {
+		spans, rest := datesIn(q, now)
+		for _, sp := range spans {
+			if sp.to.Before(sp.from) {
+				t.Errorf("datesIn(%q): span %v..%v ends before it starts", q, sp.from, sp.to)
+			}
+		}
+		if again, _ := datesIn(rest, now); len(again) > 0 {
+			t.Errorf("datesIn(%q) left a date in its rest %q", q, rest)
+		}
+	})
+}

@@ -1,0 +1,45 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestAnalyze(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"Painted, painting & paints", "paint paint paint"},
+		{"Café NAÏVE résumé", "cafe naiv resum"},
+		{"Caroline's 18th birthday", "carolin s 18th birthday"},
+		{"数据库 and がっこう", "数据库 and がっこう"}, // CJK kept whole, marks and all
+		{"go-to e-mail", "go to e mail"},
+	} {
+		if got := analyzed(tc.text); got != tc.want {
+			t.Errorf("analyzed(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// FuzzAnalyze checks what FTS5 and the lexicon rely on: the analyzed
+// text's tokens are exactly analyze's, each made of letters and numbers
+// only, so unicode61 splits the stored text back into the same tokens.
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"Painted, painting", "Café", "数据库 go", "a\u0301b", "x\u200by", "ǅemal", "İstanbul"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		toks := analyze(text)
+		if got := strings.Fields(analyzed(text)); !slices.Equal(got, toks) {
+			t.Errorf("analyzed(%q) splits into %q, want %q", text, got, toks)
+		}
+		for _, tok := range toks {
+			if tok == "" || strings.IndexFunc(tok, isSeparator) >= 0 {
+				t.Errorf("analyze(%q): token %q holds a separator", text, tok)
+			}
+			if strings.ToLower(tok) != tok && strings.IndexFunc(tok, unicode.IsUpper) >= 0 {
+				t.Errorf("analyze(%q): token %q is not lower-cased", text, tok)
+			}
+		}
+	})
+}
