@@ -9,7 +9,8 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 )
 
-// candidate is a chunk some engine found, with its ranks per engine.
+// candidate is a chunk some engine found, with its rank and vote per
+// engine.
 type candidate struct {
 	hit   index.Result
 	rrf   float64
@@ -156,8 +157,8 @@ var stages = []stage{
 	}},
 }
 
-// exact is the keyword engine: FTS5 BM25 over names, aliases,
-// descriptions, tags, headings and text.
+// exact is the keyword engine: BM25 over names, aliases, descriptions,
+// tags, headings and text (FTS5's, or the resident index's lexicon).
 func (s *search) exact(ctx context.Context, n int) {
 	hits := s.keywordHits(ctx)
 	s.add("exact", hits[:min(n, len(hits))], 1)
