@@ -46,6 +46,10 @@ type Query struct {
 	Paths []string
 	// NoSnippets leaves Result.Snippet empty, for callers that read Text.
 	NoSnippets bool
+	// AnyWord ranks every chunk holding any word of a keyword query,
+	// common words included, instead of asking first for chunks holding
+	// every word and leaving common words out (see keyword).
+	AnyWord bool
 }
 
 // Result is one matching chunk.
@@ -93,13 +97,13 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	var ranked []scored
 	switch mode {
 	case Keyword:
-		ranked, err = ix.keyword(ctx, q.Text, limit, f)
+		ranked, err = ix.keyword(ctx, q.Text, limit, f, q.AnyWord)
 	case Vector:
 		ranked, err = ix.vector(ctx, q.Text, limit, f)
 	case Hybrid:
 		pool := max(limit*3, 30)
 		var kw, vec []scored
-		if kw, err = ix.keyword(ctx, q.Text, pool, f); err != nil {
+		if kw, err = ix.keyword(ctx, q.Text, pool, f, q.AnyWord); err != nil {
 			break
 		}
 		vec, err = ix.vector(ctx, q.Text, pool, f)
@@ -198,13 +202,13 @@ func (f filter) keep(note int64) bool { return f == nil || f[note] }
 // left out when the query has rarer ones: BM25 weighs them little, but
 // in short chunks they still outrank a long chunk holding the rare word
 // the question is about.
-func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
+func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, anyWord bool) ([]scored, error) {
 	q := newKeywordQuery(text)
 	r, err := ix.ranker(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if q.size() > 1 {
+	if q.size() > 1 && !anyWord {
 		out, err := r.rank(ctx, q, true, limit, f)
 		if err != nil || len(out) >= limit {
 			return out, err

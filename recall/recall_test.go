@@ -3,6 +3,7 @@ package recall_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -324,5 +325,32 @@ func TestEntityRouteFollowsLinkLabels(t *testing.T) {
 	}
 	if res := ask(recall.SimpleFact); found(res) {
 		t.Errorf("simple-fact route (no graph dimension) followed a label: %+v", res.Items)
+	}
+}
+
+func TestRecallFillsTheBudgetWhenRareWordsRunOut(t *testing.T) {
+	// 120 chat lines by Jon, so that "jon" is common and left out of the
+	// keyword query; "quit" is in one line only. The simple-fact route
+	// uses no vectors, and one hit shares no words for feedback.
+	words := strings.Fields("studio floor music lesson mirror rent student class salsa tango waltz poster flyer coffee window paint")
+	notes := map[string]string{}
+	for i := range 120 {
+		var line []string
+		for k := range 6 {
+			line = append(line, words[(i*7+k*(i%5+1))%len(words)]+fmt.Sprint(i%3+k))
+		}
+		notes[fmt.Sprintf("chat/%03d.md", i)] = fmt.Sprintf("# Day %d\n\nJon: %s.\n", i, strings.Join(line, " "))
+	}
+	notes["chat/quit.md"] = "# Late\n\nJon: I will never quit the studio.\n"
+	ix, _ := testIndex(t, "memory-folder", notes)
+	res, err := recall.New(ix, recall.Options{}).Recall(context.Background(), recall.Request{Query: "Would Jon quit?", Intent: recall.SimpleFact, Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].Path != "chat/quit.md" {
+		t.Errorf("the one line with the rare word is not first: %+v", res.Items)
+	}
+	if res.UsedTokens < 250 {
+		t.Errorf("context of %d tokens for a 300-token budget, with 120 more lines about Jon to give:\n%s", res.UsedTokens, res.Context)
 	}
 }

@@ -153,6 +153,7 @@ var stages = []stage{
 		s.temporal(ctx, 5)
 		s.graph(ctx, 5)
 		s.context(ctx, 10, 1)
+		s.fill(ctx)
 		s.rerank()
 	}},
 }
@@ -229,6 +230,28 @@ func (s *search) graph(ctx context.Context, from int) {
 	}
 	s.add("graph", fresh, 0.5)
 }
+
+// fill is the last resort of a recall whose candidates cannot fill the
+// budget (every rare word of the question is in a few chunks only): the
+// chunks holding any of its words, common ones included, ranked by BM25
+// after everything the engines found.
+func (s *search) fill(ctx context.Context) {
+	tokens := 0
+	for _, c := range s.cands {
+		tokens += c.hit.Tokens
+	}
+	if tokens >= s.budget {
+		return
+	}
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), AnyWord: true, NoSnippets: true})
+	if err == nil {
+		s.add("exact", hits, fillWeight)
+	}
+}
+
+// fillWeight is the weight of fill's votes: a quarter of the exact
+// engine's, so that they rank after what the engines found.
+const fillWeight = 0.25
 
 // maxDated is the most notes of the days a question names that the
 // temporal engine searches, and maxOpened the most, latest first, whose
