@@ -49,9 +49,8 @@ type search struct {
 	budget int
 	terms  []string // the query's search words
 	cands  map[int64]*candidate
-	// keyword is the query's keyword ranking, fetched once (kwPool deep)
-	// and shared by the stages and the graph engine; vector its vector
-	// ranking, fetched once as deep as the deepest stage asks.
+	// keyword and vector are the query's keyword and vector rankings,
+	// fetched once as deep as the deepest stage asks.
 	keyword []index.Result
 	kwDone  bool
 	vector  []index.Result
@@ -59,15 +58,34 @@ type search struct {
 	// datedDone says the notes of the days the question names were
 	// searched (once: the stages would find the same).
 	datedDone bool
+	// What the stages asked the index already, as the full stage looks
+	// around the extend stage's best hits again: the notes linked to a
+	// note, the notes dated on a day, the chunks around a chunk.
+	linked map[string][]string
+	dated  map[string][]string
+	around map[int64][]index.Result
 }
 
-// kwPool is how deep the one keyword query of a recall ranks.
-const kwPool = 200
+// cached returns m[k], asking get on first use; a failure is not kept.
+func cached[K comparable, V any](m map[K]V, k K, get func() (V, error)) (V, error) {
+	if v, ok := m[k]; ok {
+		return v, nil
+	}
+	v, err := get()
+	if err == nil {
+		m[k] = v
+	}
+	return v, err
+}
+
+// maxGraphHits is the most chunks of linked notes the graph engine adds
+// at a time.
+const maxGraphHits = 10
 
 // keywordHits returns the query's keyword ranking, querying on first use.
 func (s *search) keywordHits(ctx context.Context) []index.Result {
 	if !s.kwDone {
-		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: kwPool, NoSnippets: true})
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), NoSnippets: true})
 		if err != nil {
 			return nil // a deadline or a damaged cache: this stage finds nothing
 		}
@@ -77,7 +95,8 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 }
 
 func newSearch(e *Engine, q string, r Route, budget int) *search {
-	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{}}
+	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{},
+		linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
 }
 
 // rrfK is the reciprocal rank fusion constant.
@@ -142,7 +161,7 @@ var stages = []stage{
 		s.temporal(ctx, 3)
 		s.graph(ctx, 3)
 		s.expand(ctx, 3, n)
-		s.context(ctx, 5, 1)
+		s.context(ctx, 5)
 	}},
 	{"full", func(ctx context.Context, s *search) {
 		n := s.depth()
@@ -152,7 +171,7 @@ var stages = []stage{
 		}
 		s.temporal(ctx, 5)
 		s.graph(ctx, 5)
-		s.context(ctx, 10, 1)
+		s.context(ctx, 10)
 		s.fill(ctx)
 		s.rerank()
 	}},
@@ -199,7 +218,7 @@ func (s *search) graph(ctx context.Context, from int) {
 		}
 		seen[c.hit.Path] = true
 		tops = append(tops, c.hit.Path)
-		linked, err := s.e.ix.Linked(ctx, c.hit.Path)
+		linked, err := cached(s.linked, c.hit.Path, func() ([]string, error) { return s.e.ix.Linked(ctx, c.hit.Path) })
 		if err != nil {
 			return
 		}
@@ -216,15 +235,15 @@ func (s *search) graph(ctx context.Context, from int) {
 	if len(paths) == 0 {
 		return
 	}
-	linked := map[string]bool{}
-	for _, p := range paths {
-		linked[p] = true
+	// The linked notes' chunks that hold the query's words, and only what
+	// the other engines missed: those they found already have their votes.
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), Paths: paths, NoSnippets: true})
+	if err != nil {
+		return
 	}
-	// The keyword ranking's chunks in linked notes, and only what the
-	// other engines missed: those they found already have their votes.
 	var fresh []index.Result
-	for _, h := range s.keywordHits(ctx) {
-		if _, ok := s.cands[h.Chunk]; !ok && linked[h.Path] && len(fresh) < 10 {
+	for _, h := range hits {
+		if _, ok := s.cands[h.Chunk]; !ok && len(fresh) < maxGraphHits {
 			fresh = append(fresh, h)
 		}
 	}
@@ -313,7 +332,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 		}
 		d := c.hit.Date[:10]
 		seen[d] = true
-		paths, err := s.e.ix.Dated(ctx, d, d, maxDated)
+		paths, err := cached(s.dated, d, func() ([]string, error) { return s.e.ix.Dated(ctx, d, d, maxDated) })
 		if err != nil {
 			return
 		}
@@ -337,9 +356,9 @@ func (s *search) temporal(ctx context.Context, from int) {
 // sentence), each voting with half its hit's score; the chunk right
 // after a hit that asks a question votes with all of it, as the reply
 // holds the answer the question's words found.
-func (s *search) context(ctx context.Context, from, width int) {
+func (s *search) context(ctx context.Context, from int) {
 	for _, c := range s.top(from) {
-		around, err := s.e.ix.Around(ctx, c.hit.Chunk, width)
+		around, err := cached(s.around, c.hit.Chunk, func() ([]index.Result, error) { return s.e.ix.Around(ctx, c.hit.Chunk, 1) })
 		if err != nil {
 			return
 		}
