@@ -302,10 +302,12 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 	if expr == "" {
 		return nil, nil
 	}
-	// Filtering happens after ranking, so ask for more when filtering.
+	// Filtering happens after ranking: with a filter, read the ranking
+	// until limit chunks pass it. FTS5 ranks every match before the first
+	// row either way, so this costs little more than the limit would.
 	n := limit
 	if f != nil {
-		n = limit * 20
+		n = -1 // no limit
 	}
 	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, f.rank
 		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
@@ -321,10 +323,12 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 		if err := rows.Scan(&id, &note, &rank); err != nil {
 			return nil, err
 		}
-		if !f.keep(note) || len(out) >= limit {
+		if !f.keep(note) {
 			continue
 		}
-		out = append(out, scored{id, -rank})
+		if out = append(out, scored{id, -rank}); len(out) >= limit {
+			break
+		}
 	}
 	return out, rows.Err()
 }
