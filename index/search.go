@@ -302,33 +302,31 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 	if expr == "" {
 		return nil, nil
 	}
-	// Filtering happens after ranking: with a filter, read the ranking
-	// until limit chunks pass it. FTS5 ranks every match before the first
-	// row either way, so this costs little more than the limit would.
-	n := limit
+	// A filter goes into the query, so that the limit counts only the
+	// chunks that pass it.
+	where, args := "", []any{expr}
 	if f != nil {
-		n = -1 // no limit
+		ids := make([]string, 0, len(f))
+		for id := range f {
+			ids = append(ids, strconv.FormatInt(id, 10))
+		}
+		where = ` AND c.note_id IN (SELECT value FROM json_each(?))`
+		args = append(args, "["+strings.Join(ids, ",")+"]")
 	}
-	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, c.note_id, f.rank
-		FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)' ORDER BY f.rank LIMIT ?`, expr, n)
+	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)'`+where+` ORDER BY f.rank LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	defer rows.Close()
 	var out []scored
 	for rows.Next() {
-		var id, note int64
+		var id int64
 		var rank float64
-		if err := rows.Scan(&id, &note, &rank); err != nil {
+		if err := rows.Scan(&id, &rank); err != nil {
 			return nil, err
 		}
-		if !f.keep(note) {
-			continue
-		}
-		if out = append(out, scored{id, -rank}); len(out) >= limit {
-			break
-		}
+		out = append(out, scored{id, -rank})
 	}
 	return out, rows.Err()
 }

@@ -50,7 +50,7 @@ type search struct {
 	terms  []string // the query's search words
 	cands  map[int64]*candidate
 	// keyword and vector are the query's keyword and vector rankings,
-	// fetched once as deep as the deepest stage asks.
+	// fetched once (see keywordDepth and depth) and shared by the stages.
 	keyword []index.Result
 	kwDone  bool
 	vector  []index.Result
@@ -82,10 +82,24 @@ func cached[K comparable, V any](m map[K]V, k K, get func() (V, error)) (V, erro
 // at a time.
 const maxGraphHits = 10
 
+// graphPool is how deep the keyword ranking goes on a route with graph
+// dimensions: the graph engine looks in it for the chunks of linked notes.
+const graphPool = 200
+
+// keywordDepth is how deep the one keyword query of a recall ranks: as
+// deep as the deepest stage takes, or graphPool when the graph engine
+// reads it too.
+func (s *search) keywordDepth() int {
+	if len(s.route.Graph) > 0 {
+		return max(graphPool, s.depth())
+	}
+	return s.depth()
+}
+
 // keywordHits returns the query's keyword ranking, querying on first use.
 func (s *search) keywordHits(ctx context.Context) []index.Result {
 	if !s.kwDone {
-		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), NoSnippets: true})
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.keywordDepth(), NoSnippets: true})
 		if err != nil {
 			return nil // a deadline or a damaged cache: this stage finds nothing
 		}
@@ -235,15 +249,15 @@ func (s *search) graph(ctx context.Context, from int) {
 	if len(paths) == 0 {
 		return
 	}
-	// The linked notes' chunks that hold the query's words, and only what
-	// the other engines missed: those they found already have their votes.
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), Paths: paths, NoSnippets: true})
-	if err != nil {
-		return
+	linked := map[string]bool{}
+	for _, p := range paths {
+		linked[p] = true
 	}
+	// The keyword ranking's chunks in linked notes, and only what the
+	// other engines missed: those they found already have their votes.
 	var fresh []index.Result
-	for _, h := range hits {
-		if _, ok := s.cands[h.Chunk]; !ok && len(fresh) < maxGraphHits {
+	for _, h := range s.keywordHits(ctx) {
+		if _, ok := s.cands[h.Chunk]; !ok && linked[h.Path] && len(fresh) < maxGraphHits {
 			fresh = append(fresh, h)
 		}
 	}
