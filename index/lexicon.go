@@ -175,13 +175,21 @@ func (l *lexicon) add(ctx context.Context, q querier, query string, args ...any)
 		}
 		doc := int32(len(l.docs))
 		for t, pos := range positions {
-			l.cjk[t] = append(l.cjk[t], cjkPosting{doc, pos})
+			ps, ok := l.cjk[t]
+			if !ok {
+				t = strings.Clone(t) // a key must not pin the row's whole text
+			}
+			l.cjk[t] = append(ps, cjkPosting{doc, pos})
 		}
 		l.docs = append(l.docs, lexDoc{id: id, note: note, length: float64(length)})
 		l.live++
 		l.tokens += float64(length)
 		for t, f := range freq {
-			l.terms[t] = append(l.terms[t], posting{doc, float32(f)})
+			ps, ok := l.terms[t]
+			if !ok {
+				t = strings.Clone(t)
+			}
+			l.terms[t] = append(ps, posting{doc, float32(f)})
 		}
 	}
 	return rows.Err()

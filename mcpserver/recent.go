@@ -64,10 +64,3 @@ func (r *recent) put(n note, root *os.Root) {
 		delete(r.byKey, last.Value.(*entry).n.path)
 	}
 }
-
-// Len reports how many notes L1 holds.
-func (r *recent) len() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.order.Len()
-}

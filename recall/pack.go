@@ -40,7 +40,7 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 	for k, c := range picked {
 		res.Items = append(res.Items, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block,
 			Source: sources(c), Layer: Layer(c.hit.Kind), Score: c.final, Tokens: vault.EstimateTokens(texts[k]),
-			Text: texts[k], Why: c.why})
+			Text: texts[k], Why: why(c, Layer(c.hit.Kind))})
 	}
 }
 

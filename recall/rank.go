@@ -49,7 +49,6 @@ func (s *search) rank() []*candidate {
 			c.final += layerBonus
 		}
 		c.final += recency(c.hit.Date, now)
-		c.why = why(c, layer)
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].final != all[j].final {

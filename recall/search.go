@@ -17,7 +17,6 @@ type candidate struct {
 	ranks map[string]int     // engine -> rank of its vote, from 0
 	votes map[string]float64 // engine -> its vote in rrf
 	final float64
-	why   string
 	seq   int // order of discovery, for stable ties
 	// text and lower are the words of the chunk's text and its title,
 	// heading and text lower-cased, computed on first use.
@@ -55,8 +54,11 @@ type search struct {
 	kwDone  bool
 	vector  []index.Result
 	vecDone bool
-	// datedDone says the notes of the days the question names were
-	// searched (once: the stages would find the same).
+	// days are the spans of days the question names and rest the question
+	// without them (see datesIn); datedDone says their notes were searched
+	// (once: the stages would find the same).
+	days      []span
+	rest      string
 	datedDone bool
 	// What the stages asked the index already, as the full stage looks
 	// around the extend stage's best hits again: the notes linked to a
@@ -109,8 +111,9 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 }
 
 func newSearch(e *Engine, q string, r Route, budget int) *search {
+	days, rest := datesIn(q, e.now())
 	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{},
-		linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
+		days: days, rest: rest, linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
 }
 
 // rrfK is the reciprocal rank fusion constant.
@@ -303,11 +306,10 @@ const (
 // the best hits are searched for the question too, as the graph engine
 // searches linked notes.
 func (s *search) temporal(ctx context.Context, from int) {
-	spans, rest := datesIn(s.query, s.e.now())
-	if len(spans) > 0 && !s.datedDone {
+	if len(s.days) > 0 && !s.datedDone {
 		s.datedDone = true
 		var named []string
-		for _, sp := range spans {
+		for _, sp := range s.days {
 			first, last := sp.days()
 			paths, err := s.e.ix.Dated(ctx, first, last, maxDated)
 			if err != nil {
@@ -316,7 +318,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 			named = append(named, paths...)
 		}
 		if len(named) > 0 {
-			hits, err := s.e.ix.Search(ctx, index.Query{Text: rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
+			hits, err := s.e.ix.Search(ctx, index.Query{Text: s.rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
 			if err != nil {
 				return
 			}
