@@ -18,9 +18,17 @@ var (
 	// outside the vault, absolute, containing NUL, inside a dot-folder,
 	// reserved or over-long. The error is a *PathError.
 	ErrInvalidPath = errors.New("vault: invalid note path")
+	// ErrOutside is returned for a note path that leads outside the vault's
+	// notes: absolute, through "..", into a dot-folder (.obsidian, .git,
+	// .vaultmem) or out through a symbolic link. The error is a *PathError
+	// that also matches ErrInvalidPath.
+	ErrOutside = errors.New("vault: path leads outside the vault")
 	// ErrBadFrontmatter is returned when a write would have to rewrite
 	// frontmatter that does not parse; such notes are left for a human.
 	ErrBadFrontmatter = errors.New("vault: frontmatter does not parse")
+	// ErrTooLarge is returned when a note to write is over the size limit
+	// past which the index does not read notes.
+	ErrTooLarge = errors.New("vault: note too large")
 )
 
 // ParseError is a problem in one file, at a line when one is known (Line 0
@@ -44,14 +52,22 @@ func (e *ParseError) Unwrap() error { return e.Err }
 type PathError struct {
 	Path   string
 	Reason string
+	// Outside says the path leads outside the vault's notes (see
+	// ErrOutside).
+	Outside bool
+	// link says the path is a symbolic link (which reads may follow).
+	link bool
 }
 
 func (e *PathError) Error() string {
 	return fmt.Sprintf("invalid note path %q: %s", e.Path, e.Reason)
 }
 
-// Is makes errors.Is(err, ErrInvalidPath) true.
-func (e *PathError) Is(target error) bool { return target == ErrInvalidPath }
+// Is makes errors.Is(err, ErrInvalidPath) true, and errors.Is(err,
+// ErrOutside) when the path leads outside the vault.
+func (e *PathError) Is(target error) bool {
+	return target == ErrInvalidPath || target == ErrOutside && e.Outside
+}
 
 // ConflictError reports that a note changed on disk since it was read.
 type ConflictError struct {
@@ -59,10 +75,16 @@ type ConflictError struct {
 	// Expected is the hash the caller read; Actual is the hash on disk now
 	// ("" when the file no longer exists or, on create, did not exist).
 	Expected, Actual string
+	// Other, on create, is the existing note or folder whose name differs
+	// from Path's (or from one of its folders') only in case; "" when Path
+	// itself exists.
+	Other string
 }
 
 func (e *ConflictError) Error() string {
 	switch {
+	case e.Other != "":
+		return fmt.Sprintf("%s: conflict: the vault has %s, whose name differs only in case; Obsidian (and macOS and Windows disks) take the two for one, so use that name", e.Path, e.Other)
 	case e.Expected == "":
 		return fmt.Sprintf("%s: conflict: the note already exists", e.Path)
 	case e.Actual == "":

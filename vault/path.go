@@ -41,9 +41,22 @@ const forbiddenChars = `*"<>:|?#^[]`
 // digits with at least one letter, so "Meeting 2024.01.05" and "Dr. Who"
 // become notes, while "photo.png" is refused (write "node.js.md" for a note
 // whose name ends in ".js").
-func CleanPath(p string) (string, error) {
+func CleanPath(p string) (string, error) { return cleanPath(p, true) }
+
+// cleanExisting is [CleanPath] for a note that may already exist: it
+// keeps every rule that keeps a path inside the vault's notes, but not the
+// rules for the names of new notes (the characters Obsidian or Windows
+// refuse), since a vault synced from elsewhere has such names and they must
+// still be read and updated.
+func cleanExisting(p string) (string, error) { return cleanPath(p, false) }
+
+// cleanPath is CleanPath; newName applies the rules for new notes' names.
+func cleanPath(p string, newName bool) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
 		return "", &PathError{Path: p, Reason: fmt.Sprintf(format, args...)}
+	}
+	outside := func(format string, args ...any) (string, error) {
+		return "", &PathError{Path: p, Reason: fmt.Sprintf(format, args...), Outside: true}
 	}
 	switch {
 	case p == "":
@@ -55,9 +68,9 @@ func CleanPath(p string) (string, error) {
 	case strings.IndexFunc(p, isControl) >= 0:
 		return bad("contains a control character or line separator")
 	case p[0] == '/' || p[0] == '\\':
-		return bad("is absolute; give a path relative to the vault")
+		return outside("is absolute; give a path relative to the vault")
 	case len(p) >= 2 && p[1] == ':' && isASCIILetter(p[0]) && (len(p) == 2 || p[2] == '\\' || p[2] == '/'):
-		return bad("is an absolute Windows path; give a path relative to the vault")
+		return outside("is an absolute Windows path; give a path relative to the vault")
 	case strings.IndexByte(p, '\\') >= 0:
 		return bad(`contains a backslash; separate folders with "/"`)
 	case len(p) > maxPathBytes:
@@ -67,7 +80,7 @@ func CleanPath(p string) (string, error) {
 	}
 	for _, c := range strings.Split(p, "/") {
 		if c == ".." {
-			return bad("contains '..'")
+			return outside("contains '..'")
 		}
 	}
 	clean := path.Clean(p)
@@ -80,7 +93,10 @@ func CleanPath(p string) (string, error) {
 			return bad("contains '..'")
 		}
 		last := i == len(comps)-1
-		if reason := badComponent(c, last); reason != "" {
+		if reason := badComponent(c, last, newName); reason != "" {
+			if strings.HasPrefix(c, ".") {
+				return outside("%s", reason)
+			}
 			return bad("%s", reason)
 		}
 	}
@@ -102,8 +118,9 @@ func CleanPath(p string) (string, error) {
 	return clean, nil
 }
 
-// badComponent returns why one path component is unsafe, or "".
-func badComponent(c string, last bool) string {
+// badComponent returns why one path component is unsafe, or "";
+// newName adds the rules for the names of new notes.
+func badComponent(c string, last, newName bool) string {
 	switch {
 	case strings.HasPrefix(c, ".") && last:
 		return fmt.Sprintf("is the hidden file %s (its name starts with '.')", c)
@@ -111,6 +128,8 @@ func badComponent(c string, last bool) string {
 		return "is inside the dot-folder " + c
 	case len(c) > maxNameBytes:
 		return fmt.Sprintf("has a name longer than %d bytes", maxNameBytes)
+	case !newName:
+		return ""
 	}
 	if i := strings.IndexAny(c, forbiddenChars); i >= 0 {
 		return fmt.Sprintf("contains '%c', which Obsidian does not allow in file names", c[i])

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,23 +21,40 @@ import (
 const AnyHash = "*"
 
 const (
-	// tmpDir holds temporary files, inside the vault so that the final
-	// rename stays on one file system, but outside the note's folder so that
-	// a file watcher there sees a single rename and no temp file.
-	tmpDir = ".vaultmem/tmp"
-	// lockName is the lock file. Locking the note itself would not work: the
-	// rename replaces the locked file with a new, unlocked one.
-	lockName = ".vaultmem/lock"
 	// staleAge is when a temp file must have been left by a killed process.
 	staleAge = time.Hour
 	// lockRetry is how often a waiting writer retries the lock.
 	lockRetry = 2 * time.Millisecond
+	// lockPatience is how long a writer waits for the lock before it tells
+	// [WriterOptions.LockWait].
+	lockPatience = time.Second
 )
 
+// Temp files go to [TmpDir], inside the vault so that the final rename
+// stays on one file system, but outside the note's folder so that a file
+// watcher there sees a single rename and no temp file. The lock is
+// [LockFile]: locking the note itself would not work, as the rename
+// replaces the locked file with a new, unlocked one.
+
+// WriterOptions configure a [Writer]. The zero value works.
+type WriterOptions struct {
+	// MaxNoteSize is the largest note, in bytes, the Writer writes; a
+	// larger one is refused with an error matching ErrTooLarge, since the
+	// index would not read it. 0 means [DefaultMaxNoteSize].
+	MaxNoteSize int64
+	// LockWait, if set, is called once per write that has waited a second
+	// for the vault lock, with what is known of the holder (its pid, or
+	// ""), so that a command can say what it waits for. It is called from
+	// the writing goroutine.
+	LockWait func(holder string)
+}
+
 // Writer is the one way vaultmem writes notes. Every write is
-//   - confined: the path goes through [CleanPath], and the real folder it
-//     lands in, symbolic links resolved, must be inside the vault and not in
-//     a dot-folder; a note that is itself a symbolic link is never written;
+//   - confined: the path is checked as [CleanPath] checks it (a note that
+//     already exists may keep a name that only new notes may not have, such
+//     as one with '?' or '#'), and the real folder it lands in, symbolic
+//     links resolved, must be inside the vault and not in a dot-folder; a
+//     note that is itself a symbolic link is never written;
 //   - atomic: the content goes to a temp file in .vaultmem/tmp that is then
 //     renamed over the note, so a reader (Obsidian, another process) sees
 //     the old note or the new one, never part of one;
@@ -60,14 +78,19 @@ type Writer struct {
 	// Writer, not per goroutine.
 	sem  chan struct{}
 	lock *flock.Flock
+	opts WriterOptions
+	// beforeCommit, when set (by tests), runs after a write's temp file is
+	// ready and before the note is checked again and replaced.
+	beforeCommit func()
 }
 
 // NewWriter returns a Writer for the vault in directory dir, which must
 // exist and be a directory. It creates nothing: .vaultmem/tmp and the lock
-// file are made by the first write. It removes, as a best effort, temp files
-// older than an hour from .vaultmem/tmp, left there by a process that was
-// killed while writing.
-func NewWriter(dir string) (*Writer, error) {
+// file are made by the first write (with .vaultmem/.gitignore, see
+// [EnsureDir]). It removes, as a best effort, temp files older than an hour
+// from .vaultmem/tmp, left there by a process that was killed while
+// writing.
+func NewWriter(dir string, opts WriterOptions) (*Writer, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
@@ -85,9 +108,13 @@ func NewWriter(dir string) (*Writer, error) {
 	}
 	w := &Writer{
 		root: root,
-		tmp:  filepath.Join(root, filepath.FromSlash(tmpDir)),
+		tmp:  filepath.Join(root, filepath.FromSlash(TmpDir)),
 		sem:  make(chan struct{}, 1),
-		lock: flock.New(filepath.Join(root, filepath.FromSlash(lockName)), flock.SetPermissions(0o644)),
+		lock: flock.New(filepath.Join(root, filepath.FromSlash(LockFile)), flock.SetPermissions(0o644)),
+		opts: opts,
+	}
+	if w.opts.MaxNoteSize <= 0 {
+		w.opts.MaxNoteSize = DefaultMaxNoteSize
 	}
 	removeStale(w.tmp, time.Now().Add(-staleAge))
 	return w, nil
@@ -114,16 +141,23 @@ func removeStale(dir string, t time.Time) {
 // [Hash], to pass to [Writer.Write] or [Writer.Remove] later. It takes no
 // lock: writes are atomic renames, so Read sees a whole note.
 //
+// A note that is a symbolic link to another note of the vault is read
+// through it.
+//
 // It returns an error matching ErrNotFound when the note does not exist, a
-// *PathError (ErrInvalidPath) when p is unsafe (see [CleanPath]), leads
-// outside the vault through a symbolic link, or names a symbolic link or a
-// folder, and the I/O error otherwise.
+// *PathError (ErrInvalidPath) when p is unsafe (see [CleanPath]), names a
+// folder, or leads outside the vault through a symbolic link (then also
+// ErrOutside), and the I/O error otherwise.
 func (w *Writer) Read(p string) (content []byte, hash string, err error) {
-	rel, err := CleanPath(p)
+	rel, err := cleanExisting(p)
 	if err != nil {
 		return nil, "", err
 	}
 	abs, err := w.locate(rel)
+	var pe *PathError
+	if errors.As(err, &pe) && pe.link {
+		abs, err = w.follow(rel, filepath.Join(w.root, filepath.FromSlash(rel)))
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -145,15 +179,25 @@ func (w *Writer) Read(p string) (content []byte, hash string, err error) {
 //
 // expected is the hash from [Writer.Read] (or [Note].Hash), "" to create a
 // note that must not exist yet, or [AnyHash] to write whatever is there.
+// The note is compared with expected under the lock, and again right
+// before the rename that replaces it, so that an edit saved meanwhile by a
+// program that does not take the lock (Obsidian, an editor, git) is
+// reported, never overwritten.
 //
 // Errors: a *ConflictError (ErrConflict) when the note changed since it was
-// read, Actual "" when it was deleted; on create, when the note exists, a
-// *ConflictError with Expected "" that also matches ErrExists. A *PathError
-// (ErrInvalidPath) as for [Writer.Read]. ctx's error when ctx ends while
-// waiting for the lock. I/O errors otherwise, wrapped with the action.
+// read, Actual "" when it was deleted; on create, when the note exists (or
+// a note or folder whose name differs from p's only in case: Obsidian and
+// case-insensitive disks take them for the same), a *ConflictError with
+// Expected "" that also matches ErrExists. A *PathError (ErrInvalidPath)
+// as for [Writer.Read]. An error matching ErrTooLarge when content is over
+// [WriterOptions.MaxNoteSize]. ctx's error when ctx ends while waiting for
+// the lock. I/O errors otherwise, wrapped with the action.
 func (w *Writer) Write(ctx context.Context, p string, content []byte, expected string) (hash string, err error) {
-	rel, err := CleanPath(p)
+	rel, err := cleanExisting(p)
 	if err != nil {
+		return "", err
+	}
+	if err := w.checkSize(rel, content); err != nil {
 		return "", err
 	}
 	unlock, err := w.acquire(ctx)
@@ -173,13 +217,45 @@ func (w *Writer) Write(ctx context.Context, p string, content []byte, expected s
 	if err := compare(rel, cur, found, expected); err != nil {
 		return "", err
 	}
+	if !found {
+		if _, err := CleanPath(rel); err != nil { // a new note's name follows Obsidian's rules
+			return "", err
+		}
+		if other, err := w.resolve(rel); err != nil {
+			return "", err
+		} else if other != rel {
+			return "", withSentinel{&ConflictError{Path: rel, Other: caseClash(rel, other)}, ErrExists}
+		}
+	}
 	if found && bytes.Equal(cur, content) {
 		return Hash(content), nil
 	}
-	if err := w.replace(abs, content); err != nil {
-		return "", fmt.Errorf("write %s: %w", rel, err)
+	if err := w.replace(rel, abs, content, found, Hash(cur), expected == AnyHash); err != nil {
+		return "", err
 	}
 	return Hash(content), nil
+}
+
+// caseClash returns the part of other, a path that equals rel but for
+// case, up to the first name that differs: the note or folder rel clashes
+// with.
+func caseClash(rel, other string) string {
+	a, b := strings.Split(rel, "/"), strings.Split(other, "/")
+	for i := range b {
+		if i < len(a) && a[i] != b[i] {
+			return strings.Join(b[:i+1], "/")
+		}
+	}
+	return other
+}
+
+// checkSize refuses content over the size limit.
+func (w *Writer) checkSize(rel string, content []byte) error {
+	if int64(len(content)) > w.opts.MaxNoteSize {
+		return fmt.Errorf("write %s: %w: %s is over the %s limit (max_note_size); the index would not read it",
+			rel, ErrTooLarge, byteSize(int64(len(content))), byteSize(w.opts.MaxNoteSize))
+	}
+	return nil
 }
 
 // release runs unlock and reports its error in *err unless there is one.
@@ -211,16 +287,19 @@ func compare(rel string, cur []byte, found bool, expected string) error {
 // Update rewrites the note at the vault-relative path p with what fn makes
 // of its current content, and returns the note's new hash. It holds the
 // lock from the read to the write, so concurrent Updates, from this process
-// or others, never lose one another's changes. fn runs under the lock: it
-// must be quick and must not call the Writer. It may modify and return the
-// slice it is given. When fn returns content equal to the current one,
-// nothing is written.
+// or others, never lose one another's changes; and it reads the note again
+// right before the rename, so that an edit saved meanwhile by a program
+// that does not take the lock (Obsidian, an editor) is reported as a
+// *ConflictError, never overwritten. fn runs under the lock: it must be
+// quick and must not call the Writer. It may modify and return the slice it
+// is given. When fn returns content equal to the current one, nothing is
+// written.
 //
 // Errors: ErrNotFound (wrapped) when the note does not exist, and then fn is
-// not called; fn's error, wrapped; and the errors of [Writer.Write] but the
-// conflicts.
+// not called; fn's error, wrapped; a *ConflictError when the note changed
+// while fn ran; and the other errors of [Writer.Write].
 func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) ([]byte, error)) (hash string, err error) {
-	rel, err := CleanPath(p)
+	rel, err := cleanExisting(p)
 	if err != nil {
 		return "", err
 	}
@@ -249,8 +328,11 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if h := Hash(next); h == old {
 		return h, nil
 	}
-	if err := w.replace(abs, next); err != nil {
-		return "", fmt.Errorf("update %s: %w", rel, err)
+	if err := w.checkSize(rel, next); err != nil {
+		return "", err
+	}
+	if err := w.replace(rel, abs, next, true, old, false); err != nil {
+		return "", err
 	}
 	return Hash(next), nil
 }
@@ -263,7 +345,7 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 // expected is AnyHash and the note does not exist; an error when expected is
 // ""; otherwise the errors of [Writer.Write].
 func (w *Writer) Remove(ctx context.Context, p string, expected string) (err error) {
-	rel, err := CleanPath(p)
+	rel, err := cleanExisting(p)
 	if err != nil {
 		return err
 	}
@@ -311,20 +393,25 @@ func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
 		}
 	}()
 	// The lock file lives in .vaultmem, which a fresh vault or a wiped cache
-	// may lack; creating tmp creates both.
-	if err := os.MkdirAll(w.tmp, 0o755); err != nil {
-		return nil, fmt.Errorf("create temp folder: %w", err)
-	}
-	if err := w.inside(w.tmp, tmpDir); err != nil {
+	// may lack; creating tmp creates both, and the .gitignore first.
+	if err := EnsureDir(w.root, TmpDir); err != nil {
 		return nil, err
 	}
-	ok, err := w.lock.TryLockContext(ctx, lockRetry)
+	if err := w.inside(w.tmp, TmpDir); err != nil {
+		return nil, err
+	}
+	ok, err := w.lock.TryLock()
+	if err == nil && !ok {
+		ok, err = w.waitLock(ctx)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("lock vault: %w", err)
+		return nil, fmt.Errorf("lock vault (%s): %w", w.lock.Path(), err)
 	}
 	if !ok {
-		return nil, errors.New("lock vault: not acquired")
+		return nil, fmt.Errorf("lock vault (%s): not acquired", w.lock.Path())
 	}
+	// Say who holds it, for a writer that has to wait (best effort).
+	_ = os.WriteFile(w.lock.Path(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
 	return func() error {
 		defer func() { <-w.sem }()
 		if err := w.lock.Unlock(); err != nil {
@@ -332,6 +419,22 @@ func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
 		}
 		return nil
 	}, nil
+}
+
+// waitLock waits for the vault lock another process holds, telling
+// LockWait after lockPatience.
+func (w *Writer) waitLock(ctx context.Context) (bool, error) {
+	if w.opts.LockWait != nil {
+		pctx, cancel := context.WithTimeout(ctx, lockPatience)
+		ok, err := w.lock.TryLockContext(pctx, lockRetry)
+		cancel()
+		if ok || ctx.Err() != nil || err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return ok, err
+		}
+		holder, _ := os.ReadFile(w.lock.Path())
+		w.opts.LockWait(strings.TrimSpace(string(holder)))
+	}
+	return w.lock.TryLockContext(ctx, lockRetry)
 }
 
 // locate returns where the clean vault path rel is on disk, after checking
@@ -361,7 +464,7 @@ func (w *Writer) locate(rel string) (string, error) {
 	case err != nil:
 		return "", fmt.Errorf("check %s: %w", rel, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", &PathError{Path: rel, Reason: "is a symbolic link; vaultmem does not write through links"}
+		return "", &PathError{Path: rel, Reason: "is a symbolic link; vaultmem does not write through links", link: true}
 	case fi.IsDir():
 		return "", &PathError{Path: rel, Reason: "is a folder, not a note"}
 	case !fi.Mode().IsRegular():
@@ -370,25 +473,49 @@ func (w *Writer) locate(rel string) (string, error) {
 	return abs, nil
 }
 
+// follow returns where the symbolic link at abs (the note rel) leads, if
+// that is a note inside the vault: a read may follow a link that a write
+// never replaces.
+func (w *Writer) follow(rel, abs string) (string, error) {
+	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read %s: the symbolic link leads nowhere: %w", rel, ErrNotFound)
+	}
+	if err != nil {
+		return "", &PathError{Path: rel, Reason: fmt.Sprintf("is a symbolic link that cannot be resolved: %v", err), Outside: true}
+	}
+	if err := w.inside(filepath.Dir(real), rel); err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("read %s: %w", rel, err)
+	case !fi.Mode().IsRegular():
+		return "", &PathError{Path: rel, Reason: "is a symbolic link to something other than a note"}
+	}
+	return real, nil
+}
+
 // inside checks that the existing directory dir is, symbolic links
 // resolved, the vault or a folder inside it outside any dot-folder (bar
 // .vaultmem/tmp when that is the directory). rel names the path in errors.
 func (w *Writer) inside(dir, rel string) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return &PathError{Path: rel, Reason: fmt.Sprintf("leads through a folder that cannot be resolved: %v", err)}
+		return &PathError{Path: rel, Reason: fmt.Sprintf("leads through a folder that cannot be resolved: %v", err), Outside: true}
 	}
 	r, err := filepath.Rel(w.root, real)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return &PathError{Path: rel, Reason: "leads outside the vault through a symbolic link"}
+		return &PathError{Path: rel, Reason: "leads outside the vault through a symbolic link", Outside: true}
 	}
 	r = filepath.ToSlash(r)
-	if r == "." || r == tmpDir {
+	if r == "." || r == TmpDir {
 		return nil
 	}
 	for _, c := range strings.Split(r, "/") {
 		if strings.HasPrefix(c, ".") {
-			return &PathError{Path: rel, Reason: "leads into the dot-folder " + c + " through a symbolic link"}
+			return &PathError{Path: rel, Reason: "leads into the dot-folder " + c + " through a symbolic link", Outside: true}
 		}
 	}
 	return nil
@@ -406,14 +533,51 @@ func readNote(abs string) (content []byte, found bool, err error) {
 	return b, true, nil
 }
 
-// replace atomically puts content at abs: a temp file in .vaultmem/tmp,
-// synced, then renamed over abs.
-func (w *Writer) replace(abs string, content []byte) error {
+// replace atomically puts content at abs (the note rel): a temp file in
+// .vaultmem/tmp, synced, then renamed over abs. Right before the rename
+// the note is read again: when it no longer is what the caller read (found,
+// with hash old), a *ConflictError is returned and nothing is replaced,
+// unless force. A new note is created without replacing one that appeared
+// meanwhile, where the platform allows (see createNoReplace).
+func (w *Writer) replace(rel, abs string, content []byte, found bool, old string, force bool) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	return atomicWrite(abs, content, w.tmp)
+	var stale error // what the last look at the note found
+	check := func() error {
+		if w.beforeCommit != nil {
+			w.beforeCommit()
+		}
+		if force {
+			return nil
+		}
+		cur, now, err := readNote(abs)
+		switch {
+		case err != nil:
+			stale = fmt.Errorf("write %s: %w", rel, err)
+		case found && !now:
+			stale = &ConflictError{Path: rel, Expected: old}
+		case !found && now:
+			stale = withSentinel{&ConflictError{Path: rel, Actual: Hash(cur)}, ErrExists}
+		case found && Hash(cur) != old:
+			stale = &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
+		}
+		return stale
+	}
+	err := atomicWrite(abs, content, w.tmp, check, !found && !force)
+	switch {
+	case stale != nil:
+		return stale
+	case errors.Is(err, errAppeared):
+		return withSentinel{&ConflictError{Path: rel}, ErrExists}
+	case err != nil:
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
 }
+
+// errAppeared is atomicWrite's report that a note it was to create exists.
+var errAppeared = errors.New("the note appeared while it was written")
 
 // withSentinel is an error that also matches a sentinel error, its message
 // unchanged: a *ConflictError that is also ErrExists, a *ParseError that is

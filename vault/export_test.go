@@ -1,0 +1,6 @@
+package vault
+
+// SetBeforeCommit makes w call fn when a write's temp file is ready, right
+// before the note is checked again and replaced: a test stands in there for
+// a human saving the note at the worst moment.
+func SetBeforeCommit(w *Writer, fn func()) { w.beforeCommit = fn }
