@@ -5,11 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"syscall"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -81,28 +84,58 @@ type Index struct {
 	loadResults *sql.Stmt
 
 	rebuiltBecause string
+	// readOnly says why the cache could not be written ("" when it can);
+	// memory is set for an in-memory index, which pin keeps alive.
+	readOnly string
+	memory   bool
+	pin      *sql.Conn
 }
 
 // DBFile is the cache's file name inside the cache folder.
 const DBFile = "index.db"
 
-// Open opens the cache in dir (created if needed), rebuilding it empty
-// when it is corrupt, half-written by an older version, or made with
-// another schema: the notes are the truth and the next Sync refills it.
+// Open opens the cache in dir (created if needed). A cache proven unusable
+// (it is not a SQLite database, fails as corrupt, or was made with another
+// schema or half-written by an older version) is rebuilt empty, and
+// [Index.RebuiltBecause] says why: the notes are the truth and the next
+// Sync refills it. Any other failure (a full disk, an I/O error, a cache
+// locked too long by another process) is returned, naming the file, and
+// the cache is left as it is: it is never deleted for a fault that is not
+// its own.
+//
+// When the cache cannot be written (a read-only vault: a mounted backup, a
+// read-only share), Open opens it read-only, and [Index.ReadOnly] says why:
+// searches answer from it as it is, and Sync only measures how stale it
+// is. When there is no readable cache either, the index is kept in memory
+// ([Index.InMemory]): Sync fills it, and it is gone at Close.
 func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
+	p := filepath.Join(dir, DBFile)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		if isReadOnly(err) {
+			return openFallback(ctx, p, opts, err)
+		}
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	p := filepath.Join(dir, DBFile)
-	ix, err := open(ctx, p, opts)
+	if err := probeWritable(dir, p); err != nil {
+		if !isReadOnly(err) && !isFull(err) {
+			return nil, fmt.Errorf("open index %s: %w", dir, err)
+		}
+		return openFallback(ctx, p, opts, err)
+	}
+	ix, err := open(ctx, p, opts, readWrite)
 	if err == nil {
 		return ix, nil
 	}
-	// Any failure to open or validate means the cache cannot be trusted.
+	if isReadOnly(err) || isFull(err) {
+		return openFallback(ctx, p, opts, err)
+	}
+	if !unusable(err) {
+		return nil, fmt.Errorf("open index %s: %w", p, err)
+	}
 	if rmErr := removeDB(p); rmErr != nil {
 		return nil, fmt.Errorf("open index %s: %v; and removing it failed: %w", p, err, rmErr)
 	}
-	ix, err2 := open(ctx, p, opts)
+	ix, err2 := open(ctx, p, opts, readWrite)
 	if err2 != nil {
 		return nil, fmt.Errorf("open index %s: %w", p, err2)
 	}
@@ -110,9 +143,69 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	return ix, nil
 }
 
-func open(ctx context.Context, p string, opts Options) (*Index, error) {
+// openFallback opens the cache at p read-only, or an in-memory index when
+// it cannot be read; why is what stopped a writable open.
+func openFallback(ctx context.Context, p string, opts Options, why error) (*Index, error) {
+	reason := fmt.Sprintf("%s cannot be written: %v", filepath.Dir(p), why)
+	if isFull(why) {
+		reason = fmt.Sprintf("%s cannot be written: the disk is full (%v)", filepath.Dir(p), why)
+	}
+	if _, err := os.Stat(p); err == nil {
+		// With its write-ahead log when it can, else the file as it is.
+		for _, mode := range []accessMode{readOnly, immutable} {
+			if ix, err := open(ctx, p, opts, mode); err == nil {
+				ix.readOnly = reason
+				return ix, nil
+			}
+		}
+	}
+	ix, err := open(ctx, memoryName(), opts, inMemory)
+	if err != nil {
+		return nil, fmt.Errorf("open index in memory: %w", err)
+	}
+	ix.readOnly = reason
+	return ix, nil
+}
+
+// memoryDBs numbers the in-memory caches of this process.
+var memoryDBs atomic.Int64
+
+// memoryName names a new in-memory database.
+func memoryName() string {
+	return fmt.Sprintf("vaultmem-memory-%d-%d", os.Getpid(), memoryDBs.Add(1))
+}
+
+// accessMode is how open opens a cache.
+type accessMode int
+
+const (
+	readWrite accessMode = iota
+	readOnly             // never written; with its write-ahead log
+	immutable            // never written; the main file alone, as it is
+	inMemory             // a private database in memory
+)
+
+func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index, error) {
 	q := url.Values{}
-	for _, pragma := range []string{"busy_timeout(15000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)", "cache_size(-65536)", "temp_store(MEMORY)"} {
+	pragmas := []string{"busy_timeout(15000)", "foreign_keys(ON)", "cache_size(-65536)", "temp_store(MEMORY)"}
+	switch mode {
+	case readWrite:
+		pragmas = append(pragmas, "journal_mode(WAL)", "synchronous(NORMAL)")
+	case readOnly, immutable:
+		q.Set("mode", "ro")
+		// A cache on a read-only or full disk may have no -shm file and
+		// cannot make one; immutable tells SQLite to read the main file
+		// alone, looking for no other writer. Without a write-ahead log
+		// (the usual state after a clean close) that is the whole cache.
+		if _, err := os.Stat(p + "-wal"); mode == immutable || err != nil {
+			q.Set("immutable", "1")
+		}
+		pragmas = append(pragmas, "query_only(1)")
+	case inMemory:
+		q.Set("mode", "memory")
+		q.Set("cache", "shared")
+	}
+	for _, pragma := range pragmas {
 		q.Add("_pragma", pragma)
 	}
 	q.Set("_txlock", "immediate")
@@ -120,28 +213,39 @@ func open(ctx context.Context, p string, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{db: db, path: p, opts: opts}
-	if err := ix.migrate(ctx); err != nil {
-		db.Close()
+	ix := &Index{db: db, path: p, opts: opts, memory: mode == inMemory}
+	if mode == inMemory {
+		// The database lives while one connection to it does.
+		if ix.pin, err = db.Conn(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	if err := ix.migrate(ctx, mode == readWrite || mode == inMemory); err != nil {
+		ix.Close()
 		return nil, err
 	}
 	return ix, nil
 }
 
-// migrate creates the schema in a new cache, or checks an existing one.
-func (ix *Index) migrate(ctx context.Context) error {
+// errSchema marks a cache made with another schema.
+var errSchema = errors.New("cache schema")
+
+// migrate creates the schema in a new cache (when it may write), or checks
+// an existing one.
+func (ix *Index) migrate(ctx context.Context, write bool) error {
 	var version int
 	if err := ix.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	switch version {
-	case schemaVersion:
+	switch {
+	case version == schemaVersion:
 		var n int
 		if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n); err != nil {
 			return fmt.Errorf("check cache: %w", err)
 		}
 		return nil
-	case 0:
+	case version == 0 && write:
 		tx, err := ix.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -152,7 +256,7 @@ func (ix *Index) migrate(ctx context.Context) error {
 			return err
 		}
 		if tables > 0 {
-			return errors.New("cache has tables but no schema version")
+			return fmt.Errorf("%w: the cache has tables but no schema version", errSchema)
 		}
 		if _, err := tx.ExecContext(ctx, schema); err != nil {
 			return fmt.Errorf("create schema: %w", err)
@@ -162,7 +266,65 @@ func (ix *Index) migrate(ctx context.Context) error {
 		}
 		return tx.Commit()
 	}
-	return fmt.Errorf("cache schema version %d, want %d", version, schemaVersion)
+	return fmt.Errorf("%w version %d, want %d", errSchema, version, schemaVersion)
+}
+
+// unusable reports whether an error opening a cache proves the cache
+// itself is bad (so that rebuilding it is right), as opposed to the disk
+// or another process failing us.
+func unusable(err error) bool {
+	return errors.Is(err, errSchema) || IsCorrupt(err)
+}
+
+// isReadOnly reports whether err says the cache's disk or file may not be
+// written.
+func isReadOnly(err error) bool {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+			return true
+		}
+	}
+	return false
+}
+
+// isFull reports whether err says the cache's disk is full (or cannot
+// grow the shared memory that writing needs): the cache can still be read.
+func isFull(err error) bool {
+	if errors.Is(err, syscall.ENOSPC) {
+		return true
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR_SHMOPEN, sqlite3.SQLITE_IOERR_SHMSIZE, sqlite3.SQLITE_IOERR_SHMMAP:
+			return true
+		}
+	}
+	return false
+}
+
+// probeWritable checks that a file can be made in dir and that the cache
+// file p, if there is one, can be opened for writing. SQLite opens a file it
+// may not write read-only without a word, and fails only at the first
+// write; this finds out before.
+func probeWritable(dir, p string) error {
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	os.Remove(f.Name())
+	if db, err := os.OpenFile(p, os.O_RDWR, 0); err == nil {
+		db.Close()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // removeDB deletes a cache file with its WAL and shared-memory files.
@@ -186,15 +348,30 @@ func Remove(dir string) error {
 	return nil
 }
 
-// Close closes the database.
+// Close closes the database (an in-memory one is gone).
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	if ix.loadResults != nil {
 		ix.loadResults.Close()
 	}
 	ix.mu.Unlock()
+	if ix.pin != nil {
+		ix.pin.Close()
+	}
 	return ix.db.Close()
 }
+
+// ReadOnly says why the cache could not be opened for writing; "" when it
+// was. A read-only index serves the cache as it is (see [Index.Sync]),
+// unless it is [Index.InMemory].
+func (ix *Index) ReadOnly() string { return ix.readOnly }
+
+// InMemory reports whether the index is kept in memory, because no cache
+// could be written or read: Sync fills it, and Close drops it.
+func (ix *Index) InMemory() bool { return ix.memory }
+
+// writable reports whether Sync may change the index.
+func (ix *Index) writable() bool { return ix.readOnly == "" || ix.memory }
 
 // Path returns the database file's path.
 func (ix *Index) Path() string { return ix.path }

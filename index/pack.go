@@ -45,7 +45,7 @@ func (ix *Index) packPath() string { return filepath.Join(filepath.Dir(ix.path),
 // read; otherwise one read of every vector and one file write. A
 // long-running process keeps its vectors in memory and need not.
 func (ix *Index) Pack(ctx context.Context) error {
-	if ix.opts.NoVectors {
+	if ix.opts.NoVectors || ix.readOnly != "" {
 		return nil
 	}
 	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)

@@ -79,12 +79,26 @@ const rrfK = 60
 // vectors (embeddings are off, or the embedder failed).
 var ErrNoVectors = errors.New("index: no vectors to search (embeddings are off or failed; try --mode keyword)")
 
+// maxSearchLimit is the deepest ranking Search computes; recall's widest
+// budget (100,000 tokens) ranks about 8,400 deep.
+const maxSearchLimit = 10_000
+
 // Search finds the chunks that best match q. A hybrid search falls back to
-// keyword results when there are no vectors.
+// keyword results when there are no vectors. A query without a word to
+// search for ("", "???") finds nothing. Errors: a limit over 10,000 or a
+// query over [MaxQueryBytes] (ErrBadQuery); the cache's.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
+	}
+	switch {
+	case limit > maxSearchLimit:
+		return nil, fmt.Errorf("%w: limit %d is over %d", ErrBadQuery, limit, maxSearchLimit)
+	case len(q.Text) > MaxQueryBytes:
+		return nil, fmt.Errorf("%w: the query is %d bytes, over the %d-byte limit", ErrBadQuery, len(q.Text), MaxQueryBytes)
+	case len(Terms(q.Text)) == 0:
+		return []Result{}, nil
 	}
 	mode := q.Mode
 	if mode == "" {

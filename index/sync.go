@@ -38,6 +38,11 @@ type Stats struct {
 	// EmbedError says why vectors could not be made (the index still
 	// serves keyword search); "" when all is well.
 	EmbedError string `json:"embed_error,omitempty"`
+	// ReadOnly says why the cache could not be updated (see
+	// [Index.ReadOnly]); Stale then counts the files that changed, appeared
+	// or went since it was made, which searches do not see.
+	ReadOnly string `json:"read_only,omitempty"`
+	Stale    int    `json:"stale,omitempty"`
 	// Duration is how long the sync took.
 	Duration time.Duration `json:"-"`
 }
@@ -79,13 +84,40 @@ type seen struct {
 // resolves others' dangling links, a deleted one un-resolves them), and
 // embeds chunks that have no vector yet. Files that cannot be indexed are
 // listed in Stats.Skipped and never stop it. It fails only when the vault
-// cannot be walked, the cache cannot be written, or ctx ends.
-func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats, error) {
+// cannot be walked, the cache cannot be written, or ctx ends (then its
+// error is ctx's, and nothing of the sync is kept). Notes are written in
+// path order, so the same files give the same index whatever order the
+// parsing workers finish in.
+//
+// On a read-only cache (see [Index.ReadOnly]) Sync writes nothing: it
+// counts in Stats.Stale the files the cache does not show as they are.
+func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st Stats, err error) {
+	defer func() {
+		switch {
+		case err == nil:
+		case ctx.Err() != nil: // whatever failed, it failed because ctx ended
+			err = ctx.Err()
+		default:
+			err = fmt.Errorf("index %s: %w", ix.path, err)
+		}
+	}()
 	start := time.Now()
-	st := Stats{Skipped: []Skip{}, Warnings: []Skip{}}
+	st = Stats{Skipped: []Skip{}, Warnings: []Skip{}}
 	files, walkSkips, err := walk(ctx, fsys)
 	if err != nil {
 		return st, err
+	}
+	if !ix.writable() {
+		st.ReadOnly = ix.readOnly
+		if st.Stale, err = ix.stale(ctx, files); err != nil {
+			return st, err
+		}
+		st.Skipped = append(st.Skipped, walkSkips...)
+		if err := ix.totals(ctx, &st); err != nil {
+			return st, err
+		}
+		st.Duration = time.Since(start)
+		return st, nil
 	}
 	// A vault whose every file has the size and time it had at the last
 	// sync needs no look at the stored notes.
@@ -149,6 +181,26 @@ func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
 		return nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
 	return files, skips, nil
+}
+
+// stale counts the files whose size or time the cache does not have, and
+// the files it has that are gone.
+func (ix *Index) stale(ctx context.Context, files []seen) (int, error) {
+	stored, err := ix.stored(ctx, ix.db)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		s, ok := stored[f.path]
+		// A time stored as 0 was too recent to trust when indexed (see
+		// racyWindow): only its size can tell without reading the file.
+		if !ok || s.note != f.note || s.size != f.size || s.mtime != f.mtime && s.mtime != 0 {
+			n++
+		}
+		delete(stored, f.path)
+	}
+	return n + len(stored), nil
 }
 
 // stored loads what the index knows of every file.
@@ -225,6 +277,7 @@ func (ix *Index) setWalkSignature(ctx context.Context, sig string) error {
 // parsed is the outcome of reading one changed note.
 type parsed struct {
 	f    seen
+	seq  int       // the note's place in the sync's list of changed files
 	rows *noteRows // nil when the note is unchanged or unreadable
 	err  error
 }
@@ -316,7 +369,10 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, fsys fs.FS, files, todo 
 		wait()
 	}()
 	done := 0
-	for r := range results {
+	for r := range inOrder(results) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		done++
 		if progress != nil {
 			progress(done, len(todo))
@@ -412,7 +468,7 @@ func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored 
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				p := parsed{f: todo[i]}
+				p := parsed{f: todo[i], seq: i}
 				if p.f.note {
 					var n *vault.Note
 					n, p.err = readChanged(fsys, p.f.path, maxSize, stored[p.f.path])
@@ -446,6 +502,29 @@ func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored 
 	return out, feeder.Wait
 }
 
+// inOrder passes on the results in the order of their seq (0, 1, 2, ...),
+// holding back those that come early.
+func inOrder(results <-chan parsed) func(yield func(parsed) bool) {
+	return func(yield func(parsed) bool) {
+		early := map[int]parsed{}
+		next := 0
+		for r := range results {
+			early[r.seq] = r
+			for {
+				r, ok := early[next]
+				if !ok {
+					break
+				}
+				delete(early, next)
+				next++
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // readChanged reads a note whose stat changed; it returns a nil note when
 // the content hash is what the index already has.
 func readChanged(fsys fs.FS, p string, maxSize int64, old fileState) (*vault.Note, error) {
@@ -461,6 +540,19 @@ func readChanged(fsys fs.FS, p string, maxSize int64, old fileState) (*vault.Not
 		return nil, nil
 	}
 	return n, nil
+}
+
+// Built reports whether the index holds a sync of a vault: false for a
+// new cache (or a rebuilt one) that no Sync has filled yet, whose empty
+// answers would say nothing about the vault.
+func (ix *Index) Built(ctx context.Context) (bool, error) {
+	var built bool
+	err := ix.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM notes) OR EXISTS(SELECT 1 FROM files)
+		OR EXISTS(SELECT 1 FROM meta WHERE key = ?)`, metaWalkSignature).Scan(&built)
+	if err != nil {
+		return false, fmt.Errorf("read index %s: %w", ix.path, err)
+	}
+	return built, nil
 }
 
 // totals fills in the index's note and chunk counts, the files it skips

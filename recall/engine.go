@@ -20,22 +20,28 @@ type Options struct {
 	// Deadlines of the fast, extend and full stages; zero values mean
 	// 100, 300 and 800 ms.
 	Deadlines [3]time.Duration
+	// NoDeadlines runs every stage to its end, however long it takes, so
+	// that the same index and question always give the same answer (tests
+	// and evaluations use it; a loaded machine would otherwise cut stages
+	// short at different points).
+	NoDeadlines bool
 	// Now is the time recency is measured from; nil means time.Now.
 	Now func() time.Time
 }
 
 // Engine recalls from one index. It is safe for concurrent use.
 type Engine struct {
-	ix        *index.Index
-	llm       *LLMOptions
-	routes    map[Intent]Route
-	deadlines [3]time.Duration
-	now       func() time.Time
+	ix          *index.Index
+	llm         *LLMOptions
+	routes      map[Intent]Route
+	deadlines   [3]time.Duration
+	noDeadlines bool
+	now         func() time.Time
 }
 
 // New returns an engine over ix.
 func New(ix *index.Index, opts Options) *Engine {
-	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, now: opts.Now}
+	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, noDeadlines: opts.NoDeadlines, now: opts.Now}
 	for in, r := range opts.Routes {
 		e.routes[in] = r
 	}
@@ -105,8 +111,18 @@ type Item struct {
 	Why    string  `json:"why"`
 }
 
-// ErrEmptyQuery is returned for a query without words.
-var ErrEmptyQuery = errors.New("recall: empty query")
+// ErrEmptyQuery is returned for a query without a word to search for
+// ("", "???").
+var ErrEmptyQuery = errors.New("recall: the query has no words to search for")
+
+// MaxBudget is the largest token budget a recall takes; a larger one is
+// refused with ErrBadBudget. 100,000 tokens is more context than any
+// agent is given at once.
+const MaxBudget = 100_000
+
+// ErrBadBudget is returned for a budget that is negative or over
+// MaxBudget.
+var ErrBadBudget = errors.New("recall: invalid budget")
 
 // Recall classifies the question, searches along its route in stages,
 // fuses, dedups and ranks what the engines found, and packs the best of
@@ -114,10 +130,18 @@ var ErrEmptyQuery = errors.New("recall: empty query")
 // enough: at least 3 items with at least half the top score, whose text
 // fills the budget. An engine failure or a stage deadline never fails the
 // recall: it returns what the stages found.
+//
+// Errors: ErrEmptyQuery; ErrBadBudget; a query over index.MaxQueryBytes;
+// an unknown Intent; ctx's error.
 func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	q := strings.TrimSpace(r.Query)
-	if q == "" {
+	switch {
+	case len(q) > index.MaxQueryBytes:
+		return nil, fmt.Errorf("%w: the query is %d bytes, over the %d-byte limit", index.ErrBadQuery, len(q), index.MaxQueryBytes)
+	case len(index.Terms(q)) == 0:
 		return nil, ErrEmptyQuery
+	case r.Budget < 0 || r.Budget > MaxBudget:
+		return nil, fmt.Errorf("%w: %d tokens; give 1 to %d (0: the intent's own budget)", ErrBadBudget, r.Budget, MaxBudget)
 	}
 	cls, err := e.classify(ctx, q, r.Intent)
 	if err != nil {
@@ -134,6 +158,9 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	for i, stage := range stages {
 		start := time.Now()
 		sctx, cancel := context.WithTimeout(ctx, e.deadlines[i])
+		if e.noDeadlines {
+			sctx, cancel = context.WithCancel(ctx)
+		}
 		stage.run(sctx, s)
 		timedOut := sctx.Err() != nil && ctx.Err() == nil
 		cancel()

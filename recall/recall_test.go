@@ -110,7 +110,7 @@ var extraNotes = map[string]string{
 
 func TestRecallRespectsEveryBudget(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	e := recall.New(ix, recall.Options{})
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
 	for _, budget := range []int{5, 12, 20, 40, 80, 150, 300, 700, 2000} {
 		res, err := e.Recall(context.Background(), recall.Request{Query: "when do deploys go out, and how to roll back?", Budget: budget})
 		if err != nil {
@@ -135,7 +135,7 @@ func TestRecallRespectsEveryBudget(t *testing.T) {
 
 func TestRecallFindsDedupsAndExplains(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	res, err := recall.New(ix, recall.Options{}).Recall(context.Background(), recall.Request{Query: "When do deploys go out?", Budget: 400})
+	res, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "When do deploys go out?", Budget: 400})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestLLMClassifier(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, calls := chatServer(t, tc.status, tc.content, tc.delay)
 			ix, _ := testIndex(t, "memory-folder", nil)
-			e := recall.New(ix, recall.Options{LLM: &recall.LLMOptions{URL: srv.URL + "/v1", Model: "m", Timeout: 100 * time.Millisecond}})
+			e := recall.New(ix, recall.Options{LLM: &recall.LLMOptions{URL: srv.URL + "/v1", Model: "m", Timeout: 100 * time.Millisecond}, NoDeadlines: true})
 			res, err := e.Recall(context.Background(), recall.Request{Query: "When did the freeze start?"})
 			if err != nil {
 				t.Fatal(err)
@@ -231,7 +231,7 @@ var dailyNotes = map[string]string{
 func TestTemporalEngineSearchesTheDaysAQuestionNames(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", dailyNotes)
 	now := func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }
-	e := recall.New(ix, recall.Options{Now: now})
+	e := recall.New(ix, recall.Options{Now: now, NoDeadlines: true})
 	ctx := context.Background()
 	recallPaths := func(q string) (*recall.Result, []string) {
 		t.Helper()
@@ -282,7 +282,7 @@ func TestTemporalEngineSearchesTheDaysAQuestionNames(t *testing.T) {
 
 func TestTemporalRouteSearchesTheSameDay(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", dailyNotes)
-	e := recall.New(ix, recall.Options{Now: func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }})
+	e := recall.New(ix, recall.Options{Now: func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }, NoDeadlines: true})
 	// The best hits are in yesterday's journal ("login redirect"); the
 	// standup, dated the same day in its frontmatter, is searched too.
 	res, err := e.Recall(context.Background(), recall.Request{Query: "When did Ana mention the login redirect?", Intent: recall.Temporal, Budget: 400})
@@ -307,7 +307,7 @@ func TestEntityRouteFollowsLinkLabels(t *testing.T) {
 		"log.md":                "# Log\n\nMet [[Alice Smith|the boss]] and [[Bob Jones|Bob]] about hiring.\n",
 	}
 	ix, _ := testIndex(t, "memory-folder", notes)
-	e := recall.New(ix, recall.Options{})
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
 	ask := func(intent recall.Intent) *recall.Result {
 		t.Helper()
 		res, err := e.Recall(context.Background(), recall.Request{Query: "what does the boss want?", Intent: intent, Budget: 300})
@@ -347,7 +347,7 @@ func TestRecallFillsTheBudgetWhenRareWordsRunOut(t *testing.T) {
 	}
 	notes["chat/quit.md"] = "# Late\n\nJon: I will never quit the studio.\n"
 	ix, _ := testIndex(t, "memory-folder", notes)
-	res, err := recall.New(ix, recall.Options{}).Recall(context.Background(), recall.Request{Query: "Would Jon quit?", Intent: recall.SimpleFact, Budget: 300})
+	res, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "Would Jon quit?", Intent: recall.SimpleFact, Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
