@@ -4,15 +4,18 @@
 // note as a resource vault:///path. Every write goes through the one
 // vault.Writer, so an agent can never overwrite what a human changed
 // since the agent read it, nor write outside the vault.
+//
+// It sits at the top of vaultmem beside the CLI: it may import any
+// library package (vault, index, recall, memory), and nothing imports it
+// but cmd/vaultmem.
 package mcpserver
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"net/url"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,6 +37,13 @@ type Options struct {
 	// Sync, if set, brings the index up to date before a read (when no
 	// watcher keeps it current).
 	Sync func(ctx context.Context) error
+	// Startup, if set, is the first sync of the index, still running when
+	// the server starts: tools that read the index wait for it.
+	Startup *Startup
+	// OnPanic, if set, is told of every panic a request handler recovered
+	// from (the request is answered with an internal error; the server
+	// goes on).
+	OnPanic func(error)
 	// Version is reported to clients.
 	Version string
 }
@@ -69,10 +79,15 @@ func New(o Options) (*Server, error) {
 				"(user, feedback, project, reference); read_note before write_note and pass its hash as " +
 				"expected_hash, so that a human's edit is never overwritten.",
 		})}
+	s.mcp.AddReceivingMiddleware(recoverPanics(func(p *PanicError) {
+		if o.OnPanic != nil {
+			o.OnPanic(p)
+		}
+	}))
 	s.addTools()
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name: "note", URITemplate: "vault:///{+path}", MIMEType: "text/markdown",
-		Description: "A note of the vault, by its vault-relative path.",
+		Description: "A note of the vault, by its vault-relative path (percent-encoded).",
 	}, s.readResource)
 	return s, nil
 }
@@ -104,10 +119,10 @@ func (s *Server) RefreshResources(ctx context.Context, changed []string) error {
 	}
 	var gone []string
 	for _, p := range changed {
-		if _, err := s.root.Stat(p); err == nil && vault.IsNotePath(p) {
+		if _, err := s.root.Lstat(p); err == nil && vault.IsNotePath(p) {
 			s.addResource(p, vault.NameOf(p), "")
 		} else {
-			gone = append(gone, uri(p))
+			gone = append(gone, URI(p))
 		}
 	}
 	if len(gone) > 0 {
@@ -117,15 +132,35 @@ func (s *Server) RefreshResources(ctx context.Context, changed []string) error {
 }
 
 func (s *Server) addResource(p, title, description string) {
-	s.mcp.AddResource(&mcp.Resource{URI: uri(p), Name: p, Title: title, Description: description, MIMEType: "text/markdown"}, s.readResource)
+	s.mcp.AddResource(&mcp.Resource{URI: URI(p), Name: p, Title: title, Description: description, MIMEType: "text/markdown"}, s.readResource)
 }
 
-func uri(p string) string { return "vault:///" + p }
+// URI is the resource URI of the note at vault path p: vault:/// and the
+// path, each name percent-encoded, so that names with '%', '?', '#',
+// spaces or emoji make valid URIs that a client normalising them (Node's
+// new URL()) gives back unchanged.
+func URI(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		parts[i] = url.PathEscape(part)
+	}
+	return "vault:///" + strings.Join(parts, "/")
+}
+
+// pathOf returns the vault path a vault:/// URI names, decoded.
+func pathOf(u string) (string, bool) {
+	p, ok := strings.CutPrefix(u, "vault:///")
+	if !ok {
+		return "", false
+	}
+	decoded, err := url.PathUnescape(p)
+	return decoded, err == nil
+}
 
 // readResource serves vault:///path.
 func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	u := req.Params.URI
-	p, ok := strings.CutPrefix(u, "vault:///")
+	p, ok := pathOf(u)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
@@ -141,37 +176,31 @@ type note struct {
 	path, content, hash string
 }
 
-// read reads a note by vault path, through L1 when the file has not
-// changed since this server last read or wrote it.
+// read reads a note by vault path, matched case-insensitively as Obsidian
+// matches names, through L1 when the file has not changed since this
+// server last read or wrote it.
 func (s *Server) read(p string) (note, error) {
-	clean, err := vault.CleanPath(p)
+	rel, err := s.opts.Writer.Resolve(p)
 	if err != nil {
 		return note{}, err
 	}
-	info, err := s.root.Stat(clean)
-	if errors.Is(err, fs.ErrNotExist) {
-		return note{}, fmt.Errorf("%w: %s", vault.ErrNotFound, clean)
+	if info, err := s.root.Lstat(rel); err == nil {
+		if n, ok := s.l1.get(rel, info); ok {
+			return n, nil
+		}
 	}
+	content, hash, err := s.opts.Writer.Read(rel)
 	if err != nil {
 		return note{}, err
 	}
-	if n, ok := s.l1.get(clean, info); ok {
-		return n, nil
-	}
-	content, hash, err := s.opts.Writer.Read(clean)
-	if err != nil {
-		return note{}, err
-	}
-	n := note{clean, string(content), hash}
+	n := note{rel, string(content), hash}
 	s.l1.put(n, s.root)
 	return n, nil
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// remembered puts a note this server just wrote in L1.
+func (s *Server) remembered(p string) {
+	if content, hash, err := s.opts.Writer.Read(p); err == nil {
+		s.l1.put(note{p, string(content), hash}, s.root)
 	}
-	sort.Strings(keys)
-	return keys
 }

@@ -27,7 +27,7 @@ func connect(t *testing.T) (*mcp.ClientSession, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	w, err := vault.NewWriter(dir)
+	w, err := vault.NewWriter(dir, vault.WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

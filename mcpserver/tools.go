@@ -15,8 +15,8 @@ import (
 
 // RememberIn is the remember tool's input.
 type RememberIn struct {
-	Type        string `json:"type" jsonschema:"user, feedback, project or reference"`
-	Name        string `json:"name" jsonschema:"a short name for the memory; also its file name"`
+	Type        string `json:"type" jsonschema:"user: who the user is, their role and preferences; feedback: guidance on how to work (a rule, why, how to apply it); project: facts about the work at hand; reference: where to find things"`
+	Name        string `json:"name" jsonschema:"a short name for the memory, unique among memories; also its file name"`
 	Description string `json:"description" jsonschema:"one line: what the memory is, to judge its relevance later"`
 	Body        string `json:"body" jsonschema:"the memory itself (markdown)"`
 	Update      bool   `json:"update,omitempty" jsonschema:"replace an existing memory of the same name"`
@@ -24,55 +24,62 @@ type RememberIn struct {
 
 // RecallIn is the recall tool's input.
 type RecallIn struct {
-	Query  string `json:"query" jsonschema:"the question or task at hand"`
-	Budget int    `json:"budget,omitempty" jsonschema:"at most this many tokens of context (default: by the question's intent, 500-2000)"`
+	Query  string `json:"query" jsonschema:"the question or task at hand, in natural language"`
+	Budget int    `json:"budget,omitempty" jsonschema:"at most this many tokens of context, up to 100000 (0 or omitted: by the question's intent, 500-2000)"`
 }
 
 // SearchIn is the search tool's input.
 type SearchIn struct {
-	Query string `json:"query" jsonschema:"words to look for"`
-	Mode  string `json:"mode,omitempty" jsonschema:"keyword, vector or hybrid (default)"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
+	Query  string `json:"query" jsonschema:"words to look for"`
+	Mode   string `json:"mode,omitempty" jsonschema:"keyword (exact words), vector (similar meaning) or hybrid (both; the default)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 100 (0 or omitted: 10)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read on"`
+	Type   string `json:"type,omitempty" jsonschema:"only notes of this frontmatter type (none: untyped)"`
+	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag or one nested under it"`
+	Folder string `json:"folder,omitempty" jsonschema:"only notes under this vault-relative folder"`
 }
 
 // SearchOut is the search tool's output.
 type SearchOut struct {
 	Results []index.Result `json:"results"`
+	// NextCursor reads the next results; "" when there are none.
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // ReadNoteIn is the read_note tool's input.
 type ReadNoteIn struct {
-	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md"`
+	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md (.md optional; case does not matter)"`
 }
 
 // NoteOut is a note as read_note returns it.
 type NoteOut struct {
-	Path        string         `json:"path"`
+	Path string `json:"path"`
+	// Frontmatter holds dates as they are written ("2024-01-02").
 	Frontmatter map[string]any `json:"frontmatter"`
 	Body        string         `json:"body"`
 	Hash        string         `json:"hash" jsonschema:"pass it to write_note as expected_hash"`
+	// Warnings name problems in the note (frontmatter that does not
+	// parse, with its line).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
-// WriteNoteIn is the write_note tool's input.
+// WriteNoteIn is the write_note tool's input. Body is a pointer so that an
+// omitted body (keep it) differs from an empty one; its schema is a plain
+// optional string (see writeNoteSchema).
 type WriteNoteIn struct {
 	Path         string         `json:"path" jsonschema:"the note's vault-relative path (.md added when missing)"`
-	Body         *string        `json:"body,omitempty" jsonschema:"the new body; omitted: keep the body"`
-	Frontmatter  map[string]any `json:"frontmatter,omitempty" jsonschema:"keys to set; other keys keep their bytes"`
+	Body         *string        `json:"body,omitempty" jsonschema:"the new body; omit it to keep the body"`
+	Frontmatter  map[string]any `json:"frontmatter,omitempty" jsonschema:"keys to set; other keys keep their bytes; dates as YYYY-MM-DD"`
 	ExpectedHash string         `json:"expected_hash,omitempty" jsonschema:"the hash read_note gave; the write is refused if the note changed since"`
-}
-
-// WriteNoteOut is what write_note did.
-type WriteNoteOut struct {
-	Path   string `json:"path"`
-	Hash   string `json:"hash"`
-	Status string `json:"status" jsonschema:"created or updated"`
 }
 
 // LinksIn is the links tool's input.
 type LinksIn struct {
 	Path      string `json:"path" jsonschema:"the note to start from"`
 	Direction string `json:"direction,omitempty" jsonschema:"out (links from it), in (backlinks) or both (default)"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"how many links away, 1 to 5 (default 1)"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"how many links away, 1 to 5 (0 or omitted: 1)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many links, 1 to 1000 (0 or omitted: 100)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read on"`
 }
 
 // Link is one edge the links tool found.
@@ -82,9 +89,11 @@ type Link struct {
 	Depth  int    `json:"depth"`
 }
 
-// LinksOut is the links tool's output.
+// LinksOut is the links tool's output: one page of the links, and where it
+// lies among them all.
 type LinksOut struct {
 	Links []Link `json:"links"`
+	index.PageInfo
 }
 
 // ListNotesIn is the list_notes tool's input.
@@ -92,70 +101,142 @@ type ListNotesIn struct {
 	Type   string `json:"type,omitempty" jsonschema:"only notes of this frontmatter type (none: untyped)"`
 	Tag    string `json:"tag,omitempty" jsonschema:"only notes with this tag or one nested under it"`
 	Folder string `json:"folder,omitempty" jsonschema:"only notes under this vault-relative folder"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many notes, 1 to 1000 (0 or omitted: 100)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read on"`
 }
 
-// ListNotesOut is the list_notes tool's output.
-type ListNotesOut struct {
-	Notes []index.NoteInfo `json:"notes"`
+// NoteItem is one note of list_notes.
+type NoteItem struct {
+	Path string `json:"path"`
+	// FileName is the file's name without .md: what [[wikilinks]] use.
+	FileName string `json:"file_name"`
+	// Title is the frontmatter title or name, else the file name.
+	Title       string   `json:"title"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
 }
+
+// ListNotesOut is the list_notes tool's output: one page of the notes, and
+// where it lies among them all.
+type ListNotesOut struct {
+	Notes []NoteItem `json:"notes"`
+	index.PageInfo
+}
+
+// Limits of the tools' arguments.
+const (
+	maxSearchLimit = 100
+	maxDepth       = 5
+)
 
 func (s *Server) addTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "remember", Description: "Write a memory note (user, feedback, project or reference) " +
-		"in the vault's memory folder. A different memory already stored under the same name is kept unless update is true."}, s.remember)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "recall", Description: "The context worth knowing about a question, from the whole vault, " +
-		"within a token budget: context is the text to use; items say where each piece comes from and why."}, s.recall)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Description: "Search the notes' sections and paragraphs: keyword, vector or hybrid."}, s.search)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash."}, s.readNote)
+	closed := false // every tool works on the vault alone
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "remember", Description: "Store a durable memory as a note in the vault's memory folder, for this and later sessions: " +
+		"user (who the user is, their role, preferences), feedback (how to work: a rule, why, how to apply it), " +
+		"project (facts about the work at hand), reference (where to find things). A different memory already " +
+		"stored under the same name is kept unless update is true.",
+		InputSchema: schemaFor[RememberIn](enum("type", "user", "feedback", "project", "reference")),
+		Annotations: &mcp.ToolAnnotations{Title: "Remember", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.remember)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "recall", Description: "The context worth knowing for a question or task, gathered from the whole vault " +
+		"(memories, notes, linked notes, dated notes) and cut to a token budget: call it first, with the question in plain words, " +
+		"when you need what the user or the project already decided or knows. The text content is the context to use; " +
+		"the structured result says where each piece comes from and why. Use search instead to find notes by exact words.",
+		InputSchema: schemaFor[RecallIn](bounds("budget", 0, recall.MaxBudget)),
+		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.recall)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
+		"meaning (vector) or both (hybrid), optionally within one type, tag or folder; results are ranked, with a snippet each. " +
+		"For the context needed to answer a question, call recall.",
+		InputSchema: schemaFor[SearchIn](enum("mode", "keyword", "vector", "hybrid"), bounds("limit", 0, maxSearchLimit)),
+		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.search)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash (pass the hash to write_note).",
+		InputSchema: schemaFor[ReadNoteIn](),
+		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
-		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since is not overwritten."}, s.writeNote)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away."}, s.links)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes, optionally of one type, with one tag or under one folder."}, s.listNotes)
+		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since (by a human in Obsidian) is not overwritten.",
+		InputSchema: schemaFor[WriteNoteIn](plainString("body")),
+		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
+		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, maxDepth), bounds("limit", 0, index.MaxLimit)),
+		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
+		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
+		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
 	res, err := memory.Remember(ctx, s.opts.Writer, s.opts.MemoryFolder,
-		memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body}, in.Update)
+		memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body}, memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)
 	}
-	if content, hash, err := s.opts.Writer.Read(res.Path); err == nil {
-		s.l1.put(note{res.Path, string(content), hash}, s.root)
-	}
+	s.remembered(res.Path)
 	return nil, res, nil
 }
 
-func (s *Server) fresh(ctx context.Context) {
+// fresh makes the index current before a read: it waits for the first
+// sync (see Startup), then syncs when no watcher does.
+func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
+		return err
+	}
 	if s.opts.Sync != nil {
 		s.opts.Sync(ctx) // a failed sync leaves the last state; the read still answers
 	}
+	return nil
 }
 
-func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Result, error) {
-	if in.Budget < 0 {
-		return nil, nil, errors.New("invalid budget: must be a positive number of tokens")
+func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Result, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, nil, toolError(err)
 	}
-	s.fresh(ctx)
 	res, err := s.opts.Recall.Recall(ctx, recall.Request{Query: in.Query, Budget: in.Budget})
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
-	return nil, res, nil
+	text := res.Context
+	if text == "" {
+		text = "Nothing in the vault matches this question."
+	}
+	// The text is the context alone: the agent reads it, and it costs the
+	// budget and no more; the rest is in the structured result.
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	mode, err := index.ParseMode(in.Mode)
-	if err != nil {
-		return nil, SearchOut{}, err
-	}
-	if in.Limit < 0 || in.Limit > 100 {
-		return nil, SearchOut{}, errors.New("invalid limit: from 1 to 100")
-	}
-	s.fresh(ctx)
-	res, err := s.opts.Index.Search(ctx, index.Query{Text: in.Query, Mode: mode, Limit: in.Limit})
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	return nil, SearchOut{Results: res}, nil
+	limit := in.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	offset, err := index.ParseCursor(in.Cursor)
+	if err != nil {
+		return nil, SearchOut{}, toolError(err)
+	}
+	if limit < 1 || limit > maxSearchLimit || offset > index.MaxLimit {
+		return nil, SearchOut{}, toolError(fmt.Errorf("%w: limit from 1 to %d, and at most %d results in all", index.ErrBadPage, maxSearchLimit, index.MaxLimit))
+	}
+	if len(index.Terms(in.Query)) == 0 {
+		return nil, SearchOut{}, errors.New("invalid query: it has no words to search for")
+	}
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, SearchOut{}, toolError(err)
+	}
+	res, err := s.opts.Index.Search(ctx, index.Query{Text: in.Query, Mode: mode, Limit: offset + limit + 1,
+		Type: in.Type, Tag: in.Tag, Folder: in.Folder})
+	if err != nil {
+		return nil, SearchOut{}, toolError(err)
+	}
+	out := SearchOut{Results: res[min(offset, len(res)):min(offset+limit, len(res))]}
+	if len(res) > offset+limit {
+		out.NextCursor = fmt.Sprint(offset + limit)
+	}
+	return nil, out, nil
 }
 
 func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
@@ -164,77 +245,23 @@ func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNo
 		return nil, NoteOut{}, toolError(err)
 	}
 	parsed := vault.Parse(n.path, []byte(n.content))
-	fm, err := parsed.Frontmatter.Map()
-	if err != nil || fm == nil {
-		fm = map[string]any{}
+	out := NoteOut{Path: n.path, Frontmatter: parsed.Frontmatter.JSON(), Body: string(parsed.Body()), Hash: n.hash}
+	for _, w := range parsed.Warnings {
+		out.Warnings = append(out.Warnings, w.Error())
 	}
-	return nil, NoteOut{Path: n.path, Frontmatter: fm, Body: string(parsed.Body()), Hash: n.hash}, nil
+	return nil, out, nil
 }
 
-func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
-	p, err := vault.CleanPath(in.Path)
+func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, vault.EditResult, error) {
+	res, err := s.opts.Writer.Apply(ctx, in.Path, vault.Edit{Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
 	if err != nil {
-		return nil, WriteNoteOut{}, toolError(err)
+		return nil, vault.EditResult{}, toolError(err)
 	}
-	current, hash, err := s.opts.Writer.Read(p)
-	exists := err == nil
-	if err != nil && !errors.Is(err, vault.ErrNotFound) {
-		return nil, WriteNoteOut{}, toolError(err)
-	}
-	var next []byte
-	switch {
-	case !exists:
-		if in.ExpectedHash != "" {
-			return nil, WriteNoteOut{}, toolError(&vault.ConflictError{Path: p, Expected: in.ExpectedHash})
-		}
-		var fields []vault.Field
-		for _, k := range sortedKeys(in.Frontmatter) {
-			fields = append(fields, vault.Field{Key: k, Value: in.Frontmatter[k]})
-		}
-		body := ""
-		if in.Body != nil {
-			body = *in.Body
-		}
-		if len(fields) == 0 { // no frontmatter at all, not an empty one
-			next = []byte(strings.TrimRight(body, "\n") + "\n")
-		} else {
-			next = vault.Format(fields, body)
-		}
-	default:
-		if in.ExpectedHash != "" && in.ExpectedHash != hash {
-			return nil, WriteNoteOut{}, toolError(&vault.ConflictError{Path: p, Expected: in.ExpectedHash, Actual: hash})
-		}
-		next = current
-		for _, k := range sortedKeys(in.Frontmatter) {
-			if next, err = vault.SetFrontmatter(p, next, k, in.Frontmatter[k]); err != nil {
-				return nil, WriteNoteOut{}, toolError(err)
-			}
-		}
-		if in.Body != nil {
-			next = vault.SetBody(next, *in.Body)
-		}
-	}
-	expected := hash // compare-before-write against what was read above
-	if !exists {
-		expected = ""
-	}
-	newHash, err := s.opts.Writer.Write(ctx, p, next, expected)
-	if err != nil {
-		return nil, WriteNoteOut{}, toolError(err)
-	}
-	s.l1.put(note{p, string(next), newHash}, s.root)
-	status := "updated"
-	if !exists {
-		status = "created"
-	}
-	return nil, WriteNoteOut{Path: p, Hash: newHash, Status: status}, nil
+	s.remembered(res.Path)
+	return nil, res, nil
 }
 
-func (s *Server) links(ctx context.Context, _ *mcp.CallToolRequest, in LinksIn) (*mcp.CallToolResult, LinksOut, error) {
-	p, err := vault.CleanPath(in.Path)
-	if err != nil {
-		return nil, LinksOut{}, toolError(err)
-	}
+func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn) (*mcp.CallToolResult, LinksOut, error) {
 	dir := in.Direction
 	if dir == "" {
 		dir = "both"
@@ -246,14 +273,55 @@ func (s *Server) links(ctx context.Context, _ *mcp.CallToolRequest, in LinksIn) 
 	if depth == 0 {
 		depth = 1
 	}
-	if depth < 1 || depth > 5 {
-		return nil, LinksOut{}, errors.New("invalid depth: from 1 to 5")
+	if depth < 1 || depth > maxDepth {
+		return nil, LinksOut{}, fmt.Errorf("invalid depth %d: from 1 to %d", in.Depth, maxDepth)
 	}
-	s.fresh(ctx)
-	if found, err := s.opts.Index.List(ctx, index.Query{Paths: []string{p}}); err != nil || len(found) == 0 {
-		return nil, LinksOut{}, toolError(fmt.Errorf("%w: %s", vault.ErrNotFound, p))
+	offset, err := index.ParseCursor(in.Cursor)
+	if err != nil {
+		return nil, LinksOut{}, toolError(err)
 	}
-	out := LinksOut{Links: []Link{}}
+	page, err := index.Page{Offset: offset, Limit: in.Limit}.Check()
+	if err != nil {
+		return nil, LinksOut{}, toolError(err)
+	}
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, LinksOut{}, toolError(err)
+	}
+	p, err := s.notePath(ctx, in.Path)
+	if err != nil {
+		return nil, LinksOut{}, toolError(err)
+	}
+	all, err := s.walkLinks(ctx, p, dir, depth)
+	if err != nil {
+		return nil, LinksOut{}, toolError(err)
+	}
+	links, info, err := index.Paginate(all, page)
+	if err != nil {
+		return nil, LinksOut{}, toolError(err)
+	}
+	return nil, LinksOut{Links: links, PageInfo: info}, nil
+}
+
+// notePath finds the indexed note p names: its path, matched
+// case-insensitively as Obsidian matches names.
+func (s *Server) notePath(ctx context.Context, p string) (string, error) {
+	clean, err := s.opts.Writer.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	found, err := s.opts.Index.List(ctx, index.Query{Paths: []string{clean}})
+	if err != nil {
+		return "", err
+	}
+	if len(found) == 0 {
+		return "", fmt.Errorf("%w: %s", vault.ErrNotFound, clean)
+	}
+	return clean, nil
+}
+
+// walkLinks lists the links up to depth away from p, breadth first.
+func (s *Server) walkLinks(ctx context.Context, p, dir string, depth int) ([]Link, error) {
+	out := []Link{}
 	seen := map[string]bool{p: true}
 	frontier := []string{p}
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
@@ -262,10 +330,10 @@ func (s *Server) links(ctx context.Context, _ *mcp.CallToolRequest, in LinksIn) 
 			if dir != "in" {
 				targets, err := s.opts.Index.Outgoing(ctx, from)
 				if err != nil {
-					return nil, LinksOut{}, toolError(err)
+					return nil, err
 				}
 				for _, t := range targets {
-					out.Links = append(out.Links, Link{from, t, d})
+					out = append(out, Link{from, t, d})
 					if !seen[t] {
 						seen[t] = true
 						next = append(next, t)
@@ -275,10 +343,10 @@ func (s *Server) links(ctx context.Context, _ *mcp.CallToolRequest, in LinksIn) 
 			if dir != "out" {
 				sources, err := s.opts.Index.Backlinks(ctx, from)
 				if err != nil {
-					return nil, LinksOut{}, toolError(err)
+					return nil, err
 				}
 				for _, src := range sources {
-					out.Links = append(out.Links, Link{src, from, d})
+					out = append(out, Link{src, from, d})
 					if !seen[src] {
 						seen[src] = true
 						next = append(next, src)
@@ -288,46 +356,73 @@ func (s *Server) links(ctx context.Context, _ *mcp.CallToolRequest, in LinksIn) 
 		}
 		frontier = next
 	}
-	return nil, out, nil
+	return out, nil
 }
 
-func (s *Server) listNotes(ctx context.Context, _ *mcp.CallToolRequest, in ListNotesIn) (*mcp.CallToolResult, ListNotesOut, error) {
-	s.fresh(ctx)
+func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in ListNotesIn) (*mcp.CallToolResult, ListNotesOut, error) {
+	offset, err := index.ParseCursor(in.Cursor)
+	if err != nil {
+		return nil, ListNotesOut{}, toolError(err)
+	}
+	if _, err := (index.Page{Offset: offset, Limit: in.Limit}).Check(); err != nil {
+		return nil, ListNotesOut{}, toolError(err)
+	}
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, ListNotesOut{}, toolError(err)
+	}
 	notes, err := s.opts.Index.List(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	return nil, ListNotesOut{Notes: notes}, nil
+	page, info, err := index.Paginate(notes, index.Page{Offset: offset, Limit: in.Limit})
+	if err != nil {
+		return nil, ListNotesOut{}, toolError(err)
+	}
+	out := ListNotesOut{Notes: make([]NoteItem, len(page)), PageInfo: info}
+	for i, n := range page {
+		out.Notes[i] = NoteItem{Path: n.Path, FileName: n.Name, Title: n.Title, Type: n.Type, Description: n.Description, Tags: n.Tags}
+	}
+	return nil, out, nil
 }
 
 // toolError words an error for an agent: what kind of failure, then the
-// detail.
+// detail. The kind comes from the error's type, never from its text.
 func toolError(err error) error {
 	var conflict *vault.ConflictError
 	switch {
 	case errors.As(err, &conflict):
 		msg := fmt.Sprintf("conflict: %s changed since it was read", conflict.Path)
-		if conflict.Actual != "" {
+		switch {
+		case conflict.Other != "":
+			msg = "conflict: " + conflict.Error()
+		case conflict.Actual != "" && conflict.Expected != "":
 			msg += fmt.Sprintf(" (its hash is now %s); read_note it again and redo your change", conflict.Actual)
-		} else if conflict.Expected != "" {
+		case conflict.Expected != "":
 			msg += " (it no longer exists)"
-		} else {
+		default:
 			msg = fmt.Sprintf("conflict: %s already exists; read_note it and pass its hash as expected_hash", conflict.Path)
 		}
 		return errors.New(msg)
+	case errors.Is(err, vault.ErrOutside):
+		return fmt.Errorf("outside the vault: %v", err)
 	case errors.Is(err, vault.ErrInvalidPath):
-		if strings.Contains(err.Error(), "..") || strings.Contains(err.Error(), "absolute") || strings.Contains(err.Error(), "dot") {
-			return fmt.Errorf("outside the vault: %v", err)
-		}
 		return fmt.Errorf("invalid name: %v", err)
 	case errors.Is(err, vault.ErrNotFound):
 		return fmt.Errorf("not found: %v", err)
+	case errors.Is(err, vault.ErrTooLarge):
+		return fmt.Errorf("too large: %v", err)
+	case errors.Is(err, vault.ErrBadFrontmatter):
+		return fmt.Errorf("bad frontmatter: %v", err)
 	case errors.Is(err, memory.ErrInvalid):
 		return fmt.Errorf("invalid memory: %s", strings.TrimPrefix(err.Error(), memory.ErrInvalid.Error()+": "))
 	case errors.Is(err, memory.ErrNameTaken):
 		return fmt.Errorf("conflict: %s", strings.TrimPrefix(err.Error(), memory.ErrNameTaken.Error()+": "))
 	case errors.Is(err, recall.ErrEmptyQuery):
-		return errors.New("invalid query: it has no words")
+		return errors.New("invalid query: it has no words to search for")
+	case errors.Is(err, recall.ErrBadBudget), errors.Is(err, index.ErrBadPage), errors.Is(err, index.ErrBadQuery):
+		return fmt.Errorf("invalid argument: %v", err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("canceled: %v", err)
 	}
 	return err
 }

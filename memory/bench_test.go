@@ -15,7 +15,7 @@ import (
 // BenchmarkRemember writes new memories one after another in process:
 // p50 and p99 of one Remember (atomic write, fsync, lock, compare).
 func BenchmarkRemember(b *testing.B) {
-	w, err := vault.NewWriter(b.TempDir())
+	w, err := vault.NewWriter(b.TempDir(), vault.WriterOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func BenchmarkRemember(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		_, err := memory.Remember(ctx, w, "memory", memory.Memory{Type: vault.KindProject, Name: fmt.Sprintf("memory %d", i),
-			Description: "a benchmark memory", Body: "Deploys go out on Tuesdays."}, false)
+			Description: "a benchmark memory", Body: "Deploys go out on Tuesdays."}, memory.Options{})
 		lat = append(lat, time.Since(start))
 		if err != nil {
 			b.Fatal(err)
@@ -47,14 +47,14 @@ func BenchmarkRememberConcurrent(b *testing.B) {
 	var n sync.WaitGroup
 	per := max(b.N/writers, 1)
 	for g := range writers {
-		w, err := vault.NewWriter(dir)
+		w, err := vault.NewWriter(dir, vault.WriterOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		n.Go(func() {
 			for i := range per {
 				if _, err := memory.Remember(ctx, w, "memory", memory.Memory{Type: vault.KindProject,
-					Name: fmt.Sprintf("writer %d memory %d", g, i), Description: "d", Body: "body"}, false); err != nil {
+					Name: fmt.Sprintf("writer %d memory %d", g, i), Description: "d", Body: "body"}, memory.Options{}); err != nil {
 					b.Error(err)
 					return
 				}

@@ -44,8 +44,41 @@ func (m Memory) Validate() error {
 		return fmt.Errorf("%w: description must not be empty", ErrInvalid)
 	case strings.ContainsAny(m.Name, "\n\r") || strings.ContainsAny(m.Description, "\n\r"):
 		return fmt.Errorf("%w: name and description must be one line each", ErrInvalid)
+	case looksLikePath(m.Name):
+		return fmt.Errorf("%w: name %q looks like a file path; a memory's name is a few words, and vaultmem picks its file", ErrInvalid, m.Name)
+	}
+	if _, err := vault.SafeName(m.Name); err != nil {
+		return fmt.Errorf("%w: name %q has no letter or digit to make a file name from", ErrInvalid, m.Name)
 	}
 	return nil
+}
+
+// looksLikePath reports whether a name tries to climb or root a path
+// ("../../etc/passwd", "/etc/passwd", "~/x", "C:\\x"): such a name is an
+// attack or a mistake, never a memory's name.
+func looksLikePath(name string) bool {
+	n := strings.TrimSpace(name)
+	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, "\\") || strings.HasPrefix(n, "~/") ||
+		len(n) >= 3 && n[1] == ':' && (n[2] == '\\' || n[2] == '/') {
+		return true
+	}
+	for _, part := range strings.FieldsFunc(n, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if strings.TrimSpace(part) == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// Options say how Remember treats a memory of the same name.
+type Options struct {
+	// Update replaces an existing memory of the same name (its body,
+	// description and type; its other frontmatter keys keep their bytes).
+	Update bool
+	// ExpectedHash, with Update, is the hash the caller read the memory
+	// with: the update is refused (a *vault.ConflictError) when the note
+	// changed since.
+	ExpectedHash string
 }
 
 // Result is what Remember did.
@@ -56,23 +89,25 @@ type Result struct {
 	Hash   string `json:"hash"`
 }
 
-// Remember writes m to folder/<safe name>.md through w. An existing note
-// there is replaced only with update, only if it holds the memory of the
-// same name, and keeping its other frontmatter keys byte for byte.
+// Remember writes m to folder/<safe name>.md through w (the folder as it is
+// spelt on disk, see vault.Writer.Resolve). An existing note there is
+// replaced only with opts.Update, only if it holds the memory of the same
+// name, and keeping its other frontmatter keys byte for byte.
 // Errors: ErrInvalid (m, or a name that makes no safe file name),
-// ErrNameTaken, and the writer's (a note whose frontmatter does not parse
-// is never rewritten).
-func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, update bool) (Result, error) {
+// ErrNameTaken, a *vault.ConflictError when the note changed since
+// opts.ExpectedHash, and the writer's (a note whose frontmatter does not
+// parse is never rewritten; one over the size limit is refused).
+func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, opts Options) (Result, error) {
 	m.Type = vault.Kind(strings.ToLower(strings.TrimSpace(string(m.Type))))
 	m.Name, m.Description = strings.TrimSpace(m.Name), strings.TrimSpace(m.Description)
 	if err := m.Validate(); err != nil {
 		return Result{}, err
 	}
-	slug, err := vault.SafeName(m.Name)
+	slug, _ := vault.SafeName(m.Name) // Validate checked it
+	p, err := w.Resolve(path.Join(folder, slug+vault.Ext))
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: name %q: %v", ErrInvalid, m.Name, err)
+		return Result{}, err
 	}
-	p := path.Join(folder, slug+vault.Ext)
 	content := vault.Format([]vault.Field{
 		{Key: "name", Value: m.Name},
 		{Key: "description", Value: m.Description},
@@ -88,6 +123,9 @@ func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, upd
 	}
 	status := "unchanged"
 	hash, err = w.Update(ctx, p, func(current []byte) ([]byte, error) {
+		if h := vault.Hash(current); opts.ExpectedHash != "" && h != opts.ExpectedHash {
+			return nil, &vault.ConflictError{Path: p, Expected: opts.ExpectedHash, Actual: h}
+		}
 		if bytes.Equal(current, content) {
 			return current, nil
 		}
@@ -99,7 +137,7 @@ func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, upd
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {
 			return nil, fmt.Errorf("%w: %s already holds another note (name %q); choose a different name", ErrNameTaken, p, oldName)
 		}
-		if !update {
+		if !opts.Update {
 			return nil, fmt.Errorf("%w: %s already holds a different memory named %q; update it to replace it", ErrNameTaken, p, oldName)
 		}
 		next, err := vault.SetFrontmatter(p, current, "description", m.Description)
