@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // ErrRunning is returned by [New] when another watcher holds the vault.
@@ -18,13 +19,13 @@ var ErrRunning = errors.New("watch: a watcher is already running for this vault"
 
 // lockFile is the watcher's lock, relative to the vault root. It lives in
 // .vaultmem/tmp/, which git ignores. While held it holds the owner's pid.
-const lockFile = ".vaultmem/tmp/watch.lock"
+const lockFile = vault.TmpDir + "/watch.lock"
 
 // lock takes the vault's watcher lock. A reader checking [Running] may
 // hold it for an instant, so it retries for half a second.
 func lock(dir string) (*flock.Flock, error) {
 	p := filepath.Join(dir, filepath.FromSlash(lockFile))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := vault.EnsureDir(dir, vault.TmpDir); err != nil { // the .gitignore first
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	fl := flock.New(p)

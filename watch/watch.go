@@ -171,8 +171,16 @@ func (w *Watcher) Run(ctx context.Context) error {
 // sync reconciles the watches with the folders on disk (on a rescan),
 // then syncs the index: a folder's files written before its watch
 // existed are found by the sync's walk.
-func (w *Watcher) sync(ctx context.Context, pending map[string]bool, rescan bool) Batch {
-	b := Batch{Rescan: rescan, Paths: sortedKeys(pending)}
+//
+// A panic in the sync (a bug that some note's content triggers) is
+// recovered and reported as the batch's error: the watcher goes on.
+func (w *Watcher) sync(ctx context.Context, pending map[string]bool, rescan bool) (b Batch) {
+	b = Batch{Rescan: rescan, Paths: sortedKeys(pending)}
+	defer func() {
+		if r := recover(); r != nil {
+			b.Time, b.Err = time.Now(), fmt.Errorf("watch: internal error while syncing (please report it): %v", r)
+		}
+	}()
 	if rescan {
 		if err := w.reconcile(); err != nil {
 			b.Err = err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -118,9 +119,22 @@ func (a *app) findVault() (string, error) {
 
 // session is an opened vault.
 type session struct {
-	dir  string
-	root *os.Root
-	cfg  config
+	dir    string
+	root   *os.Root
+	cfg    config
+	stderr io.Writer
+}
+
+// writer returns the vault's Writer: notes up to max_note_size, and a
+// word on stderr when a write waits for another process's lock.
+func (s *session) writer() (*vault.Writer, error) {
+	return vault.NewWriter(s.dir, vault.WriterOptions{MaxNoteSize: s.cfg.MaxNoteSize, LockWait: func(holder string) {
+		who := "another vaultmem process"
+		if holder != "" {
+			who += " (pid " + holder + ")"
+		}
+		fmt.Fprintf(s.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", filepath.Join(s.dir, filepath.FromSlash(vault.LockFile)), who)
+	}})
 }
 
 func (a *app) open() (*session, error) {
@@ -136,7 +150,7 @@ func (a *app) open() (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open vault: %w", err)
 	}
-	return &session{dir: dir, root: root, cfg: cfg}, nil
+	return &session{dir: dir, root: root, cfg: cfg, stderr: a.stderr}, nil
 }
 
 func (s *session) Close() error { return s.root.Close() }
@@ -193,6 +207,43 @@ func (a *app) printLine(v any) error {
 }
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON for scripts and agents"}
+
+// pageFlags adds --limit and --offset to a listing command's flags.
+func pageFlags(flags ...cli.Flag) []cli.Flag {
+	return append(flags,
+		&cli.IntFlag{Name: "limit", Value: index.MaxLimit, Usage: fmt.Sprintf("at most `N` items, up to %d", index.MaxLimit)},
+		&cli.IntFlag{Name: "offset", HideDefault: true, Usage: "skip the first `K` items (the next page)"})
+}
+
+// paginate returns the page of items --limit and --offset ask for.
+func paginate[T any](cmd *cli.Command, items []T) ([]T, index.PageInfo, error) {
+	limit := int(cmd.Int("limit"))
+	if limit < 1 {
+		return nil, index.PageInfo{}, usagef("--limit must be from 1 to %d", index.MaxLimit)
+	}
+	page, info, err := index.Paginate(items, index.Page{Offset: int(cmd.Int("offset")), Limit: limit})
+	if err != nil {
+		return nil, info, usageError{err}
+	}
+	return nonNil(page), info, nil
+}
+
+// withPage adds a page's place in its list to a JSON answer: total, more
+// and next_offset (when there is a next page).
+func withPage(out map[string]any, info index.PageInfo) map[string]any {
+	out["total"], out["more"] = info.Total, info.More
+	if info.More > 0 {
+		out["next_offset"] = info.NextOffset
+	}
+	return out
+}
+
+// printMore says on stderr how to see the rest of a listing.
+func (a *app) printMore(info index.PageInfo) {
+	if info.More > 0 && !a.quiet {
+		fmt.Fprintf(a.stderr, "%d more: --offset %d\n", info.More, info.NextOffset)
+	}
+}
 
 // noArgs rejects stray arguments.
 func noArgs(cmd *cli.Command) error {

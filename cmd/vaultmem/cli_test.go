@@ -23,7 +23,7 @@ func TestInitIsIdempotentAndTouchesNoNote(t *testing.T) {
 	if err := json.Unmarshal([]byte(ok(t, dir, "init", "--json")), &first); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".vaultmem/", ".vaultmem/config.yaml", ".vaultmem/.gitignore", ".vaultmem/state/", "memory/", "tasks/", "lessons/"}
+	want := []string{".vaultmem/", ".vaultmem/.gitignore", ".vaultmem/config.yaml", ".vaultmem/state/", "memory/", "tasks/", "lessons/"}
 	if !reflect.DeepEqual(first.Created, want) {
 		t.Errorf("created %v, want %v", first.Created, want)
 	}

@@ -10,11 +10,9 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
-
-// configFile is the vault's settings file, relative to the vault root.
-const configFile = ".vaultmem/config.yaml"
 
 // config is .vaultmem/config.yaml. Every field has a working default, so a
 // missing file or key means the default.
@@ -48,7 +46,14 @@ type recallConfig struct {
 	} `yaml:"classifier"`
 	// Routes replaces routes of the default matrix, by intent.
 	Routes map[string]recall.Route `yaml:"routes"`
+	// StageDeadlines cuts each stage short at its deadline (100, 300 and
+	// 800 ms); false runs every stage to its end: slower on a busy machine,
+	// but the same question always gets the same answer. Default true.
+	StageDeadlines *bool `yaml:"stage_deadlines"`
 }
+
+// stageDeadlines is StageDeadlines with its default.
+func (r recallConfig) stageDeadlines() bool { return r.StageDeadlines == nil || *r.StageDeadlines }
 
 // embedderConfig is the embedder section of the config.
 type embedderConfig struct {
@@ -126,13 +131,16 @@ recall:
   #   timeout: 2s
   # routes:
   #   simple-fact: {strategy: exact-first, layers: [L4, L5], graph: [], budget: 600}
+  # Cut each search stage at its deadline (100, 300, 800 ms); false runs every
+  # stage to its end, so the same question always gets the same answer.
+  # stage_deadlines: true
 `
 
 // loadConfig reads the vault's config; a missing file gives the defaults.
 // Unknown keys and bad values are errors naming the file and line.
 func loadConfig(vaultDir string) (config, error) {
 	c := defaultConfig()
-	p := filepath.Join(vaultDir, filepath.FromSlash(configFile))
+	p := filepath.Join(vaultDir, filepath.FromSlash(vault.ConfigFile))
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
@@ -172,8 +180,8 @@ func loadConfig(vaultDir string) (config, error) {
 			return c, fmt.Errorf("%s: recall.routes.%s.strategy %q: want exact-only, exact-first or semantic-first",
 				at("recall", "routes", name, "strategy"), name, r.Strategy)
 		}
-		if r.Budget <= 0 {
-			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a positive number of tokens", at("recall", "routes", name), name)
+		if r.Budget <= 0 || r.Budget > recall.MaxBudget {
+			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a number of tokens from 1 to %d", at("recall", "routes", name), name, recall.MaxBudget)
 		}
 	}
 	switch c.Embedder.Provider {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
@@ -41,7 +40,6 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			defer s.Close()
-			cache := filepath.Join(s.dir, filepath.FromSlash(cacheDir))
 			ix, err := s.openIndex(ctx, false)
 			if err != nil {
 				return err
@@ -61,7 +59,7 @@ func (a *app) doctorCommand() *cli.Command {
 				}
 				if err != nil || len(after) > 0 {
 					ix.Close()
-					if err := index.Remove(cache); err != nil {
+					if err := index.Remove(s.cacheDir()); err != nil {
 						return err
 					}
 					if ix, err = s.openIndex(ctx, false); err != nil {

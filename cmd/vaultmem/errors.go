@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Exit codes.
@@ -51,8 +53,13 @@ func report(err error, stderr io.Writer) int {
 		code = exitUsage
 	case errors.As(err, &ce):
 		code = ce.code
+	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
+		code = exitConflict
 	}
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	if code == exitCanceled {
+		msg = "interrupted"
+	}
 	fmt.Fprintf(stderr, "vaultmem: %s\n", msg)
 	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'vaultmem --help' for usage.")

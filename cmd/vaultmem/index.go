@@ -12,11 +12,9 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/embed"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
 	"github.com/vaultmem/vaultmem/watch"
 )
-
-// cacheDir is the sidecar cache folder, relative to the vault root.
-const cacheDir = ".vaultmem/cache"
 
 // openIndex opens the vault's index with the configured embedder;
 // resident is for a long-running process (see index.Options.Resident).
@@ -43,7 +41,15 @@ func (s *session) openIndex(ctx context.Context, resident bool) (*index.Index, e
 		}
 		opts.Embedder = l
 	}
-	return index.Open(ctx, filepath.Join(s.dir, filepath.FromSlash(cacheDir)), opts)
+	// The .gitignore first, so git never sees the cache; a vault that
+	// cannot be written gets a read-only or in-memory index (index.Open).
+	_ = vault.EnsureDir(s.dir, vault.CacheDir)
+	return index.Open(ctx, s.cacheDir(), opts)
+}
+
+// cacheDir is the sidecar cache folder.
+func (s *session) cacheDir() string {
+	return filepath.Join(s.dir, filepath.FromSlash(vault.CacheDir))
 }
 
 // openIndexed opens the vault and its index; the caller closes both.
@@ -80,8 +86,29 @@ func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index) (index.S
 	if err != nil {
 		return st, err
 	}
+	if !a.quiet {
+		switch {
+		case ix.InMemory():
+			fmt.Fprintf(a.stderr, "warning: %s; indexed in memory for this command only\n", ix.ReadOnly())
+		case st.ReadOnly != "" && st.Stale > 0:
+			fmt.Fprintf(a.stderr, "warning: %s; answering from the index as it is, which misses %d changed files\n", st.ReadOnly, st.Stale)
+		}
+	}
 	// Later commands load the vectors from the pack in milliseconds.
 	return st, ix.Pack(ctx)
+}
+
+// requireBuilt refuses to answer from an index no sync has filled: its
+// empty answer would say nothing about the vault.
+func (a *app) requireBuilt(ctx context.Context, ix *index.Index) error {
+	built, err := ix.Built(ctx)
+	if err != nil {
+		return err
+	}
+	if !built {
+		return fmt.Errorf("the index %s is empty: it has not been built yet (run 'vaultmem index')", ix.Path())
+	}
+	return nil
 }
 
 func (a *app) indexCommand() *cli.Command {
@@ -105,7 +132,7 @@ func (a *app) indexCommand() *cli.Command {
 			}
 			defer s.Close()
 			if cmd.Bool("rebuild") {
-				if err := index.Remove(filepath.Join(s.dir, filepath.FromSlash(cacheDir))); err != nil {
+				if err := index.Remove(s.cacheDir()); err != nil {
 					return err
 				}
 			}
@@ -114,6 +141,9 @@ func (a *app) indexCommand() *cli.Command {
 				return err
 			}
 			defer ix.Close()
+			if why := ix.ReadOnly(); why != "" {
+				return fmt.Errorf("cannot update the index: %s", why)
+			}
 			st, err := a.syncNow(ctx, s, ix)
 			if err != nil {
 				return err

@@ -8,11 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/vault"
 )
-
-// gitignoreText keeps the rebuildable and per-machine parts of .vaultmem
-// out of git; config.yaml and state/ are committed.
-const gitignoreText = "# vaultmem: rebuildable cache, temp files and the writer's lock\ncache/\ntmp/\nlock\n"
 
 func (a *app) initCommand() *cli.Command {
 	return &cli.Command{
@@ -62,14 +59,18 @@ func (a *app) initCommand() *cli.Command {
 // initVault creates what is missing and returns it, as vault-relative
 // paths.
 func initVault(dir string) ([]string, error) {
+	created := []string{}
 	info, err := os.Stat(dir)
-	if err != nil {
+	if errors.Is(err, os.ErrNotExist) { // a new vault
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
+		}
+		created = append(created, "./")
+	} else if err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
-	}
-	if !info.IsDir() {
+	} else if !info.IsDir() {
 		return nil, fmt.Errorf("init %s: not a folder", dir)
 	}
-	created := []string{}
 	mkdir := func(rel string) error {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if info, err := os.Stat(p); err == nil {
@@ -103,20 +104,20 @@ func initVault(dir string) ([]string, error) {
 		created = append(created, rel)
 		return nil
 	}
-	if err := mkdir(".vaultmem"); err != nil {
+	if err := mkdir(vault.DotDir); err != nil {
 		return nil, err
 	}
-	if err := write(configFile, defaultConfigText); err != nil {
+	if err := write(vault.GitignoreFile, vault.GitignoreText); err != nil {
 		return nil, err
 	}
-	if err := write(".vaultmem/.gitignore", gitignoreText); err != nil {
+	if err := write(vault.ConfigFile, defaultConfigText); err != nil {
 		return nil, err
 	}
 	cfg, err := loadConfig(dir)
 	if err != nil {
 		return nil, err
 	}
-	for _, rel := range []string{".vaultmem/state", cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons} {
+	for _, rel := range []string{vault.StateDir, cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons} {
 		if err := mkdir(rel); err != nil {
 			return nil, err
 		}

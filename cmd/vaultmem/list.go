@@ -27,11 +27,11 @@ func (a *app) listCommand() *cli.Command {
 		Description: "--type matches the frontmatter type: (user, feedback, project, reference, task, lesson, or\n" +
 			"any other); --type none lists notes without one. --tag matches frontmatter and inline tags,\n" +
 			"case-insensitively; a parent tag matches its nested tags (--tag a matches #a/b).",
-		Flags: []cli.Flag{
+		Flags: pageFlags(
 			jsonFlag,
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T`"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T`"},
-		},
+		),
 		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -50,8 +50,12 @@ func (a *app) listCommand() *cli.Command {
 				items = append(items, listItem{Path: n.Path, Name: n.Name, Type: string(n.Kind()),
 					Title: n.Title(), Description: desc, Tags: nonNil(n.Tags)})
 			}
+			items, info, err := paginate(cmd, items)
+			if err != nil {
+				return err
+			}
 			if cmd.Bool("json") {
-				return a.printJSON(map[string]any{"notes": items})
+				return a.printJSON(withPage(map[string]any{"notes": items}, info))
 			}
 			for _, it := range items {
 				line := it.Path
@@ -63,6 +67,7 @@ func (a *app) listCommand() *cli.Command {
 				}
 				fmt.Fprintln(a.stdout, line)
 			}
+			a.printMore(info)
 			return nil
 		}),
 	}

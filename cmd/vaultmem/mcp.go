@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/vault"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -24,8 +22,10 @@ func (a *app) mcpCommand() *cli.Command {
 		Description: "Speaks the Model Context Protocol on standard input and output, for an MCP client (Claude\n" +
 			"Code, Claude Desktop, an IDE) to start. Tools: remember, recall, search, read_note,\n" +
 			"write_note, links, list_notes; every note is also a resource vault:///path. The server\n" +
-			"runs the vault's watcher (unless `vaultmem watch` already does), so a note saved in Obsidian\n" +
-			"is searchable at once. Messages go to standard error.",
+			"answers at once and indexes the vault in the background (tools wait for that first index,\n" +
+			"with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
+			"already does), so a note saved in Obsidian is searchable at once. Messages go to standard\n" +
+			"error; a bad input line is answered with a JSON-RPC error and the server goes on.",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -36,52 +36,75 @@ func (a *app) mcpCommand() *cli.Command {
 			}
 			defer s.Close()
 			defer ix.Close()
-			w, err := vault.NewWriter(s.dir)
+			w, err := s.writer()
 			if err != nil {
 				return err
 			}
+			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
+			startup := mcpserver.NewStartup()
 			opts := mcpserver.Options{Dir: s.dir, MemoryFolder: s.cfg.Folders.Memory, Index: ix, Writer: w,
-				Recall: recall.New(ix, s.recallOptions()), Version: version}
+				Recall: recall.New(ix, s.recallOptions()), Version: version, Startup: startup,
+				OnPanic: func(err error) { logf("recovered: %v", err) }}
 
 			// The watcher keeps the index current; if another process
 			// watches already, its syncs serve us, and if no watcher can run
 			// at all, each read syncs first.
 			var srv *mcpserver.Server
-			var ready sync.WaitGroup
-			ready.Add(1)
 			watcher, err := watch.New(s.dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
-				ready.Wait()
+				defer func() { // no note may stop the server
+					if r := recover(); r != nil {
+						logf("recovered while listing %v: %v", b.Paths, r)
+					}
+				}()
+				if b.Err != nil {
+					logf("sync: %v", b.Err)
+				}
 				srv.RefreshResources(ctx, b.Paths)
 			}})
 			switch {
 			case errors.Is(err, watch.ErrRunning):
-				fmt.Fprintln(a.stderr, "vaultmem mcp: another watcher keeps the index current")
+				logf("another watcher keeps the index current")
 			case err != nil:
-				fmt.Fprintf(a.stderr, "vaultmem mcp: no watcher (%v); syncing before each read\n", err)
+				logf("no watcher (%v); syncing before each read", err)
 				opts.Sync = func(ctx context.Context) error { _, err := ix.Sync(ctx, s.root.FS(), nil); return err }
 			}
-			if _, err := ix.Sync(ctx, s.root.FS(), nil); err != nil {
-				return err
-			}
-			// Load the keyword index and the vectors while the client
-			// starts up; a failure only means the first query loads them.
-			go ix.Warm(ctx)
-			srv, err = mcpserver.New(opts)
-			ready.Done()
-			if err != nil {
+			if srv, err = mcpserver.New(opts); err != nil {
 				return err
 			}
 			defer srv.Close()
 			runCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
-			var watching sync.WaitGroup
+
+			// The first sync (a cold index of a large vault takes seconds)
+			// runs while the server already answers; then the watcher.
+			var background sync.WaitGroup
+			background.Go(func() {
+				st, err := ix.Sync(runCtx, s.root.FS(), startup.Progress)
+				startup.Finish(err)
+				switch {
+				case runCtx.Err() != nil:
+					return
+				case err != nil:
+					logf("first sync: %v", err)
+				case st.ReadOnly != "" && st.Stale > 0:
+					logf("the index cannot be updated (%s); %d files changed since it was built", st.ReadOnly, st.Stale)
+				}
+				srv.RefreshResources(runCtx, nil)
+				// Load the keyword index and the vectors before the first
+				// query needs them; a failure only means that query loads them.
+				ix.Warm(runCtx)
+				if watcher != nil {
+					watcher.Run(runCtx)
+				}
+			})
 			if watcher != nil {
 				defer watcher.Close()
-				watching.Go(func() { watcher.Run(runCtx) })
 			}
-			err = srv.Run(runCtx, &mcp.StdioTransport{})
+			err = srv.Run(runCtx, mcpserver.NewTransport(a.stdin, a.stdout, mcpserver.TransportOptions{
+				OnReject: func(e *mcpserver.RejectError) { logf("%v", e) },
+			}))
 			cancel()
-			watching.Wait()
+			background.Wait()
 			if errors.Is(err, context.Canceled) {
 				return nil
 			}

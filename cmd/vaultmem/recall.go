@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
 )
 
@@ -18,6 +19,7 @@ func (s *session) recallOptions() recall.Options {
 			o.LLM.APIKey = os.Getenv(c.APIKeyEnv)
 		}
 	}
+	o.NoDeadlines = !s.cfg.Recall.stageDeadlines()
 	if len(s.cfg.Recall.Routes) > 0 {
 		o.Routes = map[recall.Intent]recall.Route{}
 		for name, r := range s.cfg.Recall.Routes {
@@ -41,17 +43,17 @@ func (a *app) recallCommand() *cli.Command {
 			"text, why}], context, used_tokens, budget, truncated, dropped}.",
 		Flags: []cli.Flag{
 			jsonFlag,
-			&cli.IntFlag{Name: "budget", Usage: "at most `N` tokens of context (default: the intent's budget)"},
+			&cli.IntFlag{Name: "budget", HideDefault: true, Usage: "at most `N` tokens of context, up to 100000 (default: the intent's budget, 500-2000)"},
 			&cli.StringFlag{Name: "intent", Usage: "skip classification: one of the six `INTENT`s"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the route and each stage"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			q := joinArgs(cmd)
-			if q == "" {
-				return usagef("recall needs a QUERY")
+			if len(index.Terms(q)) == 0 {
+				return usagef("recall needs a QUERY with words to search for")
 			}
-			if cmd.Int("budget") < 0 {
-				return usagef("--budget must be a positive number of tokens")
+			if b := cmd.Int("budget"); b < 0 || b > recall.MaxBudget {
+				return usagef("--budget must be a number of tokens from 1 to %d", recall.MaxBudget)
 			}
 			intent, err := intentFlag(cmd)
 			if err != nil {
@@ -64,6 +66,9 @@ func (a *app) recallCommand() *cli.Command {
 			defer s.Close()
 			defer ix.Close()
 			if _, err := a.syncIndex(ctx, s, ix); err != nil {
+				return err
+			}
+			if err := a.requireBuilt(ctx, ix); err != nil {
 				return err
 			}
 			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent})

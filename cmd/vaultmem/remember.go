@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -18,17 +19,19 @@ func (a *app) rememberCommand() *cli.Command {
 		Usage:     "write a memory note (user, feedback, project or reference)",
 		ArgsUsage: "[BODY...]",
 		Description: "Writes <memory folder>/<safe name>.md in the format of Claude Code's memory files:\n" +
-			"frontmatter name, description and type, then the body (the arguments, or standard input\n" +
-			"with --stdin). Prints the note's path. A different memory already stored under the same\n" +
-			"name is not replaced unless --update is given; --update keeps the note's other\n" +
-			"frontmatter keys as they are.",
+			"frontmatter name, description and type, then the body: the arguments, or else standard input\n" +
+			"(read when it is piped, or with --stdin); an empty body is refused. Prints the note's path.\n" +
+			"A different memory already stored under the same name is not replaced unless --update is\n" +
+			"given; --update keeps the note's other frontmatter keys as they are, and with\n" +
+			"--expected-hash HASH (from `show --json`) refuses, exit 3, when the note changed since.",
 		Flags: []cli.Flag{
 			jsonFlag,
 			&cli.StringFlag{Name: "type", Required: true, Usage: "the memory's `TYPE`: user, feedback, project or reference"},
 			&cli.StringFlag{Name: "name", Required: true, Usage: "a short `NAME` for the memory (also its file name)"},
 			&cli.StringFlag{Name: "description", Required: true, Usage: "a one-line `DESCRIPTION`: what the memory is, to judge its relevance later"},
-			&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input (the default when it is piped and no BODY is given)"},
 			&cli.BoolFlag{Name: "update", Usage: "replace an existing memory of the same name"},
+			&cli.StringFlag{Name: "expected-hash", Usage: "with --update: refuse (exit 3) if the memory's hash is no longer `HASH`"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			m := memory.Memory{
@@ -37,10 +40,10 @@ func (a *app) rememberCommand() *cli.Command {
 				Description: strings.TrimSpace(cmd.String("description")),
 				Body:        strings.Join(cmd.Args().Slice(), " "),
 			}
-			if cmd.Bool("stdin") {
-				if cmd.Args().Len() > 0 {
-					return usagef("give the body as arguments or with --stdin, not both")
-				}
+			if cmd.Bool("stdin") && cmd.Args().Len() > 0 {
+				return usagef("give the body as arguments or with --stdin, not both")
+			}
+			if cmd.Bool("stdin") || cmd.Args().Len() == 0 && !isTerminal(a.stdin) {
 				b, err := io.ReadAll(a.stdin)
 				if err != nil {
 					return fmt.Errorf("read body from stdin: %w", err)
@@ -50,16 +53,23 @@ func (a *app) rememberCommand() *cli.Command {
 			if err := m.Validate(); err != nil {
 				return flagError(err)
 			}
+			if strings.TrimSpace(m.Body) == "" {
+				return usagef("remember needs a BODY: give it as arguments or on standard input")
+			}
+			if cmd.String("expected-hash") != "" && !cmd.Bool("update") {
+				return usagef("--expected-hash goes with --update")
+			}
 			s, err := a.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			w, err := vault.NewWriter(s.dir)
+			w, err := s.writer()
 			if err != nil {
 				return err
 			}
-			res, err := memory.Remember(ctx, w, s.cfg.Folders.Memory, m, cmd.Bool("update"))
+			res, err := memory.Remember(ctx, w, s.cfg.Folders.Memory, m,
+				memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
 			switch {
 			case errors.Is(err, memory.ErrInvalid):
 				return flagError(err)
@@ -75,6 +85,17 @@ func (a *app) rememberCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// isTerminal reports whether r is a terminal (a human typing), as
+// opposed to a pipe or a file.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // flagError turns an invalid-memory error into a usage error naming the

@@ -50,10 +50,11 @@ func TestRemember(t *testing.T) {
 	if err := os.WriteFile(p, []byte(human), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	js = ok(t, dir, "remember", "--json", "--update", "--type", "feedback", "--name", "Use pnpm", "--description", "pnpm only", "--stdin")
-	_ = js
+	if r := vaultmem(t, dir, "Only pnpm.\n", "remember", "--json", "--update", "--type", "feedback", "--name", "Use pnpm", "--description", "pnpm only", "--stdin"); r.code != 0 {
+		t.Fatalf("update: exit %d: %s", r.code, r.stderr)
+	}
 	got := mustRead(t, p)
-	if !strings.Contains(got, "# reviewed by Ana\npriority: high\n") || !strings.Contains(got, "description: pnpm only\n") {
+	if !strings.Contains(got, "# reviewed by Ana\npriority: high\n") || !strings.Contains(got, "description: pnpm only\n") || !strings.HasSuffix(got, "\nOnly pnpm.\n") {
 		t.Errorf("update lost the human's lines:\n%s", got)
 	}
 
@@ -67,10 +68,9 @@ func TestRemember(t *testing.T) {
 func TestRememberHostileNames(t *testing.T) {
 	dir := newVault(t)
 	for name, want := range map[string]string{
-		"../../etc/passwd": "memory/etc-passwd.md",
-		"/abs/path":        "memory/abs-path.md",
-		"日本語のメモ":           "memory/日本語のメモ.md",
-		"CON":              "memory/con-.md",
+		"User prefers pnpm/yarn": "memory/user-prefers-pnpm-yarn.md",
+		"日本語のメモ":                 "memory/日本語のメモ.md",
+		"CON":                    "memory/con-.md",
 	} {
 		out := ok(t, dir, "remember", "--type", "user", "--name", name, "--description", "d", "body")
 		if strings.TrimSpace(out) != want {
@@ -88,11 +88,65 @@ func TestRememberHostileNames(t *testing.T) {
 		{[]string{"--type", "user", "--name", "...", "--description", "d"}, "--name"},
 		{[]string{"--type", "user", "--name", "a\nb", "--description", "d"}, "one line"},
 		{[]string{"--type", "user", "--description", "d"}, "name"},
+		{[]string{"--type", "user", "--name", "../../etc/passwd", "--description", "d", "x"}, "looks like a file path"},
+		{[]string{"--type", "user", "--name", "/abs/path", "--description", "d", "x"}, "looks like a file path"},
+		{[]string{"--type", "user", "--name", `..\..\x`, "--description", "d", "x"}, "looks like a file path"},
 	} {
 		r := vaultmem(t, dir, "", append([]string{"remember"}, tt.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tt.msg) {
 			t.Errorf("%v: exit %d, %q", tt.args, r.code, r.stderr)
 		}
+	}
+}
+
+// TestRememberBody: the body comes from the arguments, else from a piped
+// standard input; an empty body is a usage error, never an empty memory.
+func TestRememberBody(t *testing.T) {
+	dir := newVault(t)
+	args := []string{"remember", "--type", "project", "--name", "Deploys", "--description", "when deploys go out"}
+	if r := vaultmem(t, dir, "", args...); r.code != exitUsage || !strings.Contains(r.stderr, "needs a BODY") {
+		t.Errorf("no body: exit %d, %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "memory", "deploys.md")); err == nil {
+		t.Error("an empty memory was written")
+	}
+	if r := vaultmem(t, dir, "Deploys go out on Tuesdays.\n", args...); r.code != 0 {
+		t.Fatalf("piped body: exit %d, %s", r.code, r.stderr)
+	}
+	if got := mustRead(t, filepath.Join(dir, "memory", "deploys.md")); !strings.HasSuffix(got, "\nDeploys go out on Tuesdays.\n") {
+		t.Errorf("piped body not written:\n%s", got)
+	}
+}
+
+// TestRememberExpectedHash: a read-modify-write script passes the hash it
+// read; a memory changed since is not overwritten (exit 3).
+func TestRememberExpectedHash(t *testing.T) {
+	dir := newVault(t)
+	var res struct{ Path, Hash string }
+	js := ok(t, dir, "remember", "--json", "--type", "project", "--name", "Deploys", "--description", "d", "Tuesdays.")
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(res.Path))
+	human := strings.Replace(mustRead(t, p), "Tuesdays.", "Tuesdays and Thursdays.", 1)
+	if err := os.WriteFile(p, []byte(human), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := vaultmem(t, dir, "", "remember", "--update", "--expected-hash", res.Hash, "--type", "project", "--name", "Deploys", "--description", "d", "Fridays.")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "changed") {
+		t.Errorf("stale hash: exit %d, %s", r.code, r.stderr)
+	}
+	if got := mustRead(t, p); got != human {
+		t.Errorf("the human's edit was overwritten:\n%s", got)
+	}
+	now := strings.TrimSpace(ok(t, dir, "show", "--json", res.Path))
+	var shown struct{ Hash string }
+	if err := json.Unmarshal([]byte(now), &shown); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "remember", "--update", "--expected-hash", shown.Hash, "--type", "project", "--name", "Deploys", "--description", "d", "Fridays.")
+	if got := mustRead(t, p); !strings.HasSuffix(got, "\nFridays.\n") {
+		t.Errorf("update with the current hash not written:\n%s", got)
 	}
 }
 

@@ -20,24 +20,27 @@ func (a *app) searchCommand() *cli.Command {
 		Flags: []cli.Flag{
 			jsonFlag,
 			&cli.StringFlag{Name: "mode", Value: "hybrid", Usage: "`MODE`: keyword, vector or hybrid"},
-			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most `N` results"},
+			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most `N` results, up to 1000"},
+			&cli.IntFlag{Name: "offset", HideDefault: true, Usage: "skip the first `K` results (the next page)"},
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T` (none: untyped)"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T` (or a tag nested under it)"},
 			&cli.StringFlag{Name: "folder", Usage: "only notes under `DIR` (vault-relative)"},
 			&cli.BoolFlag{Name: "no-sync", Usage: "search the index as it is, without bringing it up to date"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() == 0 {
-				return usagef("search needs a QUERY")
+			text := joinArgs(cmd)
+			if len(index.Terms(text)) == 0 {
+				return usagef("search needs a QUERY with words to look for")
 			}
 			mode, err := index.ParseMode(cmd.String("mode"))
 			if err != nil {
 				return usageError{err}
 			}
-			if cmd.Int("limit") < 1 {
-				return usagef("--limit must be at least 1")
+			limit, offset := int(cmd.Int("limit")), int(cmd.Int("offset"))
+			if limit < 1 || limit > index.MaxLimit || offset < 0 || offset > index.MaxLimit {
+				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", index.MaxLimit, index.MaxLimit)
 			}
-			q := index.Query{Text: joinArgs(cmd), Mode: mode, Limit: int(cmd.Int("limit")),
+			q := index.Query{Text: text, Mode: mode, Limit: offset + limit + 1,
 				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
 			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
@@ -54,12 +57,21 @@ func (a *app) searchCommand() *cli.Command {
 					fmt.Fprintf(a.stderr, "warning: %s; results are keyword-only\n", st.EmbedError)
 				}
 			}
+			if err := a.requireBuilt(ctx, ix); err != nil {
+				return err
+			}
 			results, err := ix.Search(ctx, q)
 			if err != nil {
 				return err
 			}
+			more := len(results) > offset+limit
+			results = results[min(offset, len(results)):min(offset+limit, len(results))]
 			if cmd.Bool("json") {
-				return a.printJSON(map[string]any{"results": results})
+				out := map[string]any{"results": results}
+				if more {
+					out["next_offset"] = offset + limit
+				}
+				return a.printJSON(out)
 			}
 			for _, r := range results {
 				loc := fmt.Sprintf("%s:%d", r.Path, r.Line)
@@ -67,6 +79,9 @@ func (a *app) searchCommand() *cli.Command {
 					loc += "  § " + r.Heading
 				}
 				fmt.Fprintf(a.stdout, "%s  (%.3f)\n    %s\n", loc, r.Score, r.Snippet)
+			}
+			if more && !a.quiet {
+				fmt.Fprintf(a.stderr, "more results: --offset %d\n", offset+limit)
 			}
 			return nil
 		},

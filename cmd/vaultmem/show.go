@@ -50,10 +50,7 @@ func (a *app) showCommand() *cli.Command {
 				Blocks: nonNil(n.Blocks), Links: nonNil(g.Outgoing(n.Path)), Backlinks: nonNil(g.Backlinks(n.Path)),
 				Hash: n.Hash, Warnings: []string{},
 			}
-			view.Frontmatter, err = n.Frontmatter.Map()
-			if err != nil {
-				view.Warnings = append(view.Warnings, fmt.Sprintf("%s: frontmatter: %v", n.Path, err))
-			}
+			view.Frontmatter = n.Frontmatter.JSON()
 			for _, w := range n.Warnings {
 				view.Warnings = append(view.Warnings, w.Error())
 			}
