@@ -2,6 +2,7 @@ package recall_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -356,5 +357,55 @@ func TestRecallFillsTheBudgetWhenRareWordsRunOut(t *testing.T) {
 	}
 	if res.UsedTokens < 250 {
 		t.Errorf("context of %d tokens for a 300-token budget, with 120 more lines about Jon to give:\n%s", res.UsedTokens, res.Context)
+	}
+}
+
+// TestStageDeadlines: a stage whose deadline has passed stops and says so;
+// the recall still answers with what it has. (A nanosecond has always
+// passed by the time a stage looks: the test holds on any machine.)
+func TestStageDeadlines(t *testing.T) {
+	ix, _ := testIndex(t, "memory-folder", extraNotes)
+	e := recall.New(ix, recall.Options{Deadlines: [3]time.Duration{time.Nanosecond, time.Nanosecond, time.Nanosecond}})
+	res, err := e.Recall(context.Background(), recall.Request{Query: "when do deploys go out?", Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range res.Stages {
+		if !st.TimedOut {
+			t.Errorf("stage %s did not time out", st.Name)
+		}
+	}
+	full, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "when do deploys go out?", Budget: 300})
+	if err != nil || len(full.Items) == 0 {
+		t.Fatalf("without deadlines: %v, %d items", err, len(full.Items))
+	}
+	for _, st := range full.Stages {
+		if st.TimedOut {
+			t.Errorf("stage %s timed out without deadlines", st.Name)
+		}
+	}
+}
+
+// TestRecallBounds: budgets past MaxBudget and queries without a word are
+// refused before any search.
+func TestRecallBounds(t *testing.T) {
+	ix, _ := testIndex(t, "memory-folder", nil)
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	for _, tc := range []struct {
+		req  recall.Request
+		want error
+	}{
+		{recall.Request{Query: "deploys", Budget: 1_000_000_000_000}, recall.ErrBadBudget},
+		{recall.Request{Query: "deploys", Budget: -1}, recall.ErrBadBudget},
+		{recall.Request{Query: "???"}, recall.ErrEmptyQuery},
+		{recall.Request{Query: ""}, recall.ErrEmptyQuery},
+		{recall.Request{Query: strings.Repeat("deploys ", 2000)}, index.ErrBadQuery},
+	} {
+		if _, err := e.Recall(context.Background(), tc.req); !errors.Is(err, tc.want) {
+			t.Errorf("%.40v: %v, want %v", tc.req, err, tc.want)
+		}
+	}
+	if res, err := e.Recall(context.Background(), recall.Request{Query: "deploys", Budget: recall.MaxBudget}); err != nil || res.UsedTokens > recall.MaxBudget {
+		t.Errorf("the largest budget: %v", err)
 	}
 }

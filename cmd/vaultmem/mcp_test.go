@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,5 +184,72 @@ func TestMCPServer(t *testing.T) {
 	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "vault:///memory/deploy-day.md"})
 	if err != nil || len(rr.Contents) != 1 || !strings.Contains(rr.Contents[0].Text, "owner: ops") {
 		t.Errorf("read resource: %v %+v", err, rr)
+	}
+}
+
+// TestMCPSurvivesBadLines feeds the real server, over its stdin, lines a
+// broken or hostile client sends; each is answered with the JSON-RPC
+// error it deserves, and the request after it is still answered.
+func TestMCPSurvivesBadLines(t *testing.T) {
+	dir := newVault(t)
+	cmd := exec.Command(os.Args[0], "--vault", dir, "mcp")
+	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	replies := json.NewDecoder(stdout)
+	// next reads replies until the one to id, and returns the error codes
+	// of the other answers met on the way (to the bad line before it).
+	next := func(id int) (codes []int, reply map[string]any) {
+		t.Helper()
+		for {
+			var m map[string]any
+			if err := replies.Decode(&m); err != nil {
+				t.Fatalf("waiting for reply %d: %v", id, err)
+			}
+			if m["id"] == float64(id) {
+				return codes, m
+			}
+			if e, ok := m["error"].(map[string]any); ok {
+				codes = append(codes, int(e["code"].(float64)))
+			}
+		}
+	}
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	next(1)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	for i, tc := range []struct {
+		line string
+		code int
+	}{
+		{"hello", -32700},
+		{"[]", -32600},
+		{`[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`, -32600},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, -32600},
+		{`{"jsonrpc":"1.0","id":7,"method":"tools/list"}`, -32600},
+		{deep, -32700},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/list","params":` + strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000) + "}", -32700},
+		{"\xff\xfe not utf-8", -32700},
+		{strings.Repeat("x", 17<<20), -32600},
+	} {
+		send(tc.line)
+		id := 100 + i
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id))
+		codes, reply := next(id)
+		if len(codes) != 1 || codes[0] != tc.code {
+			t.Errorf("line %d (%.30q): answered %v, want [%d]", i, tc.line, codes, tc.code)
+		}
+		if reply["result"] == nil {
+			t.Errorf("line %d (%.30q): the request after it got %v", i, tc.line, reply)
+		}
 	}
 }
