@@ -4,14 +4,15 @@ package vault
 
 import "os"
 
-// atomicWrite puts content at abs through a synced temp file in tmpDir
-// renamed over abs (renameio does not support Windows; os.Rename there
-// replaces the target with MoveFileEx, atomic on NTFS). check runs once the
-// temp file is synced, right before the rename, and its error stops the
-// write. With create, a note that appeared since check is reported as
-// errAppeared where the file system has hard links.
-func atomicWrite(abs string, content []byte, tmpDir string, check func() error, create bool) error {
-	f, err := os.CreateTemp(tmpDir, ".write-*")
+// atomicWrite puts c.content at c.abs through a synced temp file in
+// c.tmpDir renamed over it (renameio does not support Windows; os.Rename
+// there replaces the target with MoveFileEx, atomic on NTFS). c.check runs
+// once the temp file is synced, right before the rename, and its error
+// stops the write. A note to create that appeared since the check is
+// reported as errAppeared where the file system has hard links.
+func atomicWrite(c commit) error {
+	abs, content := c.abs, c.content
+	f, err := os.CreateTemp(c.tmpDir, ".write-*")
 	if err != nil {
 		return err
 	}
@@ -27,10 +28,10 @@ func atomicWrite(abs string, content []byte, tmpDir string, check func() error, 
 	if err != nil {
 		return err
 	}
-	if err := check(); err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
-	if create {
+	if c.create {
 		if err := os.Link(tmp, abs); err == nil {
 			return nil
 		} else if os.IsExist(err) {

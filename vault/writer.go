@@ -79,9 +79,10 @@ type Writer struct {
 	sem  chan struct{}
 	lock *flock.Flock
 	opts WriterOptions
-	// beforeCommit, when set (by tests), runs after a write's temp file is
-	// ready and before the note is checked again and replaced.
-	beforeCommit func()
+	// beforeCommit and afterCheck, when set (by tests), run after a write's
+	// temp file is ready: before the note is checked again, and between
+	// that check and the move that replaces the note.
+	beforeCommit, afterCheck func()
 }
 
 // NewWriter returns a Writer for the vault in directory dir, which must
@@ -534,17 +535,20 @@ func readNote(abs string) (content []byte, found bool, err error) {
 }
 
 // replace atomically puts content at abs (the note rel): a temp file in
-// .vaultmem/tmp, synced, then renamed over abs. Right before the rename
-// the note is read again: when it no longer is what the caller read (found,
-// with hash old), a *ConflictError is returned and nothing is replaced,
-// unless force. A new note is created without replacing one that appeared
-// meanwhile, where the platform allows (see createNoReplace).
+// .vaultmem/tmp, synced, then moved over abs. Right before the move the
+// note is read again, and where the platform allows the move is an
+// exchange whose displaced note is checked too (see atomicWrite): when the
+// note no longer is what the caller read (found, with hash old), a
+// *ConflictError is returned and the note on disk is left as its last
+// writer saved it, unless force. A new note is created without replacing
+// one that appeared meanwhile, where the platform allows.
 func (w *Writer) replace(rel, abs string, content []byte, found bool, old string, force bool) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	var stale error // what the last look at the note found
-	check := func() error {
+	c := commit{abs: abs, tmpDir: w.tmp, content: content, create: !found && !force}
+	c.check = func() error {
 		if w.beforeCommit != nil {
 			w.beforeCommit()
 		}
@@ -562,22 +566,53 @@ func (w *Writer) replace(rel, abs string, content []byte, found bool, old string
 		case found && Hash(cur) != old:
 			stale = &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
 		}
+		if stale == nil && w.afterCheck != nil {
+			w.afterCheck()
+		}
 		return stale
 	}
-	err := atomicWrite(abs, content, w.tmp, check, !found && !force)
+	if found && !force {
+		c.same = func(displaced []byte) bool { return Hash(displaced) == old }
+	}
+	err := atomicWrite(c)
 	switch {
 	case stale != nil:
 		return stale
 	case errors.Is(err, errAppeared):
 		return withSentinel{&ConflictError{Path: rel}, ErrExists}
+	case errors.Is(err, errChanged):
+		cur, _, _ := readNote(abs)
+		return &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
 	case err != nil:
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	return nil
 }
 
-// errAppeared is atomicWrite's report that a note it was to create exists.
-var errAppeared = errors.New("the note appeared while it was written")
+// commit is one atomic write of a note, for atomicWrite.
+type commit struct {
+	abs, tmpDir string
+	content     []byte
+	// create says the note must not exist.
+	create bool
+	// check runs once the temp file is synced, right before the move; its
+	// error stops the write.
+	check func() error
+	// same, if set, reports whether a note the move displaced is the one
+	// the writer read; where the move is an exchange, a displaced note that
+	// is not (a human saved in the instant between check and move) is put
+	// back, and atomicWrite returns errChanged.
+	same func(displaced []byte) bool
+}
+
+// Reports of atomicWrite.
+var (
+	// errAppeared: a note it was to create exists.
+	errAppeared = errors.New("the note appeared while it was written")
+	// errChanged: the note changed between the check and the move, and was
+	// put back as its last writer saved it.
+	errChanged = errors.New("the note changed while it was written")
+)
 
 // withSentinel is an error that also matches a sentinel error, its message
 // unchanged: a *ConflictError that is also ErrExists, a *ParseError that is

@@ -3,11 +3,13 @@ package vault_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/vaultmem/vaultmem/vault"
 	"golang.org/x/sys/unix"
 )
 
@@ -20,7 +22,7 @@ type inotifyEvent struct {
 
 // TestWriterTempFileInVaultmemTmp watches, with inotify, what a write does:
 // the temp file is made in .vaultmem/tmp, and a watcher on the note's folder
-// sees one rename onto the note and nothing else.
+// sees the note exchanged with it (see atomicWrite) and nothing else.
 func TestWriterTempFileInVaultmemTmp(t *testing.T) {
 	dir, w := newVault(t)
 	ctx := context.Background()
@@ -64,15 +66,60 @@ func TestWriterTempFileInVaultmemTmp(t *testing.T) {
 		}
 		off += unix.SizeofInotifyEvent + int(raw.Len)
 	}
-	if len(notes) != 1 || notes[0].mask&unix.IN_MOVED_TO == 0 || notes[0].name != "a.md" {
-		t.Fatalf("the note's folder saw %+v, want one rename onto a.md", notes)
+	// The note's folder sees the note exchanged: moved out and the new one
+	// moved in, by one call. Nothing is ever written in place there.
+	var in, out *inotifyEvent
+	for i, ev := range notes {
+		switch {
+		case ev.name != "a.md":
+		case ev.mask&unix.IN_MOVED_TO != 0:
+			in = &notes[i]
+		case ev.mask&unix.IN_MOVED_FROM != 0:
+			out = &notes[i]
+		}
+	}
+	if len(notes) != 2 || in == nil || out == nil {
+		t.Fatalf("the note's folder saw %+v, want a.md exchanged (moved out, moved in)", notes)
 	}
 	if len(tmp) == 0 || tmp[0].mask&unix.IN_CREATE == 0 || !strings.HasPrefix(tmp[0].name, ".a.md") {
 		t.Fatalf(".vaultmem/tmp saw %+v, want the temp file created there first", tmp)
 	}
-	last := tmp[len(tmp)-1]
-	if last.mask&unix.IN_MOVED_FROM == 0 || last.name != tmp[0].name || last.cookie != notes[0].cookie {
-		t.Fatalf(".vaultmem/tmp saw %+v, want the temp file renamed away last, onto the note", tmp)
+	var movedToNote bool
+	for _, ev := range tmp {
+		movedToNote = movedToNote || ev.mask&unix.IN_MOVED_FROM != 0 && ev.name == tmp[0].name && ev.cookie == in.cookie
+	}
+	if !movedToNote {
+		t.Fatalf(".vaultmem/tmp saw %+v, want the temp file moved onto the note", tmp)
 	}
 	assertDir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+}
+
+// TestWriterSeesEditInTheLastInstant saves a "human" edit after the
+// writer's last check, right before its move: on Linux the exchange
+// displaces the human's note, sees it is not the one read, and puts it
+// back; the write reports a conflict. A note created in that instant is
+// never replaced either.
+func TestWriterSeesEditInTheLastInstant(t *testing.T) {
+	ctx := context.Background()
+	dir, w := newVault(t)
+	p := filepath.Join(dir, "a.md")
+	writeFile(t, p, "original\n")
+	vault.SetAfterCheck(w, func() { writeFile(t, p, "human, in place\n") })
+	_, err := w.Update(ctx, "a.md", func(b []byte) ([]byte, error) { return append(b, "agent\n"...), nil })
+	if !errors.Is(err, vault.ErrConflict) {
+		t.Fatalf("got %v, want a conflict", err)
+	}
+	if got := readFile(t, p); got != "human, in place\n" {
+		t.Fatalf("the note is %q, want the human's edit", got)
+	}
+	assertDir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+
+	n := filepath.Join(dir, "new.md")
+	vault.SetAfterCheck(w, func() { writeFile(t, n, "human's new note\n") })
+	if _, err := w.Write(ctx, "new.md", []byte("agent\n"), ""); !errors.Is(err, vault.ErrExists) {
+		t.Fatalf("create: got %v, want ErrExists", err)
+	}
+	if got := readFile(t, n); got != "human's new note\n" {
+		t.Fatalf("new.md is %q, want the human's", got)
+	}
 }
