@@ -1,9 +1,12 @@
-// Package graph resolves the links of a vault's notes by Obsidian's rules
-// and answers questions about the resulting graph: outgoing links,
-// backlinks, unresolved links, orphans and neighbourhoods.
+// Package graph resolves the links of a vault's notes by Obsidian's rules:
+// which file a [[wikilink]] or markdown link names, case-insensitively,
+// with path suffixes and the nearest of several same-named notes first.
 //
 // Resolution goes through in-memory maps of lower-cased names and paths,
-// and when a note appears or goes only the links that name it are resolved
-// again, so building and updating the graph costs time proportional to the
-// number of links, never links × notes.
+// so resolving costs time proportional to the candidates of one name,
+// never the size of the vault. The link graph itself (edges, backlinks,
+// unresolved links, orphans, walks) is kept by the index, which resolves
+// with a [Resolver] and answers the CLI and the MCP server alike.
+//
+// It imports only vault.
 package graph

@@ -42,7 +42,7 @@ func stem(p string) string {
 // path-qualified link by path suffix, and among several candidates the one
 // in the source's folder wins, then the shortest path, then the first in
 // lexical order. Frontmatter aliases never resolve links.
-func (g *Graph) resolve(source string, l vault.Link) (string, bool) {
+func (g *Resolver) resolve(source string, l vault.Link) (string, bool) {
 	t := strings.TrimSpace(l.Target)
 	if t == "" {
 		if source == "" {
@@ -79,7 +79,7 @@ func (g *Graph) resolve(source string, l vault.Link) (string, bool) {
 }
 
 // exact looks a vault path up case-insensitively, with or without ".md".
-func (g *Graph) exact(p string) (string, bool) {
+func (g *Resolver) exact(p string) (string, bool) {
 	p = path.Clean(p)
 	if f, ok := g.byPath[strings.ToLower(p)]; ok {
 		return f, true

@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 8
+const schemaVersion = 9
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -89,6 +89,13 @@ CREATE TABLE blobs (
 CREATE TABLE vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
+);
+-- Small derived facts kept for a while (recall's intent classifications);
+-- see Index.Get and Index.Put.
+CREATE TABLE kv (
+	key     TEXT PRIMARY KEY,
+	value   TEXT NOT NULL,
+	expires INTEGER NOT NULL
 );
 -- Chunks waiting for a vector: every new chunk, and all of them when the
 -- embedder changes. Storing a chunk's vector removes it.

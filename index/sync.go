@@ -593,7 +593,7 @@ func (ix *Index) totals(ctx context.Context, st *Stats) error {
 
 // resolver resolves links against the files present now. Only paths
 // matter, so it is built from the walk, without loading any note.
-type resolver struct{ g *graph.Graph }
+type resolver struct{ g *graph.Resolver }
 
 // newResolver resolves against files; the notes among them named in
 // unreadable count as attachments.
@@ -602,11 +602,10 @@ func newResolver(files []seen, unreadable []string) resolver {
 	for _, p := range unreadable {
 		skip[p] = true
 	}
-	var notes []*vault.Note
-	var others []string
+	var notes, others []string
 	for _, f := range files {
 		if f.note && !skip[f.path] {
-			notes = append(notes, &vault.Note{Path: f.path})
+			notes = append(notes, f.path)
 		} else {
 			others = append(others, f.path)
 		}

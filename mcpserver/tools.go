@@ -82,17 +82,10 @@ type LinksIn struct {
 	Cursor    string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read on"`
 }
 
-// Link is one edge the links tool found.
-type Link struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
-	Depth  int    `json:"depth"`
-}
-
 // LinksOut is the links tool's output: one page of the links, and where it
 // lies among them all.
 type LinksOut struct {
-	Links []Link `json:"links"`
+	Links []index.Hop `json:"links"`
 	index.PageInfo
 }
 
@@ -124,11 +117,8 @@ type ListNotesOut struct {
 	index.PageInfo
 }
 
-// Limits of the tools' arguments.
-const (
-	maxSearchLimit = 100
-	maxDepth       = 5
-)
+// maxSearchLimit is the most results of one search call.
+const maxSearchLimit = 100
 
 func (s *Server) addTools() {
 	closed := false // every tool works on the vault alone
@@ -157,7 +147,7 @@ func (s *Server) addTools() {
 		InputSchema: schemaFor[WriteNoteIn](plainString("body")),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
-		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, maxDepth), bounds("limit", 0, index.MaxLimit)),
+		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
@@ -273,8 +263,8 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn
 	if depth == 0 {
 		depth = 1
 	}
-	if depth < 1 || depth > maxDepth {
-		return nil, LinksOut{}, fmt.Errorf("invalid depth %d: from 1 to %d", in.Depth, maxDepth)
+	if depth < 1 || depth > index.MaxDepth {
+		return nil, LinksOut{}, fmt.Errorf("invalid depth %d: from 1 to %d", in.Depth, index.MaxDepth)
 	}
 	offset, err := index.ParseCursor(in.Cursor)
 	if err != nil {
@@ -291,7 +281,7 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
-	all, err := s.walkLinks(ctx, p, dir, depth)
+	all, err := s.opts.Index.Walk(ctx, p, index.Direction(dir), depth)
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
@@ -317,46 +307,6 @@ func (s *Server) notePath(ctx context.Context, p string) (string, error) {
 		return "", fmt.Errorf("%w: %s", vault.ErrNotFound, clean)
 	}
 	return clean, nil
-}
-
-// walkLinks lists the links up to depth away from p, breadth first.
-func (s *Server) walkLinks(ctx context.Context, p, dir string, depth int) ([]Link, error) {
-	out := []Link{}
-	seen := map[string]bool{p: true}
-	frontier := []string{p}
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next []string
-		for _, from := range frontier {
-			if dir != "in" {
-				targets, err := s.opts.Index.Outgoing(ctx, from)
-				if err != nil {
-					return nil, err
-				}
-				for _, t := range targets {
-					out = append(out, Link{from, t, d})
-					if !seen[t] {
-						seen[t] = true
-						next = append(next, t)
-					}
-				}
-			}
-			if dir != "out" {
-				sources, err := s.opts.Index.Backlinks(ctx, from)
-				if err != nil {
-					return nil, err
-				}
-				for _, src := range sources {
-					out = append(out, Link{src, from, d})
-					if !seen[src] {
-						seen[src] = true
-						next = append(next, src)
-					}
-				}
-			}
-		}
-		frontier = next
-	}
-	return out, nil
 }
 
 func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in ListNotesIn) (*mcp.CallToolResult, ListNotesOut, error) {

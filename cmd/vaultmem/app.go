@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/graph"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -155,39 +154,40 @@ func (a *app) open() (*session, error) {
 
 func (s *session) Close() error { return s.root.Close() }
 
-// load reads every note and builds the link graph, printing warnings about
-// notes that could not be fully read unless --quiet.
-func (a *app) load(ctx context.Context, s *session) (*vault.Vault, *graph.Graph, error) {
-	v, err := vault.Load(ctx, s.root.FS(), vault.Options{MaxNoteSize: s.cfg.MaxNoteSize})
-	if err != nil {
-		return nil, nil, err
-	}
-	if !a.quiet {
-		for _, err := range v.Skipped {
-			fmt.Fprintf(a.stderr, "warning: skipped %v\n", err)
-		}
-		for _, n := range v.Notes {
-			for _, w := range n.Warnings {
-				fmt.Fprintf(a.stderr, "warning: %v\n", w)
-			}
-		}
-	}
-	return v, graph.FromVault(v), nil
-}
-
-// withVault wraps a command action that needs the loaded vault.
-func (a *app) withVault(fn func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error) cli.ActionFunc {
+// withIndex wraps a read command's action: the vault's index, brought up
+// to date first as search and recall do (not at all while a watcher keeps
+// it current). Every read command answers from it, as the MCP server does.
+func (a *app) withIndex(fn func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		s, err := a.open()
+		s, ix, err := a.openIndexed(ctx, false)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		v, g, err := a.load(ctx, s)
+		defer ix.Close()
+		st, err := a.syncIndex(ctx, s, ix)
 		if err != nil {
 			return err
 		}
-		return fn(ctx, cmd, s, v, g)
+		if err := a.requireBuilt(ctx, ix); err != nil {
+			return err
+		}
+		a.warn(st)
+		return fn(ctx, cmd, s, ix)
+	}
+}
+
+// warn prints, unless --quiet, the files a sync could not read and the
+// problems in notes it did read, each naming the file (and line).
+func (a *app) warn(st index.Stats) {
+	if a.quiet {
+		return
+	}
+	for _, sk := range st.Skipped {
+		fmt.Fprintf(a.stderr, "warning: skipped %s: %s\n", sk.Path, sk.Error)
+	}
+	for _, w := range st.Warnings {
+		fmt.Fprintf(a.stderr, "warning: %s\n", w.Error)
 	}
 }
 

@@ -5,8 +5,7 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/graph"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/index"
 )
 
 func (a *app) linksCommand() *cli.Command {
@@ -14,14 +13,14 @@ func (a *app) linksCommand() *cli.Command {
 		Name:  "links",
 		Usage: "list every link of the vault (resolved and unresolved)",
 		Description: "With --json: {\"edges\": [{source, target, resolved, heading, block, label, embed,\n" +
-			"frontmatter, markdown, line}]}. source and target are vault-relative paths; an unresolved\n" +
-			"link has target = the link text as written and resolved false.",
+			"frontmatter, markdown, line}], total, more, next_offset}. source and target are vault-relative\n" +
+			"paths; an unresolved link has target = the link text as written and resolved false.",
 		Flags: pageFlags(jsonFlag),
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return a.printEdges(cmd, map[string]any{}, g.Edges())
+			return a.printEdges(ctx, cmd, ix, map[string]any{}, index.EdgeFilter{})
 		}),
 	}
 }
@@ -32,16 +31,16 @@ func (a *app) backlinksCommand() *cli.Command {
 		Usage:     "list the links that point to a note",
 		ArgsUsage: "NOTE",
 		Flags:     pageFlags(jsonFlag),
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			arg, err := oneArg(cmd, "a NOTE (path or name)")
 			if err != nil {
 				return err
 			}
-			n, err := findNote(v, g, arg)
+			p, err := ix.Lookup(ctx, arg)
 			if err != nil {
 				return err
 			}
-			return a.printEdges(cmd, map[string]any{"note": n.Path}, g.Backlinks(n.Path))
+			return a.printEdges(ctx, cmd, ix, map[string]any{"note": p}, index.EdgeFilter{To: p})
 		}),
 	}
 }
@@ -51,24 +50,28 @@ func (a *app) unresolvedCommand() *cli.Command {
 		Name:  "unresolved",
 		Usage: "list links that match no file",
 		Flags: pageFlags(jsonFlag),
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return a.printEdges(cmd, map[string]any{}, g.Unresolved())
+			return a.printEdges(ctx, cmd, ix, map[string]any{}, index.EdgeFilter{Unresolved: true})
 		}),
 	}
 }
 
-// printEdges prints a page of edges one per line, or as JSON {...,
-// "edges": [...], total, more, next_offset}.
-func (a *app) printEdges(cmd *cli.Command, head map[string]any, edges []graph.Edge) error {
-	edges, info, err := paginate(cmd, edges)
+// printEdges prints a page of the links f chooses, one per line, or as
+// JSON {..., "edges": [...], total, more, next_offset}.
+func (a *app) printEdges(ctx context.Context, cmd *cli.Command, ix *index.Index, head map[string]any, f index.EdgeFilter) error {
+	all, err := ix.Edges(ctx, f)
+	if err != nil {
+		return err
+	}
+	edges, info, err := paginate(cmd, all)
 	if err != nil {
 		return err
 	}
 	if cmd.Bool("json") {
-		head["edges"] = nonNil(edges)
+		head["edges"] = edges
 		return a.printJSON(withPage(head, info))
 	}
 	for _, e := range edges {
@@ -83,16 +86,20 @@ func (a *app) orphansCommand() *cli.Command {
 		Name:  "orphans",
 		Usage: "list notes with no links to or from another file",
 		Flags: pageFlags(jsonFlag),
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			orphans, info, err := paginate(cmd, g.Orphans())
+			all, err := ix.Orphans(ctx)
+			if err != nil {
+				return err
+			}
+			orphans, info, err := paginate(cmd, all)
 			if err != nil {
 				return err
 			}
 			if cmd.Bool("json") {
-				return a.printJSON(withPage(map[string]any{"orphans": nonNil(orphans)}, info))
+				return a.printJSON(withPage(map[string]any{"orphans": orphans}, info))
 			}
 			for _, p := range orphans {
 				fmt.Fprintln(a.stdout, p)

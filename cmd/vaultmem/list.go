@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/graph"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/index"
 )
 
 // listItem is one note in `vaultmem list --json`.
@@ -32,23 +31,17 @@ func (a *app) listCommand() *cli.Command {
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T`"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T`"},
 		),
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			typ := strings.ToLower(strings.TrimSpace(cmd.String("type")))
-			tag := cmd.String("tag")
-			items := []listItem{}
-			for _, n := range v.Notes {
-				if typ != "" && !(typ == "none" && n.Kind() == "") && string(n.Kind()) != typ {
-					continue
-				}
-				if tag != "" && !n.HasTag(tag) {
-					continue
-				}
-				desc, _ := n.Frontmatter.String("description")
-				items = append(items, listItem{Path: n.Path, Name: n.Name, Type: string(n.Kind()),
-					Title: n.Title(), Description: desc, Tags: nonNil(n.Tags)})
+			notes, err := ix.List(ctx, index.Query{Type: strings.ToLower(strings.TrimSpace(cmd.String("type"))), Tag: cmd.String("tag")})
+			if err != nil {
+				return err
+			}
+			items := make([]listItem, len(notes))
+			for i, n := range notes {
+				items[i] = listItem{Path: n.Path, Name: n.Name, Type: n.Type, Title: n.Title, Description: n.Description, Tags: n.Tags}
 			}
 			items, info, err := paginate(cmd, items)
 			if err != nil {

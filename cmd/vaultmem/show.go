@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -21,8 +21,8 @@ type noteView struct {
 	Frontmatter map[string]any  `json:"frontmatter"`
 	Headings    []vault.Heading `json:"headings"`
 	Blocks      []vault.Block   `json:"blocks"`
-	Links       []graph.Edge    `json:"links"`
-	Backlinks   []graph.Edge    `json:"backlinks"`
+	Links       []index.Edge    `json:"links"`
+	Backlinks   []index.Edge    `json:"backlinks"`
 	Hash        string          `json:"hash"`
 	Warnings    []string        `json:"warnings"`
 }
@@ -35,24 +35,14 @@ func (a *app) showCommand() *cli.Command {
 		Description: "NOTE is a vault path (\"memory/pnpm.md\", .md optional) or a note name as a [[wikilink]]\n" +
 			"would name it (\"pnpm\"), case-insensitive.",
 		Flags: []cli.Flag{jsonFlag},
-		Action: a.withVault(func(ctx context.Context, cmd *cli.Command, s *session, v *vault.Vault, g *graph.Graph) error {
+		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			arg, err := oneArg(cmd, "a NOTE (path or name)")
 			if err != nil {
 				return err
 			}
-			n, err := findNote(v, g, arg)
+			view, err := showNote(ctx, s, ix, arg)
 			if err != nil {
 				return err
-			}
-			view := noteView{
-				Path: n.Path, Name: n.Name, Type: string(n.Kind()), Title: n.Title(),
-				Aliases: nonNil(n.Aliases), Tags: nonNil(n.Tags), Headings: nonNil(n.Headings),
-				Blocks: nonNil(n.Blocks), Links: nonNil(g.Outgoing(n.Path)), Backlinks: nonNil(g.Backlinks(n.Path)),
-				Hash: n.Hash, Warnings: []string{},
-			}
-			view.Frontmatter = n.Frontmatter.JSON()
-			for _, w := range n.Warnings {
-				view.Warnings = append(view.Warnings, w.Error())
 			}
 			if cmd.Bool("json") {
 				return a.printJSON(view)
@@ -63,18 +53,40 @@ func (a *app) showCommand() *cli.Command {
 	}
 }
 
-// findNote resolves a user's NOTE argument.
-func findNote(v *vault.Vault, g *graph.Graph, arg string) (*vault.Note, error) {
-	p, ok := g.Lookup(arg)
-	if !ok {
-		return nil, fmt.Errorf("%s: %w (give a vault path or a note name; 'vaultmem list' shows them)", arg, vault.ErrNotFound)
+// showNote gathers what show prints: the note's own content (headings,
+// blocks, frontmatter, as read now) and what the index knows of it (its
+// type, title, tags, links and backlinks, as the MCP server gives them).
+func showNote(ctx context.Context, s *session, ix *index.Index, arg string) (noteView, error) {
+	p, err := ix.Lookup(ctx, arg)
+	if err != nil {
+		return noteView{}, err
 	}
-	for _, n := range v.Notes {
-		if n.Path == p {
-			return n, nil
-		}
+	n, err := vault.ReadNote(s.root.FS(), p, s.cfg.MaxNoteSize)
+	if err != nil {
+		return noteView{}, err
 	}
-	return nil, fmt.Errorf("%s: %w", arg, vault.ErrNotFound)
+	found, err := ix.List(ctx, index.Query{Paths: []string{p}})
+	if err != nil {
+		return noteView{}, err
+	}
+	if len(found) == 0 {
+		return noteView{}, fmt.Errorf("%s: %w", p, vault.ErrNotFound)
+	}
+	info := found[0]
+	view := noteView{
+		Path: p, Name: info.Name, Type: info.Type, Title: info.Title, Aliases: info.Aliases, Tags: info.Tags,
+		Frontmatter: n.Frontmatter.JSON(), Headings: nonNil(n.Headings), Blocks: nonNil(n.Blocks), Hash: n.Hash, Warnings: []string{},
+	}
+	if view.Links, err = ix.Edges(ctx, index.EdgeFilter{From: p}); err != nil {
+		return noteView{}, err
+	}
+	if view.Backlinks, err = ix.Edges(ctx, index.EdgeFilter{To: p}); err != nil {
+		return noteView{}, err
+	}
+	for _, w := range n.Warnings {
+		view.Warnings = append(view.Warnings, w.Error())
+	}
+	return view, nil
 }
 
 func (a *app) printNote(v noteView) {
@@ -111,7 +123,7 @@ func (a *app) printNote(v noteView) {
 }
 
 // edgeTarget renders an edge's target with its fragment and state.
-func edgeTarget(e graph.Edge) string {
+func edgeTarget(e index.Edge) string {
 	s := e.Target
 	if e.Heading != "" {
 		s += "#" + e.Heading

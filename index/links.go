@@ -1,0 +1,265 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// The index's link queries: every link of the vault as it was resolved at
+// the last sync (by graph's Obsidian rules), for the CLI and the MCP
+// server alike.
+
+// Edge is one link. Source and Target are vault-relative slash paths; an
+// unresolved link has Target set to the link's target as written and
+// Resolved false.
+type Edge struct {
+	Source   string `json:"source"`
+	Target   string `json:"target"`
+	Resolved bool   `json:"resolved"`
+	// Heading is the heading fragment ("H1#H2" when nested), Block the block
+	// id without '^', Label the display text ("" when none).
+	Heading     string `json:"heading"`
+	Block       string `json:"block"`
+	Label       string `json:"label"`
+	Embed       bool   `json:"embed"`
+	Frontmatter bool   `json:"frontmatter"`
+	Markdown    bool   `json:"markdown"`
+	Line        int    `json:"line"`
+}
+
+// EdgeFilter chooses links for [Index.Edges]; the zero value chooses all.
+type EdgeFilter struct {
+	// From keeps the links written in this note.
+	From string
+	// To keeps the links that resolve to this note or file.
+	To string
+	// Unresolved keeps the links that match no file.
+	Unresolved bool
+}
+
+// Edges returns the links f chooses, by source path, each note's in the
+// order it wrote them.
+func (ix *Index) Edges(ctx context.Context, f EdgeFilter) ([]Edge, error) {
+	var where []string
+	var args []any
+	if f.From != "" {
+		where, args = append(where, "n.path = ?"), append(args, f.From)
+	}
+	if f.To != "" {
+		where, args = append(where, "e.target = ? AND e.resolved"), append(args, f.To)
+	}
+	if f.Unresolved {
+		where = append(where, "NOT e.resolved")
+	}
+	q := `SELECT n.path, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line
+		FROM edges e JOIN notes n ON n.id = e.source_id`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err := ix.db.QueryContext(ctx, q+" ORDER BY n.path, e.seq", args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	out := []Edge{}
+	for rows.Next() {
+		var e Edge
+		if err := rows.Scan(&e.Source, &e.Target, &e.Resolved, &e.Heading, &e.Block, &e.Label, &e.Embed, &e.Frontmatter, &e.Markdown, &e.Line); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Orphans returns the notes with no resolved link to or from another note
+// or file (a note's links to itself do not count), by path.
+func (ix *Index) Orphans(ctx context.Context) ([]string, error) {
+	return ix.paths(ctx, `SELECT n.path FROM notes n
+		WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.source_id = n.id AND e.resolved AND e.target != n.path)
+		AND NOT EXISTS (SELECT 1 FROM edges e JOIN notes s ON s.id = e.source_id WHERE e.target = n.path AND e.resolved AND s.id != n.id)
+		ORDER BY n.path`)
+}
+
+// Lookup finds the note a user names: a vault path (".md" optional,
+// case-insensitive) or a note name as a [[wikilink]] would name it,
+// resolved by the same rules as links. It returns an error matching
+// vault.ErrNotFound when no note has that name.
+func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) {
+	candidates, err := ix.paths(ctx, "SELECT path FROM notes WHERE lower(name) = ? ORDER BY path", graph.LinkKey(nameOrPath))
+	if err != nil {
+		return "", err
+	}
+	if p, ok := graph.New(candidates, nil).Lookup(nameOrPath); ok {
+		return p, nil
+	}
+	return "", fmt.Errorf("%s: %w (give a vault path or a note name; 'vaultmem list' shows them)", nameOrPath, vault.ErrNotFound)
+}
+
+// Direction says which links [Index.Walk] follows.
+type Direction string
+
+// Directions of a walk.
+const (
+	Out  Direction = "out"  // the links a note writes
+	In   Direction = "in"   // the links to a note (backlinks)
+	Both Direction = "both" // both
+)
+
+// Hop is one link a walk followed, Depth links away from where it began.
+type Hop struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Depth  int    `json:"depth"`
+}
+
+// MaxDepth is how far a walk may go.
+const MaxDepth = 5
+
+// Walk follows resolved links from the note at p, breadth first, up to
+// depth links away (1 to MaxDepth), in direction d, and returns each link
+// once, at the depth it was first met: from each note the ones it links to
+// in link order, then those linking to it by path. Links from a note to
+// itself are left out. Errors: ErrBadQuery for a depth or direction out
+// of bounds; the cache's.
+func (ix *Index) Walk(ctx context.Context, p string, d Direction, depth int) ([]Hop, error) {
+	if depth < 1 || depth > MaxDepth {
+		return nil, fmt.Errorf("%w: depth %d: from 1 to %d", ErrBadQuery, depth, MaxDepth)
+	}
+	if d != Out && d != In && d != Both {
+		return nil, fmt.Errorf("%w: direction %q: want out, in or both", ErrBadQuery, d)
+	}
+	out := []Hop{}
+	seen := map[string]bool{p: true}
+	met := map[[2]string]bool{}
+	frontier := []string{p}
+	for level := 1; level <= depth && len(frontier) > 0; level++ {
+		var next []string
+		hop := func(source, target, reached string) {
+			if source == target || met[[2]string{source, target}] {
+				return
+			}
+			met[[2]string{source, target}] = true
+			out = append(out, Hop{source, target, level})
+			if !seen[reached] {
+				seen[reached] = true
+				next = append(next, reached)
+			}
+		}
+		for _, from := range frontier {
+			if d != In {
+				targets, err := ix.Outgoing(ctx, from)
+				if err != nil {
+					return nil, err
+				}
+				for _, t := range targets {
+					hop(from, t, t)
+				}
+			}
+			if d != Out {
+				sources, err := ix.Backlinks(ctx, from)
+				if err != nil {
+					return nil, err
+				}
+				for _, s := range sources {
+					hop(s, from, s)
+				}
+			}
+		}
+		frontier = next
+	}
+	return out, nil
+}
+
+// Outgoing returns the notes and files the note at path links to
+// (resolved links), each once, in link order.
+func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
+	return ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE n.path = ? AND e.resolved GROUP BY e.target ORDER BY min(e.seq)`, path)
+}
+
+// Backlinks returns the notes that link to path, each once, by path.
+func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
+	return ix.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE e.target = ? AND e.resolved AND n.path != ? ORDER BY n.path`, path, path)
+}
+
+// Linked returns the notes that the note at path links to (resolved
+// links) and the notes that link to it, each once, without path itself.
+func (ix *Index) Linked(ctx context.Context, path string) ([]string, error) {
+	out, err := ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+			WHERE n.path = ? AND e.resolved AND e.target LIKE '%.md'
+		UNION SELECT n.path FROM edges e JOIN notes n ON n.id = e.source_id WHERE e.target = ? AND e.resolved`, path, path)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return p == path }), nil
+}
+
+func (ix *Index) paths(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Labelled returns the notes that the notes at paths link to with a
+// label holding a word of text ([[Alice Smith|the boss]] calls Alice
+// Smith "the boss"), each once: a label is a name the vault gives a note
+// besides its title and aliases. Words match as keyword search matches
+// them.
+func (ix *Index) Labelled(ctx context.Context, paths []string, text string) ([]string, error) {
+	q := newKeywordQuery(text)
+	if len(q.terms) == 0 || len(paths) == 0 {
+		return []string{}, nil
+	}
+	want := map[string]bool{}
+	for _, t := range q.terms {
+		want[t] = true
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT e.target, e.label FROM edges e JOIN notes n ON n.id = e.source_id
+		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND e.label != '' AND e.resolved AND e.target LIKE '%.md'
+		ORDER BY n.path, e.seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("labelled notes: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	out := []string{}
+	for rows.Next() {
+		var target, label string
+		if err := rows.Scan(&target, &label); err != nil {
+			return nil, err
+		}
+		if seen[target] {
+			continue
+		}
+		for _, t := range analyze(label) {
+			if want[t] {
+				seen[target] = true
+				out = append(out, target)
+				break
+			}
+		}
+	}
+	return out, rows.Err()
+}
