@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
@@ -363,10 +362,12 @@ func toolError(err error) error {
 		return fmt.Errorf("too large: %v", err)
 	case errors.Is(err, vault.ErrBadFrontmatter):
 		return fmt.Errorf("bad frontmatter: %v", err)
-	case errors.Is(err, memory.ErrInvalid):
-		return fmt.Errorf("invalid memory: %s", strings.TrimPrefix(err.Error(), memory.ErrInvalid.Error()+": "))
-	case errors.Is(err, memory.ErrNameTaken):
-		return fmt.Errorf("conflict: %s", strings.TrimPrefix(err.Error(), memory.ErrNameTaken.Error()+": "))
+	case errors.Is(err, memory.ErrInvalid), errors.Is(err, memory.ErrNameTaken):
+		var taken *memory.TakenError
+		if errors.As(err, &taken) {
+			return fmt.Errorf("conflict: %v", err)
+		}
+		return err // "invalid memory: <field> <why>"
 	case errors.Is(err, recall.ErrEmptyQuery):
 		return errors.New("invalid query: it has no words to search for")
 	case errors.Is(err, recall.ErrBadBudget), errors.Is(err, index.ErrBadPage), errors.Is(err, index.ErrBadQuery):

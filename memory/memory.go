@@ -18,12 +18,43 @@ import (
 
 // Errors of Remember.
 var (
-	// ErrInvalid wraps what is wrong with a Memory.
+	// ErrInvalid is matched by an *InvalidError.
 	ErrInvalid = errors.New("memory: invalid memory")
-	// ErrNameTaken is returned when the note a memory's name maps to holds
-	// another memory, or a different memory of that name without update.
+	// ErrNameTaken is matched by a *TakenError.
 	ErrNameTaken = errors.New("memory: name taken")
 )
+
+// InvalidError says what is wrong with a Memory: which field, and why.
+type InvalidError struct {
+	// Field is "type", "name", "description" or "body".
+	Field  string
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return fmt.Sprintf("invalid memory: %s %s", e.Field, e.Reason) }
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *InvalidError) Is(target error) bool { return target == ErrInvalid }
+
+// TakenError reports that a memory's name is in use: the note it maps to
+// holds another note (Other), or a different memory of that name that
+// only an update may replace.
+type TakenError struct {
+	Path string
+	// Name is the name the note there has.
+	Name  string
+	Other bool
+}
+
+func (e *TakenError) Error() string {
+	if e.Other {
+		return fmt.Sprintf("%s already holds another note (name %q); choose a different name", e.Path, e.Name)
+	}
+	return fmt.Sprintf("%s already holds a different memory named %q; update it to replace it", e.Path, e.Name)
+}
+
+// Is makes errors.Is(err, ErrNameTaken) true.
+func (e *TakenError) Is(target error) bool { return target == ErrNameTaken }
 
 // Memory is what to remember.
 type Memory struct {
@@ -37,18 +68,20 @@ type Memory struct {
 func (m Memory) Validate() error {
 	switch {
 	case !m.Type.IsMemory():
-		return fmt.Errorf("%w: type must be one of user, feedback, project, reference; got %q", ErrInvalid, m.Type)
+		return &InvalidError{"type", fmt.Sprintf("must be one of user, feedback, project, reference; got %q", m.Type)}
 	case strings.TrimSpace(m.Name) == "":
-		return fmt.Errorf("%w: name must not be empty", ErrInvalid)
+		return &InvalidError{"name", "must not be empty"}
 	case strings.TrimSpace(m.Description) == "":
-		return fmt.Errorf("%w: description must not be empty", ErrInvalid)
-	case strings.ContainsAny(m.Name, "\n\r") || strings.ContainsAny(m.Description, "\n\r"):
-		return fmt.Errorf("%w: name and description must be one line each", ErrInvalid)
+		return &InvalidError{"description", "must not be empty"}
+	case strings.ContainsAny(m.Name, "\n\r"):
+		return &InvalidError{"name", "must be one line"}
+	case strings.ContainsAny(m.Description, "\n\r"):
+		return &InvalidError{"description", "must be one line"}
 	case looksLikePath(m.Name):
-		return fmt.Errorf("%w: name %q looks like a file path; a memory's name is a few words, and vaultmem picks its file", ErrInvalid, m.Name)
+		return &InvalidError{"name", fmt.Sprintf("%q looks like a file path; a memory's name is a few words, and vaultmem picks its file", m.Name)}
 	}
 	if _, err := vault.SafeName(m.Name); err != nil {
-		return fmt.Errorf("%w: name %q has no letter or digit to make a file name from", ErrInvalid, m.Name)
+		return &InvalidError{"name", fmt.Sprintf("%q has no letter or digit to make a file name from", m.Name)}
 	}
 	return nil
 }
@@ -135,10 +168,10 @@ func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, opt
 		}
 		oldName, _ := old.Frontmatter.String("name")
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {
-			return nil, fmt.Errorf("%w: %s already holds another note (name %q); choose a different name", ErrNameTaken, p, oldName)
+			return nil, &TakenError{Path: p, Name: oldName, Other: true}
 		}
 		if !opts.Update {
-			return nil, fmt.Errorf("%w: %s already holds a different memory named %q; update it to replace it", ErrNameTaken, p, oldName)
+			return nil, &TakenError{Path: p, Name: oldName}
 		}
 		next, err := vault.SetFrontmatter(p, current, "description", m.Description)
 		if err != nil {

@@ -70,11 +70,14 @@ func (a *app) rememberCommand() *cli.Command {
 			}
 			res, err := memory.Remember(ctx, w, s.cfg.Folders.Memory, m,
 				memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
+			var taken *memory.TakenError
 			switch {
 			case errors.Is(err, memory.ErrInvalid):
 				return flagError(err)
-			case errors.Is(err, memory.ErrNameTaken):
-				return codedError{errors.New(strings.Replace(strings.TrimPrefix(err.Error(), memory.ErrNameTaken.Error()+": "), "; update it to replace it", "; pass --update to replace it", 1)), exitConflict}
+			case errors.As(err, &taken) && !taken.Other:
+				return codedError{fmt.Errorf("%s already holds a different memory named %q; pass --update to replace it", taken.Path, taken.Name), exitConflict}
+			case errors.As(err, &taken):
+				return codedError{taken, exitConflict}
 			case err != nil:
 				return err
 			}
@@ -99,13 +102,11 @@ func isTerminal(r io.Reader) bool {
 }
 
 // flagError turns an invalid-memory error into a usage error naming the
-// flags at fault.
+// flag at fault.
 func flagError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), memory.ErrInvalid.Error()+": ")
-	for _, f := range []string{"description", "name", "type"} {
-		if strings.HasPrefix(msg, f+" ") {
-			msg = "--" + msg
-		}
+	var ie *memory.InvalidError
+	if errors.As(err, &ie) {
+		return usagef("--%s %s", ie.Field, ie.Reason)
 	}
-	return usagef("%s", strings.Replace(msg, " and description", " and --description", 1))
+	return err
 }
