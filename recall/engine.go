@@ -29,9 +29,41 @@ type Options struct {
 	Now func() time.Time
 }
 
+// Index is what recall asks of the index; *index.Index is one. It is
+// made of the small interfaces each part of recall uses.
+type Index interface {
+	searcher
+	neighbourhood
+	cache
+}
+
+// searcher ranks chunks for a query (every engine).
+type searcher interface {
+	Search(ctx context.Context, q index.Query) ([]index.Result, error)
+}
+
+// neighbourhood finds what lies around a hit: linked and labelled notes
+// (the graph engine), the notes of a day (the temporal engine), a note's
+// first chunks and a chunk's neighbours (the context engine).
+type neighbourhood interface {
+	Linked(ctx context.Context, path string) ([]string, error)
+	Labelled(ctx context.Context, paths []string, text string) ([]string, error)
+	Dated(ctx context.Context, from, to string, limit int) ([]string, error)
+	Openings(ctx context.Context, paths []string, n int) ([]index.Result, error)
+	Around(ctx context.Context, chunk int64, n int) ([]index.Result, error)
+}
+
+// cache keeps the classifier's answers.
+type cache interface {
+	Get(ctx context.Context, key string) (string, bool)
+	Put(ctx context.Context, key, value string, ttl time.Duration) error
+}
+
+var _ Index = (*index.Index)(nil)
+
 // Engine recalls from one index. It is safe for concurrent use.
 type Engine struct {
-	ix          *index.Index
+	ix          Index
 	llm         *LLMOptions
 	routes      map[Intent]Route
 	deadlines   [3]time.Duration
@@ -40,7 +72,7 @@ type Engine struct {
 }
 
 // New returns an engine over ix.
-func New(ix *index.Index, opts Options) *Engine {
+func New(ix Index, opts Options) *Engine {
 	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, noDeadlines: opts.NoDeadlines, now: opts.Now}
 	for in, r := range opts.Routes {
 		e.routes[in] = r

@@ -60,12 +60,22 @@ type Batch struct {
 	Err error
 }
 
+// Index is what a watcher needs of the index: *index.Index is one.
+type Index interface {
+	// Sync brings the index up to date with the vault in fsys.
+	Sync(ctx context.Context, fsys fs.FS, progress index.Progress) (index.Stats, error)
+	// Pack writes what other processes load quickly (see index.Index.Pack).
+	Pack(ctx context.Context) error
+}
+
+var _ Index = (*index.Index)(nil)
+
 // Watcher keeps an index current with its vault. Make one with [New]; it
 // does nothing until [Watcher.Run].
 type Watcher struct {
 	dir  string
 	root *os.Root
-	ix   *index.Index
+	ix   Index
 	opts Options
 	lock *flock.Flock
 
@@ -77,7 +87,7 @@ type Watcher struct {
 // New prepares a watcher of the vault in dir that syncs into ix, taking
 // the vault's watcher lock. It returns an error wrapping [ErrRunning]
 // (and naming the owner's pid) when another watcher holds the vault.
-func New(dir string, ix *index.Index, opts Options) (*Watcher, error) {
+func New(dir string, ix Index, opts Options) (*Watcher, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
