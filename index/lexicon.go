@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // lexicon is an in-memory copy of the full-text table for a long-running
@@ -330,7 +332,7 @@ func (l *lexicon) cjkMatches(run []rune) map[int32]int {
 		}
 		return counts
 	}
-	grams := strings.Fields(bigrams(run))
+	grams := strings.Fields(text.Bigrams(run))
 	// Where each later bigram sits, by chunk.
 	later := make([]map[int32][]int32, len(grams)-1)
 	for k, g := range grams[1:] {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures/gen"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // lexiconQueries are queries over a generated vault: words of note titles
@@ -26,19 +27,19 @@ func lexiconQueries(t *testing.T, ix *Index) []string {
 	}
 	defer rows.Close()
 	for i := 0; rows.Next(); i++ {
-		var title, text string
-		if err := rows.Scan(&title, &text); err != nil {
+		var title, body string
+		if err := rows.Scan(&title, &body); err != nil {
 			t.Fatal(err)
 		}
 		if i%8 == 0 && i < 200 {
 			qs = append(qs, "What is "+title+"?")
 		}
-		if w := strings.Fields(text); i%13 == 0 && i < 200 && len(w) > 12 {
+		if w := strings.Fields(body); i%13 == 0 && i < 200 && len(w) > 12 {
 			qs = append(qs, strings.Join(w[i%6:i%6+1+i%6], " "))
 		}
 		// Chinese and Japanese: a phrase of bigrams, a one-character
 		// prefix, and either with English words.
-		if runs := cjkRuns(text); len(runs) > 0 && len(runs[0]) >= 3 && cjk < 12 {
+		if runs := text.CJKRuns(body); len(runs) > 0 && len(runs[0]) >= 3 && cjk < 12 {
 			r := runs[0]
 			qs = append(qs, string(r[:3]), string(r[len(r)-2:]), string(r[:1]), "what is "+string(r[1:3])+" "+title)
 			cjk++

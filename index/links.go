@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -219,12 +220,12 @@ func (ix *Index) paths(ctx context.Context, q string, args ...any) ([]string, er
 }
 
 // Labelled returns the notes that the notes at paths link to with a
-// label holding a word of text ([[Alice Smith|the boss]] calls Alice
+// label holding one of words ([[Alice Smith|the boss]] calls Alice
 // Smith "the boss"), each once: a label is a name the vault gives a note
 // besides its title and aliases. Words match as keyword search matches
 // them.
-func (ix *Index) Labelled(ctx context.Context, paths []string, text string) ([]string, error) {
-	q := newKeywordQuery(text)
+func (ix *Index) Labelled(ctx context.Context, paths []string, words string) ([]string, error) {
+	q := newKeywordQuery(words)
 	if len(q.terms) == 0 || len(paths) == 0 {
 		return []string{}, nil
 	}
@@ -253,7 +254,7 @@ func (ix *Index) Labelled(ctx context.Context, paths []string, text string) ([]s
 		if seen[target] {
 			continue
 		}
-		for _, t := range analyze(label) {
+		for _, t := range text.Analyze(label) {
 			if want[t] {
 				seen[target] = true
 				out = append(out, target)

@@ -3,34 +3,20 @@ package index
 import (
 	"strings"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
-// stopWords are English words too common to help a keyword query; they
-// are dropped unless the query has nothing else.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because been
-		before being below between both but by can could did do does doing down during each few for from further
-		had has have having he her here hers herself him himself his how i if in into is it its itself just me
-		more most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-		should so some such than that the their theirs them themselves then there these they this those through
-		to too under until up very was we were what when where which while who whom why will with would you your
-		yours yourself yourselves s t don doesn didn isn wasn aren weren won wouldn shouldn couldn ve ll re d m`) {
-		m[w] = true
-	}
-	return m
-}()
-
-// queryTerms splits text into lower-cased words (letters and digits) and
+// queryTerms splits s into lower-cased words (letters and digits) and
 // CJK runs; stop words are dropped unless nothing else is left.
-func queryTerms(text string) (words []string, cjk [][]rune) {
+func queryTerms(s string) (words []string, cjk [][]rune) {
 	var all []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		runs := cjkRuns(f)
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		runs := text.CJKRuns(f)
 		if len(runs) > 0 {
 			cjk = append(cjk, runs...)
 			f = strings.Map(func(r rune) rune {
-				if isCJK(r) {
+				if text.IsCJK(r) {
 					return ' '
 				}
 				return r
@@ -41,7 +27,7 @@ func queryTerms(text string) (words []string, cjk [][]rune) {
 		}
 	}
 	for _, w := range all {
-		if !stopWords[w] {
+		if !text.IsStopWord(w) {
 			words = append(words, w)
 		}
 	}
@@ -81,8 +67,8 @@ type keywordQuery struct {
 	cjk   [][]rune
 }
 
-func newKeywordQuery(text string) keywordQuery {
-	words, cjk := queryTerms(text)
+func newKeywordQuery(s string) keywordQuery {
+	words, cjk := queryTerms(s)
 	return keywordQuery{terms: searchTerms(words), cjk: cjk}
 }
 
@@ -103,7 +89,7 @@ func (q keywordQuery) expr(all bool) string {
 			parts = append(parts, `cjk : `+string(run)+`*`)
 			continue
 		}
-		parts = append(parts, `cjk : "`+bigrams(run)+`"`)
+		parts = append(parts, `cjk : "`+text.Bigrams(run)+`"`)
 	}
 	if all {
 		return strings.Join(parts, " AND ")
@@ -115,7 +101,7 @@ func (q keywordQuery) expr(all bool) string {
 func searchTerms(words []string) []string {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		out = append(out, term(w))
+		out = append(out, text.Term(w))
 	}
 	return dedup(out)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // Snippet sizes: words around the first match, and a cap in bytes for
@@ -20,7 +22,7 @@ func queryWords(query string) map[string]bool {
 	words, cjk := queryTerms(query)
 	set := make(map[string]bool, len(words)+len(cjk))
 	for _, w := range words {
-		set[term(w)] = true
+		set[text.Term(w)] = true
 	}
 	for _, r := range cjk {
 		set[string(r)] = true
@@ -65,11 +67,11 @@ func snippet(text string, terms map[string]bool) string {
 // one of terms ("painted" for "painting") or holds one of its CJK runs.
 func matches(word string, terms map[string]bool) bool {
 	w := strings.TrimFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
-	if w != "" && terms[term(w)] {
+	if w != "" && terms[text.Term(w)] {
 		return true
 	}
 	for t := range terms {
-		if r, _ := utf8.DecodeRuneInString(t); isCJK(r) && strings.Contains(word, t) {
+		if r, _ := utf8.DecodeRuneInString(t); text.IsCJK(r) && strings.Contains(word, t) {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -156,9 +157,9 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	nr.texts = make([]string, len(chunks))
 	for i, c := range chunks {
 		nr.cjk[i] = cjkText(nr.names + " " + nr.aliases + " " + desc + " " + c.heading + " " + c.text)
-		nr.headings[i], nr.texts[i] = analyzed(c.heading), analyzed(c.text)
+		nr.headings[i], nr.texts[i] = text.Analyzed(c.heading), text.Analyzed(c.text)
 	}
-	nr.names, nr.aliases, nr.description, nr.tagText = analyzed(nr.names), analyzed(nr.aliases), analyzed(desc), analyzed(nr.tagText)
+	nr.names, nr.aliases, nr.description, nr.tagText = text.Analyzed(nr.names), text.Analyzed(nr.aliases), text.Analyzed(desc), text.Analyzed(nr.tagText)
 	return nr
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -168,12 +169,12 @@ func TestRecallTextIsTheContext(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	if len(res.Content) != 1 || text != out.Context || !strings.Contains(text, "Tuesdays") {
-		t.Errorf("text content %q, want the context %q alone", text, out.Context)
+	content := res.Content[0].(*mcp.TextContent).Text
+	if len(res.Content) != 1 || content != out.Context || !strings.Contains(content, "Tuesdays") {
+		t.Errorf("text content %q, want the context %q alone", content, out.Context)
 	}
-	if vault.EstimateTokens(text) > 500 {
-		t.Errorf("the text costs %d tokens, over the budget", vault.EstimateTokens(text))
+	if text.EstimateTokens(content) > 500 {
+		t.Errorf("the text costs %d tokens, over the budget", text.EstimateTokens(content))
 	}
 }
 

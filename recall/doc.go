@@ -29,7 +29,7 @@
 //  6. Budget: items are kept in rank order until the budget is spent; the
 //     last one is truncated with a marker rather than dropped.
 //
-// Tokens are counted everywhere with vault.EstimateTokens (one per CJK
+// Tokens are counted everywhere with text.EstimateTokens (one per CJK
 // character, characters/4 rounded up otherwise), the same estimator the
 // index uses for chunk sizes; the returned context never estimates above
 // the budget.

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // truncationMarker ends an item cut to fit the budget.
@@ -21,13 +21,13 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 	var texts []string
 	for i, c := range ranked {
 		trial := render(append(picked, c), append(texts, c.hit.Text))
-		if vault.EstimateTokens(trial) <= res.Budget {
+		if text.EstimateTokens(trial) <= res.Budget {
 			picked, texts = append(picked, c), append(texts, c.hit.Text)
 			continue
 		}
 		// Cut this one to what is left, if that is worth it.
-		room := res.Budget - vault.EstimateTokens(render(append(picked, c), append(texts, "")))
-		if cut := cutTo(c.hit.Text, room-vault.EstimateTokens(truncationMarker)); cut != "" && room >= minTruncated {
+		room := res.Budget - text.EstimateTokens(render(append(picked, c), append(texts, "")))
+		if cut := cutTo(c.hit.Text, room-text.EstimateTokens(truncationMarker)); cut != "" && room >= minTruncated {
 			picked, texts = append(picked, c), append(texts, cut+truncationMarker)
 			res.Truncated = true
 			i++
@@ -36,10 +36,10 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 		break
 	}
 	res.Context = render(picked, texts)
-	res.UsedTokens = vault.EstimateTokens(res.Context)
+	res.UsedTokens = text.EstimateTokens(res.Context)
 	for k, c := range picked {
 		res.Items = append(res.Items, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block,
-			Source: sources(c), Layer: Layer(c.hit.Kind), Score: c.final, Tokens: vault.EstimateTokens(texts[k]),
+			Source: sources(c), Layer: Layer(c.hit.Kind), Score: c.final, Tokens: text.EstimateTokens(texts[k]),
 			Text: texts[k], Why: why(c, Layer(c.hit.Kind))})
 	}
 }
@@ -54,23 +54,23 @@ func sources(c *candidate) string {
 	return strings.Join(out, "+")
 }
 
-// cutTo returns the longest prefix of text, ending at a word boundary,
-// that estimates at most n tokens; "" when none does.
-func cutTo(text string, n int) string {
+// cutTo returns the longest prefix of s, ending at a word boundary, that
+// estimates at most n tokens; "" when none does.
+func cutTo(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	lo, hi := 0, len(text)
+	lo, hi := 0, len(s)
 	for lo < hi { // the longest prefix within n tokens
 		mid := (lo + hi + 1) / 2
-		if vault.EstimateTokens(text[:mid]) <= n {
+		if text.EstimateTokens(s[:mid]) <= n {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	cut := text[:lo]
-	if i := strings.LastIndexAny(cut, " \n"); i > 0 && lo < len(text) {
+	cut := s[:lo]
+	if i := strings.LastIndexAny(cut, " \n"); i > 0 && lo < len(s) {
 		cut = cut[:i]
 	}
 	return strings.ToValidUTF8(strings.TrimSpace(cut), "")

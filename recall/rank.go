@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // engines are the names of the engines, in the order items name them.
@@ -95,7 +96,7 @@ func why(c *candidate, layer string) string {
 // with the share of query words in its text.
 func (s *search) rerank() {
 	terms := map[string]int{}
-	for _, w := range words(s.query) {
+	for _, w := range text.Words(s.query) {
 		if _, ok := terms[w]; !ok {
 			terms[w] = len(terms)
 		}
@@ -107,7 +108,7 @@ func (s *search) rerank() {
 	for _, c := range s.cands {
 		clear(have)
 		n := 0
-		for _, ws := range [][]string{words(c.hit.Title), words(c.hit.Heading), c.words()} {
+		for _, ws := range [][]string{text.Words(c.hit.Title), text.Words(c.hit.Heading), c.words()} {
 			for _, w := range ws {
 				if i, ok := terms[w]; ok && !have[i] {
 					have[i] = true
@@ -117,82 +118,4 @@ func (s *search) rerank() {
 		}
 		c.rrf *= 1 + 0.5*float64(n)/float64(len(terms))
 	}
-}
-
-// words are the lower-cased words of s (letters and digits; each CJK
-// character a word), for overlap measures.
-func words(s string) []string {
-	if ascii(s) {
-		return asciiWords(s)
-	}
-	return unicodeWords(s)
-}
-
-// unicodeWords is words for any text.
-func unicodeWords(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !hasCJK(f) {
-			out = append(out, f)
-			continue
-		}
-		var latin []rune
-		for _, r := range f {
-			if isCJK(r) {
-				if len(latin) > 0 {
-					out = append(out, string(latin))
-					latin = latin[:0]
-				}
-				out = append(out, string(r))
-				continue
-			}
-			latin = append(latin, r)
-		}
-		if len(latin) > 0 {
-			out = append(out, string(latin))
-		}
-	}
-	return out
-}
-
-// asciiWords is words for ASCII text, without a rune decoded.
-func asciiWords(s string) []string {
-	lower := strings.ToLower(s)
-	out := make([]string, 0, len(s)/5)
-	start := -1
-	for i := 0; i <= len(lower); i++ {
-		word := i < len(lower) && (lower[i] >= 'a' && lower[i] <= 'z' || lower[i] >= '0' && lower[i] <= '9')
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			out = append(out, lower[start:i])
-			start = -1
-		}
-	}
-	return out
-}
-
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
-}
-
-// hasCJK reports whether s holds a CJK character; below U+2E80 there is
-// none, a fast path for alphabetic text.
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if r >= 0x2e80 && isCJK(r) {
-			return true
-		}
-	}
-	return false
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/vaultmem/vaultmem/fixtures"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 func TestClassifyRules(t *testing.T) {
@@ -57,23 +57,6 @@ func TestClassifyRules(t *testing.T) {
 		}
 		if c.Confidence <= 0 || c.Confidence > 1 {
 			t.Errorf("ClassifyRules(%q) confidence %v", tc.query, c.Confidence)
-		}
-	}
-}
-
-func TestSimilarity(t *testing.T) {
-	w := strings.Fields
-	for _, tc := range []struct {
-		a, b     string
-		min, max float64
-	}{
-		{"the deploy runs on tuesday", "the deploy runs on tuesday", 1, 1},
-		{"the deploy runs on tuesday", "coffee at nine in the kitchen", 0, 0.2},
-		{"integration tests must hit a real database not mocks", "integration tests must hit a real database and not mocks", 0.85, 1},
-		{"a b c d", "d c b a", 0.4, 0.6}, // same words, reversed: Jaccard 1, LCS 1/4
-	} {
-		if got := recall.Similarity(w(tc.a), w(tc.b)); got < tc.min || got > tc.max {
-			t.Errorf("Similarity(%q, %q) = %.3f, want in [%v, %v]", tc.a, tc.b, got, tc.min, tc.max)
 		}
 	}
 }
@@ -117,8 +100,8 @@ func TestRecallRespectsEveryBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.UsedTokens > budget || vault.EstimateTokens(res.Context) != res.UsedTokens || res.Budget != budget {
-			t.Errorf("budget %d: used %d (context estimates %d)", budget, res.UsedTokens, vault.EstimateTokens(res.Context))
+		if res.UsedTokens > budget || text.EstimateTokens(res.Context) != res.UsedTokens || res.Budget != budget {
+			t.Errorf("budget %d: used %d (context estimates %d)", budget, res.UsedTokens, text.EstimateTokens(res.Context))
 		}
 		if budget >= 150 && len(res.Items) == 0 {
 			t.Errorf("budget %d: no items", budget)

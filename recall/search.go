@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // candidate is a chunk some engine found, with its rank and vote per
@@ -23,10 +24,10 @@ type candidate struct {
 	lower string
 }
 
-// words returns the words of c's text (see words).
+// words returns the words of c's text (see text.Words).
 func (c *candidate) words() []string {
 	if c.text == nil {
-		c.text = words(c.hit.Text)
+		c.text = text.Words(c.hit.Text)
 	}
 	return c.text
 }

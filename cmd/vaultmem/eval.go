@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 func (a *app) evalCommand() *cli.Command {
@@ -178,7 +178,7 @@ func packHits(hits []index.Result, budget int) string {
 	var b strings.Builder
 	used := 0
 	for _, h := range hits {
-		t := vault.EstimateTokens(h.Text + "\n")
+		t := text.EstimateTokens(h.Text + "\n")
 		if used+t > budget {
 			break
 		}

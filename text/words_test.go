@@ -1,4 +1,4 @@
-package recall
+package text
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ func TestWords(t *testing.T) {
 			t.Errorf("asciiWords(%q) = %q, want %q", s, got, want)
 		}
 	}
-	if got, want := words("数据库 Go语言"), []string{"数", "据", "库", "go", "语", "言"}; !slices.Equal(got, want) {
-		t.Errorf("words(CJK) = %q, want %q", got, want)
+	if got, want := Words("数据库 Go语言"), []string{"数", "据", "库", "go", "语", "言"}; !slices.Equal(got, want) {
+		t.Errorf("Words(CJK) = %q, want %q", got, want)
 	}
 }

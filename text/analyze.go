@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"strings"
@@ -9,41 +9,43 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Keyword search sees text through one analyzer, in Go: the words
-// (letters and numbers, split at anything else), lower-cased, their
-// diacritics removed, and English words stemmed with the Snowball
-// (Porter 2) stemmer, so "painted", "painting" and "paints" are one term.
-// The full-text table stores the analyzed text (tokens joined by spaces,
-// which FTS5's unicode61 tokenizer splits back into the same tokens), and
-// the in-memory keyword index (see lexicon) reads the same tokens: both
-// rank with the same terms, lengths and counts.
+// Search sees text through one analyzer: the words (letters and numbers,
+// split at anything else), lower-cased, their diacritics removed, and
+// English words stemmed with the Snowball (Porter 2) stemmer, so
+// "painted", "painting" and "paints" are one term. The index's full-text
+// table stores the analyzed text (terms joined by spaces, which FTS5's
+// unicode61 tokenizer splits back into the same terms), and its in-memory
+// keyword index reads the same terms.
 
-// analyze returns the tokens of text.
-func analyze(text string) []string {
+// Analyze returns the search terms of s, one per word, in order.
+func Analyze(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(text, isSeparator) {
-		out = append(out, term(w))
+	for _, w := range strings.FieldsFunc(s, IsSeparator) {
+		out = append(out, Term(w))
 	}
 	return out
 }
 
-// analyzed is text as the full-text table stores it: its tokens joined by
+// Analyzed is s as the full-text table stores it: its terms joined by
 // spaces.
-func analyzed(text string) string {
-	return strings.Join(analyze(text), " ")
+func Analyzed(s string) string {
+	return strings.Join(Analyze(s), " ")
 }
 
-// isSeparator reports whether r separates words: anything but a letter
-// or a number (what unicode61 splits at).
-func isSeparator(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
+// IsSeparator reports whether r separates words: anything but a letter or
+// a number (what FTS5's unicode61 tokenizer splits at).
+func IsSeparator(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
 
-// term is the search term of one word.
-func term(w string) string {
+// Term is the search term of one word (a run of letters and numbers):
+// lower-cased, diacritics folded (but in CJK text), and stemmed when it is
+// an English word (a-z only) of three letters or more. It is safe for
+// concurrent use; it remembers the words it saw lately.
+func Term(w string) string {
 	if v, ok := stems.get(w); ok {
 		return v
 	}
 	t := strings.ToLower(w)
-	if !isASCII(t) && len(cjkRuns(t)) == 0 {
+	if !isASCII(t) && !HasCJK(t) {
 		t = foldDiacritics(t)
 	}
 	if len(t) > 2 && isASCIILetters(t) {

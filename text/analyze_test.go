@@ -1,4 +1,4 @@
-package index
+package text
 
 import (
 	"slices"
@@ -15,8 +15,8 @@ func TestAnalyze(t *testing.T) {
 		{"数据库 and がっこう", "数据库 and がっこう"}, // CJK kept whole, marks and all
 		{"go-to e-mail", "go to e mail"},
 	} {
-		if got := analyzed(tc.text); got != tc.want {
-			t.Errorf("analyzed(%q) = %q, want %q", tc.text, got, tc.want)
+		if got := Analyzed(tc.text); got != tc.want {
+			t.Errorf("Analyzed(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }
@@ -29,16 +29,16 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		toks := analyze(text)
-		if got := strings.Fields(analyzed(text)); !slices.Equal(got, toks) {
-			t.Errorf("analyzed(%q) splits into %q, want %q", text, got, toks)
+		toks := Analyze(text)
+		if got := strings.Fields(Analyzed(text)); !slices.Equal(got, toks) {
+			t.Errorf("Analyzed(%q) splits into %q, want %q", text, got, toks)
 		}
 		for _, tok := range toks {
-			if tok == "" || strings.IndexFunc(tok, isSeparator) >= 0 {
-				t.Errorf("analyze(%q): token %q holds a separator", text, tok)
+			if tok == "" || strings.IndexFunc(tok, IsSeparator) >= 0 {
+				t.Errorf("Analyze(%q): token %q holds a separator", text, tok)
 			}
 			if strings.ToLower(tok) != tok && strings.IndexFunc(tok, unicode.IsUpper) >= 0 {
-				t.Errorf("analyze(%q): token %q is not lower-cased", text, tok)
+				t.Errorf("Analyze(%q): token %q is not lower-cased", text, tok)
 			}
 		}
 	})
