@@ -29,7 +29,7 @@ import (
 
 const (
 	lsaMagic   = "VMLSA"
-	lsaVersion = 1
+	lsaVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

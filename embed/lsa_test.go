@@ -166,8 +166,8 @@ func TestLSADeterministic(t *testing.T) {
 
 func TestLSAID(t *testing.T) {
 	m := fit(t, musicCorpus, embed.LSAOptions{Dimensions: 2})
-	if !regexp.MustCompile(`^lsa-v1-2-[0-9a-f]{12}$`).MatchString(m.ID()) {
-		t.Errorf("ID() = %q, want lsa-v1-2-<12 hex digits>", m.ID())
+	if !regexp.MustCompile(`^lsa-v2-2-[0-9a-f]{12}$`).MatchString(m.ID()) {
+		t.Errorf("ID() = %q, want lsa-v2-2-<12 hex digits>", m.ID())
 	}
 	if again := fit(t, musicCorpus, embed.LSAOptions{Dimensions: 2}); again.ID() != m.ID() {
 		t.Errorf("refit on the same documents: ID %q, want %q", again.ID(), m.ID())

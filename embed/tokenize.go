@@ -3,6 +3,8 @@ package embed
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // Terms are what the LSA model counts. A text becomes terms in one pass:
@@ -11,8 +13,10 @@ import (
 //     cased; an apostrophe between letters is dropped ("don't" is "dont",
 //     "Anna's" is "annas") so contractions meet the stop list and
 //     possessives meet the stemmer;
-//   - English stop words are dropped, then pure a-z words are stemmed
-//     (see stem), so "painting", "painted" and "paints" meet;
+//   - stop words are dropped (text.IsStopWord), then each word becomes
+//     its search term (text.Term: diacritics folded, English stemmed with
+//     Snowball), so "painting", "painted" and "paints" meet, as they do in
+//     keyword search;
 //   - one-character words, digit runs longer than 4 (ids, phone numbers,
 //     timestamps) and words over maxTermBytes (hashes, base64) are dropped:
 //     they cost vocabulary slots and carry no topic;
@@ -37,8 +41,8 @@ type tokenizer struct {
 
 // each calls emit with every term of text in order. The slice passed to
 // emit is only valid during the call.
-func (t *tokenizer) each(text string, emit func(term []byte)) {
-	t.scan(text, func(tok []byte, word bool) {
+func (t *tokenizer) each(src string, emit func(term []byte)) {
+	t.scan(src, func(tok []byte, word bool) {
 		if word {
 			if tok = term(tok); tok == nil {
 				return
@@ -54,13 +58,13 @@ func (t *tokenizer) each(text string, emit func(term []byte)) {
 // change it. Splitting scanning from filtering lets a caller that sees the
 // same words again and again (the counting pass of FitLSA) remember what
 // each word became.
-func (t *tokenizer) scan(text string, emit func(tok []byte, word bool)) {
+func (t *tokenizer) scan(src string, emit func(tok []byte, word bool)) {
 	t.word = t.word[:0]
 	t.run = t.run[:0]
-	for i := 0; i < len(text); {
-		r, size := rune(text[i]), 1
+	for i := 0; i < len(src); {
+		r, size := rune(src[i]), 1
 		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(text[i:])
+			r, size = utf8.DecodeRuneInString(src[i:])
 		}
 		i += size
 		if r >= 0xFF01 && r <= 0xFF5E { // full-width ASCII
@@ -78,14 +82,14 @@ func (t *tokenizer) scan(text string, emit func(tok []byte, word bool)) {
 				t.flushRun(emit)
 				t.word = append(t.word, c+'a'-'A')
 				continue
-			case c == '\'' && t.apostrophe(text, i):
+			case c == '\'' && t.apostrophe(src, i):
 				continue
 			}
-		case isCJK(r):
+		case text.IsCJK(r):
 			t.flushWord(emit)
 			t.run = append(t.run, r)
 			continue
-		case r == '\u2019' && t.apostrophe(text, i):
+		case r == '\u2019' && t.apostrophe(src, i):
 			continue
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
 			t.flushRun(emit)
@@ -102,13 +106,13 @@ func (t *tokenizer) scan(text string, emit func(tok []byte, word bool)) {
 
 // apostrophe reports whether the apostrophe ending just before text[i]
 // joins two letters of one word.
-func (t *tokenizer) apostrophe(text string, i int) bool {
-	if len(t.word) == 0 || i >= len(text) {
+func (t *tokenizer) apostrophe(src string, i int) bool {
+	if len(t.word) == 0 || i >= len(src) {
 		return false
 	}
 	prev, _ := utf8.DecodeLastRune(t.word)
-	next, _ := utf8.DecodeRuneInString(text[i:])
-	return unicode.IsLetter(prev) && unicode.IsLetter(next) && !isCJK(next)
+	next, _ := utf8.DecodeRuneInString(src[i:])
+	return unicode.IsLetter(prev) && unicode.IsLetter(next) && !text.IsCJK(next)
 }
 
 // flushWord emits the current word, if any.
@@ -141,10 +145,10 @@ func term(w []byte) []byte {
 	case utf8.RuneCount(w) < 2:
 		return nil
 	}
-	if _, stop := stopWords[string(w)]; stop {
+	if text.IsStopWord(string(w)) {
 		return nil
 	}
-	return stem(w)
+	return []byte(text.Term(string(w)))
 }
 
 // flushRun emits the bigrams of the current CJK run.
@@ -161,15 +165,4 @@ func (t *tokenizer) flushRun(emit func([]byte, bool)) {
 		t.tmp = utf8.AppendRune(t.tmp, run[i+1])
 		emit(t.tmp, false)
 	}
-}
-
-// isCJK reports whether r belongs to a script written without spaces
-// between words: Han, Hiragana, Katakana or Hangul (with the iteration
-// mark 々 and the prolonged sound mark ー, which Unicode files as Common).
-func isCJK(r rune) bool {
-	if r < 0x1100 {
-		return false
-	}
-	return r == 0x3005 || r == 0x30FC ||
-		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
