@@ -124,8 +124,7 @@ func (t *tokenizer) flushWord(emit func([]byte, bool)) {
 }
 
 // term returns the term that a lower-cased word stands for, or nil when
-// the word is dropped. It may change w and return it; it may also append
-// a byte to w (see stem).
+// the word is dropped. It may return w itself.
 func term(w []byte) []byte {
 	if len(w) < 2 || len(w) > maxTermBytes {
 		return nil
