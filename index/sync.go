@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vaultmem/vaultmem/graph"
@@ -161,8 +162,13 @@ func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
 		var info fs.FileInfo
 		if d.Type()&fs.ModeSymlink != 0 {
 			info, err = fs.Stat(fsys, p)
-			if err == nil && info.IsDir() {
+			switch {
+			case err == nil && info.IsDir():
 				err = errors.New("symbolic link to a folder: not followed")
+			case errors.Is(err, syscall.ELOOP):
+				err = errors.New("symbolic link loop")
+			case err != nil && strings.Contains(err.Error(), "path escapes from parent"): // os.Root's, unexported
+				err = errors.New("symbolic link leading outside the vault: not followed")
 			}
 		} else {
 			info, err = d.Info()

@@ -153,3 +153,53 @@ func TestPaginate(t *testing.T) {
 		t.Errorf("ParseCursor(x): %v", err)
 	}
 }
+
+// TestSyncHostileFiles: binary and huge notes, symbolic link loops, links
+// to folders and out of the vault are skipped with their reason, never a
+// crash or a hang; markdown files not read as notes stay link targets.
+func TestSyncHostileFiles(t *testing.T) {
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	tv.write("ok.md", "[[big]] [[loop/x]]")
+	tv.write("binary.md", "\x00\x01\x02\x03")
+	tv.write("big.md", strings.Repeat("word [[ok]] ", 12<<20/12)) // 12 MB
+	tv.write("image.png", "\x89PNG")
+	for _, l := range []struct{ target, name string }{
+		{"a.md", "b.md"}, {"b.md", "a.md"}, {".", "loop"}, {"/etc/hostname", "escape.md"},
+	} {
+		if err := os.Symlink(l.target, filepath.Join(tv.dir, l.name)); err != nil {
+			t.Skip(err)
+		}
+	}
+	root, err := os.OpenRoot(tv.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	st, err := tv.ix.Sync(context.Background(), root.FS(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Notes != 1 {
+		t.Errorf("notes: %d, want ok.md alone", st.Notes)
+	}
+	reasons := map[string]string{}
+	for _, sk := range st.Skipped {
+		reasons[sk.Path] = sk.Error
+	}
+	for p, want := range map[string]string{
+		"binary.md": "binary file",
+		"big.md":    "over the 10.0 MiB note size limit",
+		"a.md":      "symbolic link loop",
+		"b.md":      "symbolic link loop",
+		"loop":      "symbolic link to a folder",
+		"escape.md": "outside the vault",
+	} {
+		if _, ok := reasons[p]; !ok || !strings.Contains(reasons[p], want) {
+			t.Errorf("%s skipped for %q, want %q (skipped: %v)", p, reasons[p], want, reasons)
+		}
+	}
+	edges, err := tv.ix.Edges(context.Background(), EdgeFilter{From: "ok.md"})
+	if err != nil || len(edges) != 2 || edges[0].Target != "big.md" || !edges[0].Resolved {
+		t.Errorf("ok.md's links: %+v, %v", edges, err)
+	}
+}

@@ -1,7 +1,6 @@
 package vault_test
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"testing"
@@ -40,18 +39,6 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		for _, f := range files {
 			vault.Parse("n.md", f)
-		}
-	}
-}
-
-// BenchmarkLoad measures reading and parsing the whole real vault from
-// disk (parallel parse).
-func BenchmarkLoad(b *testing.B) {
-	fsys := realVault(b)
-	for b.Loop() {
-		v, err := vault.Load(context.Background(), fsys, vault.Options{})
-		if err != nil || len(v.Notes) < 1000 {
-			b.Fatalf("load: %v", err)
 		}
 	}
 }

@@ -7,42 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
 )
 
-// DefaultMaxNoteSize is the size above which a markdown file is not parsed
-// (it is listed in Vault.Skipped instead), when Options.MaxNoteSize is 0.
+// DefaultMaxNoteSize is the size above which a markdown file is not read as
+// a note, when no other limit is given.
 const DefaultMaxNoteSize = 10 << 20
-
-// Options configure Load. The zero value works.
-type Options struct {
-	// MaxNoteSize is the largest markdown file, in bytes, that is parsed;
-	// 0 means DefaultMaxNoteSize.
-	MaxNoteSize int64
-}
-
-func (o Options) maxSize() int64 {
-	if o.MaxNoteSize > 0 {
-		return o.MaxNoteSize
-	}
-	return DefaultMaxNoteSize
-}
-
-// Vault is every note of a vault, read at one moment.
-type Vault struct {
-	// Notes are the parsed notes, sorted by path.
-	Notes []*Note
-	// Attachments are the files that are link targets but not parsed notes:
-	// non-markdown files, and markdown files that were skipped (too large,
-	// binary). Sorted.
-	Attachments []string
-	// Skipped lists the files that could not be read as notes, each a
-	// *ParseError naming the file and the reason. They never stop a load.
-	Skipped []error
-}
 
 // IsHidden reports whether a vault-relative path lies in a dot-folder
 // (.obsidian, .git, .vaultmem, .trash, ...) or is a dot-file: such paths
@@ -90,7 +60,10 @@ func Walk(ctx context.Context, fsys fs.FS, fn func(p string, d fs.DirEntry, err 
 // be read, is a folder, is larger than maxSize (0: DefaultMaxNoteSize) or is
 // binary. Problems that leave the note readable are in Note.Warnings.
 func ReadNote(fsys fs.FS, p string, maxSize int64) (*Note, error) {
-	content, err := readNoteFile(fsys, p, Options{MaxNoteSize: maxSize}.maxSize())
+	if maxSize <= 0 {
+		maxSize = DefaultMaxNoteSize
+	}
+	content, err := readNoteFile(fsys, p, maxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -143,75 +116,4 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// Load reads every note of the vault in fsys, parsing in parallel. Files
-// that cannot be read as notes are listed in Vault.Skipped and never stop
-// the load; Load fails only when the vault root cannot be read or ctx ends.
-func Load(ctx context.Context, fsys fs.FS, opts Options) (*Vault, error) {
-	v := &Vault{}
-	var paths []string
-	err := Walk(ctx, fsys, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			v.Skipped = append(v.Skipped, &ParseError{Path: p, Err: unwrapPathError(err)})
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			info, err := fs.Stat(fsys, p)
-			switch {
-			case err != nil:
-				v.Skipped = append(v.Skipped, &ParseError{Path: p, Err: fmt.Errorf("symbolic link: %w", unwrapPathError(err))})
-				return nil
-			case info.IsDir():
-				v.Skipped = append(v.Skipped, &ParseError{Path: p, Err: errors.New("symbolic link to a folder: not followed")})
-				return nil
-			}
-		}
-		if IsNotePath(p) {
-			paths = append(paths, p)
-		} else {
-			v.Attachments = append(v.Attachments, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("walk vault: %w", err)
-	}
-
-	notes := make([]*Note, len(paths))
-	errs := make([]error, len(paths))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				notes[i], errs[i] = ReadNote(fsys, paths[i], opts.maxSize())
-			}
-		})
-	}
-feed:
-	for i := range paths {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i, n := range notes {
-		if errs[i] != nil {
-			v.Skipped = append(v.Skipped, errs[i])
-			if !errors.Is(errs[i], ErrNotFound) { // gone since the walk
-				v.Attachments = append(v.Attachments, paths[i])
-			}
-			continue
-		}
-		v.Notes = append(v.Notes, n)
-	}
-	sort.Strings(v.Attachments)
-	return v, nil
 }
