@@ -13,7 +13,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -24,16 +23,14 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// Options are what a Server serves. Dir, Index, Recall and Writer are
+// Options are what a Server serves. Vault, Index, Recall and Writer are
 // required.
 type Options struct {
-	// Dir is the vault's root folder.
-	Dir string
-	// MemoryFolder is where remember writes; "" means "memory".
-	MemoryFolder string
-	Index        *index.Index
-	Recall       *recall.Engine
-	Writer       *vault.Writer
+	// Vault is the opened vault: remember writes in its memory folder.
+	Vault  *vault.Vault
+	Index  *index.Index
+	Recall *recall.Engine
+	Writer *vault.Writer
 	// Sync, if set, brings the index up to date before a read (when no
 	// watcher keeps it current).
 	Sync func(ctx context.Context) error
@@ -58,21 +55,14 @@ type Server struct {
 
 // New builds the server and its tools and resources.
 func New(o Options) (*Server, error) {
-	if o.Index == nil || o.Recall == nil || o.Writer == nil || o.Dir == "" {
-		return nil, errors.New("mcpserver: Dir, Index, Recall and Writer are required")
-	}
-	if o.MemoryFolder == "" {
-		o.MemoryFolder = "memory"
-	}
-	root, err := os.OpenRoot(o.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("mcpserver: %w", err)
+	if o.Index == nil || o.Recall == nil || o.Writer == nil || o.Vault == nil {
+		return nil, errors.New("mcpserver: Vault, Index, Recall and Writer are required")
 	}
 	version := o.Version
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, root: root, l1: newRecent(256),
+	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
 				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +
@@ -99,9 +89,6 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	}
 	return s.mcp.Run(ctx, t)
 }
-
-// Close releases the server's hold on the vault folder.
-func (s *Server) Close() error { return s.root.Close() }
 
 // RefreshResources lists the vault's notes as resources: all of them when
 // changed is nil, else only those paths (added when they are notes now,

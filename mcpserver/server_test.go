@@ -27,18 +27,19 @@ func connect(t *testing.T) (*mcp.ClientSession, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	w, err := vault.NewWriter(dir, vault.WriterOptions{})
+	v, err := vault.Open(dir, vault.Folders{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { v.Close() })
+	w := vault.NewWriter(v, vault.WriterOptions{})
 	root, _ := os.OpenRoot(dir)
 	t.Cleanup(func() { root.Close() })
-	srv, err := mcpserver.New(mcpserver.Options{Dir: dir, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{}),
+	srv, err := mcpserver.New(mcpserver.Options{Vault: v, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{}),
 		Sync: func(ctx context.Context) error { _, err := ix.Sync(ctx, root.FS(), nil); return err }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
 	st, ct := mcp.NewInMemoryTransports()
 	go srv.Run(ctx, st)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)

@@ -156,7 +156,7 @@ func (s *Server) addTools() {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
-	res, err := memory.Remember(ctx, s.opts.Writer, s.opts.MemoryFolder,
+	res, err := memory.Remember(ctx, s.opts.Writer, s.opts.Vault.Folder(vault.KindUser),
 		memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body}, memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)

@@ -45,11 +45,13 @@ func serve(t *testing.T, files map[string]string, setup func(*mcpserver.Options)
 	if _, err := ix.Sync(ctx, root.FS(), nil); err != nil {
 		t.Fatal(err)
 	}
-	w, err := vault.NewWriter(dir, vault.WriterOptions{MaxNoteSize: 1 << 20})
+	v, err := vault.Open(dir, vault.Folders{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := mcpserver.Options{Dir: dir, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{NoDeadlines: true}),
+	t.Cleanup(func() { v.Close() })
+	w := vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: 1 << 20})
+	opts := mcpserver.Options{Vault: v, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{NoDeadlines: true}),
 		Sync: func(ctx context.Context) error { _, err := ix.Sync(ctx, root.FS(), nil); return err }}
 	if setup != nil {
 		setup(&opts)
@@ -58,7 +60,6 @@ func serve(t *testing.T, files map[string]string, setup func(*mcpserver.Options)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
 	st, ct := mcp.NewInMemoryTransports()
 	go srv.Run(ctx, st)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)

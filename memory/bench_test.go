@@ -15,10 +15,7 @@ import (
 // BenchmarkRemember writes new memories one after another in process:
 // p50 and p99 of one Remember (atomic write, fsync, lock, compare).
 func BenchmarkRemember(b *testing.B) {
-	w, err := vault.NewWriter(b.TempDir(), vault.WriterOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := vault.NewWriter(openVault(b, b.TempDir()), vault.WriterOptions{})
 	ctx := context.Background()
 	var lat []time.Duration
 	i := 0
@@ -47,10 +44,7 @@ func BenchmarkRememberConcurrent(b *testing.B) {
 	var n sync.WaitGroup
 	per := max(b.N/writers, 1)
 	for g := range writers {
-		w, err := vault.NewWriter(dir, vault.WriterOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		w := vault.NewWriter(openVault(b, dir), vault.WriterOptions{})
 		n.Go(func() {
 			for i := range per {
 				if _, err := memory.Remember(ctx, w, "memory", memory.Memory{Type: vault.KindProject,
@@ -63,4 +57,15 @@ func BenchmarkRememberConcurrent(b *testing.B) {
 	}
 	n.Wait()
 	b.ReportMetric(float64(writers*per)/time.Since(start).Seconds(), "writes/s")
+}
+
+// openVault opens the vault in dir for the test.
+func openVault(tb testing.TB, dir string) *vault.Vault {
+	tb.Helper()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { v.Close() })
+	return v
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"syscall"
 )
@@ -34,23 +34,25 @@ func (w *Writer) Resolve(p string) (string, error) {
 func (w *Writer) resolve(rel string) (string, error) {
 	parts := strings.Split(rel, "/")
 	out := make([]string, 0, len(parts))
-	dir := w.root
 	for i, part := range parts {
-		next := filepath.Join(dir, part)
-		_, err := os.Lstat(next)
+		next := path.Join(append(out, part)...)
+		// Looked at by absolute path: this only reads names, and a user's
+		// absolute link to a folder of the vault is followed (locate confines
+		// what is then written).
+		_, err := os.Lstat(w.v.Abs(next))
 		if err == nil {
-			out, dir = append(out, part), next
+			out = append(out, part)
 			continue
 		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return "", fmt.Errorf("check %s: %w", rel, err)
+			return "", fmt.Errorf("check %s: %w", rel, unwrapPathError(err))
 		}
-		matches := foldMatches(dir, part)
+		matches := w.foldMatches(path.Join(out...), part)
 		switch len(matches) {
 		case 0:
 			return strings.Join(append(out, parts[i:]...), "/"), nil
 		case 1:
-			out, dir = append(out, matches[0]), filepath.Join(dir, matches[0])
+			out = append(out, matches[0])
 		default:
 			return "", &PathError{Path: rel, Reason: fmt.Sprintf("is ambiguous: %s are all the same name but for case; give the exact one",
 				strings.Join(matches, ", "))}
@@ -59,10 +61,14 @@ func (w *Writer) resolve(rel string) (string, error) {
 	return strings.Join(out, "/"), nil
 }
 
-// foldMatches lists the entries of dir whose names equal name but for case.
-// A folder that cannot be read has none.
-func foldMatches(dir, name string) []string {
-	f, err := os.Open(dir)
+// foldMatches lists the entries of the vault folder dir ("" for the root)
+// whose names equal name but for case. A folder that cannot be read has
+// none.
+func (w *Writer) foldMatches(dir, name string) []string {
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.Open(w.v.Abs(dir))
 	if err != nil {
 		return nil
 	}

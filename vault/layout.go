@@ -33,55 +33,133 @@ const (
 	MemoryIndexFile = "MEMORY.md"
 )
 
-// GitignoreText is what [EnsureDir] writes to [GitignoreFile]: the cache,
-// temp files and the writer's lock stay out of git; the config and state/
-// are committed.
+// GitignoreText is what [Vault.EnsureDir] writes to [GitignoreFile]: the
+// cache, temp files and the writer's lock stay out of git; the config and
+// state/ are committed.
 const GitignoreText = "# vaultmem: rebuildable cache, temp files and the writer's lock\ncache/\ntmp/\nlock\n"
 
-// EnsureDir creates the folder rel (slash-separated, under [DotDir]) in the
-// vault at dir, with its parents. Whenever it creates [DotDir], or finds it
-// without a .gitignore, it writes [GitignoreFile] first, so that no cache
-// or lock file is ever seen by git before its ignore rule. An existing
-// .gitignore is never changed. It returns the error of the first thing it
-// could not create (on a read-only vault, say), naming the path.
-func EnsureDir(dir, rel string) error {
-	dot := filepath.Join(dir, DotDir)
-	if err := os.Mkdir(dot, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("create %s: %w", dot, unwrapPathError(err))
+// Folders name where new notes of each kind are written, vault-relative;
+// an empty field means the default (memory, tasks, lessons). A note's kind
+// comes from its frontmatter type:, wherever it lives.
+type Folders struct {
+	Memory, Tasks, Lessons string
+}
+
+// Vault is an opened vault folder: every read and write of vaultmem's goes
+// through one [os.Root] on it, so that no path, however it is spelt or
+// whatever symbolic links lie on it, leads out of the folder; and it knows
+// where vaultmem keeps things in it (see the path constants and Folders).
+// Open one with [Open] and Close it when done. It is safe for concurrent
+// use.
+type Vault struct {
+	// Dir is the vault folder, absolute, symbolic links resolved.
+	Dir     string
+	folders Folders
+	root    *os.Root
+}
+
+// Open opens the vault in folder dir, which must exist.
+func Open(dir string, folders Folders) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
-	if err := writeNew(filepath.Join(dir, filepath.FromSlash(GitignoreFile)), GitignoreText); err != nil {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, unwrapPathError(err))
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, unwrapPathError(err))
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("open vault %s: not a folder", dir)
+	}
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, unwrapPathError(err))
+	}
+	def := Folders{Memory: "memory", Tasks: "tasks", Lessons: "lessons"}
+	for _, f := range []struct {
+		got *string
+		def string
+	}{
+		{&folders.Memory, def.Memory}, {&folders.Tasks, def.Tasks}, {&folders.Lessons, def.Lessons},
+	} {
+		if *f.got == "" {
+			*f.got = f.def
+		}
+	}
+	return &Vault{Dir: real, folders: folders, root: root}, nil
+}
+
+// Close releases the folder.
+func (v *Vault) Close() error { return v.root.Close() }
+
+// FS returns the vault as a file system, confined to its folder.
+func (v *Vault) FS() fs.FS { return v.root.FS() }
+
+// Root returns the vault's os.Root, for callers that watch or write it.
+func (v *Vault) Root() *os.Root { return v.root }
+
+// Abs returns the absolute path of the vault path rel (for messages and
+// for tools that need one, such as a file watcher).
+func (v *Vault) Abs(rel string) string { return filepath.Join(v.Dir, filepath.FromSlash(rel)) }
+
+// Folder returns the folder where new notes of kind k are written: the
+// memory folder for the memory kinds, the tasks and lessons folders, and
+// the vault root for any other kind.
+func (v *Vault) Folder(k Kind) string {
+	switch {
+	case k.IsMemory():
+		return v.folders.Memory
+	case k == KindTask:
+		return v.folders.Tasks
+	case k == KindLesson:
+		return v.folders.Lessons
+	}
+	return "."
+}
+
+// EnsureDir creates the folder rel (slash-separated, under [DotDir]) with
+// its parents. Whenever it creates [DotDir], or finds it without a
+// .gitignore, it writes [GitignoreFile] first, so that no cache or lock
+// file is ever seen by git before its ignore rule. An existing .gitignore
+// is never changed. It returns the error of the first thing it could not
+// create (on a read-only vault, say), naming the path.
+func (v *Vault) EnsureDir(rel string) error {
+	if err := v.root.Mkdir(DotDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("create %s: %w", v.Abs(DotDir), unwrapPathError(err))
+	}
+	if err := v.writeNew(GitignoreFile, GitignoreText); err != nil {
 		return err
 	}
 	if rel == "" || rel == DotDir {
 		return nil
 	}
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(p, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", p, unwrapPathError(err))
+	if err := v.root.MkdirAll(filepath.FromSlash(rel), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", v.Abs(rel), unwrapPathError(err))
 	}
 	return nil
 }
 
-// writeNew writes text to a new file at p; an existing file is left as it
-// is.
-func writeNew(p, text string) error {
-	if _, err := os.Lstat(p); err == nil {
-		return nil
-	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// writeNew writes text to a new file at rel; an existing file is left as
+// it is.
+func (v *Vault) writeNew(rel, text string) error {
+	f, err := v.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("create %s: %w", p, unwrapPathError(err))
+		return fmt.Errorf("create %s: %w", v.Abs(rel), unwrapPathError(err))
 	}
 	_, err = f.WriteString(text)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(p)
-		return fmt.Errorf("write %s: %w", p, err)
+		v.root.Remove(filepath.FromSlash(rel))
+		return fmt.Errorf("write %s: %w", v.Abs(rel), err)
 	}
 	return nil
 }

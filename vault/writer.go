@@ -5,12 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofrs/flock"
 )
@@ -72,8 +71,7 @@ type WriterOptions struct {
 // systems where flock(2) is not supported (some network mounts) writes
 // from different processes are not serialised.
 type Writer struct {
-	root string // the vault directory, absolute, symbolic links resolved
-	tmp  string
+	v *Vault
 	// sem serialises the goroutines of this Writer: the flock is held per
 	// Writer, not per goroutine.
 	sem  chan struct{}
@@ -85,55 +83,44 @@ type Writer struct {
 	beforeCommit, afterCheck func()
 }
 
-// NewWriter returns a Writer for the vault in directory dir, which must
-// exist and be a directory. It creates nothing: .vaultmem/tmp and the lock
-// file are made by the first write (with .vaultmem/.gitignore, see
-// [EnsureDir]). It removes, as a best effort, temp files older than an hour
-// from .vaultmem/tmp, left there by a process that was killed while
-// writing.
-func NewWriter(dir string, opts WriterOptions) (*Writer, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("open vault %s: %w", dir, err)
-	}
-	root, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("open vault %s: %w", dir, err)
-	}
-	fi, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("open vault %s: %w", dir, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("open vault %s: not a directory", dir)
-	}
+// NewWriter returns the Writer of the opened vault v. It creates nothing:
+// .vaultmem/tmp and the lock file are made by the first write (with
+// .vaultmem/.gitignore, see [Vault.EnsureDir]). It removes, as a best
+// effort, temp files older than an hour from .vaultmem/tmp, left there by
+// a process that was killed while writing.
+func NewWriter(v *Vault, opts WriterOptions) *Writer {
 	w := &Writer{
-		root: root,
-		tmp:  filepath.Join(root, filepath.FromSlash(TmpDir)),
+		v:    v,
 		sem:  make(chan struct{}, 1),
-		lock: flock.New(filepath.Join(root, filepath.FromSlash(LockFile)), flock.SetPermissions(0o644)),
+		lock: flock.New(v.Abs(LockFile), flock.SetPermissions(0o644)),
 		opts: opts,
 	}
 	if w.opts.MaxNoteSize <= 0 {
 		w.opts.MaxNoteSize = DefaultMaxNoteSize
 	}
-	removeStale(w.tmp, time.Now().Add(-staleAge))
-	return w, nil
+	w.removeStale(time.Now().Add(-staleAge))
+	return w
 }
 
-// removeStale removes the regular files in dir last modified before t.
-// Failures are ignored: a temp file that stays costs only disk space.
-func removeStale(dir string, t time.Time) {
-	entries, err := os.ReadDir(dir)
+// removeStale removes the regular files in .vaultmem/tmp last modified
+// before t. Failures are ignored: a temp file that stays costs only disk
+// space.
+func (w *Writer) removeStale(t time.Time) {
+	dir, err := w.v.root.Open(filepath.FromSlash(TmpDir))
+	if err != nil {
+		return
+	}
+	entries, err := dir.ReadDir(-1)
+	dir.Close()
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), ".") {
+			continue // not a temp file of ours (the watcher's lock lives here)
 		}
 		if fi, err := e.Info(); err == nil && fi.ModTime().Before(t) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = w.v.root.Remove(filepath.FromSlash(path.Join(TmpDir, e.Name())))
 		}
 	}
 }
@@ -154,15 +141,15 @@ func (w *Writer) Read(p string) (content []byte, hash string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	abs, err := w.locate(rel)
+	at, err := w.locate(rel)
 	var pe *PathError
 	if errors.As(err, &pe) && pe.link {
-		abs, err = w.follow(rel, filepath.Join(w.root, filepath.FromSlash(rel)))
+		at, err = w.follow(rel)
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	b, found, err := readNote(abs)
+	b, found, err := w.readNote(at)
 	if err != nil {
 		return nil, "", fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -198,6 +185,13 @@ func (w *Writer) Write(ctx context.Context, p string, content []byte, expected s
 	if err != nil {
 		return "", err
 	}
+	return w.write(ctx, rel, content, expected, true)
+}
+
+// write is Write for the clean vault path rel; note says rel is a note,
+// whose name, when it is new, follows Obsidian's rules and must not clash
+// in case with another's.
+func (w *Writer) write(ctx context.Context, rel string, content []byte, expected string, note bool) (hash string, err error) {
 	if err := w.checkSize(rel, content); err != nil {
 		return "", err
 	}
@@ -207,34 +201,91 @@ func (w *Writer) Write(ctx context.Context, p string, content []byte, expected s
 	}
 	defer release(unlock, &err)
 
-	abs, err := w.locate(rel)
+	at, err := w.locate(rel)
 	if err != nil {
 		return "", err
 	}
-	cur, found, err := readNote(abs)
+	cur, found, err := w.readNote(at)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", rel, err)
 	}
 	if err := compare(rel, cur, found, expected); err != nil {
 		return "", err
 	}
-	if !found {
+	if !found && note {
 		if _, err := CleanPath(rel); err != nil { // a new note's name follows Obsidian's rules
 			return "", err
 		}
-		if other, err := w.resolve(rel); err != nil {
+		if other, err := w.resolve(at); err != nil {
 			return "", err
-		} else if other != rel {
-			return "", withSentinel{&ConflictError{Path: rel, Other: caseClash(rel, other)}, ErrExists}
+		} else if other != at {
+			return "", withSentinel{&ConflictError{Path: rel, Other: caseClash(at, other)}, ErrExists}
 		}
 	}
 	if found && bytes.Equal(cur, content) {
 		return Hash(content), nil
 	}
-	if err := w.replace(rel, abs, content, found, Hash(cur), expected == AnyHash); err != nil {
+	if err := w.replace(rel, at, content, found, Hash(cur), expected == AnyHash); err != nil {
 		return "", err
 	}
 	return Hash(content), nil
+}
+
+// ReadState returns the content and [Hash] of vaultmem's own state file
+// name: a slash path under .vaultmem/state ("focus/agent.yaml",
+// "dream.yaml"), which is committed with the vault and survives a cache
+// wipe. It returns an error matching ErrNotFound when there is none, and a
+// *PathError (ErrInvalidPath) for a name that is not a path under the state
+// folder.
+func (w *Writer) ReadState(name string) ([]byte, string, error) {
+	rel, err := statePath(name)
+	if err != nil {
+		return nil, "", err
+	}
+	at, err := w.locate(rel)
+	if err != nil {
+		return nil, "", err
+	}
+	b, found, err := w.readNote(at)
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", rel, err)
+	}
+	if !found {
+		return nil, "", fmt.Errorf("read %s: %w", rel, ErrNotFound)
+	}
+	return b, Hash(b), nil
+}
+
+// WriteState writes vaultmem's own state file name (see [Writer.ReadState])
+// as [Writer.Write] writes a note: atomic, locked, compared with expected
+// ("" for a new file, [AnyHash] for whatever is there). Errors are those of
+// Write.
+func (w *Writer) WriteState(ctx context.Context, name string, content []byte, expected string) (string, error) {
+	rel, err := statePath(name)
+	if err != nil {
+		return "", err
+	}
+	if err := w.v.EnsureDir(StateDir); err != nil {
+		return "", err
+	}
+	return w.write(ctx, rel, content, expected, false)
+}
+
+// statePath returns the vault path of the state file name.
+func statePath(name string) (string, error) {
+	bad := func(why string) (string, error) { return "", &PathError{Path: name, Reason: why} }
+	switch {
+	case name == "" || !utf8.ValidString(name) || strings.ContainsAny(name, "\x00\\"):
+		return bad("is not a state file name")
+	case strings.HasPrefix(name, "/"):
+		return bad("is absolute; give a path under .vaultmem/state")
+	}
+	for _, c := range strings.Split(name, "/") {
+		if c == "" || c == "." || c == ".." || strings.HasPrefix(c, ".") || strings.IndexFunc(c, isControl) >= 0 {
+			return bad("is not a path under .vaultmem/state")
+		}
+	}
+	return StateDir + "/" + name, nil
 }
 
 // caseClash returns the part of other, a path that equals rel but for
@@ -310,11 +361,11 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	}
 	defer release(unlock, &err)
 
-	abs, err := w.locate(rel)
+	at, err := w.locate(rel)
 	if err != nil {
 		return "", err
 	}
-	cur, found, err := readNote(abs)
+	cur, found, err := w.readNote(at)
 	if err != nil {
 		return "", fmt.Errorf("update %s: %w", rel, err)
 	}
@@ -332,7 +383,7 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if err := w.checkSize(rel, next); err != nil {
 		return "", err
 	}
-	if err := w.replace(rel, abs, next, true, old, false); err != nil {
+	if err := w.replace(rel, at, next, true, old, false); err != nil {
 		return "", err
 	}
 	return Hash(next), nil
@@ -359,11 +410,11 @@ func (w *Writer) Remove(ctx context.Context, p string, expected string) (err err
 	}
 	defer release(unlock, &err)
 
-	abs, err := w.locate(rel)
+	at, err := w.locate(rel)
 	if err != nil {
 		return err
 	}
-	cur, found, err := readNote(abs)
+	cur, found, err := w.readNote(at)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
@@ -373,246 +424,11 @@ func (w *Writer) Remove(ctx context.Context, p string, expected string) (err err
 	if err := compare(rel, cur, found, expected); err != nil {
 		return err
 	}
-	if err := os.Remove(abs); err != nil {
+	if err := w.v.root.Remove(filepath.FromSlash(at)); err != nil {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
 	return nil
 }
-
-// acquire takes the Writer's turn among goroutines, then the vault lock
-// among processes, both as long as ctx allows. It returns the function that
-// releases them.
-func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
-	select {
-	case w.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("wait for the vault lock: %w", ctx.Err())
-	}
-	defer func() {
-		if err != nil {
-			<-w.sem
-		}
-	}()
-	// The lock file lives in .vaultmem, which a fresh vault or a wiped cache
-	// may lack; creating tmp creates both, and the .gitignore first.
-	if err := EnsureDir(w.root, TmpDir); err != nil {
-		return nil, err
-	}
-	if err := w.inside(w.tmp, TmpDir); err != nil {
-		return nil, err
-	}
-	ok, err := w.lock.TryLock()
-	if err == nil && !ok {
-		ok, err = w.waitLock(ctx)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lock vault (%s): %w", w.lock.Path(), err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("lock vault (%s): not acquired", w.lock.Path())
-	}
-	// Say who holds it, for a writer that has to wait (best effort).
-	_ = os.WriteFile(w.lock.Path(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
-	return func() error {
-		defer func() { <-w.sem }()
-		if err := w.lock.Unlock(); err != nil {
-			return fmt.Errorf("unlock vault: %w", err)
-		}
-		return nil
-	}, nil
-}
-
-// waitLock waits for the vault lock another process holds, telling
-// LockWait after lockPatience.
-func (w *Writer) waitLock(ctx context.Context) (bool, error) {
-	if w.opts.LockWait != nil {
-		pctx, cancel := context.WithTimeout(ctx, lockPatience)
-		ok, err := w.lock.TryLockContext(pctx, lockRetry)
-		cancel()
-		if ok || ctx.Err() != nil || err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return ok, err
-		}
-		holder, _ := os.ReadFile(w.lock.Path())
-		w.opts.LockWait(strings.TrimSpace(string(holder)))
-	}
-	return w.lock.TryLockContext(ctx, lockRetry)
-}
-
-// locate returns where the clean vault path rel is on disk, after checking
-// that the deepest folder of it that exists is, symbolic links resolved,
-// inside the vault and not in a dot-folder, and that rel itself is not a
-// symbolic link or a folder.
-func (w *Writer) locate(rel string) (string, error) {
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	dir := filepath.Dir(abs)
-	for dir != w.root {
-		_, err := os.Lstat(dir)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("check %s: %w", rel, err)
-		}
-		dir = filepath.Dir(dir)
-	}
-	if err := w.inside(dir, rel); err != nil {
-		return "", err
-	}
-	fi, err := os.Lstat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return abs, nil
-	case err != nil:
-		return "", fmt.Errorf("check %s: %w", rel, err)
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", &PathError{Path: rel, Reason: "is a symbolic link; vaultmem does not write through links", link: true}
-	case fi.IsDir():
-		return "", &PathError{Path: rel, Reason: "is a folder, not a note"}
-	case !fi.Mode().IsRegular():
-		return "", &PathError{Path: rel, Reason: "is not a regular file"}
-	}
-	return abs, nil
-}
-
-// follow returns where the symbolic link at abs (the note rel) leads, if
-// that is a note inside the vault: a read may follow a link that a write
-// never replaces.
-func (w *Writer) follow(rel, abs string) (string, error) {
-	real, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("read %s: the symbolic link leads nowhere: %w", rel, ErrNotFound)
-	}
-	if err != nil {
-		return "", &PathError{Path: rel, Reason: fmt.Sprintf("is a symbolic link that cannot be resolved: %v", err), Outside: true}
-	}
-	if err := w.inside(filepath.Dir(real), rel); err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(real)
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("read %s: %w", rel, err)
-	case !fi.Mode().IsRegular():
-		return "", &PathError{Path: rel, Reason: "is a symbolic link to something other than a note"}
-	}
-	return real, nil
-}
-
-// inside checks that the existing directory dir is, symbolic links
-// resolved, the vault or a folder inside it outside any dot-folder (bar
-// .vaultmem/tmp when that is the directory). rel names the path in errors.
-func (w *Writer) inside(dir, rel string) error {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return &PathError{Path: rel, Reason: fmt.Sprintf("leads through a folder that cannot be resolved: %v", err), Outside: true}
-	}
-	r, err := filepath.Rel(w.root, real)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return &PathError{Path: rel, Reason: "leads outside the vault through a symbolic link", Outside: true}
-	}
-	r = filepath.ToSlash(r)
-	if r == "." || r == TmpDir {
-		return nil
-	}
-	for _, c := range strings.Split(r, "/") {
-		if strings.HasPrefix(c, ".") {
-			return &PathError{Path: rel, Reason: "leads into the dot-folder " + c + " through a symbolic link", Outside: true}
-		}
-	}
-	return nil
-}
-
-// readNote reads the file at abs; found is false when it does not exist.
-func readNote(abs string) (content []byte, found bool, err error) {
-	b, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return b, true, nil
-}
-
-// replace atomically puts content at abs (the note rel): a temp file in
-// .vaultmem/tmp, synced, then moved over abs. Right before the move the
-// note is read again, and where the platform allows the move is an
-// exchange whose displaced note is checked too (see atomicWrite): when the
-// note no longer is what the caller read (found, with hash old), a
-// *ConflictError is returned and the note on disk is left as its last
-// writer saved it, unless force. A new note is created without replacing
-// one that appeared meanwhile, where the platform allows.
-func (w *Writer) replace(rel, abs string, content []byte, found bool, old string, force bool) error {
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	var stale error // what the last look at the note found
-	c := commit{abs: abs, tmpDir: w.tmp, content: content, create: !found && !force}
-	c.check = func() error {
-		if w.beforeCommit != nil {
-			w.beforeCommit()
-		}
-		if force {
-			return nil
-		}
-		cur, now, err := readNote(abs)
-		switch {
-		case err != nil:
-			stale = fmt.Errorf("write %s: %w", rel, err)
-		case found && !now:
-			stale = &ConflictError{Path: rel, Expected: old}
-		case !found && now:
-			stale = withSentinel{&ConflictError{Path: rel, Actual: Hash(cur)}, ErrExists}
-		case found && Hash(cur) != old:
-			stale = &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
-		}
-		if stale == nil && w.afterCheck != nil {
-			w.afterCheck()
-		}
-		return stale
-	}
-	if found && !force {
-		c.same = func(displaced []byte) bool { return Hash(displaced) == old }
-	}
-	err := atomicWrite(c)
-	switch {
-	case stale != nil:
-		return stale
-	case errors.Is(err, errAppeared):
-		return withSentinel{&ConflictError{Path: rel}, ErrExists}
-	case errors.Is(err, errChanged):
-		cur, _, _ := readNote(abs)
-		return &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
-	case err != nil:
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return nil
-}
-
-// commit is one atomic write of a note, for atomicWrite.
-type commit struct {
-	abs, tmpDir string
-	content     []byte
-	// create says the note must not exist.
-	create bool
-	// check runs once the temp file is synced, right before the move; its
-	// error stops the write.
-	check func() error
-	// same, if set, reports whether a note the move displaced is the one
-	// the writer read; where the move is an exchange, a displaced note that
-	// is not (a human saved in the instant between check and move) is put
-	// back, and atomicWrite returns errChanged.
-	same func(displaced []byte) bool
-}
-
-// Reports of atomicWrite.
-var (
-	// errAppeared: a note it was to create exists.
-	errAppeared = errors.New("the note appeared while it was written")
-	// errChanged: the note changed between the check and the move, and was
-	// put back as its last writer saved it.
-	errChanged = errors.New("the note changed while it was written")
-)
 
 // withSentinel is an error that also matches a sentinel error, its message
 // unchanged: a *ConflictError that is also ErrExists, a *ParseError that is

@@ -27,11 +27,24 @@ func newVault(t *testing.T) (string, *vault.Writer) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, err := vault.NewWriter(dir, vault.WriterOptions{})
+	w, err := openWriter(t, dir, vault.WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, w
+}
+
+// openWriter opens the vault in dir and returns its Writer; the vault is
+// closed when the test ends (t is nil in a helper process, which exits).
+func openWriter(t testing.TB, dir string, o vault.WriterOptions) (*vault.Writer, error) {
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		t.Cleanup(func() { v.Close() })
+	}
+	return vault.NewWriter(v, o), nil
 }
 
 func readFile(t *testing.T, name string) string {
@@ -65,13 +78,13 @@ func wantConflict(t *testing.T, err error, expected, actual string) {
 }
 
 func TestNewWriter(t *testing.T) {
-	if _, err := vault.NewWriter(filepath.Join(t.TempDir(), "missing"), vault.WriterOptions{}); err == nil {
-		t.Error("NewWriter on a missing directory: no error")
+	if _, err := vault.Open(filepath.Join(t.TempDir(), "missing"), vault.Folders{}); err == nil {
+		t.Error("Open on a missing directory: no error")
 	}
 	file := filepath.Join(t.TempDir(), "file")
 	writeFile(t, file, "x")
-	if _, err := vault.NewWriter(file, vault.WriterOptions{}); err == nil {
-		t.Error("NewWriter on a file: no error")
+	if _, err := vault.Open(file, vault.Folders{}); err == nil {
+		t.Error("Open on a file: no error")
 	}
 	dir, _ := newVault(t)
 	if _, err := os.Stat(filepath.Join(dir, ".vaultmem")); !errors.Is(err, fs.ErrNotExist) {
@@ -89,7 +102,7 @@ func TestNewWriterRemovesStaleTemps(t *testing.T) {
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := vault.NewWriter(dir, vault.WriterOptions{}); err != nil {
+	if _, err := openWriter(t, dir, vault.WriterOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
@@ -381,7 +394,7 @@ func TestWriterRefusesUnsafePaths(t *testing.T) {
 func TestWriterContext(t *testing.T) {
 	dir, w := newVault(t)
 	writeFile(t, filepath.Join(dir, "n.md"), "x")
-	other, err := vault.NewWriter(dir, vault.WriterOptions{})
+	other, err := openWriter(t, dir, vault.WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +439,7 @@ func increment(b []byte) ([]byte, error) {
 
 func TestWriterConcurrentGoroutines(t *testing.T) {
 	dir, w := newVault(t)
-	other, err := vault.NewWriter(dir, vault.WriterOptions{})
+	other, err := openWriter(t, dir, vault.WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +500,7 @@ func helper(mode, dir, idStr string) error {
 	if err != nil {
 		return err
 	}
-	w, err := vault.NewWriter(dir, vault.WriterOptions{})
+	w, err := openWriter(nil, dir, vault.WriterOptions{})
 	if err != nil {
 		return err
 	}

@@ -127,7 +127,7 @@ func TestWriterResolve(t *testing.T) {
 
 func TestWriterRefusesTooLarge(t *testing.T) {
 	dir := t.TempDir()
-	w, err := vault.NewWriter(dir, vault.WriterOptions{MaxNoteSize: 100})
+	w, err := openWriter(t, dir, vault.WriterOptions{MaxNoteSize: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestWriterMakesGitignoreFirst(t *testing.T) {
 // through once the lock is free.
 func TestWriterSaysWhoHoldsTheLock(t *testing.T) {
 	dir := t.TempDir()
-	if err := vault.EnsureDir(dir, vault.TmpDir); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	lockPath := filepath.Join(dir, filepath.FromSlash(vault.LockFile))
@@ -186,7 +186,7 @@ func TestWriterSaysWhoHoldsTheLock(t *testing.T) {
 	writeFile(t, lockPath, "4242\n")
 	var mu sync.Mutex
 	var holders []string
-	w, err := vault.NewWriter(dir, vault.WriterOptions{LockWait: func(holder string) {
+	w, err := openWriter(t, dir, vault.WriterOptions{LockWait: func(holder string) {
 		mu.Lock()
 		holders = append(holders, holder)
 		mu.Unlock()
@@ -234,5 +234,40 @@ func TestWriterReadSymlinks(t *testing.T) {
 	}
 	if _, err := w.Write(context.Background(), "inside.md", []byte("x\n"), vault.AnyHash); !errors.Is(err, vault.ErrInvalidPath) {
 		t.Errorf("write through inside.md: %v, want a refusal", err)
+	}
+}
+
+// TestWriterState: vaultmem's own state files are written with the same
+// atomicity and compare-before-write as notes, and only under
+// .vaultmem/state.
+func TestWriterState(t *testing.T) {
+	dir, w := newVault(t)
+	ctx := context.Background()
+	h, err := w.WriteState(ctx, "focus/agent.yaml", []byte("task: a.md\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(dir, ".vaultmem", "state", "focus", "agent.yaml")); got != "task: a.md\n" {
+		t.Fatalf("state file: %q", got)
+	}
+	if _, err := w.WriteState(ctx, "focus/agent.yaml", []byte("task: b.md\n"), "stale"); !errors.Is(err, vault.ErrConflict) {
+		t.Errorf("stale hash: %v", err)
+	}
+	if _, err := w.WriteState(ctx, "focus/agent.yaml", []byte("task: b.md\n"), h); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := w.ReadState("focus/agent.yaml"); err != nil || string(b) != "task: b.md\n" {
+		t.Errorf("ReadState: %q, %v", b, err)
+	}
+	if _, _, err := w.ReadState("missing.yaml"); !errors.Is(err, vault.ErrNotFound) {
+		t.Errorf("ReadState(missing): %v", err)
+	}
+	for _, name := range []string{"../config.yaml", "/etc/x", "a/../../x", ".hidden", ""} {
+		if _, err := w.WriteState(ctx, name, []byte("x"), vault.AnyHash); !errors.Is(err, vault.ErrInvalidPath) {
+			t.Errorf("WriteState(%q): %v, want ErrInvalidPath", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", ".gitignore")); err != nil {
+		t.Errorf("no .gitignore beside the state: %v", err)
 	}
 }

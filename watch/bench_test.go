@@ -40,7 +40,7 @@ func BenchmarkSaveToSearchable(b *testing.B) {
 	defer ix.Close()
 	var mu sync.Mutex
 	var syncs []time.Duration
-	w, err := watch.New(dir, ix, watch.Options{OnBatch: func(bt watch.Batch) {
+	w, err := watch.New(openVault(b, dir), ix, watch.Options{OnBatch: func(bt watch.Batch) {
 		mu.Lock()
 		syncs = append(syncs, bt.Stats.Duration)
 		mu.Unlock()
@@ -51,7 +51,7 @@ func BenchmarkSaveToSearchable(b *testing.B) {
 	defer w.Close()
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	w2, _ := watch.New(dir, ix, watch.Options{}) // must fail: one watcher
+	w2, _ := watch.New(openVault(b, dir), ix, watch.Options{}) // must fail: one watcher
 	if w2 != nil {
 		b.Fatal("a second watcher started")
 	}

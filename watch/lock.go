@@ -23,9 +23,9 @@ const lockFile = vault.TmpDir + "/watch.lock"
 
 // lock takes the vault's watcher lock. A reader checking [Running] may
 // hold it for an instant, so it retries for half a second.
-func lock(dir string) (*flock.Flock, error) {
-	p := filepath.Join(dir, filepath.FromSlash(lockFile))
-	if err := vault.EnsureDir(dir, vault.TmpDir); err != nil { // the .gitignore first
+func lock(v *vault.Vault) (*flock.Flock, error) {
+	p := v.Abs(lockFile)
+	if err := v.EnsureDir(vault.TmpDir); err != nil { // the .gitignore first
 		return nil, fmt.Errorf("watch: %w", err)
 	}
 	fl := flock.New(p)

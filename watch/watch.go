@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Options configure a Watcher. The zero value works.
@@ -73,8 +73,7 @@ var _ Index = (*index.Index)(nil)
 // Watcher keeps an index current with its vault. Make one with [New]; it
 // does nothing until [Watcher.Run].
 type Watcher struct {
-	dir  string
-	root *os.Root
+	v    *vault.Vault
 	ix   Index
 	opts Options
 	lock *flock.Flock
@@ -87,26 +86,16 @@ type Watcher struct {
 // New prepares a watcher of the vault in dir that syncs into ix, taking
 // the vault's watcher lock. It returns an error wrapping [ErrRunning]
 // (and naming the owner's pid) when another watcher holds the vault.
-func New(dir string, ix Index, opts Options) (*Watcher, error) {
-	abs, err := filepath.Abs(dir)
+func New(v *vault.Vault, ix Index, opts Options) (*Watcher, error) {
+	fl, err := lock(v)
 	if err != nil {
-		return nil, fmt.Errorf("watch: %w", err)
-	}
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		return nil, fmt.Errorf("watch: %w", err)
-	}
-	fl, err := lock(abs)
-	if err != nil {
-		root.Close()
 		return nil, err
 	}
-	return &Watcher{dir: abs, root: root, ix: ix, opts: opts, lock: fl, watched: map[string]bool{}}, nil
+	return &Watcher{v: v, ix: ix, opts: opts, lock: fl, watched: map[string]bool{}}, nil
 }
 
 // Close releases the lock. Call it after Run returns.
 func (w *Watcher) Close() error {
-	w.root.Close()
 	return w.lock.Unlock()
 }
 
@@ -196,7 +185,7 @@ func (w *Watcher) sync(ctx context.Context, pending map[string]bool, rescan bool
 			b.Err = err
 		}
 	}
-	st, err := w.ix.Sync(ctx, w.root.FS(), nil)
+	st, err := w.ix.Sync(ctx, w.v.FS(), nil)
 	b.Stats, b.Time = st, time.Now()
 	if b.Err == nil {
 		b.Err = err
@@ -208,7 +197,7 @@ func (w *Watcher) sync(ctx context.Context, pending map[string]bool, rescan bool
 // vault's: dot-folders (.obsidian, .git, .vaultmem, .trash), dot-files
 // and editors' temp files.
 func (w *Watcher) relevant(ev fsnotify.Event) (string, bool) {
-	rel, err := filepath.Rel(w.dir, ev.Name)
+	rel, err := filepath.Rel(w.v.Dir, ev.Name)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return "", false
 	}
@@ -228,7 +217,7 @@ func (w *Watcher) relevant(ev fsnotify.Event) (string, bool) {
 
 // isFolder reports whether p is a folder now.
 func (w *Watcher) isFolder(p string) bool {
-	info, err := w.root.Lstat(filepath.FromSlash(p))
+	info, err := w.v.Root().Lstat(filepath.FromSlash(p))
 	return err == nil && info.IsDir()
 }
 
@@ -243,7 +232,7 @@ func (w *Watcher) wasFolder(p string) bool {
 // drops the watches of folders that are gone.
 func (w *Watcher) reconcile() error {
 	want := map[string]bool{}
-	err := fs.WalkDir(w.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(w.v.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
 				return err
@@ -266,7 +255,7 @@ func (w *Watcher) reconcile() error {
 	defer w.mu.Unlock()
 	for p := range w.watched {
 		if !want[p] {
-			w.fsw.Remove(filepath.Join(w.dir, filepath.FromSlash(p))) // gone already: an error we need not see
+			w.fsw.Remove(w.v.Abs(p)) // gone already: an error we need not see
 			delete(w.watched, p)
 		}
 	}
@@ -275,7 +264,7 @@ func (w *Watcher) reconcile() error {
 		if w.watched[p] {
 			continue
 		}
-		if err := w.fsw.Add(filepath.Join(w.dir, filepath.FromSlash(p))); err != nil {
+		if err := w.fsw.Add(w.v.Abs(p)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				failed = append(failed, p+": "+err.Error())
 			}

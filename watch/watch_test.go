@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -38,7 +39,7 @@ func start(t *testing.T, files map[string]string) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, dir: dir, ix: ix, done: make(chan error, 1)}
-	w, err := watch.New(dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
+	w, err := watch.New(openVault(t, dir), ix, watch.Options{OnBatch: func(b watch.Batch) {
 		h.mu.Lock()
 		h.batches = append(h.batches, b)
 		h.mu.Unlock()
@@ -287,7 +288,7 @@ func TestWatchGitBranchSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	w, err := watch.New(dir, ix, watch.Options{})
+	w, err := watch.New(openVault(t, dir), ix, watch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,11 +314,22 @@ func TestOneWatcherPerVault(t *testing.T) {
 	if err != nil || !running {
 		t.Fatalf("Running = %v, %v while a watcher runs", running, err)
 	}
-	_, err = watch.New(h.dir, h.ix, watch.Options{})
+	_, err = watch.New(openVault(t, h.dir), h.ix, watch.Options{})
 	if !errors.Is(err, watch.ErrRunning) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Errorf("second watcher: %v, want ErrRunning naming pid %d", err, os.Getpid())
 	}
 	if running, _ := watch.Running(t.TempDir()); running {
 		t.Error("Running on a vault without a watcher")
 	}
+}
+
+// openVault opens the vault in dir for the test.
+func openVault(tb testing.TB, dir string) *vault.Vault {
+	tb.Helper()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { v.Close() })
+	return v
 }

@@ -116,23 +116,23 @@ func (a *app) findVault() (string, error) {
 	}
 }
 
-// session is an opened vault.
+// session is an opened vault (one os.Root, through which every file access
+// goes) and its config.
 type session struct {
-	dir    string
-	root   *os.Root
+	v      *vault.Vault
 	cfg    config
 	stderr io.Writer
 }
 
 // writer returns the vault's Writer: notes up to max_note_size, and a
 // word on stderr when a write waits for another process's lock.
-func (s *session) writer() (*vault.Writer, error) {
-	return vault.NewWriter(s.dir, vault.WriterOptions{MaxNoteSize: s.cfg.MaxNoteSize, LockWait: func(holder string) {
+func (s *session) writer() *vault.Writer {
+	return vault.NewWriter(s.v, vault.WriterOptions{MaxNoteSize: s.cfg.MaxNoteSize, LockWait: func(holder string) {
 		who := "another vaultmem process"
 		if holder != "" {
 			who += " (pid " + holder + ")"
 		}
-		fmt.Fprintf(s.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", filepath.Join(s.dir, filepath.FromSlash(vault.LockFile)), who)
+		fmt.Fprintf(s.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", s.v.Abs(vault.LockFile), who)
 	}})
 }
 
@@ -145,14 +145,14 @@ func (a *app) open() (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(dir)
+	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})
 	if err != nil {
-		return nil, fmt.Errorf("open vault: %w", err)
+		return nil, err
 	}
-	return &session{dir: dir, root: root, cfg: cfg, stderr: a.stderr}, nil
+	return &session{v: v, cfg: cfg, stderr: a.stderr}, nil
 }
 
-func (s *session) Close() error { return s.root.Close() }
+func (s *session) Close() error { return s.v.Close() }
 
 // withIndex wraps a read command's action: the vault's index, brought up
 // to date first as search and recall do (not at all while a watcher keeps

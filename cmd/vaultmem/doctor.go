@@ -45,7 +45,7 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			defer func() { ix.Close() }()
-			drift, err := ix.Check(ctx, s.root.FS())
+			drift, err := ix.Check(ctx, s.v.FS())
 			if err != nil {
 				return err
 			}
@@ -53,9 +53,9 @@ func (a *app) doctorCommand() *cli.Command {
 			if len(drift) > 0 && cmd.Bool("fix") {
 				// A sync first; a cache it cannot repair is rebuilt.
 				var after []index.Drift
-				_, err := ix.Sync(ctx, s.root.FS(), nil)
+				_, err := ix.Sync(ctx, s.v.FS(), nil)
 				if err == nil {
-					after, err = ix.Check(ctx, s.root.FS())
+					after, err = ix.Check(ctx, s.v.FS())
 				}
 				if err != nil || len(after) > 0 {
 					ix.Close()
@@ -68,7 +68,7 @@ func (a *app) doctorCommand() *cli.Command {
 					if _, err := a.syncNow(ctx, s, ix); err != nil {
 						return err
 					}
-					if after, err = ix.Check(ctx, s.root.FS()); err != nil {
+					if after, err = ix.Check(ctx, s.v.FS()); err != nil {
 						return err
 					}
 					rep.Rebuilt = true

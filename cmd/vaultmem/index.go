@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,13 +42,13 @@ func (s *session) openIndex(ctx context.Context, resident bool) (*index.Index, e
 	}
 	// The .gitignore first, so git never sees the cache; a vault that
 	// cannot be written gets a read-only or in-memory index (index.Open).
-	_ = vault.EnsureDir(s.dir, vault.CacheDir)
+	_ = s.v.EnsureDir(vault.CacheDir)
 	return index.Open(ctx, s.cacheDir(), opts)
 }
 
 // cacheDir is the sidecar cache folder.
 func (s *session) cacheDir() string {
-	return filepath.Join(s.dir, filepath.FromSlash(vault.CacheDir))
+	return s.v.Abs(vault.CacheDir)
 }
 
 // openIndexed opens the vault and its index; the caller closes both.
@@ -69,7 +68,7 @@ func (a *app) openIndexed(ctx context.Context, resident bool) (*session, *index.
 // syncIndex brings the index up to date for a reader (search, recall):
 // it does nothing while a live watcher keeps the cache current.
 func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
-	if running, err := watch.Running(s.dir); err == nil && running {
+	if running, err := watch.Running(s.v.Dir); err == nil && running {
 		return index.Stats{}, nil
 	}
 	return a.syncNow(ctx, s, ix)
@@ -81,7 +80,7 @@ func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index) (index.S
 		fmt.Fprintf(a.stderr, "warning: the index cache could not be used (%s); rebuilding it\n", why)
 	}
 	bar := newProgress(a.stderr, "indexing")
-	st, err := ix.Sync(ctx, s.root.FS(), bar.update)
+	st, err := ix.Sync(ctx, s.v.FS(), bar.update)
 	bar.done()
 	if err != nil {
 		return st, err

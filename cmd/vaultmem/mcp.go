@@ -36,13 +36,10 @@ func (a *app) mcpCommand() *cli.Command {
 			}
 			defer s.Close()
 			defer ix.Close()
-			w, err := s.writer()
-			if err != nil {
-				return err
-			}
+			w := s.writer()
 			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
-			opts := mcpserver.Options{Dir: s.dir, MemoryFolder: s.cfg.Folders.Memory, Index: ix, Writer: w,
+			opts := mcpserver.Options{Vault: s.v, Index: ix, Writer: w,
 				Recall: recall.New(ix, s.recallOptions()), Version: version, Startup: startup,
 				OnPanic: func(err error) { logf("recovered: %v", err) }}
 
@@ -50,7 +47,7 @@ func (a *app) mcpCommand() *cli.Command {
 			// watches already, its syncs serve us, and if no watcher can run
 			// at all, each read syncs first.
 			var srv *mcpserver.Server
-			watcher, err := watch.New(s.dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
+			watcher, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				defer func() { // no note may stop the server
 					if r := recover(); r != nil {
 						logf("recovered while listing %v: %v", b.Paths, r)
@@ -66,12 +63,11 @@ func (a *app) mcpCommand() *cli.Command {
 				logf("another watcher keeps the index current")
 			case err != nil:
 				logf("no watcher (%v); syncing before each read", err)
-				opts.Sync = func(ctx context.Context) error { _, err := ix.Sync(ctx, s.root.FS(), nil); return err }
+				opts.Sync = func(ctx context.Context) error { _, err := ix.Sync(ctx, s.v.FS(), nil); return err }
 			}
 			if srv, err = mcpserver.New(opts); err != nil {
 				return err
 			}
-			defer srv.Close()
 			runCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
 
@@ -79,7 +75,7 @@ func (a *app) mcpCommand() *cli.Command {
 			// runs while the server already answers; then the watcher.
 			var background sync.WaitGroup
 			background.Go(func() {
-				st, err := ix.Sync(runCtx, s.root.FS(), startup.Progress)
+				st, err := ix.Sync(runCtx, s.v.FS(), startup.Progress)
 				startup.Finish(err)
 				switch {
 				case runCtx.Err() != nil:

@@ -64,10 +64,7 @@ func (a *app) rememberCommand() *cli.Command {
 				return err
 			}
 			defer s.Close()
-			w, err := s.writer()
-			if err != nil {
-				return err
-			}
+			w := s.writer()
 			res, err := memory.Remember(ctx, w, s.cfg.Folders.Memory, m,
 				memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
 			var taken *memory.TakenError

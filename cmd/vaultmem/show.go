@@ -61,7 +61,7 @@ func showNote(ctx context.Context, s *session, ix *index.Index, arg string) (not
 	if err != nil {
 		return noteView{}, err
 	}
-	n, err := vault.ReadNote(s.root.FS(), p, s.cfg.MaxNoteSize)
+	n, err := vault.ReadNote(s.v.FS(), p, s.cfg.MaxNoteSize)
 	if err != nil {
 		return noteView{}, err
 	}

@@ -31,7 +31,7 @@ func (a *app) watchCommand() *cli.Command {
 			defer s.Close()
 			defer ix.Close()
 			var last time.Time
-			w, err := watch.New(s.dir, ix, watch.Options{OnBatch: func(b watch.Batch) {
+			w, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				a.printBatch(b, cmd.Bool("json"), &last)
 			}})
 			if errors.Is(err, watch.ErrRunning) {
@@ -42,7 +42,7 @@ func (a *app) watchCommand() *cli.Command {
 			}
 			defer w.Close()
 			if !cmd.Bool("json") {
-				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.dir)
+				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
 			}
 			return w.Run(ctx)
 		},
