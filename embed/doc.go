@@ -18,4 +18,7 @@
 //
 // Nothing in this package prints or logs; errors are returned, wrapped
 // once with the action that failed.
+//
+// It imports text (the one tokenizer of words) and no other vaultmem
+// package.
 package embed

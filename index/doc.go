@@ -8,4 +8,8 @@
 // Search is keyword (FTS5 BM25 with field weights), vector (an exact scan
 // over contiguous float32 vectors) or hybrid (reciprocal rank fusion of
 // the two), with filters by note type, tag and folder.
+//
+// It imports vault (notes), graph (link resolution), text (the analyzer)
+// and embed (vectors); recall, watch, the CLI and the MCP server read
+// through it.
 package index

@@ -3,6 +3,8 @@
 // name, description and type; then the body), one note per memory under
 // the vault's memory folder. The CLI's remember command and the MCP
 // server's remember tool both call Remember.
+//
+// It imports vault only.
 package memory
 
 import (

@@ -33,4 +33,7 @@
 // character, characters/4 rounded up otherwise), the same estimator the
 // index uses for chunk sizes; the returned context never estimates above
 // the budget.
+//
+// It imports index (through the small Index interface it declares), text
+// and vault; the CLI and the MCP server import it.
 package recall

@@ -7,5 +7,5 @@
 // all use these, so that what one of them counts as a word the others do
 // too.
 //
-// It is a leaf: it imports no other vaultmem package.
+// It is a leaf: it imports no other vaultmem package (.ci/run checks it).
 package text

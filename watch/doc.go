@@ -15,4 +15,7 @@
 // One watcher runs per vault: [New] takes a lock file in .vaultmem/tmp/,
 // and [Running] tells readers (a CLI search) that a live watcher keeps
 // the cache current so they can skip their own sync.
+//
+// It imports vault and index (through the small Index interface it
+// declares); nothing but cmd/vaultmem imports it.
 package watch
