@@ -392,3 +392,27 @@ func TestRecallBounds(t *testing.T) {
 		t.Errorf("the largest budget: %v", err)
 	}
 }
+
+func TestRouteValidate(t *testing.T) {
+	for _, tc := range []struct {
+		r    recall.Route
+		want string
+	}{
+		{recall.Route{Strategy: recall.ExactFirst, Layers: []string{"L2"}, Graph: []string{"temporal"}, Budget: 600}, ""},
+		{recall.Route{Strategy: "psychic", Budget: 600}, "strategy"},
+		{recall.Route{Strategy: recall.ExactOnly, Layers: []string{"L9"}, Budget: 600}, "layers"},
+		{recall.Route{Strategy: recall.ExactOnly, Graph: []string{"gossip"}, Budget: 600}, "graph"},
+		{recall.Route{Strategy: recall.ExactOnly, Budget: 0}, "budget"},
+		{recall.Route{Strategy: recall.ExactOnly, Budget: recall.MaxBudget + 1}, "budget"},
+	} {
+		err := tc.r.Validate()
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Validate(%+v) = %v, want an error about %q", tc.r, err, tc.want)
+		}
+	}
+	for _, r := range recall.DefaultRoutes() {
+		if err := r.Validate(); err != nil {
+			t.Errorf("default route %+v: %v", r, err)
+		}
+	}
+}

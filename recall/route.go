@@ -1,6 +1,11 @@
 package recall
 
-import "github.com/vaultmem/vaultmem/vault"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
 
 // Strategies: which engines a route uses and which it prefers.
 const (
@@ -20,6 +25,31 @@ type Route struct {
 	Graph []string `yaml:"graph" json:"graph"`
 	// Budget is the default token budget.
 	Budget int `yaml:"budget" json:"budget"`
+}
+
+// Validate reports what is wrong with a route a user configured: an
+// unknown strategy, layer or graph dimension, or a budget out of range (1
+// to MaxBudget). The error names the field.
+func (r Route) Validate() error {
+	switch r.Strategy {
+	case ExactOnly, ExactFirst, SemanticFirst:
+	default:
+		return fmt.Errorf("strategy %q: want %s, %s or %s", r.Strategy, ExactOnly, ExactFirst, SemanticFirst)
+	}
+	for _, l := range r.Layers {
+		if !slices.Contains([]string{"L2", "L3", "L4", "L5"}, l) {
+			return fmt.Errorf("layers: %q is not one of L2, L3, L4, L5", l)
+		}
+	}
+	for _, g := range r.Graph {
+		if !slices.Contains([]string{"concept", "entity", "relationship", "temporal"}, g) {
+			return fmt.Errorf("graph: %q is not one of concept, entity, relationship, temporal", g)
+		}
+	}
+	if r.Budget <= 0 || r.Budget > MaxBudget {
+		return fmt.Errorf("budget %d: want a number of tokens from 1 to %d", r.Budget, MaxBudget)
+	}
+	return nil
 }
 
 // DefaultRoutes is DESIGN.md's routing matrix.

@@ -174,14 +174,8 @@ func loadConfig(vaultDir string) (config, error) {
 		if _, err := recall.ParseIntent(name); err != nil {
 			return c, fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
 		}
-		switch r.Strategy {
-		case recall.ExactOnly, recall.ExactFirst, recall.SemanticFirst:
-		default:
-			return c, fmt.Errorf("%s: recall.routes.%s.strategy %q: want exact-only, exact-first or semantic-first",
-				at("recall", "routes", name, "strategy"), name, r.Strategy)
-		}
-		if r.Budget <= 0 || r.Budget > recall.MaxBudget {
-			return c, fmt.Errorf("%s: recall.routes.%s.budget must be a number of tokens from 1 to %d", at("recall", "routes", name), name, recall.MaxBudget)
+		if err := r.Validate(); err != nil {
+			return c, fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
 		}
 	}
 	switch c.Embedder.Provider {
