@@ -10,12 +10,8 @@ import (
 
 // doctorReport is the JSON of `vaultmem doctor`.
 type doctorReport struct {
-	OK    bool          `json:"ok"`
-	Drift []index.Drift `json:"drift"`
-	// Fixed says --fix repaired the drift (Drift is then what was found
-	// before the repair); Rebuilt that it had to rebuild the cache.
-	Fixed   bool `json:"fixed"`
-	Rebuilt bool `json:"rebuilt"`
+	OK bool `json:"ok"`
+	index.Repair
 }
 
 func (a *app) doctorCommand() *cli.Command {
@@ -44,37 +40,19 @@ func (a *app) doctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer func() { ix.Close() }()
-			drift, err := ix.Check(ctx, s.v.FS())
+			defer ix.Close()
+			var rep doctorReport
+			if cmd.Bool("fix") {
+				bar := newProgress(a.stderr, "repairing")
+				rep.Repair, err = ix.Repair(ctx, s.v.FS(), bar.update)
+				bar.done()
+			} else {
+				rep.Drift, err = ix.Check(ctx, s.v.FS())
+			}
 			if err != nil {
 				return err
 			}
-			rep := doctorReport{OK: len(drift) == 0, Drift: drift}
-			if len(drift) > 0 && cmd.Bool("fix") {
-				// A sync first; a cache it cannot repair is rebuilt.
-				var after []index.Drift
-				_, err := ix.Sync(ctx, s.v.FS(), nil)
-				if err == nil {
-					after, err = ix.Check(ctx, s.v.FS())
-				}
-				if err != nil || len(after) > 0 {
-					ix.Close()
-					if err := index.Remove(s.cacheDir()); err != nil {
-						return err
-					}
-					if ix, err = s.openIndex(ctx, false); err != nil {
-						return err
-					}
-					if _, err := a.syncNow(ctx, s, ix); err != nil {
-						return err
-					}
-					if after, err = ix.Check(ctx, s.v.FS()); err != nil {
-						return err
-					}
-					rep.Rebuilt = true
-				}
-				rep.Fixed = len(after) == 0
-			}
+			rep.OK = len(rep.Drift) == 0
 			if cmd.Bool("json") {
 				if err := a.printJSON(rep); err != nil {
 					return err
@@ -83,7 +61,7 @@ func (a *app) doctorCommand() *cli.Command {
 				a.printDrift(rep)
 			}
 			if !rep.OK && !rep.Fixed {
-				return codedError{fmt.Errorf("the index has drifted from the notes (%d problems); run vaultmem doctor --fix", len(drift)), exitError}
+				return codedError{fmt.Errorf("the index has drifted from the notes (%d problems); run vaultmem doctor --fix", len(rep.Drift)), exitError}
 			}
 			return nil
 		},
