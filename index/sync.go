@@ -109,38 +109,12 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st St
 	}
 	if !ix.writable() {
 		st.ReadOnly = ix.readOnly
-		if st.Stale, err = ix.stale(ctx, files); err != nil {
-			return st, err
-		}
-		st.Skipped = append(st.Skipped, walkSkips...)
-		if err := ix.totals(ctx, &st); err != nil {
-			return st, err
-		}
-		st.Duration = time.Since(start)
-		return st, nil
+		st.Stale, err = ix.stale(ctx, files)
+	} else {
+		err = ix.update(ctx, fsys, files, start, progress, &st)
 	}
-	// A vault whose every file has the size and time it had at the last
-	// sync needs no look at the stored notes.
-	sig := walkSignature(files, start)
-	last, err := ix.meta(ctx, ix.db, metaWalkSignature)
 	if err != nil {
 		return st, err
-	}
-	var warm *warmStart
-	if sig == "" || sig != last {
-		warm, err = ix.apply(ctx, fsys, files, start, progress, &st)
-		defer warm.wait()
-		if err != nil {
-			return st, err
-		}
-	}
-	if err := ix.embedPending(ctx, warm, &st); err != nil {
-		return st, err
-	}
-	if sig != "" && sig != last {
-		if err := ix.setWalkSignature(ctx, sig); err != nil {
-			return st, err
-		}
 	}
 	st.Skipped = append(st.Skipped, walkSkips...)
 	if err := ix.totals(ctx, &st); err != nil {
@@ -148,6 +122,33 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st St
 	}
 	st.Duration = time.Since(start)
 	return st, nil
+}
+
+// update writes to the index what changed among files since the last
+// sync, and embeds what has no vector yet.
+func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start time.Time, progress Progress, st *Stats) error {
+	// A vault whose every file has the size and time it had at the last
+	// sync needs no look at the stored notes.
+	sig := walkSignature(files, start)
+	last, err := ix.meta(ctx, ix.db, metaWalkSignature)
+	if err != nil {
+		return err
+	}
+	var warm *warmStart
+	if sig == "" || sig != last {
+		warm, err = ix.apply(ctx, fsys, files, start, progress, st)
+		defer warm.wait()
+		if err != nil {
+			return err
+		}
+	}
+	if err := ix.embedPending(ctx, warm, st); err != nil {
+		return err
+	}
+	if sig != "" && sig != last {
+		return ix.setWalkSignature(ctx, sig)
+	}
+	return nil
 }
 
 // walk lists the vault's files with their size and modification time.

@@ -195,20 +195,12 @@ func (w *Writer) write(ctx context.Context, rel string, content []byte, expected
 	if err := w.checkSize(rel, content); err != nil {
 		return "", err
 	}
-	unlock, err := w.acquire(ctx)
-	if err != nil {
-		return "", fmt.Errorf("write %s: %w", rel, err)
-	}
-	defer release(unlock, &err)
-
-	at, err := w.locate(rel)
+	l, err := w.begin(ctx, "write", rel)
 	if err != nil {
 		return "", err
 	}
-	cur, found, err := w.readNote(at)
-	if err != nil {
-		return "", fmt.Errorf("write %s: %w", rel, err)
-	}
+	defer release(l.unlock, &err)
+	at, cur, found := l.at, l.cur, l.found
 	if err := compare(rel, cur, found, expected); err != nil {
 		return "", err
 	}
@@ -310,6 +302,35 @@ func (w *Writer) checkSize(rel string, content []byte) error {
 	return nil
 }
 
+// locked is a note as a write found it, under the lock.
+type locked struct {
+	unlock func() error
+	at     string // where the note is (see locate)
+	cur    []byte
+	found  bool
+}
+
+// begin takes the lock for action (write, update, remove) on the note
+// rel, then locates and reads it. The caller releases the lock; on error
+// begin has released it.
+func (w *Writer) begin(ctx context.Context, action, rel string) (l locked, err error) {
+	if l.unlock, err = w.acquire(ctx); err != nil {
+		return l, fmt.Errorf("%s %s: %w", action, rel, err)
+	}
+	defer func() {
+		if err != nil {
+			l.unlock()
+		}
+	}()
+	if l.at, err = w.locate(rel); err != nil {
+		return l, err
+	}
+	if l.cur, l.found, err = w.readNote(l.at); err != nil {
+		return l, fmt.Errorf("%s %s: %w", action, rel, err)
+	}
+	return l, nil
+}
+
 // release runs unlock and reports its error in *err unless there is one.
 func release(unlock func() error, err *error) {
 	if uerr := unlock(); uerr != nil && *err == nil {
@@ -355,20 +376,12 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if err != nil {
 		return "", err
 	}
-	unlock, err := w.acquire(ctx)
-	if err != nil {
-		return "", fmt.Errorf("update %s: %w", rel, err)
-	}
-	defer release(unlock, &err)
-
-	at, err := w.locate(rel)
+	l, err := w.begin(ctx, "update", rel)
 	if err != nil {
 		return "", err
 	}
-	cur, found, err := w.readNote(at)
-	if err != nil {
-		return "", fmt.Errorf("update %s: %w", rel, err)
-	}
+	defer release(l.unlock, &err)
+	at, cur, found := l.at, l.cur, l.found
 	if !found {
 		return "", fmt.Errorf("update %s: %w", rel, ErrNotFound)
 	}
@@ -404,20 +417,12 @@ func (w *Writer) Remove(ctx context.Context, p string, expected string) (err err
 	if expected == "" {
 		return fmt.Errorf("remove %s: no expected hash given; pass the hash the note was read with, or vault.AnyHash", rel)
 	}
-	unlock, err := w.acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("remove %s: %w", rel, err)
-	}
-	defer release(unlock, &err)
-
-	at, err := w.locate(rel)
+	l, err := w.begin(ctx, "remove", rel)
 	if err != nil {
 		return err
 	}
-	cur, found, err := w.readNote(at)
-	if err != nil {
-		return fmt.Errorf("remove %s: %w", rel, err)
-	}
+	defer release(l.unlock, &err)
+	at, cur, found := l.at, l.cur, l.found
 	if !found && expected == AnyHash {
 		return fmt.Errorf("remove %s: %w", rel, ErrNotFound)
 	}
