@@ -141,9 +141,15 @@ func (w *Writer) Read(p string) (content []byte, hash string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
+	return w.read(rel, true)
+}
+
+// read reads the clean vault path rel, following it when it is a symbolic
+// link to a note of the vault and follow is set.
+func (w *Writer) read(rel string, follow bool) ([]byte, string, error) {
 	at, err := w.locate(rel)
 	var pe *PathError
-	if errors.As(err, &pe) && pe.link {
+	if follow && errors.As(err, &pe) && pe.link {
 		at, err = w.follow(rel)
 	}
 	if err != nil {
@@ -234,18 +240,7 @@ func (w *Writer) ReadState(name string) ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	at, err := w.locate(rel)
-	if err != nil {
-		return nil, "", err
-	}
-	b, found, err := w.readNote(at)
-	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", rel, err)
-	}
-	if !found {
-		return nil, "", fmt.Errorf("read %s: %w", rel, ErrNotFound)
-	}
-	return b, Hash(b), nil
+	return w.read(rel, false)
 }
 
 // WriteState writes vaultmem's own state file name (see [Writer.ReadState])
