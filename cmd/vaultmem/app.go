@@ -107,7 +107,7 @@ func (a *app) findVault() (string, error) {
 		return "", err
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
-		if info, err := os.Stat(filepath.Join(dir, ".vaultmem")); err == nil && info.IsDir() {
+		if info, err := os.Stat(filepath.Join(dir, vault.DotDir)); err == nil && info.IsDir() {
 			return dir, nil
 		}
 		if filepath.Dir(dir) == dir {
