@@ -1,0 +1,316 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// MEMORY.md is the index of memories an agent loads at the start of a
+// session (Claude Code loads the first 200 lines, about 25 KB). vaultmem
+// owns a region of it between two marker comments and keeps everything
+// else a human wrote there byte for byte. The region lists the live
+// memories grouped by type, one line each, "- [Title](path.md) — hook",
+// in an order that depends only on the notes, so that two machines never
+// make different bytes of the same memories.
+
+// The markers of the generated region.
+const (
+	Begin = "<!-- vaultmem:memory-index:begin -->"
+	End   = "<!-- vaultmem:memory-index:end -->"
+)
+
+// Limits of MEMORY.md: what Claude Code loads of it, and of one line.
+const (
+	MaxLines     = 200
+	MaxBytes     = 25_000
+	MaxLineChars = 150
+)
+
+// Entry is one memory as MEMORY.md lists it.
+type Entry struct {
+	// Path is the memory note's vault path.
+	Path  string
+	Type  vault.Kind
+	Title string
+	// Hook is the one-line description.
+	Hook string
+	// Pinned and Date (YYYY-MM-DD of its last write, "" when unknown) set
+	// what is left out first when the file would be too long: unpinned and
+	// older memories.
+	Pinned bool
+	Date   string
+}
+
+// Review is a pair of memories Dream found contradicting each other, for
+// a human to resolve; MEMORY.md lists them under "Needs review".
+type Review struct {
+	A, B   Entry
+	Reason string
+}
+
+// IndexStats is what Render made of MEMORY.md.
+type IndexStats struct {
+	Lines int `json:"lines"`
+	Bytes int `json:"bytes"`
+	// Omitted counts the memories left out to keep within the limits.
+	Omitted int `json:"omitted"`
+}
+
+// typeTitles are the groups of the region, in order.
+var typeTitles = []struct {
+	kind  vault.Kind
+	title string
+}{
+	{vault.KindUser, "User"}, {vault.KindFeedback, "Feedback"}, {vault.KindProject, "Project"}, {vault.KindReference, "Reference"},
+}
+
+// Render returns content (the current MEMORY.md at vault path file, nil
+// when there is none) with its region listing entries and reviews. Text
+// outside the markers is kept as it is; without markers, the region is
+// added at the end (a new file starts with "# Memory"). Within its type, an
+// entry's place is alphabetical by title (then path). When the whole file
+// would pass MaxLines or MaxBytes, entries are left out (reference before
+// project before feedback before user; unpinned before pinned; older
+// first) and the region ends with a line saying how many, and how to list
+// them.
+//
+// It returns a *vault.ParseError naming file and line when content has
+// one marker without the other, or the end before the begin: then nothing
+// may be written.
+func Render(file string, content []byte, entries []Entry, reviews []Review) ([]byte, IndexStats, error) {
+	before, after, err := splitRegion(file, content)
+	if err != nil {
+		return nil, IndexStats{}, err
+	}
+	dir := path.Dir(file)
+	keep := byPriority(entries)
+	render := func(n int) ([]byte, bool) {
+		out := assemble(before, region(dir, keep[:n], reviews, omitted(keep[n:])), after)
+		return out, bytes.Count(out, []byte("\n")) <= MaxLines && len(out) <= MaxBytes
+	}
+	out, fits := render(len(keep))
+	n := len(keep)
+	if !fits {
+		// The most entries of highest priority that fit (fewer entries,
+		// fewer lines and bytes: a binary search finds the edge).
+		n = sort.Search(len(keep)+1, func(i int) bool { _, ok := render(i); return !ok }) - 1
+		out, _ = render(max(n, 0))
+		n = max(n, 0)
+	}
+	return out, IndexStats{Lines: bytes.Count(out, []byte("\n")), Bytes: len(out), Omitted: len(keep) - n}, nil
+}
+
+// splitRegion returns the text before and after the region (markers
+// excluded). A file without markers is all before; a new one gets a title.
+func splitRegion(file string, content []byte) (before, after []byte, err error) {
+	if content == nil {
+		return []byte("# Memory\n\n"), nil, nil
+	}
+	b, e := bytes.Index(content, []byte(Begin)), bytes.Index(content, []byte(End))
+	line := func(i int) int { return bytes.Count(content[:i], []byte("\n")) + 1 }
+	switch {
+	case b < 0 && e < 0:
+		before = bytes.TrimRight(content, "\n")
+		if len(before) > 0 {
+			before = append(before[:len(before):len(before)], "\n\n"...)
+		}
+		return before, nil, nil
+	case b < 0:
+		return nil, nil, &vault.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
+	case e < 0:
+		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", Begin, End)}
+	case e < b:
+		return nil, nil, &vault.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s comes before %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
+	case bytes.Count(content, []byte(Begin)) > 1 || bytes.Count(content, []byte(End)) > 1:
+		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("more than one region between %s and %s", Begin, End)}
+	}
+	return content[:b], content[e+len(End):], nil
+}
+
+// assemble puts the region between before and after.
+func assemble(before []byte, region string, after []byte) []byte {
+	out := make([]byte, 0, len(before)+len(region)+len(after)+len(Begin)+len(End)+2)
+	out = append(out, before...)
+	out = append(out, Begin+"\n"...)
+	out = append(out, region...)
+	out = append(out, End...)
+	if len(after) == 0 || after[0] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, after...)
+}
+
+// typeRank is a memory type's place in the region (and priority).
+func typeRank(k vault.Kind) int {
+	for i, t := range typeTitles {
+		if t.kind == k {
+			return i
+		}
+	}
+	return len(typeTitles)
+}
+
+// byPriority returns the entries most important first: by type, pinned
+// first, newest first, then by path.
+func byPriority(entries []Entry) []Entry {
+	out := slices.Clone(entries)
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		switch {
+		case typeRank(a.Type) != typeRank(b.Type):
+			return typeRank(a.Type) - typeRank(b.Type)
+		case a.Pinned != b.Pinned:
+			if a.Pinned {
+				return -1
+			}
+			return 1
+		case a.Date != b.Date:
+			return strings.Compare(b.Date, a.Date)
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return out
+}
+
+// region renders the generated lines: a heading per type with its
+// entries in alphabetical order, the reviews, and what was left out.
+func region(dir string, entries []Entry, reviews []Review, left string) string {
+	var b strings.Builder
+	for _, t := range typeTitles {
+		var group []Entry
+		for _, e := range entries {
+			if e.Type == t.kind {
+				group = append(group, e)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		slices.SortFunc(group, func(a, b Entry) int {
+			if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Path, b.Path)
+		})
+		fmt.Fprintf(&b, "## %s\n\n", t.title)
+		for _, e := range group {
+			b.WriteString(Line(dir, e) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(reviews) > 0 {
+		b.WriteString("## Needs review\n\n")
+		for _, r := range reviews {
+			b.WriteString(reviewLine(dir, r) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if left != "" {
+		b.WriteString(left + "\n\n")
+	}
+	return b.String()
+}
+
+// omitted is the line saying what was left out, "" when nothing was.
+func omitted(left []Entry) string {
+	if len(left) == 0 {
+		return ""
+	}
+	count := map[vault.Kind]int{}
+	for _, e := range left {
+		count[e.Type]++
+	}
+	var parts []string
+	for _, t := range typeTitles {
+		if n := count[t.kind]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", t.kind, n))
+		}
+	}
+	return fmt.Sprintf("_%d more memories not listed (%s): `vaultmem list --type TYPE`._", len(left), strings.Join(parts, ", "))
+}
+
+// Line is an entry's line: "- [Title](link) — hook", the link relative to
+// dir (MEMORY.md's folder), at most MaxLineChars characters: the hook is
+// shortened at a word boundary with "…", and the title too when it alone
+// is too long.
+func Line(dir string, e Entry) string {
+	title, link := oneLine(e.Title), linkTo(dir, e.Path)
+	n := MaxLineChars / 2
+	if over := len("- []()") + n + utf8.RuneCountInString(link) - MaxLineChars; over > 0 {
+		n = max(n-over, 10) // a long path leaves the title less room
+	}
+	head := "- [" + escapeTitle(clip(title, n)) + "](" + link + ")"
+	hook := oneLine(e.Hook)
+	if hook == "" {
+		return head
+	}
+	room := MaxLineChars - utf8.RuneCountInString(head) - len(" — ")
+	if room < 8 {
+		return head
+	}
+	return head + " — " + clip(hook, room)
+}
+
+// reviewLine is a review's line, both memories linked.
+func reviewLine(dir string, r Review) string {
+	a := "[" + escapeTitle(clip(oneLine(r.A.Title), 40)) + "](" + linkTo(dir, r.A.Path) + ")"
+	b := "[" + escapeTitle(clip(oneLine(r.B.Title), 40)) + "](" + linkTo(dir, r.B.Path) + ")"
+	line := "- " + a + " and " + b + " may contradict each other"
+	if reason := oneLine(r.Reason); reason != "" {
+		if room := MaxLineChars - utf8.RuneCountInString(line) - 2; room >= 8 {
+			line += ": " + clip(reason, room)
+		}
+	}
+	return line
+}
+
+// linkTo is the markdown link destination of vault path p from folder
+// dir, with the characters that would end or break it escaped.
+func linkTo(dir, p string) string {
+	rel := p
+	if dir != "." && dir != "" {
+		if r, ok := strings.CutPrefix(p, dir+"/"); ok {
+			rel = r
+		} else {
+			rel = strings.Repeat("../", strings.Count(dir, "/")+1) + p
+		}
+	}
+	var b strings.Builder
+	for _, r := range rel {
+		switch r {
+		case ' ', '(', ')', '<', '>', '[', ']', '#', '?', '%':
+			fmt.Fprintf(&b, "%%%02X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// escapeTitle keeps a title from ending its link text.
+func escapeTitle(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+// oneLine joins a text's lines and collapses its white space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clip shortens s to at most n characters, at a word boundary when there
+// is one, ending with "…" when it cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.-—") + "…"
+}
