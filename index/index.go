@@ -82,6 +82,8 @@ type Index struct {
 	lexLoad sync.Mutex
 	// loadResults is resultsSQL, prepared on first use.
 	loadResults *sql.Stmt
+	// hide is what queries hide, kept while the files do not change.
+	hide *hiddenNotes
 
 	rebuiltBecause string
 	// readOnly says why the cache could not be written ("" when it can);

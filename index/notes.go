@@ -35,7 +35,7 @@ type NoteInfo struct {
 // List returns the notes passing q's filters (Type, Tag, Folder, Paths;
 // its text, mode and limit are ignored), by path.
 func (ix *Index) List(ctx context.Context, q Query) ([]NoteInfo, error) {
-	f, err := ix.filter(ctx, q)
+	f, err := ix.filter(ctx, q, false)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Mode is a search mode.
@@ -46,6 +48,11 @@ type Query struct {
 	Paths []string
 	// NoSnippets leaves Result.Snippet empty, for callers that read Text.
 	NoSnippets bool
+	// Memories keeps the notes of the four memory types.
+	Memories bool
+	// Archived includes the archived notes (Dream's merged and superseded
+	// memories), which queries otherwise leave out.
+	Archived bool
 	// AnyWord ranks every chunk holding any word of a keyword query,
 	// common words included, instead of asking first for chunks holding
 	// every word and leaving common words out (see keyword).
@@ -104,7 +111,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if mode == "" {
 		mode = Hybrid
 	}
-	f, err := ix.filter(ctx, q)
+	f, err := ix.filter(ctx, q, true)
 	if err != nil {
 		return nil, err
 	}
@@ -157,10 +164,28 @@ func fuse(limit int, lists ...[]scored) []scored {
 	return out[:min(limit, len(out))]
 }
 
-// filter is the set of note ids a query is restricted to; nil means all.
-type filter map[int64]bool
+// filter is the notes a query keeps: those of only (every note when nil),
+// but those hidden.
+type filter struct {
+	only map[int64]bool
+	hide map[int64]bool
+}
 
-func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
+// keep reports whether f keeps the note with the id note.
+func (f filter) keep(note int64) bool { return (f.only == nil || f.only[note]) && !f.hide[note] }
+
+// all reports whether f keeps every note.
+func (f filter) all() bool { return f.only == nil && len(f.hide) == 0 }
+
+// filter builds the filter of q. Archived notes (Dream's merged and
+// superseded memories) are hidden unless q.Archived; search hides
+// MEMORY.md, an index of the memories and never an answer itself.
+func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, error) {
+	var f filter
+	var err error
+	if f.hide, err = ix.hidden(ctx, !q.Archived, search); err != nil {
+		return f, err
+	}
 	var where []string
 	var args []any
 	switch t := strings.ToLower(strings.TrimSpace(q.Type)); t {
@@ -170,6 +195,9 @@ func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
 	default:
 		where = append(where, "kind = ?")
 		args = append(args, t)
+	}
+	if q.Memories {
+		where = append(where, "kind IN ('user', 'feedback', 'project', 'reference')")
 	}
 	if tag := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(q.Tag), "#")); tag != "" {
 		where = append(where, "id IN (SELECT note_id FROM tags WHERE tag = ? OR substr(tag, 1, ?) = ?)")
@@ -186,25 +214,83 @@ func (ix *Index) filter(ctx context.Context, q Query) (filter, error) {
 		}
 	}
 	if len(where) == 0 {
-		return nil, nil
+		return f, nil
 	}
 	rows, err := ix.db.QueryContext(ctx, "SELECT id FROM notes WHERE "+strings.Join(where, " AND "), args...)
 	if err != nil {
-		return nil, fmt.Errorf("filter notes: %w", err)
+		return f, fmt.Errorf("filter notes: %w", err)
 	}
 	defer rows.Close()
-	f := filter{}
+	f.only = map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return f, err
 		}
-		f[id] = true
+		f.only[id] = true
 	}
 	return f, rows.Err()
 }
 
-func (f filter) keep(note int64) bool { return f == nil || f[note] }
+// hidden returns the ids of the notes a query does not see: the archived
+// ones (a frontmatter archived or merged_into key) when archived is set,
+// and MEMORY.md when memoryIndex is. The sets are kept between calls while
+// the index's files do not change.
+func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[int64]bool, error) {
+	gen, err := ix.meta(ctx, ix.db, metaFilesVersion)
+	if err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	h := ix.hide
+	ix.mu.Unlock()
+	if h == nil || h.gen != gen {
+		h = &hiddenNotes{gen: gen, archived: map[int64]bool{}}
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, path = ? FROM notes WHERE path = ?
+			OR json_extract(frontmatter, '$.archived') IS NOT NULL OR json_extract(frontmatter, '$.merged_into') IS NOT NULL`,
+			vault.MemoryIndexFile, vault.MemoryIndexFile)
+		if err != nil {
+			return nil, fmt.Errorf("read archived notes: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var isIndex bool
+			if err := rows.Scan(&id, &isIndex); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if isIndex {
+				h.memoryIndex = id
+			} else {
+				h.archived[id] = true
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		ix.mu.Lock()
+		ix.hide = h
+		ix.mu.Unlock()
+	}
+	out := map[int64]bool{}
+	if archived {
+		for id := range h.archived {
+			out[id] = true
+		}
+	}
+	if memoryIndex && h.memoryIndex != 0 {
+		out[h.memoryIndex] = true
+	}
+	return out, nil
+}
+
+// hiddenNotes are the notes queries hide, as of the files version gen.
+type hiddenNotes struct {
+	gen         string
+	archived    map[int64]bool
+	memoryIndex int64
+}
 
 // keyword ranks chunks by BM25 (see ranker). Chunks holding every word
 // of the query are asked for first, a cheap query even when the words are
@@ -319,13 +405,13 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 	// A filter goes into the query, so that the limit counts only the
 	// chunks that pass it.
 	where, args := "", []any{expr}
-	if f != nil {
-		ids := make([]string, 0, len(f))
-		for id := range f {
-			ids = append(ids, strconv.FormatInt(id, 10))
-		}
-		where = ` AND c.note_id IN (SELECT value FROM json_each(?))`
-		args = append(args, "["+strings.Join(ids, ",")+"]")
+	if f.only != nil {
+		where += ` AND c.note_id IN (SELECT value FROM json_each(?))`
+		args = append(args, idList(f.only))
+	}
+	if len(f.hide) > 0 {
+		where += ` AND c.note_id NOT IN (SELECT value FROM json_each(?))`
+		args = append(args, idList(f.hide))
 	}
 	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
 		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)'`+where+` ORDER BY f.rank LIMIT ?`, append(args, limit)...)
@@ -343,6 +429,15 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 		out = append(out, scored{id, -rank})
 	}
 	return out, rows.Err()
+}
+
+// idList is a JSON array of the ids of set.
+func idList(set map[int64]bool) string {
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	return "[" + strings.Join(ids, ",") + "]"
 }
 
 // vector embeds the query and scans every vector.
@@ -369,7 +464,7 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 		return nil, fmt.Errorf("embed query with %s: %w", e.ID(), err)
 	}
 	var keep func(int64) bool
-	if f != nil {
+	if !f.all() {
 		keep = f.keep
 	}
 	return vs.nearest(qv[0], limit, keep), nil
