@@ -1,9 +1,11 @@
 package index
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -25,15 +27,34 @@ type chunk struct {
 // A block over max tokens is split at line, then word, boundaries. Every
 // note yields at least one chunk (perhaps empty), so that its name and
 // description are searchable.
+//
+// What Obsidian does not show is not indexed: "%%" comments (see
+// vault.Note.Comments) are cut out of the chunks' text, and of an
+// Excalidraw drawing (see vault.Note.IsExcalidraw) the "Drawing" section
+// (the drawing's JSON) and the "Switch to EXCALIDRAW VIEW" banner are
+// left out, while the "Text Elements" section, the words drawn, is
+// indexed as text.
 func chunkNote(n *vault.Note, max int) []chunk {
-	c := chunker{note: n, max: max, small: max / 2}
+	c := chunker{note: n, max: max, small: max / 2, blocks: n.Blocks}
+	if !sort.SliceIsSorted(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line }) {
+		c.blocks = append([]vault.Block(nil), n.Blocks...)
+		sort.SliceStable(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line })
+	}
 	var section []vault.Span
 	var stack []string // heading texts by level-1
+	drawing := n.IsExcalidraw()
+	skip := 0 // the level of the drawing section being left out, or 0
 	for _, s := range n.Spans {
 		if s.Kind != "heading" {
-			section = append(section, s)
+			if skip == 0 && !(drawing && isExcalidrawBanner(c.text(s.Start, s.End))) {
+				section = append(section, s)
+			}
 			continue
 		}
+		if skip > 0 && s.Level > skip {
+			continue // a heading inside the drawing section
+		}
+		skip = 0
 		c.section(section)
 		section = nil
 		if s.Level > len(stack) {
@@ -42,6 +63,9 @@ func chunkNote(n *vault.Note, max int) []chunk {
 		stack = append(stack[:s.Level-1], headingText(n, s))
 		c.heading = joinHeadings(stack)
 		c.headingLine = s.Line
+		if drawing && s.Level <= 2 && strings.EqualFold(stack[s.Level-1], "Drawing") {
+			skip = s.Level
+		}
 	}
 	c.section(section)
 	if len(c.out) == 0 {
@@ -50,8 +74,16 @@ func chunkNote(n *vault.Note, max int) []chunk {
 	return c.out
 }
 
+// isExcalidrawBanner reports whether text is the line the Excalidraw
+// plugin writes at the top of a drawing ("==⚠  Switch to EXCALIDRAW VIEW
+// in the MORE OPTIONS menu of this document. ⚠== ...").
+func isExcalidrawBanner(text string) bool {
+	return strings.HasPrefix(text, "==⚠") && strings.Contains(text, "EXCALIDRAW VIEW")
+}
+
 type chunker struct {
 	note        *vault.Note
+	blocks      []vault.Block // the note's block ids, by line
 	max, small  int
 	heading     string
 	headingLine int
@@ -64,7 +96,7 @@ func (c *chunker) section(spans []vault.Span) {
 	}
 	total := 0
 	for _, s := range spans {
-		total += vault.EstimateTokens(s.Text(c.note))
+		total += text.EstimateTokens(c.text(s.Start, s.End))
 	}
 	if total <= c.small {
 		c.emit(spans[0].Line, spans[len(spans)-1].EndLine, spans[0].Start, spans[len(spans)-1].End)
@@ -81,11 +113,11 @@ func (c *chunker) section(spans []vault.Span) {
 	}
 	for i := 0; i < len(spans); i++ {
 		s := spans[i]
-		if i+1 < len(spans) && isBlockIDLine(spans[i+1].Text(c.note)) {
+		if i+1 < len(spans) && isBlockIDLine(c.text(spans[i+1].Start, spans[i+1].End)) {
 			s.End, s.EndLine = spans[i+1].End, spans[i+1].EndLine
 			i++
 		}
-		tokens := vault.EstimateTokens(s.Text(c.note))
+		tokens := text.EstimateTokens(c.text(s.Start, s.End))
 		switch {
 		case tokens > c.max:
 			flush()
@@ -107,16 +139,16 @@ func (c *chunker) section(spans []vault.Span) {
 // split cuts an oversized span at line boundaries (and an oversized line
 // at word boundaries) into chunks of at most max tokens.
 func (c *chunker) split(s vault.Span) {
-	text := c.note.Content[s.Start:s.End]
+	src := c.note.Content[s.Start:s.End]
 	line := s.Line
 	start, startLine := s.Start, s.Line
 	tokens := 0
-	for i := 0; i < len(text); {
+	for i := 0; i < len(src); {
 		j := i
-		for j < len(text) && text[j] != '\n' {
+		for j < len(src) && src[j] != '\n' {
 			j++
 		}
-		lt := vault.EstimateTokens(string(text[i:j]))
+		lt := text.EstimateTokens(string(src[i:j]))
 		if tokens > 0 && tokens+lt > c.max {
 			c.emit(startLine, line-1, start, s.Start+i)
 			start, startLine, tokens = s.Start+i, line, 0
@@ -130,7 +162,7 @@ func (c *chunker) split(s vault.Span) {
 		i = j + 1
 		line++
 	}
-	if start < s.End && strings.TrimSpace(string(c.note.Content[start:s.End])) != "" {
+	if start < s.End && strings.TrimSpace(c.text(start, s.End)) != "" {
 		c.emit(startLine, s.EndLine, start, s.End)
 	}
 }
@@ -144,7 +176,7 @@ func (c *chunker) splitWords(from, to, line int) {
 		for j < to && b[j] != ' ' {
 			j++
 		}
-		wt := vault.EstimateTokens(string(b[i:min(j+1, to)]))
+		wt := text.EstimateTokens(string(b[i:min(j+1, to)]))
 		if tokens > 0 && tokens+wt > c.max {
 			c.emit(line, line, start, i)
 			start, tokens = i, 0
@@ -155,7 +187,15 @@ func (c *chunker) splitWords(from, to, line int) {
 				cut--
 			}
 			c.emit(line, line, i, cut)
-			i, start, wt = cut, cut, vault.EstimateTokens(string(b[cut:min(j+1, to)]))
+			i, start = cut, cut
+			// Over 4*max bytes is over max tokens (a token is at most 4
+			// bytes): counting the rest again at every cut would take
+			// time quadratic in the word.
+			if rest := min(j+1, to) - cut; rest > 4*c.max {
+				wt = c.max + 1
+			} else {
+				wt = text.EstimateTokens(string(b[cut:min(j+1, to)]))
+			}
 		}
 		tokens += wt
 		i = j + 1
@@ -165,24 +205,63 @@ func (c *chunker) splitWords(from, to, line int) {
 	}
 }
 
+// emit adds the chunk of lines lineStart to lineEnd, bytes start to end of
+// the note; one that is only comments is left out.
 func (c *chunker) emit(lineStart, lineEnd, start, end int) {
-	text := strings.TrimSpace(string(c.note.Content[start:end]))
-	ch := chunk{heading: c.heading, lineStart: lineStart, lineEnd: lineEnd, text: text, tokens: vault.EstimateTokens(text)}
-	for _, b := range c.note.Blocks {
-		if b.Line >= lineStart && b.Line <= lineEnd {
-			ch.blocks = append(ch.blocks, b.ID)
+	body := strings.TrimSpace(c.text(start, end))
+	if body == "" {
+		return
+	}
+	ch := chunk{heading: c.heading, lineStart: lineStart, lineEnd: lineEnd, text: body, tokens: text.EstimateTokens(body)}
+	for _, b := range c.blocksFrom(lineStart) {
+		if b.Line > lineEnd {
+			break
 		}
+		ch.blocks = append(ch.blocks, b.ID)
 	}
 	c.out = append(c.out, ch)
 }
 
-func (c *chunker) hasBlockID(s vault.Span) bool {
-	for _, b := range c.note.Blocks {
-		if b.Line >= s.Line && b.Line <= s.EndLine {
-			return true
+// text returns the note's bytes start to end with its comments cut out.
+// It reads only the comments that overlap the range.
+func (c *chunker) text(start, end int) string {
+	b := c.note.Content
+	cms := c.note.Comments
+	size := end - start
+	var out strings.Builder
+	for _, cm := range cms[sort.Search(len(cms), func(i int) bool { return cms[i].End > start }):] {
+		if cm.Start >= end {
+			break
 		}
+		if cm.Start > start {
+			out.Write(b[start:cm.Start])
+		}
+		start = max(start, cm.End)
 	}
-	return false
+	if start < end {
+		out.Write(b[start:end])
+	}
+	if out.Len() == size {
+		return out.String()
+	}
+	// A comment on lines of its own leaves blank lines: keep one.
+	t := out.String()
+	for strings.Contains(t, "\n\n\n") {
+		t = strings.ReplaceAll(t, "\n\n\n", "\n\n")
+	}
+	return t
+}
+
+func (c *chunker) hasBlockID(s vault.Span) bool {
+	b := c.blocksFrom(s.Line)
+	return len(b) > 0 && b[0].Line <= s.EndLine
+}
+
+// blocksFrom returns the note's block ids from line on, in line order: a
+// binary search, as a note can have a block id on every paragraph and so
+// as many chunks as blocks.
+func (c *chunker) blocksFrom(line int) []vault.Block {
+	return c.blocks[sort.Search(len(c.blocks), func(i int) bool { return c.blocks[i].Line >= line }):]
 }
 
 // isBlockIDLine reports whether text is only a block id ("^id"), which

@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 10
+const schemaVersion = 11
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the

@@ -119,10 +119,7 @@ type noteRows struct {
 // prepare computes the rows of note n with chunks, resolving its links.
 func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *noteRows {
 	desc, _ := n.Frontmatter.String("description")
-	fm, err := n.Frontmatter.Map()
-	if err != nil {
-		fm = map[string]any{}
-	}
+	fm := n.Frontmatter.JSON() // as read_note and show give it: dates as written
 	var warnings []string
 	for _, w := range n.Warnings {
 		warnings = append(warnings, w.Error())

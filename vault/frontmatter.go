@@ -58,6 +58,14 @@ func findFence(content []byte) (fence, bool) {
 	return fence{}, false
 }
 
+// exact reports whether the fence lines are exactly "---", the only ones
+// goldmark's frontmatter extension takes.
+func (f fence) exact(content []byte) bool {
+	open := bytes.TrimSuffix(bytes.TrimSuffix(content[:f.start], []byte("\n")), []byte("\r"))
+	closing, _ := lineAt(content, f.end)
+	return bytes.Equal(bytes.TrimPrefix(open, bom), []byte("---")) && string(closing) == "---"
+}
+
 // lineAt returns the line starting at pos without its line ending, and the
 // offset of the next line.
 func lineAt(b []byte, pos int) ([]byte, int) {
@@ -227,26 +235,14 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// Map decodes the frontmatter into plain Go values for JSON output. A value
-// that cannot be decoded (an alias bomb, say) yields an error.
-func (f *Frontmatter) Map() (map[string]any, error) {
-	m := map[string]any{}
-	if f == nil || f.Node == nil {
-		return m, nil
-	}
-	if err := f.Node.Decode(&m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // Decode decodes the frontmatter into v (a pointer to a struct with yaml
-// tags). A type mismatch is a *ParseError naming the file line.
+// tags). A type mismatch or a duplicate key is a *ParseError naming the file
+// line.
 func (f *Frontmatter) Decode(p string, v any) error {
 	if f == nil || f.Node == nil {
 		return nil
 	}
-	if err := f.Node.Decode(v); err != nil {
+	if err := f.decode(v); err != nil {
 		var te *yaml.TypeError
 		if errors.As(err, &te) && len(te.Errors) > 0 {
 			return yamlError(p, f.Line, errors.New("yaml: "+te.Errors[0]))
@@ -254,4 +250,68 @@ func (f *Frontmatter) Decode(p string, v any) error {
 		return yamlError(p, f.Line, err)
 	}
 	return nil
+}
+
+// decodeRun is how many key/value pairs of a large mapping Decode hands to
+// yaml.v3 at a time.
+const decodeRun = 256
+
+// decode decodes the top-level mapping into v. yaml.v3 compares every key
+// of a mapping with every other, looking for duplicates, which takes
+// seconds for a frontmatter of tens of thousands of keys; so decode checks
+// for duplicates itself and decodes a large mapping in runs of decodeRun
+// pairs into the same v, each run adding its fields. A mapping with a merge
+// key ("<<") is decoded whole: an explicit key must win over a merged one
+// wherever it stands.
+func (f *Frontmatter) decode(v any) error {
+	c := f.Node.Content
+	if len(c) <= 2*decodeRun || hasMergeKey(f.Node) {
+		return f.Node.Decode(v)
+	}
+	if err := duplicateKeys(f.Node); err != nil {
+		return err
+	}
+	for i := 0; i < len(c); i += 2 * decodeRun {
+		run := *f.Node
+		run.Content = c[i:min(i+2*decodeRun, len(c))]
+		if err := run.Decode(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// duplicateKeys reports keys written twice in mapping n, in yaml.v3's
+// words; keys are compared by kind and text, as yaml.v3 does.
+func duplicateKeys(n *yaml.Node) error {
+	type keyID struct {
+		kind  yaml.Kind
+		value string
+	}
+	first := make(map[keyID]int, len(n.Content)/2)
+	var errs []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		id := keyID{k.Kind, k.Value}
+		if line, ok := first[id]; ok {
+			errs = append(errs, fmt.Sprintf("line %d: mapping key %#v already defined at line %d", k.Line, k.Value, line))
+			continue
+		}
+		first[id] = k.Line
+	}
+	if errs != nil {
+		return &yaml.TypeError{Errors: errs}
+	}
+	return nil
+}
+
+// hasMergeKey reports whether mapping n has a "<<" merge key.
+func hasMergeKey(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "" || k.Tag == "!" || k.ShortTag() == "!!merge") {
+			return true
+		}
+	}
+	return false
 }

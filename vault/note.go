@@ -35,8 +35,15 @@ type Note struct {
 	Headings []Heading
 	Blocks   []Block
 	// Spans are the top-level blocks of the body in order, the units that
-	// the index chunks notes into.
+	// the index chunks notes into. A span's text may hold comments (see
+	// Comments), which the index leaves out.
 	Spans []Span
+	// Comments are the body's "%%...%%" comments in order, each a span of
+	// Kind "comment" from its opening "%%" to the end of its closing one.
+	// Obsidian hides them in reading view: nothing inside one is a heading,
+	// block id, link, tag or span of the note. A "%%" inside code is text,
+	// and so is one that is never closed.
+	Comments []Span
 	// Tags are the note's tags without '#', from frontmatter and body, in
 	// order of first appearance, deduplicated case-insensitively.
 	Tags []string
@@ -58,10 +65,12 @@ type Heading struct {
 
 // Span is one top-level block of a note's body: a heading, paragraph,
 // list, code block, quote, table, HTML block or math block. Together the
-// spans cover the body; the text between two spans is blank.
+// spans cover the body; the text between two spans is blank or a comment.
+// A note read as plain text (see [PlainTextError]) has only paragraphs:
+// the runs of lines between blank lines.
 type Span struct {
 	// Kind is "heading", "paragraph", "list", "code", "quote", "html",
-	// "math", "rule" or "other".
+	// "math", "rule" or "other"; in Note.Comments it is "comment".
 	Kind string
 	// Level is a heading's level (1-6), else 0.
 	Level int
@@ -72,7 +81,7 @@ type Span struct {
 	Line, EndLine int
 }
 
-// Text returns the span's text.
+// Text returns the span's text, comments included.
 func (s Span) Text(n *Note) string { return string(n.Content[s.Start:s.End]) }
 
 // Block is a block id ("^id" at the end of a paragraph or list item).
@@ -153,6 +162,15 @@ func (n *Note) Title() string {
 		}
 	}
 	return n.Name
+}
+
+// IsExcalidraw reports whether the note is a drawing of the Excalidraw
+// plugin: its frontmatter has the key "excalidraw-plugin", or its name ends
+// in ".excalidraw". Such a note keeps the words drawn in its "Text
+// Elements" section and the drawing itself, as JSON, in its "Drawing"
+// section.
+func (n *Note) IsExcalidraw() bool {
+	return strings.HasSuffix(strings.ToLower(n.Name), ".excalidraw") || n.Frontmatter.Value("excalidraw-plugin") != nil
 }
 
 // Body returns the note's text after the frontmatter.

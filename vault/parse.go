@@ -51,27 +51,130 @@ func newMarkdown(fm bool) goldmark.Markdown {
 // readable (frontmatter that does not parse, for example) are recorded in
 // Note.Warnings as *ParseError values naming p and the line, and such a note
 // is still read as body text and linked. p is the vault-relative slash path.
-func Parse(p string, content []byte) *Note {
+//
+// Obsidian's "%%" comments are left out (see Note.Comments). A body whose
+// markdown would take goldmark too long to parse (deep nesting, thousands of
+// unpaired emphasis markers or unclosed links) is read as plain text, with a
+// warning whose Err is a *PlainTextError; Parse takes time about linear in
+// the size of the note.
+func Parse(p string, content []byte) *Note { return parse(p, content, true) }
+
+// parse is Parse; with comments false it reads "%%" comments as text, as
+// Parse did before it knew them (the tests compare ordinary notes with it).
+//
+// goldmark parses the note with its frontmatter, through the frontmatter
+// extension, when the fence lines are exactly "---"; otherwise (Obsidian
+// also takes "--- ") the body alone. Either way offsets and lines are the
+// note's: the parts goldmark does not see are cut out (see [cutMap]).
+func parse(p string, content []byte, comments bool) *Note {
 	n := &Note{Path: p, Name: NameOf(p), Content: content, Hash: Hash(content), BodyLine: 1}
-	md := withoutFM
-	f, fenced := findFence(content)
-	if fenced {
-		md = withFM
-		n.BodyStart, n.BodyLine = f.bodyStart, f.bodyLine
-	}
 	// goldmark does not expect a byte order mark; it has no line break, so
 	// line numbers in src and content agree.
 	src := bytes.TrimPrefix(content, bom)
-	pc := parser.NewContext()
-	doc := md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	base := len(content) - len(src)
+	md := withoutFM
+	var hidden []byteRange // what goldmark must not see, in src
+	f, fenced := findFence(content)
 	if fenced {
-		n.readFrontmatter(f, frontmatter.Get(pc))
+		n.BodyStart, n.BodyLine = f.bodyStart, f.bodyLine
+		if f.exact(content) {
+			md = withFM
+		} else {
+			// The frontmatter extension knows only exact "---" lines:
+			// goldmark gets the body alone.
+			hidden = append(hidden, byteRange{0, f.bodyStart - base})
+		}
 	}
-	w := walker{note: n, src: src, lines: newLineIndex(src)}
+	body := max(n.BodyStart-base, 0) // where the body starts in src
+	lines := newLineIndex(content)
+	warn := checkBounds(p, src[body:], n.BodyLine)
+
+	// psrc is what goldmark parses: src without what is hidden; cuts maps
+	// its offsets back to src. With comments, psrc is parsed once to find
+	// the code in which "%%" is text, and again without the comments.
+	psrc, cuts := excise(src, hidden)
+	pbody := body - (len(src) - len(psrc))
+	var doc ast.Node
+	var pc parser.Context
+	if comments && (warn != nil || bytes.Contains(src[body:], commentDelim)) {
+		var code []byteRange
+		if warn == nil && mayHoldCode(src[body:]) {
+			doc, pc = parseMarkdown(md, psrc)
+			code = codeRanges(doc)
+		}
+		if found := findComments(psrc, pbody, code); len(found) > 0 {
+			for i, c := range found {
+				c = byteRange{cuts.orig(c.start), cuts.origEnd(c.end)}
+				found[i] = c
+				n.Comments = append(n.Comments, Span{Kind: "comment", Start: base + c.start, End: base + c.end,
+					Line: lines.line(base + c.start), EndLine: lines.line(base + c.end - 1)})
+			}
+			psrc, cuts = excise(src, append(hidden, found...))
+			doc = nil
+			if warn == nil {
+				warn = checkBounds(p, psrc[pbody:], n.BodyLine)
+			}
+		}
+	}
+	if warn != nil {
+		if fenced {
+			n.readFrontmatter(f, nil)
+		}
+		n.Warnings = append(n.Warnings, warn)
+		n.Spans = plainSpans(psrc, pbody, base, cuts, lines)
+		n.Tags = dedupFold(n.Tags)
+		return n
+	}
+	if doc == nil {
+		doc, pc = parseMarkdown(md, psrc)
+	}
+	if fenced {
+		var data *frontmatter.Data
+		if md == withFM {
+			data = frontmatter.Get(pc)
+		}
+		n.readFrontmatter(f, data)
+	}
+	w := walker{note: n, src: psrc, base: base, cuts: cuts, lines: lines}
 	w.walk(doc)
-	n.Spans = spans(doc, src, len(content)-len(src), w.lines)
+	n.Spans = spans(doc, psrc, base, cuts, lines)
 	n.Tags = dedupFold(n.Tags)
 	return n
+}
+
+func parseMarkdown(md goldmark.Markdown, src []byte) (ast.Node, parser.Context) {
+	pc := parser.NewContext()
+	return md.Parser().Parse(text.NewReader(src), parser.WithContext(pc)), pc
+}
+
+// plainSpans splits the body src[body:] into paragraphs at blank lines,
+// for a note read as plain text.
+func plainSpans(src []byte, body, base int, cuts cutMap, lines lineIndex) []Span {
+	var out []Span
+	start := -1 // first non-blank byte of the current paragraph
+	end := 0    // end of its last non-blank line, trailing white space cut
+	flush := func() {
+		if start >= 0 {
+			s, e := base+cuts.orig(start), base+cuts.origEnd(end)
+			out = append(out, Span{Kind: "paragraph", Start: s, End: e, Line: lines.line(s), EndLine: lines.line(e - 1)})
+			start = -1
+		}
+	}
+	for pos := body; pos < len(src); {
+		line, next := lineAt(src, pos)
+		text := bytes.TrimLeft(line, " \t")
+		if trimmed := bytes.TrimRight(text, " \t"); len(trimmed) == 0 {
+			flush()
+		} else {
+			if start < 0 {
+				start = pos + len(line) - len(text)
+			}
+			end = pos + len(line) - len(text) + len(trimmed)
+		}
+		pos = next
+	}
+	flush()
+	return out
 }
 
 // readFrontmatter decodes the fenced YAML and reads tags, aliases and links
@@ -145,7 +248,9 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 // HTML.
 type walker struct {
 	note  *Note
-	src   []byte
+	src   []byte // the text parsed: the note without byte order mark or comments
+	base  int    // the length of the byte order mark
+	cuts  cutMap // where the comments were cut out of src
 	lines lineIndex
 	// run is the current stretch of adjacent text, scanned for tags.
 	runStart, runStop int
@@ -162,7 +267,7 @@ func (w *walker) walk(doc ast.Node) {
 			return ast.WalkSkipChildren, nil
 		case *wikiNode:
 			l := node.link
-			l.Line = w.lines.line(node.Pos())
+			l.Line = w.line(node.Pos())
 			w.note.Links = append(w.note.Links, l)
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
@@ -175,7 +280,7 @@ func (w *walker) walk(doc ast.Node) {
 			w.note.Headings = append(w.note.Headings, Heading{
 				Level: node.Level,
 				Text:  strings.TrimSpace(string(linesText(node, w.src))),
-				Line:  w.lines.line(startOf(node)),
+				Line:  w.line(startOf(node)),
 			})
 		case *ast.Paragraph, *ast.TextBlock:
 			w.blockID(node)
@@ -187,9 +292,13 @@ func (w *walker) walk(doc ast.Node) {
 	w.flush()
 }
 
+// line returns the note line of offset pos of w.src.
+func (w *walker) line(pos int) int { return w.lines.line(w.base + w.cuts.orig(pos)) }
+
 // spans lists the top-level blocks of doc; base is the offset of src in
-// the note's content (a byte order mark's length).
-func spans(doc ast.Node, src []byte, base int, lines lineIndex) []Span {
+// the note's content (a byte order mark's length), cuts the comments cut
+// out of src.
+func spans(doc ast.Node, src []byte, base int, cuts cutMap, lines lineIndex) []Span {
 	var out []Span
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		end := len(src)
@@ -203,7 +312,8 @@ func spans(doc ast.Node, src []byte, base int, lines lineIndex) []Span {
 		if end <= start {
 			continue
 		}
-		s := Span{Kind: spanKind(c), Start: base + start, End: base + end, Line: lines.line(start), EndLine: lines.line(end - 1)}
+		start, end = base+cuts.orig(start), base+cuts.origEnd(end)
+		s := Span{Kind: spanKind(c), Start: start, End: end, Line: lines.line(start), EndLine: lines.line(end - 1)}
 		if h, ok := c.(*ast.Heading); ok {
 			s.Level = h.Level
 		}
@@ -241,7 +351,7 @@ func (w *walker) markdownLink(dest []byte, pos int, embed bool, node ast.Node) {
 	if raw == "" || hasScheme(raw) || strings.HasPrefix(raw, "//") {
 		return
 	}
-	l := Link{Embed: embed, Markdown: true, Line: w.lines.line(pos)}
+	l := Link{Embed: embed, Markdown: true, Line: w.line(pos)}
 	target, frag, _ := strings.Cut(raw, "#")
 	l.Target = unescapeURL(target)
 	if frag != "" {
@@ -297,7 +407,7 @@ func (w *walker) blockID(node ast.Node) {
 			return
 		}
 	}
-	w.note.Blocks = append(w.note.Blocks, Block{ID: string(id), Line: w.lines.line(last.Start)})
+	w.note.Blocks = append(w.note.Blocks, Block{ID: string(id), Line: w.line(last.Start)})
 }
 
 // text extends the current text run, or scans it and starts a new one.

@@ -64,7 +64,9 @@ func TestCLIAndMCPAgree(t *testing.T) {
 				if got != want {
 					t.Errorf("note %d:\n MCP %s\n CLI %s", i, got, want)
 				}
-				var out struct{ Links []struct{ Source, Target string } }
+				var out struct {
+					Links []struct{ Source, Target string }
+				}
 				if e := call(t, cs, "links", map[string]any{"path": n.Path, "direction": "out", "limit": 1000}, &out); e != "" {
 					t.Fatal(e)
 				}
