@@ -65,8 +65,14 @@ func FuzzWikilinks(f *testing.F) {
 			want := l
 			want.Line = 1
 			want.Target = strings.TrimSpace(want.Target)
+			want.Start, want.End = 0, b.Len() // the link is the whole note
 			if len(again.Links) != 1 || !reflect.DeepEqual(again.Links[0], want) {
 				t.Fatalf("round trip of %+v via %q gave %+v", l, b.String(), again.Links)
+			}
+		}
+		for _, l := range n.Links {
+			if l.End > 0 && (l.Start < 0 || l.End > len(src) || l.Start >= l.End) {
+				t.Fatalf("link %+v has offsets outside the note", l)
 			}
 		}
 		if again := vault.Parse("f.md", src); !reflect.DeepEqual(again.Links, n.Links) || !reflect.DeepEqual(again.Tags, n.Tags) {

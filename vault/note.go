@@ -114,6 +114,11 @@ type Link struct {
 	Markdown bool `json:"markdown"`
 	// Line is the 1-based line of the link in the file.
 	Line int `json:"line"`
+	// Start and End are the byte offsets in the note's content of the link
+	// as written ("[[Note|label]]", "![[img.png]]", "[text](Note.md)"), so
+	// that a link can be rewritten in place; both 0 when not known.
+	Start int `json:"-"`
+	End   int `json:"-"`
 }
 
 // Kind is the kind of a note, taken from its frontmatter "type:".

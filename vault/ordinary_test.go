@@ -77,7 +77,17 @@ func dumpNote(n *Note) string {
 	if fm := n.Frontmatter; fm != nil {
 		fmt.Fprintf(&b, "frontmatter %d-%d line %d keys %q\n", fm.Start, fm.End, fm.Line, fm.Keys())
 	}
-	fmt.Fprintf(&b, "headings %+v\nblocks %+v\ntags %q\naliases %q\nlinks %+v\n", n.Headings, n.Blocks, n.Tags, n.Aliases, n.Links)
+	// Links as the old parser knew them: without their offsets.
+	type oldLink struct {
+		Target, Heading, Block, Label string
+		Embed, Frontmatter, Markdown  bool
+		Line                          int
+	}
+	links := make([]oldLink, len(n.Links))
+	for i, l := range n.Links {
+		links[i] = oldLink{l.Target, l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line}
+	}
+	fmt.Fprintf(&b, "headings %+v\nblocks %+v\ntags %q\naliases %q\nlinks %+v\n", n.Headings, n.Blocks, n.Tags, n.Aliases, links)
 	for _, w := range n.Warnings {
 		fmt.Fprintf(&b, "warning %v\n", w)
 	}

@@ -222,6 +222,7 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 		if !strings.Contains(node.Value, "[[") {
 			return
 		}
+		from := n.lineOffset(firstLine + node.Line - 1)
 		for _, m := range fmLinkRe.FindAllStringSubmatchIndex(node.Value, -1) {
 			l, ok := parseWikiInner(node.Value[m[4]:m[5]])
 			if !ok {
@@ -230,6 +231,11 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 			l.Embed = m[3] > m[2]
 			l.Frontmatter = true
 			l.Line = firstLine + node.Line - 1
+			// Where the link stands in the file: its text from the value's
+			// line on (a quoted value escapes nothing in "[[...]]").
+			if i := bytes.Index(n.Content[from:], []byte(node.Value[m[0]:m[1]])); from > 0 && i >= 0 {
+				l.Start, l.End = from+i, from+i+m[1]-m[0]
+			}
 			n.Links = append(n.Links, l)
 		}
 	case yaml.MappingNode:
@@ -241,6 +247,20 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 			n.frontmatterLinks(c, firstLine)
 		}
 	}
+}
+
+// lineOffset returns the byte offset in the note's content where the
+// 1-based line starts; 0 for the first line or one past the end.
+func (n *Note) lineOffset(line int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(n.Content[off:], '\n')
+		if i < 0 {
+			return 0
+		}
+		off += i + 1
+	}
+	return off
 }
 
 // walker collects headings, block ids, tags and links from the markdown
@@ -268,6 +288,7 @@ func (w *walker) walk(doc ast.Node) {
 		case *wikiNode:
 			l := node.link
 			l.Line = w.line(node.Pos())
+			l.Start, l.End = w.base+w.cuts.orig(l.Start), w.base+w.cuts.origEnd(l.End)
 			w.note.Links = append(w.note.Links, l)
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
@@ -361,7 +382,40 @@ func (w *walker) markdownLink(dest []byte, pos int, embed bool, node ast.Node) {
 		return
 	}
 	l.Label = string(inlineText(node, w.src))
+	if end := markdownLinkEnd(w.src, pos, dest); end > pos {
+		l.Start, l.End = w.base+w.cuts.orig(pos), w.base+w.cuts.origEnd(end)
+	}
 	w.note.Links = append(w.note.Links, l)
+}
+
+// markdownLinkEnd returns the offset after the ")" that closes the inline
+// link or image at pos in src whose destination is dest; 0 when it cannot
+// be found (a reference link: [text][ref]).
+func markdownLinkEnd(src []byte, pos int, dest []byte) int {
+	open := bytes.Index(src[pos:], []byte("]("))
+	if open < 0 {
+		return 0
+	}
+	at := pos + open + 2
+	d := bytes.Index(src[at:], dest)
+	if d < 0 {
+		return 0
+	}
+	depth := 0
+	for i := at + d + len(dest); i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return i + 1
+			}
+			depth--
+		case '\n':
+			return 0
+		}
+	}
+	return 0
 }
 
 // hasScheme reports whether s starts with a URL scheme ("https:",

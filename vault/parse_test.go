@@ -59,6 +59,9 @@ func TestParseLinks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := vault.Parse("note.md", []byte(tt.src))
+			for i := range n.Links { // offsets: see TestLinkOffsets
+				n.Links[i].Start, n.Links[i].End = 0, 0
+			}
 			if !reflect.DeepEqual(n.Links, tt.want) {
 				t.Errorf("links of %q\n got %+v\nwant %+v", tt.src, n.Links, tt.want)
 			}
@@ -216,5 +219,26 @@ func TestParseSpans(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLinkOffsets: every link knows where it stands in the note, so that
+// Dream can rewrite it in place.
+func TestLinkOffsets(t *testing.T) {
+	src := "---\nrelated: \"[[Fm Link]]\"\n---\n%% [[Hidden]] %%\nSee [[Note|the note]] and ![[img.png]], [md](Other%20Note.md#H) and `[[code]]`.\n"
+	n := vault.Parse("a.md", []byte(src))
+	want := map[string]string{
+		"Fm Link":    "[[Fm Link]]",
+		"Note":       "[[Note|the note]]",
+		"img.png":    "![[img.png]]",
+		"Other Note.md": "[md](Other%20Note.md#H)",
+	}
+	if len(n.Links) != len(want) {
+		t.Fatalf("links %+v", n.Links)
+	}
+	for _, l := range n.Links {
+		if got := src[l.Start:l.End]; got != want[l.Target] {
+			t.Errorf("%s at %d-%d is %q, want %q", l.Target, l.Start, l.End, got, want[l.Target])
+		}
 	}
 }

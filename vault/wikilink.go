@@ -134,6 +134,7 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 	}
 	block.Advance(stop + len(wikiClose) - seg.Start)
 	l.Embed = open == len(wikiEmbedOpen)
+	l.Start, l.End = seg.Start, stop+len(wikiClose) // in src; the walker maps them to the note
 	return &wikiNode{link: l}
 }
 
