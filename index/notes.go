@@ -39,7 +39,7 @@ func (ix *Index) List(ctx context.Context, q Query) ([]NoteInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.id, n.path, n.kind, n.name, n.title, n.description, n.aliases, coalesce(group_concat(t.tag, char(10)), '')
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.id, n.path, n.kind, n.name, n.title, n.description, n.aliases, coalesce(group_concat(t.display, char(10) ORDER BY t.seq), '')
 		FROM notes n LEFT JOIN tags t ON t.note_id = n.id GROUP BY n.id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("list notes: %w", err)

@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 11
+const schemaVersion = 12
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -33,12 +33,18 @@ CREATE TABLE notes (
 	aliases     TEXT NOT NULL,
 	date        TEXT NOT NULL,
 	frontmatter TEXT NOT NULL,
-	warnings    TEXT NOT NULL
+	warnings    TEXT NOT NULL,
+	archived    INTEGER NOT NULL
 );
 CREATE INDEX notes_date ON notes(date) WHERE date != '';
+CREATE INDEX notes_archived ON notes(id) WHERE archived;
+-- A note's tags: tag lower-cased (what matches), display as first written
+-- in the note (what is shown), seq its place among the note's tags.
 CREATE TABLE tags (
 	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag     TEXT NOT NULL,
+	display TEXT NOT NULL,
+	seq     INTEGER NOT NULL,
 	PRIMARY KEY (note_id, tag)
 ) WITHOUT ROWID;
 CREATE INDEX tags_tag ON tags(tag);

@@ -246,8 +246,7 @@ func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[in
 	ix.mu.Unlock()
 	if h == nil || h.gen != gen {
 		h = &hiddenNotes{gen: gen, archived: map[int64]bool{}}
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, path = ? FROM notes WHERE path = ?
-			OR json_extract(frontmatter, '$.archived') IS NOT NULL OR json_extract(frontmatter, '$.merged_into') IS NOT NULL`,
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, path = ? FROM notes WHERE path = ? OR archived`,
 			vault.MemoryIndexFile, vault.MemoryIndexFile)
 		if err != nil {
 			return nil, fmt.Errorf("read archived notes: %w", err)

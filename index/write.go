@@ -24,10 +24,10 @@ type writer struct {
 }
 
 var writerSQL = map[string]string{
-	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings, archived)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"updateNote": `UPDATE notes SET hash = ?, size = ?, mtime = ?, kind = ?, name = ?, title = ?, description = ?,
-		aliases = ?, date = ?, frontmatter = ?, warnings = ? WHERE id = ?`,
+		aliases = ?, date = ?, frontmatter = ?, warnings = ?, archived = ? WHERE id = ?`,
 	"touch":       `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
 	"deleteFTS":   `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
 	"deleteChunk": `DELETE FROM chunks WHERE note_id = ?`,
@@ -37,7 +37,7 @@ var writerSQL = map[string]string{
 	"deleteFile":  `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, reason = excluded.reason`,
-	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag) VALUES(?, ?)`,
+	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag, display, seq) VALUES(?, ?, ?, ?)`,
 	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertChunk":   `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -127,7 +127,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	nr := &noteRows{
 		path: n.Path,
 		fields: []any{n.Hash, size, mtime, string(n.Kind()), n.Name, n.Title(), desc,
-			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n")},
+			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n"), archived(fm)},
 		chunks:      chunks,
 		names:       n.Name,
 		aliases:     strings.Join(n.Aliases, " "),
@@ -139,7 +139,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 		nr.names += " " + t
 	}
 	for _, t := range n.Tags {
-		nr.tags = append(nr.tags, strings.ToLower(t))
+		nr.tags = append(nr.tags, t)
 	}
 	for i, l := range n.Links {
 		target, ok := r.resolve(n.Path, l)
@@ -190,8 +190,8 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	}
 	w.written[id] = true
 	w.states[nr.path] = &fileState{id: id, size: nr.fields[1].(int64), mtime: nr.fields[2].(int64), hash: nr.fields[0].(string), note: true}
-	for _, t := range nr.tags {
-		if _, err := w.exec(ctx, "insertTag", id, t); err != nil {
+	for i, t := range nr.tags {
+		if _, err := w.exec(ctx, "insertTag", id, strings.ToLower(t), t, i); err != nil {
 			return err
 		}
 	}
@@ -276,6 +276,15 @@ func (w *writer) reresolve(ctx context.Context, paths []string, r resolver, fres
 }
 
 var datedName = regexp.MustCompile(`(^|[^0-9])(\d{4}-\d{2}-\d{2})([^0-9]|$)`)
+
+// archived reports whether a note's frontmatter marks it archived (Dream's
+// merged and superseded memories: an archived or merged_into key), which
+// queries leave out unless asked.
+func archived(fm map[string]any) bool {
+	_, a := fm["archived"]
+	_, m := fm["merged_into"]
+	return a || m
+}
 
 // noteDate is the date a note is about, for temporal recall: frontmatter
 // date (or created, updated), else a YYYY-MM-DD in its file name (daily
