@@ -46,6 +46,32 @@ type EdgeFilter struct {
 // Edges returns the links f chooses, by source path, each note's in the
 // order it wrote them.
 func (ix *Index) Edges(ctx context.Context, f EdgeFilter) ([]Edge, error) {
+	return ix.edges(ctx, f, -1, 0)
+}
+
+// EdgePage returns the page p of the links f chooses (see Edges), and
+// where it lies among them all; the database counts and skips, so a page
+// of a large vault costs what the page holds. Errors: ErrBadPage; the
+// cache's.
+func (ix *Index) EdgePage(ctx context.Context, f EdgeFilter, p Page) ([]Edge, PageInfo, error) {
+	p, err := p.Check()
+	if err != nil {
+		return nil, PageInfo{}, err
+	}
+	where, args := f.where()
+	var total int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM edges e JOIN notes n ON n.id = e.source_id"+where, args...).Scan(&total); err != nil {
+		return nil, PageInfo{}, fmt.Errorf("read links %s: %w", ix.path, err)
+	}
+	edges, err := ix.edges(ctx, f, p.Limit, p.Offset)
+	if err != nil {
+		return nil, PageInfo{}, err
+	}
+	return edges, pageInfo(total, p.Offset, len(edges)), nil
+}
+
+// where is f as a WHERE clause over edges e joined to their notes n.
+func (f EdgeFilter) where() (string, []any) {
 	var where []string
 	var args []any
 	if f.From != "" {
@@ -57,12 +83,17 @@ func (ix *Index) Edges(ctx context.Context, f EdgeFilter) ([]Edge, error) {
 	if f.Unresolved {
 		where = append(where, "NOT e.resolved")
 	}
-	q := `SELECT n.path, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line
-		FROM edges e JOIN notes n ON n.id = e.source_id`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
-	rows, err := ix.db.QueryContext(ctx, q+" ORDER BY n.path, e.seq", args...)
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// edges reads limit links (all when negative) from offset on.
+func (ix *Index) edges(ctx context.Context, f EdgeFilter, limit, offset int) ([]Edge, error) {
+	where, args := f.where()
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line
+		FROM edges e JOIN notes n ON n.id = e.source_id`+where+` ORDER BY n.path, e.seq LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
 	}

@@ -32,34 +32,69 @@ type NoteInfo struct {
 	Aliases []string `json:"aliases"`
 }
 
-// List returns the notes passing q's filters (Type, Tag, Folder, Paths;
-// its text, mode and limit are ignored), by path.
+// List returns the notes passing q's filters (Type, Tag, Folder, Paths,
+// Memories, Archived; its text, mode and limit are ignored), by path.
 func (ix *Index) List(ctx context.Context, q Query) ([]NoteInfo, error) {
+	notes, _, err := ix.list(ctx, q, -1, 0)
+	return notes, err
+}
+
+// ListPage returns the page p of List's notes, and where it lies among
+// them all; the database counts and skips. Errors: ErrBadPage; the
+// cache's.
+func (ix *Index) ListPage(ctx context.Context, q Query, p Page) ([]NoteInfo, PageInfo, error) {
+	p, err := p.Check()
+	if err != nil {
+		return nil, PageInfo{}, err
+	}
+	notes, total, err := ix.list(ctx, q, p.Limit, p.Offset)
+	if err != nil {
+		return nil, PageInfo{}, err
+	}
+	return notes, pageInfo(total, p.Offset, len(notes)), nil
+}
+
+// list reads limit notes (all when negative) from offset on, and counts
+// them all.
+func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteInfo, int, error) {
 	f, err := ix.filter(ctx, q, false)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.id, n.path, n.kind, n.name, n.title, n.description, n.aliases, coalesce(group_concat(t.display, char(10) ORDER BY t.seq), '')
-		FROM notes n LEFT JOIN tags t ON t.note_id = n.id GROUP BY n.id ORDER BY n.path`)
+	var where []string
+	var args []any
+	if f.only != nil {
+		where, args = append(where, "n.id IN (SELECT value FROM json_each(?))"), append(args, idList(f.only))
+	}
+	if len(f.hide) > 0 {
+		where, args = append(where, "n.id NOT IN (SELECT value FROM json_each(?))"), append(args, idList(f.hide))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	total := 0
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM notes n"+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("list notes: %w", err)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, n.name, n.title, n.description, n.aliases,
+			coalesce((SELECT group_concat(t.display, char(10) ORDER BY t.seq) FROM tags t WHERE t.note_id = n.id), '')
+		FROM notes n`+cond+` ORDER BY n.path LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
-		return nil, fmt.Errorf("list notes: %w", err)
+		return nil, 0, fmt.Errorf("list notes: %w", err)
 	}
 	defer rows.Close()
 	out := []NoteInfo{}
 	for rows.Next() {
-		var id int64
 		var n NoteInfo
 		var aliases, tags string
-		if err := rows.Scan(&id, &n.Path, &n.Type, &n.Name, &n.Title, &n.Description, &aliases, &tags); err != nil {
-			return nil, err
-		}
-		if !f.keep(id) {
-			continue
+		if err := rows.Scan(&n.Path, &n.Type, &n.Name, &n.Title, &n.Description, &aliases, &tags); err != nil {
+			return nil, 0, err
 		}
 		n.Tags, n.Aliases = lines(tags), lines(aliases)
 		out = append(out, n)
 	}
-	return out, rows.Err()
+	return out, total, rows.Err()
 }
 
 // lines splits a newline-joined column; "" is no lines.

@@ -68,12 +68,18 @@ func Paginate[T any](all []T, p Page) ([]T, PageInfo, error) {
 	}
 	start := min(p.Offset, len(all))
 	end := min(start+p.Limit, len(all))
-	info := PageInfo{Total: len(all), More: len(all) - end}
+	return all[start:end:end], pageInfo(len(all), start, end-start), nil
+}
+
+// pageInfo is where a page of n items from offset lies in a list of total.
+func pageInfo(total, offset, n int) PageInfo {
+	end := min(offset+n, total)
+	info := PageInfo{Total: total, More: max(total-end, 0)}
 	if info.More > 0 {
 		info.NextOffset = end
 		info.NextCursor = strconv.Itoa(end)
 	}
-	return all[start:end:end], info, nil
+	return info
 }
 
 // ParseCursor turns a cursor of [PageInfo] back into an offset; "" is the

@@ -319,11 +319,7 @@ func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in Lis
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	notes, err := s.opts.Index.List(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder})
-	if err != nil {
-		return nil, ListNotesOut{}, toolError(err)
-	}
-	page, info, err := index.Paginate(notes, index.Page{Offset: offset, Limit: in.Limit})
+	page, info, err := s.opts.Index.ListPage(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder}, index.Page{Offset: offset, Limit: in.Limit})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}

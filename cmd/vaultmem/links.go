@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v3"
@@ -62,12 +63,14 @@ func (a *app) unresolvedCommand() *cli.Command {
 // printEdges prints a page of the links f chooses, one per line, or as
 // JSON {..., "edges": [...], total, more, next_offset}.
 func (a *app) printEdges(ctx context.Context, cmd *cli.Command, ix *index.Index, head map[string]any, f index.EdgeFilter) error {
-	all, err := ix.Edges(ctx, f)
-	if err != nil {
-		return err
+	if cmd.Int("limit") < 1 {
+		return usagef("--limit must be from 1 to %d", index.MaxLimit)
 	}
-	edges, info, err := paginate(cmd, all)
+	edges, info, err := ix.EdgePage(ctx, f, index.Page{Offset: int(cmd.Int("offset")), Limit: int(cmd.Int("limit"))})
 	if err != nil {
+		if errors.Is(err, index.ErrBadPage) {
+			return usageError{err}
+		}
 		return err
 	}
 	if cmd.Bool("json") {

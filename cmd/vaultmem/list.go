@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -35,17 +36,20 @@ func (a *app) listCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			notes, err := ix.List(ctx, index.Query{Type: strings.ToLower(strings.TrimSpace(cmd.String("type"))), Tag: cmd.String("tag")})
+			if cmd.Int("limit") < 1 {
+				return usagef("--limit must be from 1 to %d", index.MaxLimit)
+			}
+			notes, info, err := ix.ListPage(ctx, index.Query{Type: strings.ToLower(strings.TrimSpace(cmd.String("type"))), Tag: cmd.String("tag")},
+				index.Page{Offset: int(cmd.Int("offset")), Limit: int(cmd.Int("limit"))})
+			if errors.Is(err, index.ErrBadPage) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}
 			items := make([]listItem, len(notes))
 			for i, n := range notes {
 				items[i] = listItem{Path: n.Path, Name: n.Name, Type: n.Type, Title: n.Title, Description: n.Description, Tags: n.Tags}
-			}
-			items, info, err := paginate(cmd, items)
-			if err != nil {
-				return err
 			}
 			if cmd.Bool("json") {
 				return a.printJSON(withPage(map[string]any{"notes": items}, info))
