@@ -101,8 +101,11 @@ func (a *app) mcpCommand() *cli.Command {
 			}))
 			cancel()
 			background.Wait()
-			if errors.Is(err, context.Canceled) {
-				return nil
+			switch {
+			case ctx.Err() != nil: // a signal: exit 130, like any command interrupted
+				return ctx.Err()
+			case errors.Is(err, context.Canceled):
+				return nil // the client went away
 			}
 			return err
 		},

@@ -177,3 +177,19 @@ func TestInterruptedIndex(t *testing.T) {
 		t.Errorf("doctor after the interruption: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestShowOddFrontmatter: dates stay as written, and keys or numbers JSON
+// cannot hold as they are do not break show --json.
+func TestShowOddFrontmatter(t *testing.T) {
+	dir := newVault(t)
+	if err := os.WriteFile(filepath.Join(dir, "odd.md"), []byte("---\ncreated: 2024-01-02\nyears: {2023: 5}\nratio: .nan\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var v struct{ Frontmatter map[string]any }
+	if err := json.Unmarshal([]byte(ok(t, dir, "show", "--json", "odd")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Frontmatter["created"] != "2024-01-02" || v.Frontmatter["ratio"] != ".nan" || v.Frontmatter["years"].(map[string]any)["2023"] != 5.0 {
+		t.Errorf("frontmatter %v", v.Frontmatter)
+	}
+}

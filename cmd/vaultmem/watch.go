@@ -44,7 +44,10 @@ func (a *app) watchCommand() *cli.Command {
 			if !cmd.Bool("json") {
 				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
 			}
-			return w.Run(ctx)
+			if err := w.Run(ctx); err != nil {
+				return err
+			}
+			return ctx.Err() // Ctrl-C or SIGTERM: exit 130, like any command interrupted
 		},
 	}
 }
