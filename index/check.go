@@ -136,6 +136,7 @@ func (ix *Index) Digest(ctx context.Context) (string, error) {
 	for _, q := range []string{
 		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings, archived FROM notes ORDER BY path",
 		"SELECT n.path, t.tag, t.display, t.seq FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
+		"SELECT n.path, m.name, m.pinned, m.written FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY 1",
 		"SELECT path, reason FROM files ORDER BY path",
 		"SELECT n.path, e.seq, e.raw, e.key, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line FROM edges e JOIN notes n ON n.id = e.source_id ORDER BY 1, 2",
 		"SELECT n.path, c.seq, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",

@@ -13,6 +13,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -124,7 +127,16 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 		}
 		return openFallback(ctx, p, opts, err)
 	}
+	// Opening checks the schema under a shared lock, which a rebuild takes
+	// exclusively: no process reads a cache another is deleting. (Where
+	// the file system has no locks, opening goes on without.)
+	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
+	_, _ = lock.TryRLockContext(ctx, 20*time.Millisecond) // an error: no locks here
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("open index %s: %w", p, ctx.Err())
+	}
 	ix, err := open(ctx, p, opts, readWrite)
+	lock.Unlock() // before a rebuild locks it exclusively
 	if err == nil {
 		return ix, nil
 	}
@@ -134,14 +146,32 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	if !unusable(err) {
 		return nil, fmt.Errorf("open index %s: %w", p, err)
 	}
-	if rmErr := removeDB(p); rmErr != nil {
-		return nil, fmt.Errorf("open index %s: %v; and removing it failed: %w", p, err, rmErr)
+	return rebuild(ctx, p, opts, err)
+}
+
+// rebuild replaces the unusable cache at p (why says how it is unusable)
+// with an empty one. Processes that find it unusable at once take turns:
+// the first rebuilds it, the others open what the first made.
+func rebuild(ctx context.Context, p string, opts Options, why error) (*Index, error) {
+	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
+	if _, err := lock.TryLockContext(ctx, 20*time.Millisecond); ctx.Err() != nil {
+		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, ctx.Err())
+	} else if err == nil {
+		defer lock.Unlock()
 	}
-	ix, err2 := open(ctx, p, opts, readWrite)
-	if err2 != nil {
-		return nil, fmt.Errorf("open index %s: %w", p, err2)
+	if ix, err := open(ctx, p, opts, readWrite); err == nil {
+		return ix, nil // rebuilt by another process meanwhile
+	} else if !unusable(err) {
+		return nil, fmt.Errorf("open index %s: %w", p, err)
 	}
-	ix.rebuiltBecause = err.Error()
+	if err := removeDB(p); err != nil {
+		return nil, fmt.Errorf("open index %s: %v; and removing it failed: %w", p, why, err)
+	}
+	ix, err := open(ctx, p, opts, readWrite)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", p, err)
+	}
+	ix.rebuiltBecause = why.Error()
 	return ix, nil
 }
 
@@ -253,9 +283,20 @@ func (ix *Index) migrate(ctx context.Context, write bool) error {
 			return err
 		}
 		defer tx.Rollback()
+		// Another process may have made the cache while this one waited for
+		// the write lock: a cache it finished is this one's to use.
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if version == schemaVersion {
+			return nil
+		}
 		var tables int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
 			return err
+		}
+		if version != 0 {
+			return fmt.Errorf("%w version %d, want %d", errSchema, version, schemaVersion)
 		}
 		if tables > 0 {
 			return fmt.Errorf("%w: the cache has tables but no schema version", errSchema)

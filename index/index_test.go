@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures"
@@ -243,5 +244,44 @@ func TestOpenRebuildsOtherSchemaVersion(t *testing.T) {
 	}
 	if st := tv.sync(); st.Parsed != 5 {
 		t.Errorf("after rebuild: %+v", st)
+	}
+}
+
+// TestOpenTogether: processes opening a fresh cache, or one of another
+// schema version, at the same moment all get a working cache; none
+// deletes the cache another one has just made.
+func TestOpenTogether(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+		if old {
+			tv.sync()
+			if _, err := tv.ix.db.Exec("PRAGMA user_version = 999"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tv.ix.Close()
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() {
+				ix, err := Open(context.Background(), filepath.Join(tv.dir, ".vaultmem", "cache"), tv.opts)
+				if err == nil {
+					_, err = ix.Sync(context.Background(), os.DirFS(tv.dir), nil)
+					ix.Close()
+				}
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("old cache %v: %v", old, err)
+			}
+		}
+		tv.ix = tv.open()
+		if n, err := tv.ix.Memories(context.Background()); err != nil || len(n) != 4 {
+			t.Errorf("old cache %v: %d memories after, %v", old, len(n), err)
+		}
 	}
 }

@@ -55,7 +55,7 @@ func (ix *Index) ListPage(ctx context.Context, q Query, p Page) ([]NoteInfo, Pag
 }
 
 // list reads limit notes (all when negative) from offset on, and counts
-// them all.
+// them all for a page (total -1 without one).
 func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteInfo, int, error) {
 	f, err := ix.filter(ctx, q, false)
 	if err != nil {
@@ -73,9 +73,11 @@ func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteIn
 	if len(where) > 0 {
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
-	total := 0
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM notes n"+cond, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("list notes: %w", err)
+	total := -1
+	if limit >= 0 { // a page says where it lies
+		if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM notes n"+cond, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("list notes: %w", err)
+		}
 	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, n.name, n.title, n.description, n.aliases,
 			coalesce((SELECT group_concat(t.display, char(10) ORDER BY t.seq) FROM tags t WHERE t.note_id = n.id), '')

@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 12
+const schemaVersion = 13
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -38,6 +38,16 @@ CREATE TABLE notes (
 );
 CREATE INDEX notes_date ON notes(date) WHERE date != '';
 CREATE INDEX notes_archived ON notes(id) WHERE archived;
+-- The live memories (notes of a memory type, not archived): what
+-- MEMORY.md lists. name is the frontmatter name (a memory's identity),
+-- written the day it was last written (its latest updated, created or
+-- date).
+CREATE TABLE memories (
+	note_id  INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+	name     TEXT NOT NULL,
+	pinned   INTEGER NOT NULL,
+	written  TEXT NOT NULL
+);
 -- A note's tags: tag lower-cased (what matches), display as first written
 -- in the note (what is shown), seq its place among the note's tags.
 CREATE TABLE tags (

@@ -28,13 +28,15 @@ var writerSQL = map[string]string{
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"updateNote": `UPDATE notes SET hash = ?, size = ?, mtime = ?, kind = ?, name = ?, title = ?, description = ?,
 		aliases = ?, date = ?, frontmatter = ?, warnings = ?, archived = ? WHERE id = ?`,
-	"touch":       `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
-	"deleteFTS":   `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
-	"deleteChunk": `DELETE FROM chunks WHERE note_id = ?`,
-	"deleteEdges": `DELETE FROM edges WHERE source_id = ?`,
-	"deleteTags":  `DELETE FROM tags WHERE note_id = ?`,
-	"deleteNote":  `DELETE FROM notes WHERE id = ?`,
-	"deleteFile":  `DELETE FROM files WHERE path = ?`,
+	"touch":        `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
+	"deleteFTS":    `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
+	"deleteChunk":  `DELETE FROM chunks WHERE note_id = ?`,
+	"deleteEdges":  `DELETE FROM edges WHERE source_id = ?`,
+	"deleteTags":   `DELETE FROM tags WHERE note_id = ?`,
+	"deleteMemory": `DELETE FROM memories WHERE note_id = ?`,
+	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written) VALUES(?, ?, ?, ?)`,
+	"deleteNote":   `DELETE FROM notes WHERE id = ?`,
+	"deleteFile":   `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, reason = excluded.reason`,
 	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag, display, seq) VALUES(?, ?, ?, ?)`,
@@ -106,7 +108,8 @@ type noteRows struct {
 	path   string
 	fields []any // the notes columns from hash to warnings
 	tags   []string
-	edges  [][]any // edges columns from seq to line
+	memory *memoryRow // nil when the note is no live memory
+	edges  [][]any    // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
 	// The FTS columns shared by every chunk of the note, and each chunk's
@@ -137,6 +140,9 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	}
 	if t := n.Title(); !strings.EqualFold(t, n.Name) {
 		nr.names += " " + t
+	}
+	if n.Kind().IsMemory() && !archived(fm) {
+		nr.memory = newMemoryRow(n, fm)
 	}
 	for _, t := range n.Tags {
 		nr.tags = append(nr.tags, t)
@@ -179,7 +185,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	} else {
-		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags"} {
+		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
 			}
@@ -192,6 +198,11 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	w.states[nr.path] = &fileState{id: id, size: nr.fields[1].(int64), mtime: nr.fields[2].(int64), hash: nr.fields[0].(string), note: true}
 	for i, t := range nr.tags {
 		if _, err := w.exec(ctx, "insertTag", id, strings.ToLower(t), t, i); err != nil {
+			return err
+		}
+	}
+	if m := nr.memory; m != nil {
+		if _, err := w.exec(ctx, "insertMemory", id, m.name, m.pinned, m.written); err != nil {
 			return err
 		}
 	}

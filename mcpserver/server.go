@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -47,10 +48,11 @@ type Options struct {
 
 // Server is an MCP server of one vault. Make one with New.
 type Server struct {
-	opts Options
-	root *os.Root
-	mcp  *mcp.Server
-	l1   *recent
+	opts   Options
+	root   *os.Root
+	mcp    *mcp.Server
+	l1     *recent
+	memory *memory.Store
 }
 
 // New builds the server and its tools and resources.
@@ -63,6 +65,7 @@ func New(o Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256),
+		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(vault.KindUser)}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
 				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +

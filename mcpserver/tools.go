@@ -155,9 +155,12 @@ func (s *Server) addTools() {
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
-	res, err := memory.Remember(ctx, s.opts.Writer, s.opts.Vault.Folder(vault.KindUser),
-		memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body}, memory.Options{Update: in.Update})
+func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
+	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
+		return nil, memory.Result{}, toolError(err)
+	}
+	res, err := s.memory.Remember(ctx, memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
+		memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)
 	}
@@ -241,13 +244,36 @@ func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNo
 	return nil, out, nil
 }
 
-func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, vault.EditResult, error) {
+// WriteNoteOut is what write_note did.
+type WriteNoteOut struct {
+	vault.EditResult
+	// IndexError says why MEMORY.md could not list a memory written as a
+	// note (the note itself is written).
+	IndexError string `json:"memory_index_error,omitempty"`
+}
+
+func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
 	res, err := s.opts.Writer.Apply(ctx, in.Path, vault.Edit{Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
 	if err != nil {
-		return nil, vault.EditResult{}, toolError(err)
+		return nil, WriteNoteOut{}, toolError(err)
 	}
 	s.remembered(res.Path)
-	return nil, res, nil
+	out := WriteNoteOut{EditResult: res}
+	if n, err := s.read(res.Path); err == nil && vault.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
+		// A memory written as a note is listed in MEMORY.md at once, as
+		// remember lists it: the index learns of it first.
+		if s.opts.Sync != nil {
+			s.opts.Sync(ctx)
+		} else if _, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil); err != nil {
+			out.IndexError = err.Error()
+		}
+		if out.IndexError == "" {
+			if _, err := s.memory.Reindex(ctx); err != nil {
+				out.IndexError = err.Error()
+			}
+		}
+	}
+	return nil, out, nil
 }
 
 func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn) (*mcp.CallToolResult, LinksOut, error) {

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -91,20 +92,49 @@ func Render(file string, content []byte, entries []Entry, reviews []Review) ([]b
 	}
 	dir := path.Dir(file)
 	keep := byPriority(entries)
-	render := func(n int) ([]byte, bool) {
-		out := assemble(before, region(dir, keep[:n], reviews, omitted(keep[n:])), after)
-		return out, bytes.Count(out, []byte("\n")) <= MaxLines && len(out) <= MaxBytes
+	lines := make(map[string]string, len(keep))
+	for _, e := range keep {
+		lines[e.Path] = Line(dir, e)
 	}
-	out, fits := render(len(keep))
 	n := len(keep)
-	if !fits {
+	size := measure(before, after, keep, lines, reviews, dir)
+	fits := func(n int) bool { l, b := size(n); return l <= MaxLines && b <= MaxBytes }
+	if !fits(n) {
 		// The most entries of highest priority that fit (fewer entries,
 		// fewer lines and bytes: a binary search finds the edge).
-		n = sort.Search(len(keep)+1, func(i int) bool { _, ok := render(i); return !ok }) - 1
-		out, _ = render(max(n, 0))
-		n = max(n, 0)
+		n = max(sort.Search(len(keep)+1, func(i int) bool { return !fits(i) })-1, 0)
 	}
+	in := make(map[string]bool, n)
+	for _, e := range keep[:n] {
+		in[e.Path] = true
+	}
+	out := assemble(before, region(byDisplay(entries), in, lines, reviews, dir, omitted(keep[n:])), after)
 	return out, IndexStats{Lines: bytes.Count(out, []byte("\n")), Bytes: len(out), Omitted: len(keep) - n}, nil
+}
+
+// measure returns the size of MEMORY.md, in lines and bytes, with the
+// first n entries of keep (by priority, so by type) listed: counted, not
+// rendered, so that a search over n stays cheap.
+func measure(before, after []byte, keep []Entry, lines map[string]string, reviews []Review, dir string) func(n int) (lines, bytes int) {
+	fixed := assemble(before, region(nil, nil, nil, reviews, dir, ""), after)
+	fixedLines, fixedBytes := bytes.Count(fixed, []byte("\n")), len(fixed)
+	// sum[i] is the bytes of the first i entries' lines; heads[i] those of
+	// the headings of their types.
+	sum, heads, groups := make([]int, len(keep)+1), make([]int, len(keep)+1), make([]int, len(keep)+1)
+	for i, e := range keep {
+		sum[i+1], heads[i+1], groups[i+1] = sum[i]+len(lines[e.Path])+1, heads[i], groups[i]
+		if i == 0 || keep[i-1].Type != e.Type {
+			heads[i+1] += len("## \n\n\n") + len(typeTitle(e.Type))
+			groups[i+1]++
+		}
+	}
+	return func(n int) (int, int) {
+		lineCount, byteCount := fixedLines+n+3*groups[n], fixedBytes+sum[n]+heads[n]
+		if left := omitted(keep[n:]); left != "" {
+			lineCount, byteCount = lineCount+2, byteCount+len(left)+2
+		}
+		return lineCount, byteCount
+	}
 }
 
 // splitRegion returns the text before and after the region (markers
@@ -147,6 +177,16 @@ func assemble(before []byte, region string, after []byte) []byte {
 	return append(out, after...)
 }
 
+// typeTitle is a memory type's heading in the region.
+func typeTitle(k vault.Kind) string {
+	for _, t := range typeTitles {
+		if t.kind == k {
+			return t.title
+		}
+	}
+	return ""
+}
+
 // typeRank is a memory type's place in the region (and priority).
 func typeRank(k vault.Kind) int {
 	for i, t := range typeTitles {
@@ -178,31 +218,42 @@ func byPriority(entries []Entry) []Entry {
 	return out
 }
 
-// region renders the generated lines: a heading per type with its
-// entries in alphabetical order, the reviews, and what was left out.
-func region(dir string, entries []Entry, reviews []Review, left string) string {
+// byDisplay returns the entries in the region's order: by type, then
+// alphabetical by title, then by path.
+func byDisplay(entries []Entry) []Entry {
+	out := slices.Clone(entries)
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		if ta, tb := typeRank(a.Type), typeRank(b.Type); ta != tb {
+			return ta - tb
+		}
+		if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return out
+}
+
+// region renders the generated lines: a heading per type with the entries
+// of shown (in display order) that are in, by their lines; the reviews;
+// and what was left out.
+func region(shown []Entry, in map[string]bool, lines map[string]string, reviews []Review, dir, left string) string {
 	var b strings.Builder
 	for _, t := range typeTitles {
-		var group []Entry
-		for _, e := range entries {
-			if e.Type == t.kind {
-				group = append(group, e)
+		started := false
+		for _, e := range shown {
+			if e.Type != t.kind || !in[e.Path] {
+				continue
 			}
-		}
-		if len(group) == 0 {
-			continue
-		}
-		slices.SortFunc(group, func(a, b Entry) int {
-			if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
-				return c
+			if !started {
+				fmt.Fprintf(&b, "## %s\n\n", t.title)
+				started = true
 			}
-			return strings.Compare(a.Path, b.Path)
-		})
-		fmt.Fprintf(&b, "## %s\n\n", t.title)
-		for _, e := range group {
-			b.WriteString(Line(dir, e) + "\n")
+			b.WriteString(lines[e.Path] + "\n")
 		}
-		b.WriteString("\n")
+		if started {
+			b.WriteString("\n")
+		}
 	}
 	if len(reviews) > 0 {
 		b.WriteString("## Needs review\n\n")
@@ -293,10 +344,49 @@ func linkTo(dir, p string) string {
 	return b.String()
 }
 
-// escapeTitle keeps a title from ending its link text.
-func escapeTitle(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+// regionPaths returns the vault paths of the memories the region of
+// content (MEMORY.md at vault path file) links to, in order.
+func regionPaths(file string, content []byte) []string {
+	b, e := bytes.Index(content, []byte(Begin)), bytes.Index(content, []byte(End))
+	if b < 0 || e < b {
+		return nil
+	}
+	dir := path.Dir(file)
+	var out []string
+	for _, line := range strings.Split(string(content[b:e]), "\n") {
+		if !strings.HasPrefix(line, "- [") {
+			continue
+		}
+		i := strings.Index(line, "](")
+		for i >= 0 && i > 0 && line[i-1] == '\\' { // an escaped bracket in the title
+			j := strings.Index(line[i+1:], "](")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			continue
+		}
+		rest := line[i+2:]
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			continue
+		}
+		dest, err := url.PathUnescape(rest[:end])
+		if err != nil {
+			continue
+		}
+		out = append(out, path.Clean(path.Join(dir, dest)))
+	}
+	return out
 }
+
+// escapeTitle keeps a title from ending its link text.
+func escapeTitle(s string) string { return titleEscaper.Replace(s) }
+
+var titleEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
 // oneLine joins a text's lines and collapses its white space.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

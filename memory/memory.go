@@ -4,7 +4,7 @@
 // the vault's memory folder. The CLI's remember command and the MCP
 // server's remember tool both call Remember.
 //
-// It imports vault only.
+// It imports vault, and index through the small Index interface it declares.
 package memory
 
 import (
@@ -122,34 +122,80 @@ type Result struct {
 	// Status is "created", "updated" or "unchanged".
 	Status string `json:"status"`
 	Hash   string `json:"hash"`
+	// IndexLine is the memory's line in MEMORY.md, written at once; "" when
+	// MEMORY.md could not be written, and IndexError says why (the memory
+	// itself is written).
+	IndexLine  string `json:"memory_index_line,omitempty"`
+	IndexError string `json:"memory_index_error,omitempty"`
 }
 
-// Remember writes m to folder/<safe name>.md through w (the folder as it is
-// spelt on disk, see vault.Writer.Resolve). An existing note there is
-// replaced only with opts.Update, only if it holds the memory of the same
-// name, and keeping its other frontmatter keys byte for byte.
-// Errors: ErrInvalid (m, or a name that makes no safe file name),
-// ErrNameTaken, a *vault.ConflictError when the note changed since
-// opts.ExpectedHash, and the writer's (a note whose frontmatter does not
-// parse is never rewritten; one over the size limit is refused).
-func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, opts Options) (Result, error) {
+// Remember writes m as a memory note and lists it in MEMORY.md at once. A
+// memory's identity is its name (case-insensitive), whatever its file is
+// called: a live memory of that name anywhere in the vault is the one
+// remembered again (replaced only with opts.Update, keeping its other
+// frontmatter keys byte for byte and setting updated:), else a new note
+// folder/<safe name>.md is written with created: today. A note already at
+// that path that holds another note is never touched.
+//
+// Errors: ErrInvalid (an *InvalidError), ErrNameTaken (a *TakenError), a
+// *vault.ConflictError when the note changed since opts.ExpectedHash (or
+// while it was written), and the Writer's (a note whose frontmatter does
+// not parse is never rewritten; one over the size limit is refused). A
+// MEMORY.md that cannot be written is not an error: see
+// Result.IndexError.
+func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, error) {
 	m.Type = vault.Kind(strings.ToLower(strings.TrimSpace(string(m.Type))))
 	m.Name, m.Description = strings.TrimSpace(m.Name), strings.TrimSpace(m.Description)
 	if err := m.Validate(); err != nil {
 		return Result{}, err
 	}
-	slug, _ := vault.SafeName(m.Name) // Validate checked it
-	p, err := w.Resolve(path.Join(folder, slug+vault.Ext))
+	live, err := s.memories(ctx)
 	if err != nil {
 		return Result{}, err
 	}
+	p := ""
+	for _, e := range live {
+		if strings.EqualFold(e.name, m.Name) {
+			p = e.Path
+			break
+		}
+	}
+	if p == "" {
+		slug, _ := vault.SafeName(m.Name) // Validate checked it
+		if p, err = s.w.Resolve(path.Join(s.folder, slug+vault.Ext)); err != nil {
+			return Result{}, err
+		}
+	}
+	today := s.today()
+	res, err := s.write(ctx, p, m, opts, today)
+	if err != nil {
+		return Result{}, err
+	}
+	entry := Entry{Path: res.Path, Type: m.Type, Title: m.Name, Hook: m.Description, Date: today}
+	for _, e := range live {
+		if e.Path == res.Path {
+			entry.Pinned = e.Pinned
+		}
+	}
+	if res.Status != "unchanged" || !s.listed(ctx, entry) {
+		if err := s.reindex(ctx, live, entry); err != nil {
+			res.IndexError = err.Error()
+			return res, nil
+		}
+	}
+	res.IndexLine = Line(path.Dir(s.indexFile), entry)
+	return res, nil
+}
+
+// write creates or updates the memory note at p.
+func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, today string) (Result, error) {
 	content := vault.Format([]vault.Field{
 		{Key: "name", Value: m.Name},
 		{Key: "description", Value: m.Description},
 		{Key: "type", Value: string(m.Type)},
+		{Key: "created", Value: dateNode(today)},
 	}, m.Body)
-
-	hash, err := w.Write(ctx, p, content, "")
+	hash, err := s.w.Write(ctx, p, content, "")
 	if err == nil {
 		return Result{Path: p, Status: "created", Hash: hash}, nil
 	}
@@ -157,12 +203,9 @@ func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, opt
 		return Result{}, err
 	}
 	status := "unchanged"
-	hash, err = w.Update(ctx, p, func(current []byte) ([]byte, error) {
+	hash, err = s.w.Update(ctx, p, func(current []byte) ([]byte, error) {
 		if h := vault.Hash(current); opts.ExpectedHash != "" && h != opts.ExpectedHash {
 			return nil, &vault.ConflictError{Path: p, Expected: opts.ExpectedHash, Actual: h}
-		}
-		if bytes.Equal(current, content) {
-			return current, nil
 		}
 		old := vault.Parse(p, current)
 		if len(old.Warnings) > 0 {
@@ -172,21 +215,29 @@ func Remember(ctx context.Context, w *vault.Writer, folder string, m Memory, opt
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {
 			return nil, &TakenError{Path: p, Name: oldName, Other: true}
 		}
-		if !opts.Update {
-			return nil, &TakenError{Path: p, Name: oldName}
-		}
 		next, err := vault.SetFrontmatter(p, current, "description", m.Description)
+		if err == nil {
+			next, err = vault.SetFrontmatter(p, next, "type", string(m.Type))
+		}
 		if err != nil {
 			return nil, err
 		}
-		if next, err = vault.SetFrontmatter(p, next, "type", string(m.Type)); err != nil {
-			return nil, err
+		next = vault.SetBody(next, m.Body)
+		if bytes.Equal(next, current) {
+			return current, nil // the same memory again
+		}
+		if !opts.Update {
+			return nil, &TakenError{Path: p, Name: oldName}
 		}
 		status = "updated"
-		return vault.SetBody(next, m.Body), nil
+		return vault.SetFrontmatter(p, next, "updated", dateNode(today))
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Path: p, Status: status, Hash: hash}, nil
 }
+
+// dateNode is a day written as a YAML date (unquoted), as Obsidian's date
+// properties want it.
+func dateNode(day string) any { return vault.FromJSON(day) }

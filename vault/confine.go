@@ -106,7 +106,8 @@ func (w *Writer) inside(dir, rel string) (string, error) {
 		return "", &PathError{Path: rel, Reason: "leads outside the vault through a symbolic link", Outside: true}
 	}
 	r = filepath.ToSlash(r)
-	if r == "." || r == TmpDir || r == StateDir || strings.HasPrefix(r, StateDir+"/") {
+	own := strings.HasPrefix(rel, StateDir+"/") || strings.HasPrefix(rel, TmpDir+"/") || rel == TmpDir
+	if r == "." || r == TmpDir || r == StateDir || strings.HasPrefix(r, StateDir+"/") || r == DotDir && own {
 		return r, nil
 	}
 	for _, c := range strings.Split(r, "/") {

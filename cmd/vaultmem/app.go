@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -134,6 +135,11 @@ func (s *session) writer() *vault.Writer {
 		}
 		fmt.Fprintf(s.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", s.v.Abs(vault.LockFile), who)
 	}})
+}
+
+// store returns the vault's memory store over ix.
+func (s *session) store(ix *index.Index) *memory.Store {
+	return memory.NewStore(s.writer(), ix, memory.StoreOptions{Folder: s.cfg.Folders.Memory})
 }
 
 func (a *app) open() (*session, error) {

@@ -47,6 +47,7 @@ func (a *app) mcpCommand() *cli.Command {
 			// watches already, its syncs serve us, and if no watcher can run
 			// at all, each read syncs first.
 			var srv *mcpserver.Server
+			keep := &keeper{store: s.store(ix), logf: logf}
 			watcher, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				defer func() { // no note may stop the server
 					if r := recover(); r != nil {
@@ -57,6 +58,7 @@ func (a *app) mcpCommand() *cli.Command {
 					logf("sync: %v", b.Err)
 				}
 				srv.RefreshResources(ctx, b.Paths)
+				keep.afterBatch(ctx, b)
 			}})
 			switch {
 			case errors.Is(err, watch.ErrRunning):

@@ -59,14 +59,18 @@ func (a *app) rememberCommand() *cli.Command {
 			if cmd.String("expected-hash") != "" && !cmd.Bool("update") {
 				return usagef("--expected-hash goes with --update")
 			}
-			s, err := a.open()
+			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			w := s.writer()
-			res, err := memory.Remember(ctx, w, s.cfg.Folders.Memory, m,
-				memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
+			defer ix.Close()
+			// The index knows the memories by name (a memory's identity) and
+			// lists them in MEMORY.md: current first.
+			if _, err := a.syncIndex(ctx, s, ix); err != nil {
+				return err
+			}
+			res, err := s.store(ix).Remember(ctx, m, memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
 			var taken *memory.TakenError
 			switch {
 			case errors.Is(err, memory.ErrInvalid):
@@ -82,6 +86,9 @@ func (a *app) rememberCommand() *cli.Command {
 				return a.printJSON(res)
 			}
 			fmt.Fprintln(a.stdout, res.Path)
+			if res.IndexError != "" && !a.quiet {
+				fmt.Fprintf(a.stderr, "warning: the memory is written, but %s is not: %s\n", vault.MemoryIndexFile, res.IndexError)
+			}
 			return nil
 		},
 	}

@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/vaultmem/vaultmem/fixtures"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -26,15 +31,24 @@ func TestRemember(t *testing.T) {
 	if out != "memory/use-pnpm.md\n" {
 		t.Errorf("path printed: %q", out)
 	}
-	want := "---\nname: Use pnpm\ndescription: The user wants pnpm, not npm\ntype: feedback\n---\n\nAlways use pnpm.\n"
-	if got := mustRead(t, filepath.Join(dir, "memory", "use-pnpm.md")); got != want {
+	want := "---\nname: Use pnpm\ndescription: The user wants pnpm, not npm\ntype: feedback\ncreated: DATE\n---\n\nAlways use pnpm.\n"
+	if got := today(t, mustRead(t, filepath.Join(dir, "memory", "use-pnpm.md"))); got != want {
 		t.Errorf("note:\n%s\nwant:\n%s", got, want)
+	}
+	// MEMORY.md lists it at once.
+	wantIndex := "# Memory\n\n" + memory.Begin + "\n## Feedback\n\n- [Use pnpm](memory/use-pnpm.md) — The user wants pnpm, not npm\n\n" + memory.End + "\n"
+	if got := mustRead(t, filepath.Join(dir, "MEMORY.md")); got != wantIndex {
+		t.Errorf("MEMORY.md:\n%s\nwant:\n%s", got, wantIndex)
 	}
 
 	// The same memory again changes nothing.
-	var res struct{ Path, Status string }
+	var res struct {
+		Path, Status string
+		Line         string `json:"memory_index_line"`
+	}
 	js := ok(t, dir, "remember", "--json", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm, not npm", "Always use pnpm.")
-	if err := json.Unmarshal([]byte(js), &res); err != nil || res.Path != "memory/use-pnpm.md" || res.Status != "unchanged" {
+	if err := json.Unmarshal([]byte(js), &res); err != nil || res.Path != "memory/use-pnpm.md" || res.Status != "unchanged" ||
+		res.Line != "- [Use pnpm](memory/use-pnpm.md) — The user wants pnpm, not npm" {
 		t.Errorf("repeat: %s %v", js, err)
 	}
 
@@ -53,15 +67,62 @@ func TestRemember(t *testing.T) {
 	if r := vaultmem(t, dir, "Only pnpm.\n", "remember", "--json", "--update", "--type", "feedback", "--name", "Use pnpm", "--description", "pnpm only", "--stdin"); r.code != 0 {
 		t.Fatalf("update: exit %d: %s", r.code, r.stderr)
 	}
-	got := mustRead(t, p)
-	if !strings.Contains(got, "# reviewed by Ana\npriority: high\n") || !strings.Contains(got, "description: pnpm only\n") || !strings.HasSuffix(got, "\nOnly pnpm.\n") {
+	got := today(t, mustRead(t, p))
+	if !strings.Contains(got, "# reviewed by Ana\npriority: high\n") || !strings.Contains(got, "description: pnpm only\n") ||
+		!strings.Contains(got, "created: DATE\n") || !strings.Contains(got, "updated: DATE\n") || !strings.HasSuffix(got, "\nOnly pnpm.\n") {
 		t.Errorf("update lost the human's lines:\n%s", got)
+	}
+	if got := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(got, "\n- [Use pnpm](memory/use-pnpm.md) — pnpm only\n") {
+		t.Errorf("MEMORY.md not updated:\n%s", got)
 	}
 
 	// A name that maps to the same file but is another memory is refused.
 	r = vaultmem(t, dir, "", "remember", "--update", "--type", "user", "--name", "use/pnpm", "--description", "x", "y")
 	if r.code != exitConflict || !strings.Contains(r.stderr, "already holds another note") {
 		t.Errorf("slug collision: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// today replaces the dates remember writes (created:, updated:) with DATE,
+// after checking they are today's (or, past midnight, yesterday's).
+func today(t *testing.T, note string) string {
+	t.Helper()
+	days := []string{time.Now().Format(time.DateOnly), time.Now().Add(-time.Hour).Format(time.DateOnly)}
+	return writtenDate.ReplaceAllStringFunc(note, func(m string) string {
+		key, day, _ := strings.Cut(m, ": ")
+		if !slices.Contains(days, day) {
+			t.Errorf("%s is not today", m)
+		}
+		return key + ": DATE"
+	})
+}
+
+var writtenDate = regexp.MustCompile(`(?m)^(created|updated): \d{4}-\d{2}-\d{2}`)
+
+// TestRememberByName: a memory's identity is its frontmatter name, not its
+// file name, as in a Claude Code memory folder: remembering it again
+// updates its note (with --update) or is refused, never a second note.
+func TestRememberByName(t *testing.T) {
+	dir := t.TempDir()
+	if err := fixtures.CopyTo(dir, "memory-folder"); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "init")
+	r := vaultmem(t, dir, "", "remember", "--type", "feedback", "--name", "testing FEEDBACK", "--description", "d", "Mocks are fine.")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "feedback_testing.md") {
+		t.Errorf("without --update: exit %d, %s", r.code, r.stderr)
+	}
+	out := ok(t, dir, "remember", "--update", "--type", "feedback", "--name", "Testing feedback", "--description", "Real database", "Use the real database.")
+	if out != "memory/feedback_testing.md\n" {
+		t.Errorf("updated %q, want memory/feedback_testing.md", out)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "memory"))
+	if len(entries) != 4 {
+		t.Errorf("%d notes in memory/, want the 4 there were", len(entries))
+	}
+	got := mustRead(t, filepath.Join(dir, "MEMORY.md"))
+	if !strings.Contains(got, "- [Testing feedback](memory/feedback_testing.md) — Real database\n") || strings.Count(got, "feedback_testing.md") != 2 {
+		t.Errorf("MEMORY.md (the human's old line, then the region):\n%s", got)
 	}
 }
 

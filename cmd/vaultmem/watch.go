@@ -16,7 +16,8 @@ func (a *app) watchCommand() *cli.Command {
 		Usage: "keep the index current while the vault is edited (runs until Ctrl-C)",
 		Description: "Syncs the index, then watches every folder of the vault and syncs again after each burst\n" +
 			"of changes (an editor's save, a git checkout, an agent's write), about 100 ms after it ends.\n" +
-			"While it runs, search and recall skip their own sync. One watcher runs per vault.\n" +
+			"While it runs, search and recall skip their own sync, and MEMORY.md keeps listing the memories\n" +
+			"however they are edited. One watcher runs per vault.\n" +
 			"With --json, one line per applied change: {time, paths, parsed, removed, embedded, notes,\n" +
 			"chunks, ms, rescan, error}.",
 		Flags: []cli.Flag{jsonFlag},
@@ -31,7 +32,11 @@ func (a *app) watchCommand() *cli.Command {
 			defer s.Close()
 			defer ix.Close()
 			var last time.Time
+			keep := &keeper{store: s.store(ix), logf: func(format string, args ...any) {
+				fmt.Fprintf(a.stderr, "warning: "+format+"\n", args...)
+			}}
 			w, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
+				keep.afterBatch(ctx, b)
 				a.printBatch(b, cmd.Bool("json"), &last)
 			}})
 			if errors.Is(err, watch.ErrRunning) {

@@ -58,12 +58,17 @@ func TestWatchCommand(t *testing.T) {
 		t.Errorf("first event is not the initial sync: %+v", ev)
 	}
 
-	if err := os.WriteFile(filepath.Join(dir, "memory", "deploys.md"), []byte("Deploys go out on Tuesdays."), 0o644); err != nil {
+	note := "---\nname: Deploys\ndescription: deploy day\ntype: project\n---\nDeploys go out on Tuesdays."
+	if err := os.WriteFile(filepath.Join(dir, "memory", "deploys.md"), []byte(note), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ev := next()
 	if len(ev.Paths) != 1 || ev.Paths[0] != "memory/deploys.md" || ev.Parsed != 1 || ev.Error != "" {
 		t.Errorf("event for a saved note: %+v", ev)
+	}
+	// A memory saved by hand is listed in MEMORY.md before the event.
+	if got := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(got, "- [Deploys](memory/deploys.md) — deploy day\n") {
+		t.Errorf("MEMORY.md after a memory was saved:\n%s", got)
 	}
 
 	r := vaultmem(t, dir, "", "watch")

@@ -1,0 +1,75 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Memory is a live memory (a note of one of the four memory types, not
+// archived) as the index holds it.
+type Memory struct {
+	Path string
+	// Type is the memory type: user, feedback, project or reference.
+	Type string
+	// Name is the frontmatter name, the memory's identity; "" when it has
+	// none (then Title stands for it).
+	Name        string
+	Title       string
+	Description string
+	// Pinned is the frontmatter pinned.
+	Pinned bool
+	// Date is the day it was last written: the latest of its frontmatter
+	// updated, created and date (YYYY-MM-DD), "" when it has none.
+	Date string
+	// Hash is the content hash of the note as indexed.
+	Hash string
+}
+
+// memoryRow is what the memories table holds of a live memory.
+type memoryRow struct {
+	name    string
+	pinned  bool
+	written string
+}
+
+// newMemoryRow is the memories row of memory note n (fm its frontmatter
+// as JSON).
+func newMemoryRow(n *vault.Note, fm map[string]any) *memoryRow {
+	m := &memoryRow{}
+	m.name, _ = n.Frontmatter.String("name")
+	m.name = strings.TrimSpace(m.name)
+	switch p := fm["pinned"].(type) {
+	case bool:
+		m.pinned = p
+	case string:
+		m.pinned = strings.EqualFold(p, "true") || strings.EqualFold(p, "yes")
+	}
+	for _, k := range []string{"updated", "created", "date"} {
+		if d, ok := n.Frontmatter.String(k); ok && len(d) >= 10 && d[:10] > m.written {
+			m.written = d[:10]
+		}
+	}
+	return m
+}
+
+// Memories returns the live memories, by path: what MEMORY.md lists.
+func (ix *Index) Memories(ctx context.Context) ([]Memory, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash
+		FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
+	if err != nil {
+		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	var out []Memory
+	for rows.Next() {
+		var m Memory
+		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,266 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
+	"go.yaml.in/yaml/v3"
+)
+
+// Index is what a Store needs of the index: the live memories it holds.
+// *index.Index is one.
+type Index interface {
+	Memories(ctx context.Context) ([]index.Memory, error)
+}
+
+var _ Index = (*index.Index)(nil)
+
+// StoreOptions configure a Store. The zero value works.
+type StoreOptions struct {
+	// Folder is where new memories are written; "" means "memory".
+	Folder string
+	// IndexFile is MEMORY.md's vault path; "" means vault.MemoryIndexFile.
+	IndexFile string
+	// Now is the clock of created and updated dates; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store writes memories through a Writer and keeps MEMORY.md listing the
+// live ones. It is safe for concurrent use; the Writer's lock orders its
+// writes with every other process's.
+type Store struct {
+	w         *vault.Writer
+	ix        Index
+	folder    string
+	indexFile string
+	now       func() time.Time
+}
+
+// NewStore returns the Store of the vault w writes, whose memories ix
+// lists (it must be current with the vault: synced, or kept so by a
+// watcher).
+func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
+	s := &Store{w: w, ix: ix, folder: o.Folder, indexFile: o.IndexFile, now: o.Now}
+	if s.folder == "" {
+		s.folder = "memory"
+	}
+	if s.indexFile == "" {
+		s.indexFile = vault.MemoryIndexFile
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s
+}
+
+// IndexFile is MEMORY.md's vault path.
+func (s *Store) IndexFile() string { return s.indexFile }
+
+// today is the date of created and updated.
+func (s *Store) today() string { return s.now().Format(time.DateOnly) }
+
+// live is a memory the index holds.
+type live struct {
+	Entry
+	name string // the frontmatter name, the memory's identity
+	hash string
+}
+
+// memories lists the live memories (not archived) the index holds.
+func (s *Store) memories(ctx context.Context) ([]live, error) {
+	ms, err := s.ix.Memories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]live, 0, len(ms))
+	for _, m := range ms {
+		name := m.Name
+		if name == "" {
+			name = m.Title
+		}
+		out = append(out, live{Entry: Entry{Path: m.Path, Type: vault.Kind(m.Type), Title: name, Hook: m.Description,
+			Pinned: m.Pinned, Date: m.Date}, name: name, hash: m.Hash})
+	}
+	return out, nil
+}
+
+// Reindex rewrites MEMORY.md's region from the live memories the index
+// holds and the reviews Dream left; nothing is written when it is
+// current. It returns what the file holds. Errors: a *vault.ParseError
+// naming MEMORY.md and the line when its markers are broken (nothing is
+// written), and the Writer's.
+func (s *Store) Reindex(ctx context.Context) (IndexStats, error) {
+	live, err := s.memories(ctx)
+	if err != nil {
+		return IndexStats{}, err
+	}
+	return s.render(ctx, entries(live, Entry{}))
+}
+
+// reindex rewrites MEMORY.md with live, but with e as given (a memory
+// just written, which the index may not hold yet).
+func (s *Store) reindex(ctx context.Context, live []live, e Entry) error {
+	_, err := s.render(ctx, entries(live, e))
+	return err
+}
+
+// entries are the live memories as MEMORY.md lists them, e (when set) in
+// place of the memory at its path, or added.
+func entries(live []live, e Entry) []Entry {
+	out := make([]Entry, 0, len(live)+1)
+	for _, l := range live {
+		if l.Path != e.Path {
+			out = append(out, l.Entry)
+		}
+	}
+	if e.Path != "" {
+		out = append(out, e)
+	}
+	return out
+}
+
+// render writes MEMORY.md's region listing es and the reviews that still
+// hold (both of their memories live), reading and writing it under the
+// Writer's lock so that two processes listing a memory each keep both.
+func (s *Store) render(ctx context.Context, es []Entry) (IndexStats, error) {
+	reviews, err := s.reviews(es)
+	if err != nil {
+		return IndexStats{}, err
+	}
+	var st IndexStats
+	list := func(current []byte) ([]byte, error) {
+		var next []byte
+		var err error
+		next, st, err = Render(s.indexFile, current, slices.Concat(es, s.unindexed(current, es)), reviews)
+		return next, err
+	}
+	for range 2 {
+		_, err = s.w.Update(ctx, s.indexFile, list)
+		if !errors.Is(err, vault.ErrNotFound) {
+			return st, err
+		}
+		var next []byte
+		if next, err = list(nil); err != nil {
+			return st, err
+		}
+		if _, err = s.w.Write(ctx, s.indexFile, next, ""); !errors.Is(err, vault.ErrExists) {
+			return st, err
+		}
+		// Another process wrote the first MEMORY.md meanwhile: update it.
+	}
+	return st, err
+}
+
+// unindexed returns the memories MEMORY.md lists that es lacks but that
+// are still live memories on disk, read from their notes: the index may
+// lag behind the notes (a watcher syncs a moment after a write; another
+// process may have remembered one just now), and a memory it has not seen
+// yet must not drop out of MEMORY.md.
+func (s *Store) unindexed(current []byte, es []Entry) []Entry {
+	have := make(map[string]bool, len(es))
+	for _, e := range es {
+		have[e.Path] = true
+	}
+	var out []Entry
+	for _, p := range regionPaths(s.indexFile, current) {
+		if have[p] {
+			continue
+		}
+		b, _, err := s.w.Read(p)
+		if err != nil {
+			continue // gone
+		}
+		n := vault.Parse(p, b)
+		fm := n.Frontmatter.JSON()
+		_, archived := fm["archived"]
+		_, merged := fm["merged_into"]
+		if !n.Kind().IsMemory() || archived || merged {
+			continue
+		}
+		name, _ := n.Frontmatter.String("name")
+		hook, _ := n.Frontmatter.String("description")
+		if name == "" {
+			name = n.Title()
+		}
+		pinned, _ := fm["pinned"].(bool)
+		out = append(out, Entry{Path: p, Type: n.Kind(), Title: name, Hook: hook, Pinned: pinned})
+		have[p] = true
+	}
+	return out
+}
+
+// listed reports whether MEMORY.md already lists e as it would be listed.
+func (s *Store) listed(ctx context.Context, e Entry) bool {
+	current, _, err := s.w.Read(s.indexFile)
+	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.indexFile), e)+"\n"))
+}
+
+// ReviewsFile is the state file where Dream keeps the pairs of memories
+// it flagged as contradicting, under .vaultmem/state (committed with the
+// vault, so every machine lists the same).
+const ReviewsFile = "reviews.yaml"
+
+// Flag is a pair of memories, by vault path, flagged for a human.
+type Flag struct {
+	A      string `yaml:"a"`
+	B      string `yaml:"b"`
+	Reason string `yaml:"reason"`
+}
+
+// Flags returns the pairs Dream flagged (none when it never ran).
+func (s *Store) Flags() ([]Flag, string, error) {
+	b, hash, err := s.w.ReadState(ReviewsFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	var flags []Flag
+	if err := yaml.Unmarshal(b, &flags); err != nil {
+		return nil, "", fmt.Errorf("%s/%s: %w", vault.StateDir, ReviewsFile, err)
+	}
+	return flags, hash, nil
+}
+
+// SetFlags replaces the flagged pairs (expected is the hash Flags gave).
+func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
+	b, err := yaml.Marshal(flags)
+	if err != nil {
+		return err
+	}
+	if expected == "" {
+		expected = vault.AnyHash
+	}
+	_, err = s.w.WriteState(ctx, ReviewsFile, b, expected)
+	return err
+}
+
+// reviews are the flagged pairs whose memories are both in es.
+func (s *Store) reviews(es []Entry) ([]Review, error) {
+	flags, _, err := s.Flags()
+	if err != nil {
+		return nil, err
+	}
+	byPath := make(map[string]Entry, len(es))
+	for _, e := range es {
+		byPath[strings.ToLower(e.Path)] = e
+	}
+	var out []Review
+	for _, f := range flags {
+		a, okA := byPath[strings.ToLower(f.A)]
+		b, okB := byPath[strings.ToLower(f.B)]
+		if okA && okB {
+			out = append(out, Review{A: a, B: b, Reason: f.Reason})
+		}
+	}
+	return out, nil
+}
