@@ -228,9 +228,9 @@ func TestLinkOffsets(t *testing.T) {
 	src := "---\nrelated: \"[[Fm Link]]\"\n---\n%% [[Hidden]] %%\nSee [[Note|the note]] and ![[img.png]], [md](Other%20Note.md#H) and `[[code]]`.\n"
 	n := vault.Parse("a.md", []byte(src))
 	want := map[string]string{
-		"Fm Link":    "[[Fm Link]]",
-		"Note":       "[[Note|the note]]",
-		"img.png":    "![[img.png]]",
+		"Fm Link":       "[[Fm Link]]",
+		"Note":          "[[Note|the note]]",
+		"img.png":       "![[img.png]]",
 		"Other Note.md": "[md](Other%20Note.md#H)",
 	}
 	if len(n.Links) != len(want) {
