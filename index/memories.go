@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -70,6 +71,51 @@ func (ix *Index) Memories(ctx context.Context) ([]Memory, error) {
 			return nil, err
 		}
 		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Problem is a note's warning (see vault.Note.Warnings).
+type Problem struct {
+	Path string `json:"path"`
+	// Line is the line at fault, 0 when not known.
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"reason"`
+}
+
+// BadFrontmatter returns the notes under folder ("" or "." for the whole
+// vault) whose frontmatter does not parse, each with the warning that
+// names its file and line: notes that may be memories, which no writer may
+// rewrite until a human fixes them.
+func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]Problem, error) {
+	folder = strings.Trim(folder, "/")
+	q, args := `SELECT path, warnings FROM notes WHERE warnings LIKE '%invalid frontmatter%'`, []any{}
+	if folder != "" && folder != "." {
+		q, args = q+" AND substr(path, 1, ?) = ?", append(args, len(folder)+1, folder+"/")
+	}
+	rows, err := ix.db.QueryContext(ctx, q+" ORDER BY path", args...)
+	if err != nil {
+		return nil, fmt.Errorf("read warnings in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	var out []Problem
+	for rows.Next() {
+		var p, warnings string
+		if err := rows.Scan(&p, &warnings); err != nil {
+			return nil, err
+		}
+		for _, w := range strings.Split(warnings, "\n") {
+			if !strings.Contains(w, "invalid frontmatter") {
+				continue
+			}
+			pr := Problem{Path: p, Message: w}
+			if rest, ok := strings.CutPrefix(w, p+":"); ok {
+				if n, _, ok := strings.Cut(rest, ":"); ok {
+					pr.Line, _ = strconv.Atoi(n)
+				}
+			}
+			out = append(out, pr)
+		}
 	}
 	return out, rows.Err()
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,20 @@ func TestMemories(t *testing.T) {
 	}
 	if want := []string{"memory/b.md", "memory/c.md", "memory/e.md"}; !reflect.DeepEqual(paths, want) {
 		t.Fatalf("after edits: %v, want %v", paths, want)
+	}
+}
+
+func TestBadFrontmatter(t *testing.T) {
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	tv.write("memory/bad.md", "---\nname: [unclosed\ntype: feedback\n---\nBody.\n")
+	tv.write("memory/good.md", "---\nname: Good\ntype: feedback\n---\nBody.\n")
+	tv.write("notes/bad.md", "---\n: :\n---\nBody.\n")
+	tv.sync()
+	got, err := tv.ix.BadFrontmatter(context.Background(), "memory")
+	if err != nil || len(got) != 1 || got[0].Path != "memory/bad.md" || got[0].Line == 0 || !strings.HasPrefix(got[0].Message, "memory/bad.md:") {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if all, _ := tv.ix.BadFrontmatter(context.Background(), "."); len(all) != 2 {
+		t.Errorf("whole vault: %+v", all)
 	}
 }

@@ -71,7 +71,16 @@ func (s *Store) today() string { return s.now().Format(time.DateOnly) }
 type live struct {
 	Entry
 	name string // the frontmatter name, the memory's identity
-	hash string
+}
+
+// EntryOf is the entry MEMORY.md lists for a memory the index holds: its
+// title is its name (its file name when it has none).
+func EntryOf(m index.Memory) Entry {
+	name := m.Name
+	if name == "" {
+		name = m.Title
+	}
+	return Entry{Path: m.Path, Type: vault.Kind(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
 }
 
 // memories lists the live memories (not archived) the index holds.
@@ -82,12 +91,8 @@ func (s *Store) memories(ctx context.Context) ([]live, error) {
 	}
 	out := make([]live, 0, len(ms))
 	for _, m := range ms {
-		name := m.Name
-		if name == "" {
-			name = m.Title
-		}
-		out = append(out, live{Entry: Entry{Path: m.Path, Type: vault.Kind(m.Type), Title: name, Hook: m.Description,
-			Pinned: m.Pinned, Date: m.Date}, name: name, hash: m.Hash})
+		e := EntryOf(m)
+		out = append(out, live{Entry: e, name: e.Title})
 	}
 	return out, nil
 }
@@ -128,35 +133,66 @@ func entries(live []live, e Entry) []Entry {
 }
 
 // render writes MEMORY.md's region listing es and the reviews that still
-// hold (both of their memories live), reading and writing it under the
-// Writer's lock so that two processes listing a memory each keep both.
+// hold (both of their memories live).
 func (s *Store) render(ctx context.Context, es []Entry) (IndexStats, error) {
-	reviews, err := s.reviews(es)
+	flags, _, err := s.Flags()
 	if err != nil {
 		return IndexStats{}, err
 	}
+	st, _, err := s.Relist(ctx, es, flags, false)
+	return st, err
+}
+
+// Relist writes MEMORY.md's region listing entries, and the pairs of flags
+// whose memories are both listed under "Needs review": what Dream does
+// after its changes, which the index has not seen yet. It reads and
+// writes MEMORY.md under the Writer's lock, so that two processes listing
+// a memory each keep both: a memory the file lists that entries lack but
+// that is a live memory on disk stays listed. With dryRun nothing is
+// written (nor read but MEMORY.md). It returns what the file holds (or
+// would hold) and whether it changed. Errors: a *vault.ParseError naming
+// MEMORY.md and the line when its markers are broken (nothing is
+// written), and the Writer's.
+func (s *Store) Relist(ctx context.Context, entries []Entry, flags []Flag, dryRun bool) (IndexStats, bool, error) {
+	reviews := reviewsOf(entries, flags)
 	var st IndexStats
+	changed := false
 	list := func(current []byte) ([]byte, error) {
-		var next []byte
-		var err error
-		next, st, err = Render(s.indexFile, current, slices.Concat(es, s.unindexed(current, es)), reviews)
+		es := entries
+		if !dryRun {
+			es = slices.Concat(entries, s.unindexed(current, entries))
+		}
+		next, stats, err := Render(s.indexFile, current, es, reviews)
+		st, changed = stats, err == nil && (current == nil || !bytes.Equal(next, current))
 		return next, err
 	}
+	if dryRun {
+		current, _, err := s.w.Read(s.indexFile)
+		if errors.Is(err, vault.ErrNotFound) {
+			current, err = nil, nil
+		}
+		if err != nil {
+			return st, false, err
+		}
+		_, err = list(current)
+		return st, changed, err
+	}
+	var err error
 	for range 2 {
 		_, err = s.w.Update(ctx, s.indexFile, list)
 		if !errors.Is(err, vault.ErrNotFound) {
-			return st, err
+			return st, changed, err
 		}
 		var next []byte
 		if next, err = list(nil); err != nil {
-			return st, err
+			return st, false, err
 		}
 		if _, err = s.w.Write(ctx, s.indexFile, next, ""); !errors.Is(err, vault.ErrExists) {
-			return st, err
+			return st, err == nil, err
 		}
 		// Another process wrote the first MEMORY.md meanwhile: update it.
 	}
-	return st, err
+	return st, false, err
 }
 
 // unindexed returns the memories MEMORY.md lists that es lacks but that
@@ -244,12 +280,8 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	return err
 }
 
-// reviews are the flagged pairs whose memories are both in es.
-func (s *Store) reviews(es []Entry) ([]Review, error) {
-	flags, _, err := s.Flags()
-	if err != nil {
-		return nil, err
-	}
+// reviewsOf are the flagged pairs whose memories are both in es.
+func reviewsOf(es []Entry, flags []Flag) []Review {
 	byPath := make(map[string]Entry, len(es))
 	for _, e := range es {
 		byPath[strings.ToLower(e.Path)] = e
@@ -262,5 +294,5 @@ func (s *Store) reviews(es []Entry) ([]Review, error) {
 			out = append(out, Review{A: a, B: b, Reason: f.Reason})
 		}
 	}
-	return out, nil
+	return out
 }

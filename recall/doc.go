@@ -34,6 +34,6 @@
 // index uses for chunk sizes; the returned context never estimates above
 // the budget.
 //
-// It imports index (through the small Index interface it declares), text
-// and vault; the CLI and the MCP server import it.
+// It imports index (through the small Index interface it declares), text,
+// vault and chat; the CLI and the MCP server import it.
 package recall

@@ -207,7 +207,8 @@ func scalar(tag, value string) *yaml.Node {
 
 // stringNode returns s as a scalar that reads back as the string s: plain
 // when YAML would read it so, quoted when it would read as something else
-// (the printer picks the quotes), a literal block when it spans lines and a
+// (the printer picks the quotes; a wikilink gets double quotes, as
+// Obsidian writes it), a literal block when it spans lines and a
 // block reads back exactly, else double-quoted.
 func stringNode(s string) *yaml.Node {
 	n := scalar("!!str", s)
@@ -223,6 +224,8 @@ func stringNode(s string) *yaml.Node {
 		// YAML 1.1 readers (Obsidian's among them) take these for booleans
 		// and numbers; the YAML 1.2 resolver would leave them plain.
 		n.Style = yaml.DoubleQuotedStyle
+	case strings.HasPrefix(s, "[["):
+		n.Style = yaml.DoubleQuotedStyle // a link property, as Obsidian writes it: "[[Note]]"
 	}
 	return n
 }

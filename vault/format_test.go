@@ -56,7 +56,7 @@ func TestFormat(t *testing.T) {
 				{"plain", "just text"},
 			},
 			body: "Body",
-			want: "---\nname: \"yes\"\nversion: \"1.0\"\nlink: '[[X]]'\ncolon: ': x'\ntag: '#tag'\nempty: \"\"\n" +
+			want: "---\nname: \"yes\"\nversion: \"1.0\"\nlink: \"[[X]]\"\ncolon: ': x'\ntag: '#tag'\nempty: \"\"\n" +
 				"null string: \"null\"\ndate string: \"2024-01-02\"\nplain: just text\n---\n\nBody\n",
 		},
 		{

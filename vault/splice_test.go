@@ -56,7 +56,7 @@ var setCases = []spliceCase{
 	{
 		name: "scalar becomes a list",
 		in:   "---\na: 1\nb: 2\n---\n", key: "a", value: []any{"[[X]]", 3},
-		want: "---\na:\n  - '[[X]]'\n  - 3\nb: 2\n---\n",
+		want: "---\na:\n  - \"[[X]]\"\n  - 3\nb: 2\n---\n",
 	},
 	{
 		name: "block scalar with lines starting with #",

@@ -32,18 +32,39 @@ type config struct {
 	Embedder embedderConfig `yaml:"embedder"`
 	// Recall configures intent classification and routing.
 	Recall recallConfig `yaml:"recall"`
+	// Dream configures the consolidation pass.
+	Dream dreamConfig `yaml:"dream"`
+}
+
+// chatConfig is an OpenAI-compatible chat endpoint.
+type chatConfig struct {
+	URL       string        `yaml:"url"`
+	Model     string        `yaml:"model"`
+	APIKeyEnv string        `yaml:"api_key_env"`
+	Timeout   time.Duration `yaml:"timeout"`
+}
+
+// dreamConfig is the dream section of the config.
+type dreamConfig struct {
+	// Auto runs Dream inside mcp and watch when the gate opens.
+	Auto bool `yaml:"auto"`
+	// Every, Writes and Quiet are the gate (see dream.Gate).
+	Every  time.Duration `yaml:"every"`
+	Writes int           `yaml:"writes"`
+	Quiet  time.Duration `yaml:"quiet"`
+	// Commit makes each run that changes something one git commit.
+	Commit bool `yaml:"commit"`
+	// Log is the dream log's vault path; "" means <memory folder>/dream-log.md.
+	Log string `yaml:"log"`
+	// LLM rewrites merged memories; unset means recall.classifier's.
+	LLM chatConfig `yaml:"llm"`
 }
 
 // recallConfig is the recall section of the config.
 type recallConfig struct {
 	// Classifier is an optional OpenAI-compatible chat endpoint that
 	// classifies questions before the rules do.
-	Classifier struct {
-		URL       string        `yaml:"url"`
-		Model     string        `yaml:"model"`
-		APIKeyEnv string        `yaml:"api_key_env"`
-		Timeout   time.Duration `yaml:"timeout"`
-	} `yaml:"classifier"`
+	Classifier chatConfig `yaml:"classifier"`
 	// Routes replaces routes of the default matrix, by intent.
 	Routes map[string]recall.Route `yaml:"routes"`
 	// StageDeadlines cuts each stage short at its deadline (100, 300 and
@@ -84,6 +105,10 @@ func defaultConfig() config {
 	c.ChunkTokens = 512
 	c.Embedder.Provider = "lsa"
 	c.Embedder.Timeout = 30 * time.Second
+	c.Dream.Auto = true
+	c.Dream.Every = 24 * time.Hour
+	c.Dream.Writes = 5
+	c.Dream.Quiet = time.Minute
 	return c
 }
 
@@ -134,6 +159,27 @@ recall:
   # Cut each search stage at its deadline (100, 300, 800 ms); false runs every
   # stage to its end, so the same question always gets the same answer.
   # stage_deadlines: true
+
+# Dream consolidates the memories: merges duplicates (the others are kept,
+# archived), flags contradictions for you, dates "next Thursday", rewrites
+# MEMORY.md, and logs what it did in a dream log note. Run it with
+# 'vaultmem dream'; 'vaultmem mcp' and 'vaultmem watch' run it on their own
+# once every 24h if 5 memories were written since, while the vault is quiet.
+dream:
+  auto: true
+  every: 24h
+  writes: 5
+  quiet: 1m
+  # Make each run that changes something one git commit of the files it wrote.
+  commit: false
+  # log: memory/dream-log.md
+  # An OpenAI-compatible chat endpoint to rewrite merged memories into one
+  # text and suggest how to resolve contradictions (default: recall.classifier).
+  # llm:
+  #   url: http://localhost:11434/v1
+  #   model: qwen2.5:7b
+  #   api_key_env: OPENAI_API_KEY
+  #   timeout: 30s
 `
 
 // loadConfig reads the vault's config; a missing file gives the defaults.
@@ -169,6 +215,12 @@ func loadConfig(vaultDir string) (config, error) {
 	}
 	if (c.Recall.Classifier.URL == "") != (c.Recall.Classifier.Model == "") {
 		return c, fmt.Errorf("%s: recall.classifier needs both url and model", at("recall", "classifier"))
+	}
+	if (c.Dream.LLM.URL == "") != (c.Dream.LLM.Model == "") {
+		return c, fmt.Errorf("%s: dream.llm needs both url and model", at("dream", "llm"))
+	}
+	if c.Dream.Every < 0 || c.Dream.Quiet < 0 || c.Dream.Writes < 0 {
+		return c, fmt.Errorf("%s: dream.every, dream.writes and dream.quiet must not be negative", at("dream"))
 	}
 	for name, r := range c.Recall.Routes {
 		if _, err := recall.ParseIntent(name); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
@@ -12,13 +11,7 @@ import (
 
 // recallOptions turns the config into recall options.
 func (s *session) recallOptions() recall.Options {
-	var o recall.Options
-	if c := s.cfg.Recall.Classifier; c.URL != "" {
-		o.LLM = &recall.LLMOptions{URL: c.URL, Model: c.Model, Timeout: c.Timeout}
-		if c.APIKeyEnv != "" {
-			o.LLM.APIKey = os.Getenv(c.APIKeyEnv)
-		}
-	}
+	o := recall.Options{LLM: chatOptions(s.cfg.Recall.Classifier)}
 	o.NoDeadlines = !s.cfg.Recall.stageDeadlines()
 	if len(s.cfg.Recall.Routes) > 0 {
 		o.Routes = map[recall.Intent]recall.Route{}

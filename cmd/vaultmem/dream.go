@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/index"
+)
+
+// chatOptions turns a chat endpoint of the config into options; nil when
+// none is configured.
+func chatOptions(c chatConfig) *chat.Options {
+	if c.URL == "" {
+		return nil
+	}
+	o := &chat.Options{URL: c.URL, Model: c.Model, Timeout: c.Timeout}
+	if c.APIKeyEnv != "" {
+		o.APIKey = os.Getenv(c.APIKeyEnv)
+	}
+	return o
+}
+
+// dreamer returns the vault's Dreamer over ix.
+func (s *session) dreamer(ix *index.Index) *dream.Dreamer {
+	llm := chatOptions(s.cfg.Dream.LLM)
+	if llm == nil {
+		llm = chatOptions(s.cfg.Recall.Classifier)
+	}
+	return dream.New(s.v, s.writer(), ix, s.store(ix), dream.Options{Folder: s.cfg.Folders.Memory, LogFile: s.cfg.Dream.Log,
+		Commit: s.cfg.Dream.Commit, LLM: llm})
+}
+
+// dreamGate is the config's gate of automatic runs.
+func (s *session) dreamGate() dream.Gate {
+	return dream.Gate{Every: s.cfg.Dream.Every, Writes: s.cfg.Dream.Writes, Quiet: s.cfg.Dream.Quiet}
+}
+
+func (a *app) dreamCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "dream",
+		Usage: "consolidate the memories: merge duplicates, flag contradictions, date relative dates, rewrite MEMORY.md",
+		Description: "Plans, then applies (with --dry-run, plans and prints only):\n" +
+			"  - duplicates (same name, same text, or near: 0.4 x word Jaccard + 0.6 x LCS >= 0.85) among\n" +
+			"    memories of one type are merged into the most complete one; the others are never deleted:\n" +
+			"    they stay notes with merged_into and archived, and links to them point at the merged one;\n" +
+			"  - contradictions (feedback or user memories on the same thing, one 'always', the other\n" +
+			"    'never') are flagged for you, in the report and under 'Needs review' in MEMORY.md; a\n" +
+			"    memory with supersedes: \"[[other]]\" resolves the pair, archiving the other;\n" +
+			"  - relative dates ('next Thursday') get the day they meant after them;\n" +
+			"  - MEMORY.md's region is rewritten, and a dated entry is added to the dream log note.\n" +
+			"Runs are incremental (from .vaultmem/state/dream.yaml; --full looks at every memory) and one\n" +
+			"at a time (a second exits 3, or waits with --wait). A note edited while Dream runs is skipped.\n" +
+			"With dream.commit: true in the config, each run is one git commit of the files it wrote.\n" +
+			"--json: {dry_run, merged: [{into, from, reason}], archived, contradictions: [{paths, reason,\n" +
+			"new}], dates_fixed: [{path, line, from, to}], links_rewritten, memory_index: {path, lines,\n" +
+			"bytes, omitted, changed}, changed, skipped: [{path, line, reason}], memories, examined, log,\n" +
+			"commit, ms}.",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.BoolFlag{Name: "dry-run", Usage: "plan and report; write nothing"},
+			&cli.BoolFlag{Name: "full", Usage: "look at every memory, not only those changed since the last run"},
+			&cli.BoolFlag{Name: "wait", Usage: "wait for another Dream on this vault to end, instead of exiting 3"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			s, ix, err := a.openIndexed(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			defer ix.Close()
+			if ix.ReadOnly() != "" && !cmd.Bool("dry-run") {
+				return fmt.Errorf("dream writes notes, but %s; try --dry-run", ix.ReadOnly())
+			}
+			if _, err := a.syncIndex(ctx, s, ix); err != nil {
+				return err
+			}
+			rep, err := s.dreamer(ix).Run(ctx, dream.RunOptions{DryRun: cmd.Bool("dry-run"), Full: cmd.Bool("full"), Wait: cmd.Bool("wait")})
+			if errors.Is(err, dream.ErrRunning) {
+				return codedError{err, exitConflict}
+			}
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return a.printJSON(rep)
+			}
+			a.printDream(rep)
+			return nil
+		},
+	}
+}
+
+// printDream prints a report for a human.
+func (a *app) printDream(rep *dream.Report) {
+	w := a.stdout
+	verb := "changed"
+	if rep.DryRun {
+		fmt.Fprintf(w, "Dry run: nothing written.\n")
+		verb = "would change"
+	}
+	fmt.Fprintf(w, "%d memories, %d looked at (changed since the last run) in %d ms\n", rep.Memories, rep.Examined, rep.MS)
+	for _, m := range rep.Merged {
+		fmt.Fprintf(w, "merged    %s into %s (%s)\n", strings.Join(m.From, ", "), m.Into, m.Reason)
+	}
+	merged := map[string]bool{}
+	for _, m := range rep.Merged {
+		for _, f := range m.From {
+			merged[f] = true
+		}
+	}
+	for _, p := range rep.Archived {
+		if !merged[p] {
+			fmt.Fprintf(w, "archived  %s (superseded)\n", p)
+		}
+	}
+	for _, c := range rep.Contradictions {
+		state := "flagged "
+		if !c.New {
+			state = "standing"
+		}
+		fmt.Fprintf(w, "%s  %s and %s may contradict each other: %s\n", state, c.Paths[0], c.Paths[1], c.Reason)
+		if c.Suggestion != "" {
+			fmt.Fprintf(w, "          suggestion: %s\n", c.Suggestion)
+		}
+	}
+	for _, f := range rep.DatesFixed {
+		fmt.Fprintf(w, "dated     %s:%d %q as %s\n", f.Path, f.Line, f.From, f.To)
+	}
+	if len(rep.LinksRewritten) > 0 {
+		fmt.Fprintf(w, "relinked  %s\n", strings.Join(rep.LinksRewritten, ", "))
+	}
+	for _, s := range rep.Skipped {
+		at := s.Path
+		if s.Line > 0 {
+			at = fmt.Sprintf("%s:%d", s.Path, s.Line)
+		}
+		fmt.Fprintf(w, "skipped   %s: %s\n", at, s.Reason)
+	}
+	mi := rep.MemoryIndex
+	switch {
+	case mi.Error != "":
+		fmt.Fprintf(w, "%s not written: %s\n", mi.Path, mi.Error)
+	default:
+		fmt.Fprintf(w, "%s: %d lines, %d bytes", mi.Path, mi.Lines, mi.Bytes)
+		if mi.Omitted > 0 {
+			fmt.Fprintf(w, ", %d memories not listed (over the 200-line / 25 KB limit)", mi.Omitted)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(rep.Changed) == 0 {
+		fmt.Fprintln(w, "Nothing to change.")
+	} else {
+		fmt.Fprintf(w, "%s %d files: %s\n", verb, len(rep.Changed), strings.Join(rep.Changed, ", "))
+	}
+	if rep.Commit != "" {
+		fmt.Fprintf(w, "committed %s\n", rep.Commit)
+	}
+	if rep.CommitError != "" {
+		fmt.Fprintf(a.stderr, "warning: not committed: %s\n", rep.CommitError)
+	}
+	if rep.LLMError != "" && !a.quiet {
+		fmt.Fprintf(a.stderr, "warning: the LLM's help was not used: %s\n", rep.LLMError)
+	}
+}

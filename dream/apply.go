@@ -1,0 +1,220 @@
+package dream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// apply carries out the plan (in a dry run, only reports it): the merges
+// (the winner first; its duplicates only once it is written), the
+// superseded memories, the date fixes, the links to the memories merged
+// away, the flagged pairs, MEMORY.md, the dream log and the checkpoint.
+// Every note is written compare-before-write against what the plan read.
+func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	// write writes m's planned content, reporting whether it did: a note
+	// that changed since it was read, or grew too large, is skipped.
+	write := func(m *mem) (bool, error) {
+		if !dryRun {
+			h, err := d.w.Write(ctx, m.path, m.next, m.hash)
+			var ce *vault.ConflictError
+			switch {
+			case errors.As(err, &ce):
+				rep.skip(m.path, 0, "changed while Dream ran (an editor saved it): left as it is; the next run looks at it again")
+			case errors.Is(err, vault.ErrTooLarge):
+				rep.skip(m.path, 0, "%v", err)
+			case err != nil:
+				return false, err
+			}
+			if err != nil {
+				m.next, m.archived = nil, false
+				return false, nil
+			}
+			m.hash = h
+		}
+		rep.wrote(m.path)
+		rep.DatesFixed = append(rep.DatesFixed, m.fixes...)
+		return true, nil
+	}
+	done := map[*mem]bool{}
+	var relinks []*merge
+	for _, mg := range p.merges {
+		if mg.winner.next != nil {
+			ok, err := write(mg.winner)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				for _, l := range mg.losers {
+					l.next, l.archived = nil, false
+				}
+				continue
+			}
+		}
+		done[mg.winner] = true
+		into := Merge{Into: mg.winner.path, Reason: mg.reason, Rewritten: mg.rewritten}
+		for _, l := range mg.losers {
+			ok, err := write(l)
+			if err != nil {
+				return err
+			}
+			done[l] = true
+			if ok {
+				into.From = append(into.From, l.path)
+				rep.Archived = append(rep.Archived, l.path)
+			}
+		}
+		if len(into.From) > 0 {
+			rep.Merged = append(rep.Merged, into)
+			relinks = append(relinks, mg)
+		}
+	}
+	for _, a := range p.superseded {
+		if ok, err := write(a.m); err != nil {
+			return err
+		} else if ok {
+			rep.Archived = append(rep.Archived, a.m.path)
+		}
+		done[a.m] = true
+	}
+	for _, m := range p.mems {
+		if m.next != nil && !done[m] {
+			if _, err := write(m); err != nil {
+				return err
+			}
+		}
+	}
+	for _, mg := range relinks {
+		skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true, mg.winner.path: true}
+		for _, l := range mg.losers {
+			skip[l.path] = true
+		}
+		for _, l := range mg.losers {
+			if l.archived {
+				if err := d.rewriteLinks(ctx, l.path, mg.winner.path, skip, dryRun, rep); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := d.applyFlags(ctx, p, dryRun, rep); err != nil {
+		return err
+	}
+	d.suggest(ctx, p, rep)
+	if err := d.relist(ctx, p, dryRun, rep); err != nil {
+		return err
+	}
+	if err := d.appendLog(ctx, p, dryRun, rep); err != nil {
+		return err
+	}
+	return d.applyCheckpoint(ctx, p, dryRun, rep)
+}
+
+// applyFlags writes the flagged pairs that stand (both memories still
+// live after the writes) when they changed, and reports them.
+func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	var flags []memory.Flag
+	for _, f := range p.flags {
+		if a, b := p.by[f.A], p.by[f.B]; a != nil && b != nil && !a.archived && !b.archived {
+			flags = append(flags, f)
+			k := pairOf(f.A, f.B)
+			rep.Contradictions = append(rep.Contradictions, Contradiction{Paths: [2]string{k[0], k[1]}, Reason: f.Reason, New: p.fresh[k]})
+		}
+	}
+	old, _, err := d.store.Flags()
+	if err != nil {
+		return err
+	}
+	if slices.Equal(old, flags) {
+		return nil
+	}
+	if !dryRun {
+		if err := d.store.SetFlags(ctx, flags, p.flagsSum); err != nil {
+			return fmt.Errorf("write the flagged pairs: %w", err)
+		}
+	}
+	rep.wrote(vault.StateDir + "/" + memory.ReviewsFile)
+	return nil
+}
+
+// relist rewrites MEMORY.md's region: the live memories after the run.
+func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	indexed, err := d.ix.Memories(ctx)
+	if err != nil {
+		return err
+	}
+	var entries []memory.Entry
+	for _, im := range indexed {
+		m, read := p.by[im.Path]
+		switch {
+		case read && m.archived:
+		case read:
+			entries = append(entries, m.entry)
+		case !p.gone[im.Path]:
+			entries = append(entries, memory.EntryOf(im)) // skipped, not gone: still listed
+		}
+	}
+	flags, _, err := d.store.Flags()
+	if err != nil {
+		return err
+	}
+	if dryRun {
+		flags = nil
+		for _, c := range rep.Contradictions {
+			flags = append(flags, memory.Flag{A: c.Paths[0], B: c.Paths[1], Reason: c.Reason})
+		}
+	}
+	st, changed, err := d.store.Relist(ctx, entries, flags, dryRun)
+	rep.MemoryIndex = IndexReport{Path: d.store.IndexFile(), IndexStats: st, Changed: changed}
+	var pe *vault.ParseError
+	if errors.As(err, &pe) {
+		rep.MemoryIndex.Error = err.Error()
+		rep.skip(pe.Path, pe.Line, "%v", pe.Err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if changed {
+		rep.wrote(d.store.IndexFile())
+	}
+	return nil
+}
+
+// applyCheckpoint records the live memories the run leaves.
+func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	memories := map[string]string{}
+	for _, m := range p.mems {
+		if !m.archived {
+			memories[m.path] = m.hash
+		}
+	}
+	if dryRun {
+		if p.cp == nil || len(p.cp.Memories) != len(memories) || changedSince(p.cp, memories) {
+			rep.wrote(vault.StateDir + "/" + CheckpointFile)
+		}
+		return nil
+	}
+	wrote, err := d.writeCheckpoint(ctx, p.cp, p.cpSum, memories, p.now)
+	if err != nil {
+		return fmt.Errorf("write the Dream checkpoint: %w", err)
+	}
+	if wrote {
+		rep.wrote(vault.StateDir + "/" + CheckpointFile)
+	}
+	return nil
+}
+
+// changedSince reports whether memories differ from cp's.
+func changedSince(cp *checkpoint, memories map[string]string) bool {
+	for p, h := range memories {
+		if cp.Memories[p] != shortHash(h) {
+			return true
+		}
+	}
+	return false
+}

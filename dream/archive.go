@@ -1,0 +1,177 @@
+package dream
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Archiving never deletes: an archived memory stays a note, with
+// archived: <date> and either merged_into or superseded_by naming the
+// memory that replaced it, so that it drops out of MEMORY.md and recall
+// (unless archived notes are asked for) and a human can read, and undo,
+// what happened.
+
+// linkTo is how a wikilink names the note at vault path p: its name when
+// that is unambiguous in the vault, else its path without ".md".
+func (d *Dreamer) linkTo(ctx context.Context, p string) string {
+	name := vault.NameOf(p)
+	if got, err := d.ix.Lookup(ctx, name); err == nil && got == p {
+		return name
+	}
+	return strings.TrimSuffix(p, vault.Ext)
+}
+
+// supersededBy returns the live memories that m's frontmatter supersedes
+// names ("[[Old memory]]", or a list of them).
+func (d *Dreamer) supersededBy(ctx context.Context, p *plan, m *mem) []*mem {
+	var out []*mem
+	for _, v := range m.note.Frontmatter.Strings("supersedes") {
+		target := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "[["), "]]")
+		target, _, _ = strings.Cut(target, "|")
+		target, _, _ = strings.Cut(target, "#")
+		path, err := d.ix.Lookup(ctx, strings.TrimSpace(target))
+		if o := p.by[path]; err == nil && o != nil && o != m && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// supersedes reports whether a's frontmatter supersedes b.
+func supersedes(a, b *mem) bool { return slices.Contains(a.supersedes, b) }
+
+// supersede plans archiving the memories that a changed memory
+// supersedes.
+func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
+	for _, m := range p.mems {
+		if m.note.Frontmatter.Value("supersedes") == nil {
+			continue
+		}
+		m.supersedes = d.supersededBy(ctx, p, m)
+		if !m.changed {
+			continue // a human who brings a superseded memory back is obeyed
+		}
+		for _, o := range m.supersedes {
+			if o.archived {
+				continue
+			}
+			next, err := archive(o, p.today, "superseded_by", "[["+d.linkTo(ctx, m.path)+"]]")
+			if err != nil {
+				rep.skip(o.path, 0, "superseded by %s, but not archived: %v", m.path, err)
+				continue
+			}
+			o.next, o.archived = next, true
+			p.superseded = append(p.superseded, &archival{m: o, by: m})
+		}
+	}
+}
+
+// archive returns m's content marked archived today, with key (merged_into
+// or superseded_by) naming what replaced it.
+func archive(m *mem, today, key, link string) ([]byte, error) {
+	next, err := vault.SetFrontmatter(m.path, m.current(), key, link)
+	if err == nil {
+		next, err = vault.SetFrontmatter(m.path, next, "archived", vault.FromJSON(today))
+	}
+	return next, err
+}
+
+// notMerged are the frontmatter keys a merge does not carry from the
+// memories merged away to the one they go into.
+var notMerged = map[string]bool{"name": true, "description": true, "type": true, "created": true, "updated": true,
+	"archived": true, "merged_into": true, "superseded_by": true, "supersedes": true}
+
+// listKeys are merged as the union of their values.
+var listKeys = map[string]bool{"tags": true, "aliases": true}
+
+// mergeTexts plans mg's notes: the winner gets every top-level block
+// (paragraph, list, code block, heading) of the others that it lacks, in
+// order, and their frontmatter keys it lacks (tags and aliases united,
+// the older created); the others are archived with merged_into naming it.
+// A note whose frontmatter cannot be edited is left out of the merge.
+func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *Report) {
+	w := mg.winner
+	content := w.current()
+	wn := vault.Parse(w.path, content)
+	mg.before = string(wn.Body())
+	seen := map[string]bool{}
+	for _, s := range wn.Spans {
+		seen[blockKey(s.Text(wn))] = true
+	}
+	link := "[[" + d.linkTo(ctx, w.path) + "]]"
+	var added []string
+	var losers []*mem
+	for _, l := range mg.losers {
+		next, err := archive(l, today, "merged_into", link)
+		if err != nil {
+			rep.skip(l.path, 0, "a duplicate of %s, but not merged: %v", w.path, err)
+			l.archived = false
+			continue
+		}
+		ln := vault.Parse(l.path, l.current())
+		for _, s := range ln.Spans {
+			if k := blockKey(s.Text(ln)); !seen[k] {
+				seen[k] = true
+				added = append(added, strings.TrimRight(s.Text(ln), " \t\r\n"))
+			}
+		}
+		if merged, err := mergeKeys(w.path, content, ln); err == nil {
+			content = merged
+		} else {
+			rep.skip(w.path, 0, "the frontmatter keys of %s were not merged into it: %v", l.path, err)
+		}
+		l.next = next
+		losers = append(losers, l)
+	}
+	mg.losers = losers
+	if len(added) > 0 {
+		body := strings.TrimRight(string(vault.Parse(w.path, content).Body()), " \t\r\n")
+		content = vault.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
+	}
+	if len(losers) > 0 && !slices.Equal(content, w.current()) {
+		w.next = content
+	}
+}
+
+// blockKey is a block's text with case and spacing ignored: two blocks
+// with the same key say the same.
+func blockKey(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+// mergeKeys returns content (the winner's, at vault path p) with the
+// frontmatter keys of l it lacks.
+func mergeKeys(p string, content []byte, l *vault.Note) ([]byte, error) {
+	wn := vault.Parse(p, content)
+	lfm := l.Frontmatter.JSON()
+	var err error
+	for _, k := range l.Frontmatter.Keys() {
+		switch {
+		case k == "created":
+			lc, _ := l.Frontmatter.String("created")
+			wc, ok := wn.Frontmatter.String("created")
+			if len(lc) >= 10 && (!ok || len(wc) < 10 || lc[:10] < wc[:10]) {
+				content, err = vault.SetFrontmatter(p, content, k, vault.FromJSON(lfm[k]))
+			}
+		case notMerged[k]:
+		case listKeys[k]:
+			have := wn.Frontmatter.Strings(k)
+			all := slices.Clone(have)
+			for _, v := range l.Frontmatter.Strings(k) {
+				if !slices.ContainsFunc(all, func(x string) bool { return strings.EqualFold(x, v) }) {
+					all = append(all, v)
+				}
+			}
+			if len(all) > len(have) {
+				content, err = vault.SetFrontmatter(p, content, k, all)
+			}
+		case wn.Frontmatter.Value(k) == nil:
+			content, err = vault.SetFrontmatter(p, content, k, vault.FromJSON(lfm[k]))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return content, nil
+}

@@ -1,0 +1,171 @@
+package dream
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/olebedev/when"
+	"github.com/olebedev/when/rules"
+	"github.com/olebedev/when/rules/en"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Relative dates ("next Thursday", "tomorrow", "in two weeks") mean
+// nothing a month after they were written: Dream adds the day they meant
+// after them, keeping the words ("next Thursday (2026-03-05)"). The day
+// they count from is the memory's frontmatter updated, else created, else
+// the day git first saw the file.
+
+// dateParser finds the phrases; github.com/olebedev/when parses them.
+var dateParser = func() *when.Parser {
+	w := when.New(&rules.Options{Distance: 1, MatchByOrder: true})
+	w.Add(en.CasualDate(rules.Skip), en.Weekday(rules.Override), en.Deadline(rules.Skip), en.PastTime(rules.Skip))
+	return w
+}()
+
+// definite are the phrases that name one day: a bare weekday ("on
+// Monday", often a habit), a time of day ("tonight") or "in 3 hours" are
+// left as they are.
+var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|` +
+	`(next|last|this|coming|past)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
+	`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
+	`\S+\s+(days?|weeks?|months?|years?)\s+ago)$`)
+
+// annotated matches the date Dream added after a phrase.
+var annotated = regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`)
+
+// fixDates makes the relative dates of the changed memories absolute.
+func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
+	firstSeen := map[string]string{}
+	for _, m := range p.mems {
+		if !m.changed {
+			continue
+		}
+		found := relativeDates(m.note)
+		if len(found) == 0 {
+			continue
+		}
+		day := writtenOn(m)
+		if day == "" {
+			day = d.firstCommit(ctx, m.path, firstSeen)
+		}
+		base, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			rep.skip(m.path, found[0].line, "%q is a relative date, but the memory has no created or updated date and git has no record of it: left as it is", found[0].text)
+			continue
+		}
+		next := slices.Clone(m.note.Content)
+		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
+			f := found[i]
+			r, err := dateParser.Parse(f.text, base.Add(12*time.Hour))
+			if err != nil || r == nil {
+				continue
+			}
+			to := r.Time.Format(time.DateOnly)
+			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
+			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
+		}
+		m.next = next
+	}
+}
+
+// phrase is a relative date found in a note: its text, where it ends
+// (byte offset in the content) and its line.
+type phrase struct {
+	text string
+	end  int
+	line int
+}
+
+// relativeDates finds the definite relative dates of n's body that have
+// no date after them yet, outside code, math, HTML, comments and links.
+func relativeDates(n *vault.Note) []phrase {
+	var out []phrase
+	content := n.Content
+	line := n.BodyLine
+	for pos := n.BodyStart; pos < len(content); line++ {
+		end := bytes.IndexByte(content[pos:], '\n')
+		if end < 0 {
+			end = len(content)
+		} else {
+			end += pos
+		}
+		text := string(content[pos:end])
+		for from := 0; from < len(text); {
+			r, err := dateParser.Parse(text[from:], time.Time{})
+			if err != nil || r == nil {
+				break
+			}
+			said := strings.TrimSpace(r.Text) // the rules take in the spaces around
+			start := from + r.Index + strings.Index(r.Text, said)
+			stop := start + len(said)
+			from = max(stop, from+1)
+			at := pos + start
+			switch {
+			case said == "" || !definite.MatchString(said),
+				annotated.MatchString(text[stop:]),
+				strings.Count(text[:start], "`")%2 == 1, // inline code
+				excluded(n, at):
+				continue
+			}
+			out = append(out, phrase{text: said, end: pos + stop, line: line})
+		}
+		pos = end + 1
+	}
+	return out
+}
+
+// excluded reports whether byte at of n lies in code, math or HTML, a
+// comment or a link: text that is not prose.
+func excluded(n *vault.Note, at int) bool {
+	for _, s := range n.Spans {
+		if (s.Kind == "code" || s.Kind == "math" || s.Kind == "html") && at >= s.Start && at < s.End {
+			return true
+		}
+	}
+	for _, s := range n.Comments {
+		if at >= s.Start && at < s.End {
+			return true
+		}
+	}
+	for _, l := range n.Links {
+		if at >= l.Start && at < l.End {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenOn is the day a memory's text was last written, by its
+// frontmatter (updated, else created), "" when it says nothing.
+func writtenOn(m *mem) string {
+	for _, k := range []string{"updated", "created"} {
+		if s, ok := m.note.Frontmatter.String(k); ok && len(s) >= 10 {
+			return s[:10]
+		}
+	}
+	return ""
+}
+
+// firstCommit is the day git first recorded the file at vault path p
+// ("" when the vault is no git repository or git never saw it); cache
+// keeps the answers of one run.
+func (d *Dreamer) firstCommit(ctx context.Context, p string, cache map[string]string) string {
+	if day, ok := cache[p]; ok {
+		return day
+	}
+	cmd := exec.CommandContext(ctx, "git", "log", "--diff-filter=A", "--follow", "--format=%as", "--", p)
+	cmd.Dir = d.v.Dir
+	out, err := cmd.Output()
+	day := ""
+	if fields := strings.Fields(string(out)); err == nil && len(fields) > 0 {
+		day = fields[len(fields)-1] // the oldest
+	}
+	cache[p] = day
+	return day
+}

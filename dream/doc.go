@@ -1,0 +1,19 @@
+// Package dream is vaultmem's consolidation pass over the memories of a
+// vault: it merges duplicate memories, flags contradicting ones for a
+// human, makes relative dates absolute, and rewrites MEMORY.md, losing
+// nothing on the way.
+//
+// A run plans first, from the memories as they are on disk, and applies
+// the plan through the vault's Writer, compare-before-write: a memory a
+// human edits meanwhile is skipped, never overwritten. A merged-away
+// memory is never deleted: it stays a note with merged_into and archived
+// in its frontmatter, and every link to it elsewhere is pointed at the
+// memory it was merged into, its text kept. Each run that changes
+// something appends a dated entry to a dream log note, and may become one
+// git commit. A checkpoint under .vaultmem/state makes runs incremental,
+// and a lock file makes them one at a time across processes.
+//
+// It imports vault, text, memory (MEMORY.md and the flagged pairs) and
+// chat (the optional LLM), and index through the small Index interface it
+// declares.
+package dream

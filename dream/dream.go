@@ -1,0 +1,221 @@
+package dream
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Index is what Dream needs of the index: the live memories, the notes
+// whose frontmatter does not parse, and the links to a memory.
+// *index.Index is one. It must be current with the vault (synced, or kept
+// so by a watcher); what it lags behind on, Dream reads from disk.
+type Index interface {
+	Memories(ctx context.Context) ([]index.Memory, error)
+	BadFrontmatter(ctx context.Context, folder string) ([]index.Problem, error)
+	Backlinks(ctx context.Context, path string) ([]string, error)
+	Edges(ctx context.Context, f index.EdgeFilter) ([]index.Edge, error)
+	Lookup(ctx context.Context, nameOrPath string) (string, error)
+}
+
+var _ Index = (*index.Index)(nil)
+
+// Options configure a Dreamer. The zero value works.
+type Options struct {
+	// Folder is the memory folder ("" means "memory"): where the dream log
+	// goes and where notes whose frontmatter does not parse are reported.
+	Folder string
+	// LogFile is the dream log's vault path; "" means Folder/dream-log.md.
+	LogFile string
+	// Commit makes each run that changes something one git commit of the
+	// files it wrote (only those), when the vault is in a git repository.
+	Commit bool
+	// LLM, when set, rewrites merged memories into one text and suggests
+	// how to resolve contradictions; any failure falls back to the
+	// deterministic result.
+	LLM *chat.Options
+	// Lessons, when set, decays lesson strength (today is YYYY-MM-DD) and
+	// returns the lessons it changed or, in a dry run, would change.
+	Lessons func(ctx context.Context, today string, dryRun bool) ([]string, error)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Dreamer runs Dream on one vault. Make one with New.
+type Dreamer struct {
+	v     *vault.Vault
+	w     *vault.Writer
+	ix    Index
+	store *memory.Store
+	opts  Options
+}
+
+// New returns the Dreamer of vault v, writing through w, with the memories
+// ix holds, and MEMORY.md and the flagged pairs kept by store.
+func New(v *vault.Vault, w *vault.Writer, ix Index, store *memory.Store, opts Options) *Dreamer {
+	if opts.Folder == "" {
+		opts.Folder = "memory"
+	}
+	if opts.LogFile == "" {
+		opts.LogFile = path.Join(opts.Folder, "dream-log.md")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Dreamer{v: v, w: w, ix: ix, store: store, opts: opts}
+}
+
+func (d *Dreamer) now() time.Time { return d.opts.Now() }
+
+// RunOptions say how one run goes.
+type RunOptions struct {
+	// DryRun plans and reports, and writes nothing.
+	DryRun bool
+	// Full looks at every memory, not only those changed since the
+	// checkpoint (and their neighbours).
+	Full bool
+	// Wait waits for another Dream to finish instead of returning
+	// ErrRunning.
+	Wait bool
+}
+
+// Report is what a run did (or, in a dry run, would do).
+type Report struct {
+	DryRun bool `json:"dry_run"`
+	// Merged are the duplicates merged, each into the more complete note.
+	Merged []Merge `json:"merged"`
+	// Archived are the memories archived: merged into another, or
+	// superseded.
+	Archived []string `json:"archived"`
+	// Contradictions are the pairs flagged for a human, new and standing.
+	Contradictions []Contradiction `json:"contradictions"`
+	// DatesFixed are the relative dates made absolute.
+	DatesFixed []DateFix `json:"dates_fixed"`
+	// LinksRewritten are the notes whose links to an archived memory now
+	// point at the memory it was merged into.
+	LinksRewritten []string `json:"links_rewritten"`
+	// MemoryIndex is MEMORY.md after the run.
+	MemoryIndex IndexReport `json:"memory_index"`
+	// Changed are the files written (vault paths), in order.
+	Changed []string `json:"changed"`
+	// Skipped are the memories and notes left alone, and why.
+	Skipped []Skip `json:"skipped"`
+	// Lessons are the lessons whose strength decayed.
+	Lessons []string `json:"lessons,omitempty"`
+	// Memories counts the live memories; Examined those looked at (changed
+	// since the checkpoint), which is all of them on a full run.
+	Memories int `json:"memories"`
+	Examined int `json:"examined"`
+	// Log is the dream log note, when this run added an entry to it.
+	Log string `json:"log,omitempty"`
+	// Commit is the git commit of the run's changes, when one was made;
+	// CommitError says why none was when one was asked for.
+	Commit      string `json:"commit,omitempty"`
+	CommitError string `json:"commit_error,omitempty"`
+	// LLMError says why the LLM's help was not used, when it failed.
+	LLMError string `json:"llm_error,omitempty"`
+	MS       int64  `json:"ms"`
+}
+
+// Merge is one merge: the notes of From were merged into Into.
+type Merge struct {
+	Into string   `json:"into"`
+	From []string `json:"from"`
+	// Reason says how they were found alike: "same name", "same text" or
+	// "near duplicate (0.91)".
+	Reason string `json:"reason"`
+	// Rewritten says the merged text is the LLM's.
+	Rewritten bool `json:"rewritten,omitempty"`
+}
+
+// Contradiction is a pair of memories that may contradict each other.
+type Contradiction struct {
+	Paths  [2]string `json:"paths"`
+	Reason string    `json:"reason"`
+	// New says this run found it (else an earlier run did, and it stands).
+	New bool `json:"new"`
+	// Suggestion is the LLM's suggested resolution, when there is one.
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// DateFix is a relative date made absolute.
+type DateFix struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Skip is a note Dream left alone.
+type Skip struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// IndexReport is MEMORY.md after a run.
+type IndexReport struct {
+	Path string `json:"path"`
+	memory.IndexStats
+	// Changed says the run rewrote it.
+	Changed bool `json:"changed"`
+	// Error says why it could not be written (its markers are broken).
+	Error string `json:"error,omitempty"`
+}
+
+// Run runs Dream once: it plans from the memories on disk and, unless
+// ro.DryRun, applies the plan. Errors: ErrRunning (wrapped) when another
+// Dream holds the vault and ro.Wait is not set; ctx's error; the index's
+// and the Writer's when a read or a state file fails. A note that cannot
+// be changed (a human edited it meanwhile, its frontmatter does not
+// parse) is not an error: it is reported in Skipped.
+func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
+	start := time.Now()
+	unlock, err := d.lock(ctx, ro.Wait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rep := &Report{DryRun: ro.DryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{},
+		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}}
+	now := d.now()
+	p, err := d.plan(ctx, ro, now, rep)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.apply(ctx, p, ro.DryRun, rep); err != nil {
+		return rep, err
+	}
+	if d.opts.Lessons != nil {
+		if rep.Lessons, err = d.opts.Lessons(ctx, p.today, ro.DryRun); err != nil {
+			return rep, fmt.Errorf("decay lessons: %w", err)
+		}
+	}
+	if !ro.DryRun && d.opts.Commit && len(rep.Changed) > 0 {
+		rep.Commit, err = d.commit(ctx, rep)
+		if err != nil {
+			rep.CommitError = err.Error()
+		}
+	}
+	rep.MS = time.Since(start).Milliseconds()
+	return rep, nil
+}
+
+// skip records a note left alone.
+func (rep *Report) skip(p string, line int, format string, args ...any) {
+	rep.Skipped = append(rep.Skipped, Skip{Path: p, Line: line, Reason: fmt.Sprintf(format, args...)})
+}
+
+// wrote records a file written.
+func (rep *Report) wrote(p string) {
+	if !slices.Contains(rep.Changed, p) {
+		rep.Changed = append(rep.Changed, p)
+	}
+}

@@ -1,0 +1,147 @@
+package dream
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// After a merge, every link to a memory merged away (outside the merged
+// notes, MEMORY.md and the dream log) is pointed at the memory it went
+// into, with its text kept: [[old]] becomes [[winner|old]], which reads
+// the same in Obsidian.
+
+// rewriteLinks points the links to from (merged away) at to, in every note
+// but those of skip. In a dry run it only counts the notes it would
+// change.
+func (d *Dreamer) rewriteLinks(ctx context.Context, from, to string, skip map[string]bool, dryRun bool, rep *Report) error {
+	sources, err := d.ix.Backlinks(ctx, from)
+	if err != nil {
+		return err
+	}
+	target := d.linkTo(ctx, to)
+	for _, src := range sources {
+		if skip[src] {
+			continue
+		}
+		content, hash, err := d.w.Read(src)
+		if err != nil {
+			rep.skip(src, 0, "links to %s not rewritten: %v", from, err)
+			continue
+		}
+		n := vault.Parse(src, content)
+		edges, err := d.ix.Edges(ctx, index.EdgeFilter{From: src})
+		if err != nil {
+			return err
+		}
+		next, ok := relink(n, edges, from, to, target)
+		if !ok {
+			rep.skip(src, 0, "links to %s not rewritten: the note changed since it was indexed; the next run does it", from)
+			continue
+		}
+		if next == nil {
+			continue
+		}
+		if !dryRun {
+			_, err := d.w.Write(ctx, src, next, hash)
+			if errors.Is(err, vault.ErrConflict) {
+				rep.skip(src, 0, "links to %s not rewritten: the note changed while Dream ran; the next run does it", from)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+		rep.wrote(src)
+		if !slices.Contains(rep.LinksRewritten, src) {
+			rep.LinksRewritten = append(rep.LinksRewritten, src)
+		}
+	}
+	return nil
+}
+
+// relink returns n's content with its links to from pointed at to (a vault
+// path, which wikilinks name target), nil when it has none; edges are the
+// note's links as the index resolved them, in order. It reports false
+// when the note no longer matches them (changed since the last sync).
+func relink(n *vault.Note, edges []index.Edge, from, to, target string) ([]byte, bool) {
+	if len(edges) != len(n.Links) {
+		return nil, false
+	}
+	var at []int
+	for i, e := range edges {
+		l := n.Links[i]
+		if e.Line != l.Line || e.Label != l.Label || l.End <= l.Start {
+			return nil, false
+		}
+		if e.Resolved && e.Target == from {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return nil, true
+	}
+	out := slices.Clone(n.Content)
+	for _, i := range slices.Backward(at) {
+		l := n.Links[i]
+		written := string(n.Content[l.Start:l.End])
+		var repl string
+		if l.Markdown {
+			repl = markdownLink(written, path.Dir(n.Path), to)
+		} else {
+			repl = wikilink(written, target)
+		}
+		out = slices.Concat(out[:l.Start], []byte(repl), out[l.End:])
+	}
+	return out, true
+}
+
+// wikilink rewrites [[old#frag|label]] (or ![[...]]) to name target,
+// keeping the fragment and the text shown: the label, else what Obsidian
+// shows for the link as written ("old", "old > Heading").
+func wikilink(written, target string) string {
+	embed := strings.HasPrefix(written, "!")
+	inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(written, "!"), "[["), "]]")
+	dest, label, hasLabel := strings.Cut(inner, "|")
+	frag := ""
+	if i := strings.IndexByte(dest, '#'); i >= 0 {
+		frag = dest[i:]
+	}
+	if !hasLabel {
+		label = strings.TrimSpace(strings.ReplaceAll(dest, "#", " > "))
+	}
+	out := "[[" + target + frag + "|" + label + "]]"
+	if embed {
+		return "!" + out
+	}
+	return out
+}
+
+// markdownLink rewrites [text](old.md#frag) to the note at vault path to,
+// relative to dir (the linking note's folder), keeping text and fragment.
+func markdownLink(written, dir, to string) string {
+	i := strings.LastIndex(written, "](")
+	if i < 0 || !strings.HasSuffix(written, ")") {
+		return written
+	}
+	dest := written[i+2 : len(written)-1]
+	frag := ""
+	if j := strings.IndexByte(dest, '#'); j >= 0 {
+		frag = dest[j:]
+	}
+	rel := to
+	if dir != "." {
+		if r, ok := strings.CutPrefix(to, dir+"/"); ok {
+			rel = r
+		} else {
+			rel = strings.Repeat("../", strings.Count(dir, "/")+1) + to
+		}
+	}
+	return written[:i+2] + (&url.URL{Path: rel}).EscapedPath() + frag + ")"
+}

@@ -1,0 +1,111 @@
+package dream
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// With a chat endpoint configured, the LLM rewrites each merged memory
+// into one text (the blocks united in order are the fallback) and suggests
+// how a human might resolve each new contradiction. Its answers are
+// checked: a merged text that drops a number, a date, a link, a URL or a
+// code span of the originals, or that is far shorter or longer, is not
+// used. Any failure keeps the deterministic result and says why in the
+// report.
+
+// llmTimeout bounds one request when the options set none.
+const llmTimeout = 30 * time.Second
+
+const mergePrompt = `The notes below are one memory written down several times. Write it once, as a markdown body:
+keep every fact, name, number, date, link and code span; drop only what is repeated.
+Answer with the body alone: no frontmatter, no title line, no preamble.
+
+`
+
+const resolvePrompt = `Two memories of an AI agent may contradict each other. In one or two sentences, suggest how the
+user could resolve it (which one to keep, or how to reword them). Answer in plain text.
+
+`
+
+// facts are what a rewrite must keep: numbers, URLs, wikilinks, code spans.
+var facts = regexp.MustCompile("https?://[^\\s)>]+|\\[\\[[^\\]]+\\]\\]|`[^`\\n]+`|\\d+(?:[.,:/-]\\d+)*")
+
+// rewriteMerges asks the LLM for each merged memory's text.
+func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
+	if d.opts.LLM == nil {
+		return
+	}
+	for _, mg := range p.merges {
+		w := mg.winner
+		if w.next == nil || len(mg.losers) == 0 {
+			continue // the others said nothing the winner lacks
+		}
+		texts := []string{mg.before}
+		for _, l := range mg.losers {
+			texts = append(texts, string(l.note.Body()))
+		}
+		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+strings.Join(texts, "\n\n---\n\n"), llmTimeout)
+		if err != nil {
+			rep.LLMError = err.Error()
+			return // the endpoint fails: the other merges would too
+		}
+		union := string(vault.Parse(w.path, w.next).Body())
+		if why := lost(union, answer); why != "" {
+			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.path, why)
+			continue
+		}
+		first := mg.losers[0]
+		w.next = vault.SetBody(w.next, answer)
+		// The winner's own words live on in the first note merged away.
+		first.next = append([]byte(strings.TrimRight(string(first.next), "\n")+
+			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...)
+		mg.rewritten = true
+	}
+}
+
+// lost says what a rewrite of union dropped or how it went wrong, "" when
+// it is fit to use.
+func lost(union, rewrite string) string {
+	rewrite = strings.TrimSpace(rewrite)
+	switch {
+	case strings.HasPrefix(rewrite, "---"):
+		return "starts with frontmatter"
+	case len(text.Words(rewrite)) < len(text.Words(union))/3:
+		return "is less than a third of the merged text"
+	case len(text.Words(rewrite)) > 2*len(text.Words(union)):
+		return "is more than twice the merged text"
+	}
+	for _, f := range facts.FindAllString(union, -1) {
+		if !strings.Contains(rewrite, f) {
+			return fmt.Sprintf("drops %q", f)
+		}
+	}
+	return ""
+}
+
+// suggest asks the LLM how to resolve each new contradiction.
+func (d *Dreamer) suggest(ctx context.Context, p *plan, rep *Report) {
+	if d.opts.LLM == nil {
+		return
+	}
+	for i, c := range rep.Contradictions {
+		a, b := p.by[c.Paths[0]], p.by[c.Paths[1]]
+		if !c.New || a == nil || b == nil {
+			continue
+		}
+		prompt := fmt.Sprintf("%sMemory A (%s):\n%s\n\nMemory B (%s):\n%s\n", resolvePrompt, a.name, a.current(), b.name, b.current())
+		answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
+		if err != nil {
+			rep.LLMError = err.Error()
+			return
+		}
+		rep.Contradictions[i].Suggestion = strings.Join(strings.Fields(answer), " ")
+	}
+}

@@ -1,0 +1,132 @@
+package dream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// The dream log is a note a human reads in Obsidian to see what Dream
+// did: one dated entry per run that changed something, every memory
+// linked. It is appended to, never rewritten, so two machines' entries
+// merge in git.
+
+const logHead = "---\ndescription: What vaultmem's Dream pass changed in the memories, one entry per run.\n---\n\n" +
+	"# Dream log\n\n" +
+	"Every memory Dream archived is still a note: open it to read it; delete its `archived` and\n" +
+	"`merged_into` (or `superseded_by`) keys to bring it back. Newest entries last.\n"
+
+// logLink is a wikilink to the memory at vault path p, shown as its name.
+func (p *plan) logLink(path string) string {
+	shown := vault.NameOf(path)
+	if m := p.by[path]; m != nil {
+		shown = m.name
+	}
+	shown = strings.NewReplacer("|", "/", "[[", "[", "]]", "]").Replace(shown)
+	return "[[" + strings.TrimSuffix(path, vault.Ext) + "|" + shown + "]]"
+}
+
+// logEntry is the run's entry, "" when it changed no memory.
+func (p *plan) logEntry(rep *Report) string {
+	var lines []string
+	for _, mg := range rep.Merged {
+		var from []string
+		for _, f := range mg.From {
+			from = append(from, p.logLink(f))
+		}
+		how := mg.Reason
+		if mg.Rewritten {
+			how += "; text rewritten by the LLM, the original kept in " + from[0]
+		}
+		lines = append(lines, fmt.Sprintf("- Merged %s into %s (%s)", strings.Join(from, ", "), p.logLink(mg.Into), how))
+	}
+	for _, a := range p.superseded {
+		if a.m.archived {
+			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.path), p.logLink(a.by.path)))
+		}
+	}
+	for _, c := range rep.Contradictions {
+		if c.New {
+			line := fmt.Sprintf("- Flagged %s and %s for review: they may contradict each other (%s)", p.logLink(c.Paths[0]), p.logLink(c.Paths[1]), c.Reason)
+			if c.Suggestion != "" {
+				line += ". The LLM suggests: " + strings.Join(strings.Fields(c.Suggestion), " ")
+			}
+			lines = append(lines, line)
+		}
+	}
+	for _, f := range rep.DatesFixed {
+		lines = append(lines, fmt.Sprintf("- Dated %q in %s (line %d): %s", f.From, p.logLink(f.Path), f.Line, f.To))
+	}
+	if n := len(rep.LinksRewritten); n > 0 {
+		var notes []string
+		for _, s := range rep.LinksRewritten {
+			notes = append(notes, "[["+strings.TrimSuffix(s, vault.Ext)+"]]")
+		}
+		lines = append(lines, fmt.Sprintf("- Pointed the links to merged memories at the memories they went into, in %s", strings.Join(notes, ", ")))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "## " + p.now.UTC().Format("2006-01-02 15:04") + " UTC\n\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// appendLog appends the run's entry to the dream log.
+func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	entry := p.logEntry(rep)
+	if entry == "" {
+		return nil
+	}
+	rep.Log = d.opts.LogFile
+	rep.wrote(d.opts.LogFile)
+	if dryRun {
+		return nil
+	}
+	add := func(current []byte) ([]byte, error) {
+		return append(append([]byte(strings.TrimRight(string(current), "\n")), "\n\n"...), entry...), nil
+	}
+	_, err := d.w.Update(ctx, d.opts.LogFile, add)
+	if errors.Is(err, vault.ErrNotFound) {
+		_, err = d.w.Write(ctx, d.opts.LogFile, []byte(logHead+"\n"+entry), "")
+	}
+	if err != nil {
+		return fmt.Errorf("append to the dream log: %w", err)
+	}
+	return nil
+}
+
+// commitMessage is the git commit message of a run.
+func commitMessage(rep *Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "vaultmem dream: %d merged, %d archived, %d flagged, %d dates fixed\n\n",
+		len(rep.Merged), len(rep.Archived), countNew(rep.Contradictions), len(rep.DatesFixed))
+	for _, mg := range rep.Merged {
+		fmt.Fprintf(&b, "- merged %s into %s (%s)\n", strings.Join(mg.From, ", "), mg.Into, mg.Reason)
+	}
+	for _, c := range rep.Contradictions {
+		if c.New {
+			fmt.Fprintf(&b, "- flagged %s and %s: %s\n", c.Paths[0], c.Paths[1], c.Reason)
+		}
+	}
+	for _, f := range rep.DatesFixed {
+		fmt.Fprintf(&b, "- dated %q in %s:%d as %s\n", f.From, f.Path, f.Line, f.To)
+	}
+	if len(rep.LinksRewritten) > 0 {
+		fmt.Fprintf(&b, "- links rewritten in %s\n", strings.Join(rep.LinksRewritten, ", "))
+	}
+	fmt.Fprintf(&b, "\nFiles: %s\nRun at %s.\n", strings.Join(rep.Changed, ", "), time.Now().UTC().Format(time.RFC3339))
+	return b.String()
+}
+
+func countNew(cs []Contradiction) int {
+	n := 0
+	for _, c := range cs {
+		if c.New {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,262 @@
+package dream
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
+)
+
+// Duplicates are memories of the same type with the same name
+// (normalised: case, spaces and punctuation ignored), the same text, or
+// near the same text: 0.4 x the Jaccard index of their word sets + 0.6 x
+// their longest common subsequence of words over the longer's length, at
+// least text.NearDuplicate (seed 000's rule). Candidates come from an
+// inverted index of the memories' words, never from all pairs.
+
+// words are a memory's description and body as words, for comparing.
+func (m *mem) words() []string {
+	desc, _ := m.note.Frontmatter.String("description")
+	return text.Words(desc + "\n" + string(m.note.Body()))
+}
+
+// normName is a name with case, spaces and punctuation ignored.
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// textKey is the hash of a memory's body with case and spacing ignored,
+// "" for an empty body.
+func textKey(m *mem) string {
+	body := strings.Join(strings.Fields(strings.ToLower(string(m.note.Body()))), " ")
+	if body == "" {
+		return ""
+	}
+	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
+}
+
+// duplicates plans the merges: the groups of duplicates (linked pair by
+// pair) among the live memories of each type, each pair with at least one
+// memory changed since the checkpoint; a pair that contradicts itself
+// (near the same words, opposite polarity) is a contradiction, not a
+// duplicate.
+func (d *Dreamer) duplicates(p *plan, rep *Report) {
+	byKind := map[string][]*mem{}
+	var kinds []string
+	for _, m := range p.mems {
+		if m.archived {
+			continue
+		}
+		k := string(m.kind)
+		if byKind[k] == nil {
+			kinds = append(kinds, k)
+		}
+		byKind[k] = append(byKind[k], m)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		d.duplicatesOf(p, rep, byKind[k])
+	}
+}
+
+// duplicatesOf plans the merges among ms, memories of one type.
+func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
+	parent := make([]int, len(ms))
+	reason := make([]string, len(ms)) // of each group's root
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	link := func(i, j int, why string) {
+		if !ms[i].changed && !ms[j].changed {
+			return
+		}
+		if _, contra := contradiction(ms[i], ms[j]); contra {
+			return
+		}
+		ri, rj := find(i), find(j)
+		if ri == rj {
+			return
+		}
+		if rj < ri {
+			ri, rj = rj, ri
+		}
+		parent[rj] = ri
+		reason[ri] = surer(surer(reason[ri], reason[rj]), why)
+	}
+	sameKey := func(key func(*mem) string, why string) {
+		first := map[string]int{}
+		for i, m := range ms {
+			k := key(m)
+			if k == "" {
+				continue
+			}
+			if j, ok := first[k]; ok {
+				link(j, i, why)
+			} else {
+				first[k] = i
+			}
+		}
+	}
+	sameKey(func(m *mem) string { return normName(m.name) }, "same name")
+	sameKey(textKey, "same text")
+
+	seqs := make([][]string, len(ms))
+	sets := make([]text.WordSet, len(ms))
+	tokens := make([][]string, len(ms))
+	for i, m := range ms {
+		seqs[i] = m.words()
+		sets[i] = text.NewWordSet(seqs[i])
+		tokens[i] = distinct(seqs[i])
+	}
+	for _, c := range candidates(tokens, minJaccard, func(i int) bool { return ms[i].changed }) {
+		i, j := c[0], c[1]
+		if find(i) == find(j) || !sets[i].MayBeNear(sets[j]) {
+			continue
+		}
+		if s := sets[i].Similarity(sets[j]); s >= text.NearDuplicate {
+			link(i, j, fmt.Sprintf("near duplicate (%.2f)", s))
+		}
+	}
+
+	groups := map[int][]*mem{}
+	var roots []int
+	for i := range ms {
+		r := find(i)
+		if r == i {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], ms[i])
+	}
+	for _, r := range roots {
+		g := groups[r]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortStableFunc(g, moreComplete)
+		mg := &merge{winner: g[0], losers: g[1:], reason: reason[r]}
+		for _, l := range mg.losers {
+			l.archived = true
+		}
+		p.merges = append(p.merges, mg)
+	}
+}
+
+// surer returns the surer of two reasons for a merge ("" is none): the
+// same name, then the same text, then near the same text.
+func surer(a, b string) string {
+	rank := func(why string) int {
+		switch {
+		case why == "":
+			return 3
+		case why == "same name":
+			return 0
+		case why == "same text":
+			return 1
+		}
+		return 2
+	}
+	if rank(b) < rank(a) {
+		return b
+	}
+	return a
+}
+
+// moreComplete orders memories the most complete first: more words, then
+// the older (by created; one without comes after), then by path.
+func moreComplete(a, b *mem) int {
+	if na, nb := len(text.Words(string(a.note.Body()))), len(text.Words(string(b.note.Body()))); na != nb {
+		return nb - na
+	}
+	ca, cb := a.created(), b.created()
+	switch {
+	case ca != cb && ca == "":
+		return 1
+	case ca != cb && cb == "":
+		return -1
+	case ca != cb:
+		return strings.Compare(ca, cb)
+	}
+	return strings.Compare(a.path, b.path)
+}
+
+// minJaccard is the least Jaccard index of near duplicates: with an LCS
+// ratio of 1, 0.4 x 0.625 + 0.6 = 0.85.
+var minJaccard = (text.NearDuplicate - 0.6) / 0.4
+
+// distinct returns the distinct words of seq, sorted.
+func distinct(seq []string) []string {
+	out := slices.Clone(seq)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// candidates returns the pairs (i < j) of token sets whose Jaccard index
+// may reach t, each with at least one set that focus accepts, by prefix
+// filtering: with every set's tokens ordered rarest first, two sets with a
+// Jaccard index of at least t share a token among the first
+// |s| - ceil(t|s|) + 1 of each. Sets share rare tokens seldom, so the
+// pairs are few; no pair of sets is compared that could not reach t.
+func candidates(sets [][]string, t float64, focus func(int) bool) [][2]int {
+	df := map[string]int{}
+	for _, s := range sets {
+		for _, w := range s {
+			df[w]++
+		}
+	}
+	posting := map[string][]int{}
+	for i, s := range sets {
+		if len(s) == 0 {
+			continue
+		}
+		order := slices.Clone(s)
+		slices.SortFunc(order, func(a, b string) int {
+			if df[a] != df[b] {
+				return df[a] - df[b]
+			}
+			return strings.Compare(a, b)
+		})
+		n := len(order) - int(math.Ceil(t*float64(len(order)))) + 1
+		for _, w := range order[:max(1, min(n, len(order)))] {
+			posting[w] = append(posting[w], i)
+		}
+	}
+	seen := map[[2]int]bool{}
+	var out [][2]int
+	for _, ids := range posting {
+		for a := range ids {
+			for b := a + 1; b < len(ids); b++ {
+				c := [2]int{ids[a], ids[b]}
+				if seen[c] || !focus(c[0]) && !focus(c[1]) {
+					continue
+				}
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return out
+}

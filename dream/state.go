@@ -1,0 +1,183 @@
+package dream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/vaultmem/vaultmem/vault"
+	"go.yaml.in/yaml/v3"
+)
+
+// CheckpointFile is the state file (under .vaultmem/state, committed)
+// where a run records what it saw: the next run looks only at the
+// memories changed since, and their neighbours.
+const CheckpointFile = "dream.yaml"
+
+// checkpoint is what the last run that changed anything saw.
+type checkpoint struct {
+	// LastRun is when it ran (RFC 3339).
+	LastRun string `yaml:"last_run"`
+	// Memories holds the live memories it left, by vault path, each with
+	// the first hex digits of its content hash.
+	Memories map[string]string `yaml:"memories"`
+}
+
+// hashLen is how many hex digits of a memory's hash the checkpoint keeps:
+// enough to tell versions apart, few enough to keep the file small.
+const hashLen = 16
+
+func shortHash(h string) string { return h[:min(len(h), hashLen)] }
+
+const checkpointHeader = "# vaultmem Dream checkpoint: the memories its last run left, with their hashes.\n" +
+	"# Safe to delete: the next run then looks at every memory.\n"
+
+// readCheckpoint returns the checkpoint (nil when there is none) and its
+// hash. A checkpoint that does not parse (a merge conflict, a hand edit)
+// counts as none, and why is returned as a problem to report.
+func (d *Dreamer) readCheckpoint() (cp *checkpoint, hash string, problem error, err error) {
+	b, hash, err := d.w.ReadState(CheckpointFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, "", nil, nil
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cp = &checkpoint{}
+	if err := yaml.Unmarshal(b, cp); err != nil || cp.Memories == nil {
+		if err == nil {
+			err = errors.New("no memories key")
+		}
+		return nil, hash, fmt.Errorf("%s/%s does not parse (%v): every memory is looked at", vault.StateDir, CheckpointFile, err), nil
+	}
+	return cp, hash, nil, nil
+}
+
+// writeCheckpoint records memories (path to hash) when they differ from
+// old's: a run that changed nothing leaves the file alone. It reports
+// whether it wrote.
+func (d *Dreamer) writeCheckpoint(ctx context.Context, old *checkpoint, oldHash string, memories map[string]string, now time.Time) (bool, error) {
+	short := make(map[string]string, len(memories))
+	for p, h := range memories {
+		short[p] = shortHash(h)
+	}
+	if old != nil && maps.Equal(old.Memories, short) {
+		return false, nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(checkpoint{LastRun: now.UTC().Format(time.RFC3339), Memories: short}); err != nil {
+		return false, err
+	}
+	b := buf.Bytes()
+	expected := oldHash
+	if expected == "" {
+		expected = vault.AnyHash // a new file, unless one appeared meanwhile
+	}
+	if _, err := d.w.WriteState(ctx, CheckpointFile, append([]byte(checkpointHeader), b...), expected); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ErrRunning is returned when another Dream holds the vault's Dream lock.
+var ErrRunning = errors.New("another Dream is running on this vault")
+
+// lockFile is the Dream lock, beside the writer's (git-ignored).
+const lockFile = vault.TmpDir + "/dream.lock"
+
+// lock takes the Dream lock: at once, or, with wait, as long as ctx
+// allows. It returns the function that releases it.
+func (d *Dreamer) lock(ctx context.Context, wait bool) (func(), error) {
+	if err := d.v.EnsureDir(vault.TmpDir); err != nil {
+		return nil, err
+	}
+	fl := flock.New(d.v.Abs(lockFile), flock.SetPermissions(0o644))
+	ok, err := fl.TryLock()
+	if err == nil && !ok && wait {
+		ok, err = fl.TryLockContext(ctx, 50*time.Millisecond)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+	}
+	if !ok {
+		holder, _ := os.ReadFile(fl.Path())
+		if pid := strings.TrimSpace(string(holder)); pid != "" {
+			return nil, fmt.Errorf("%w (pid %s)", ErrRunning, pid)
+		}
+		return nil, ErrRunning
+	}
+	_ = os.WriteFile(fl.Path(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644) // who holds it, for the next one
+	return func() { fl.Unlock() }, nil
+}
+
+// Gate says when the long-running processes (vaultmem mcp, vaultmem
+// watch) run Dream on their own: when both the time and the writes since
+// the last run reach their marks, and the vault has been quiet a while.
+type Gate struct {
+	// Every is the least time between two runs; 0 means 24 hours.
+	Every time.Duration
+	// Writes is the least number of memories written (new or changed)
+	// since the last run; 0 means 5.
+	Writes int
+	// Quiet is how long the vault must have gone unedited, so that Dream
+	// never runs while a human is mid-edit; 0 means a minute.
+	Quiet time.Duration
+}
+
+func (g Gate) every() time.Duration { return orDefault(g.Every, 24*time.Hour) }
+func (g Gate) quiet() time.Duration { return orDefault(g.Quiet, time.Minute) }
+func (g Gate) writes() int {
+	if g.Writes <= 0 {
+		return 5
+	}
+	return g.Writes
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// Due reports whether g lets Dream run now, given when the vault was last
+// edited (the zero time: never seen), and says why or why not. It asks
+// the index which memories changed since the checkpoint: no note is read.
+func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, string, error) {
+	now := d.now()
+	if !lastEdit.IsZero() && now.Sub(lastEdit) < g.quiet() {
+		return false, "the vault was edited less than " + g.quiet().String() + " ago", nil
+	}
+	cp, _, _, err := d.readCheckpoint()
+	if err != nil {
+		return false, "", err
+	}
+	if cp != nil {
+		if last, err := time.Parse(time.RFC3339, cp.LastRun); err == nil && now.Sub(last) < g.every() {
+			return false, fmt.Sprintf("the last run was %s ago", now.Sub(last).Round(time.Minute)), nil
+		}
+	}
+	ms, err := d.ix.Memories(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	writes := 0
+	for _, m := range ms {
+		if cp == nil || cp.Memories[m.Path] != shortHash(m.Hash) {
+			writes++
+		}
+	}
+	if writes < g.writes() {
+		return false, fmt.Sprintf("%d memories written since the last run, fewer than %d", writes, g.writes()), nil
+	}
+	return true, fmt.Sprintf("%d memories written since the last run", writes), nil
+}
