@@ -53,6 +53,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.orphansCommand(),
 			a.listCommand(),
 			a.rememberCommand(),
+			a.mergeMemoryIndexCommand(),
 			a.indexCommand(),
 			a.searchCommand(),
 			a.watchCommand(),

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/vault"
@@ -17,7 +20,10 @@ func (a *app) initCommand() *cli.Command {
 		Usage:     "make a folder (an existing Obsidian vault or a new one) a vaultmem vault",
 		ArgsUsage: "[DIR]",
 		Description: "Creates .vaultmem/config.yaml, .vaultmem/.gitignore, .vaultmem/state/ and the default\n" +
-			"folders (memory/, tasks/, lessons/). Safe to run again and safe on an existing Obsidian\n" +
+			"folders (memory/, tasks/, lessons/), and adds `MEMORY.md merge=" + mergeDriverName + "` to\n" +
+			".gitattributes (the merge driver, to enable in each clone with the git config command it prints).\n" +
+			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
+			"the others (memory: .) and no folder is made. Safe to run again and safe on an existing Obsidian\n" +
 			"vault: it creates only what is missing and never touches a note.",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -36,40 +42,73 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			created, err := initVault(dir)
+			res, err := initVault(dir)
 			if err != nil {
 				return err
 			}
 			if cmd.Bool("json") {
-				return a.printJSON(map[string]any{"vault": dir, "created": created})
+				return a.printJSON(map[string]any{"vault": dir, "created": res.created, "gitattributes": res.gitattributes,
+					"claude_code_memory_folder": res.claudeCode, "merge_driver": mergeDriverCommand})
 			}
-			if len(created) == 0 {
+			switch {
+			case len(res.created) == 0 && res.gitattributes == "unchanged":
 				fmt.Fprintf(a.stdout, "%s is already a vaultmem vault; nothing to do\n", dir)
-				return nil
+			case len(res.created) == 0:
+				fmt.Fprintf(a.stdout, "Updated vaultmem vault in %s\n", dir)
+			default:
+				fmt.Fprintf(a.stdout, "Initialized vaultmem vault in %s\n", dir)
 			}
-			fmt.Fprintf(a.stdout, "Initialized vaultmem vault in %s\n", dir)
-			for _, c := range created {
+			if res.claudeCode {
+				fmt.Fprintf(a.stdout, "  a Claude Code memory folder: new memories are written next to the others (memory: .), no folders made\n")
+			}
+			for _, c := range res.created {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)
 			}
+			if res.gitattributes == "appended" {
+				fmt.Fprintf(a.stdout, "  added 'MEMORY.md merge=%s' to .gitattributes\n", mergeDriverName)
+			}
+			fmt.Fprintf(a.stdout, "To merge MEMORY.md without conflicts, enable its merge driver in each clone (git config is not committed):\n  %s\n  %s\n",
+				mergeDriverCommand, mergeDriverLabel)
 			return nil
 		},
 	}
 }
 
-// initVault creates what is missing and returns it, as vault-relative
-// paths.
-func initVault(dir string) ([]string, error) {
+// initResult is what initVault did.
+type initResult struct {
+	// created lists what it created, as vault-relative paths.
+	created []string
+	// gitattributes is "created", "appended" or "unchanged".
+	gitattributes string
+	// claudeCode is true when it wrote the config of a Claude Code memory
+	// folder.
+	claudeCode bool
+}
+
+// initVault creates what is missing.
+func initVault(dir string) (initResult, error) {
+	res, err := initFolders(dir)
+	if err != nil {
+		return res, err
+	}
+	res.gitattributes, err = ensureGitattributes(dir)
+	return res, err
+}
+
+// initFolders creates vaultmem's folder, its config and the note folders.
+func initFolders(dir string) (initResult, error) {
+	var res initResult
 	created := []string{}
 	info, err := os.Stat(dir)
 	if errors.Is(err, os.ErrNotExist) { // a new vault
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
+			return res, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
 		}
 		created = append(created, "./")
 	} else if err != nil {
-		return nil, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
+		return res, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
 	} else if !info.IsDir() {
-		return nil, fmt.Errorf("init %s: not a folder", dir)
+		return res, fmt.Errorf("init %s: not a folder", dir)
 	}
 	mkdir := func(rel string) error {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -104,23 +143,132 @@ func initVault(dir string) ([]string, error) {
 		created = append(created, rel)
 		return nil
 	}
+	configText := defaultConfigText
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(vault.ConfigFile))); errors.Is(err, os.ErrNotExist) {
+		if res.claudeCode, err = isClaudeCodeFolder(dir); err != nil {
+			return res, err
+		}
+		if res.claudeCode {
+			configText = strings.Replace(defaultConfigText, "\n  memory: memory\n", "\n"+claudeCodeMemoryLine, 1)
+		}
+	}
 	if err := mkdir(vault.DotDir); err != nil {
-		return nil, err
+		return res, err
 	}
 	if err := write(vault.GitignoreFile, vault.GitignoreText); err != nil {
-		return nil, err
+		return res, err
 	}
-	if err := write(vault.ConfigFile, defaultConfigText); err != nil {
-		return nil, err
+	if err := write(vault.ConfigFile, configText); err != nil {
+		return res, err
 	}
 	cfg, err := loadConfig(dir)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
-	for _, rel := range []string{vault.StateDir, cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons} {
+	folders := []string{vault.StateDir}
+	if path.Clean(cfg.Folders.Memory) != "." {
+		// A flat folder (Claude Code's) gets no folders: the writer makes
+		// one when a note is first written there.
+		folders = append(folders, cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons)
+	}
+	for _, rel := range folders {
 		if err := mkdir(rel); err != nil {
-			return nil, err
+			return res, err
 		}
 	}
-	return created, nil
+	res.created = created
+	return res, nil
+}
+
+// claudeCodeMemoryLine replaces "memory: memory" in the config of a
+// Claude Code memory folder.
+const claudeCodeMemoryLine = `  # Detected as a Claude Code memory folder (MEMORY.md and memory notes
+  # at the top level): new memories are written next to the others.
+  memory: .
+`
+
+// isClaudeCodeFolder reports whether dir is laid out as Claude Code keeps
+// a project's memories (~/.claude/projects/<project>/memory/): MEMORY.md
+// and, beside it, at least one note whose frontmatter type is a memory
+// type. It only reads.
+func isClaudeCodeFolder(dir string) (bool, error) {
+	if info, err := os.Stat(filepath.Join(dir, vault.MemoryIndexFile)); err != nil || !info.Mode().IsRegular() {
+		return false, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("init %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || name == vault.MemoryIndexFile || !vault.IsNotePath(name) || vault.IsHidden(name) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() > defaultConfig().MaxNoteSize {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue // unreadable: not evidence either way
+		}
+		if vault.Parse(name, b).Kind().IsMemory() {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// gitattributesLine routes MEMORY.md's merges to the merge driver.
+const gitattributesLine = "MEMORY.md merge=" + mergeDriverName
+
+// ensureGitattributes makes .gitattributes at the vault root hold
+// gitattributesLine: it creates the file, or appends the line to it
+// (leaving every other byte as it is). It returns "created", "appended"
+// or "unchanged".
+func ensureGitattributes(dir string) (string, error) {
+	p := filepath.Join(dir, ".gitattributes")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return "", fmt.Errorf("init: create %s: %w", p, err)
+		}
+		_, err = f.WriteString(gitattributesLine + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", fmt.Errorf("init: write %s: %w", p, err)
+		}
+		return "created", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("init: read %s: %w", p, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Join(strings.Fields(line), " ") == gitattributesLine {
+			return "unchanged", nil
+		}
+	}
+	nl := "\n"
+	if bytes.Contains(b, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	add := gitattributesLine + nl
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		add = nl + add
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return "", fmt.Errorf("init: open %s: %w", p, err)
+	}
+	_, err = f.WriteString(add)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("init: write %s: %w", p, err)
+	}
+	return "appended", nil
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/memory"
+)
+
+// initJSON is what `init --json` prints.
+type initJSON struct {
+	Vault         string   `json:"vault"`
+	Created       []string `json:"created"`
+	Gitattributes string   `json:"gitattributes"`
+	ClaudeCode    bool     `json:"claude_code_memory_folder"`
+	MergeDriver   string   `json:"merge_driver"`
+}
+
+func runInit(t *testing.T, dir string) initJSON {
+	t.Helper()
+	var res initJSON
+	if err := json.Unmarshal([]byte(ok(t, dir, "init", "--json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestInitClaudeCodeFolder: init on a Claude Code memory folder keeps the
+// memories where they are (memory: .), makes no folder, touches no note,
+// and remember then writes beside them and adds the region to MEMORY.md.
+func TestInitClaudeCodeFolder(t *testing.T) {
+	dir := fixtureVault(t, "claude-code")
+	before := snapshot(t, dir)
+
+	res := runInit(t, dir)
+	want := []string{".vaultmem/", ".vaultmem/.gitignore", ".vaultmem/config.yaml", ".vaultmem/state/"}
+	if !reflect.DeepEqual(res.Created, want) || !res.ClaudeCode {
+		t.Errorf("created %v (want %v), claude_code_memory_folder %v", res.Created, want, res.ClaudeCode)
+	}
+	cfg := mustRead(t, filepath.Join(dir, ".vaultmem", "config.yaml"))
+	if !strings.Contains(cfg, "\n  memory: .\n") || !strings.Contains(cfg, "Claude Code memory folder") || strings.Contains(cfg, "memory: memory") {
+		t.Errorf("config:\n%s", cfg)
+	}
+	// The rest of the config is the default's, line for line.
+	if got, want := strings.Replace(cfg, claudeCodeMemoryLine, "  memory: memory\n", 1), defaultConfigText; got != want {
+		t.Errorf("config differs from the default beyond the memory folder:\n%s", got)
+	}
+	for _, d := range []string{"memory", "tasks", "lessons"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); !os.IsNotExist(err) {
+			t.Errorf("init made %s/ (%v)", d, err)
+		}
+	}
+	if out := ok(t, dir, "init"); !strings.Contains(out, "already a vaultmem vault") {
+		t.Errorf("second init: %q", out)
+	}
+	after := snapshot(t, dir)
+	for p, data := range before {
+		if after[p] != data {
+			t.Errorf("init changed %s", p)
+		}
+	}
+
+	out := ok(t, dir, "remember", "--type", "user", "--name", "New one", "--description", "d", "body")
+	if out != "new-one.md\n" {
+		t.Errorf("remember wrote %q, want new-one.md at the top level", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new-one.md")); err != nil {
+		t.Error(err)
+	}
+	idx := mustRead(t, filepath.Join(dir, "MEMORY.md"))
+	old := before[filepath.Join(dir, "MEMORY.md")]
+	if !strings.HasPrefix(idx, old) {
+		t.Errorf("MEMORY.md lost Claude Code's lines:\n%s", idx)
+	}
+	i := strings.Index(idx, memory.Begin)
+	if i < 0 {
+		t.Fatalf("MEMORY.md has no region:\n%s", idx)
+	}
+	region := idx[i:]
+	for _, line := range []string{"- [New one](new-one.md) — d\n", "- [Testing feedback](feedback_testing.md) — ", "- [User role](user_role.md) — "} {
+		if !strings.Contains(region, line) {
+			t.Errorf("region lacks %q:\n%s", line, idx)
+		}
+	}
+	for _, d := range []string{"memory", "tasks", "lessons"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); !os.IsNotExist(err) {
+			t.Errorf("remember made %s/ (%v)", d, err)
+		}
+	}
+}
+
+// TestInitDetectsClaudeCodeFolder: only MEMORY.md with a memory note
+// beside it, in a folder not yet a vault, is a Claude Code memory folder.
+func TestInitDetectsClaudeCodeFolder(t *testing.T) {
+	note := func(typ string) string { return "---\nname: N\ndescription: d\ntype: " + typ + "\n---\n\nBody.\n" }
+	for _, c := range []struct {
+		name       string
+		files      map[string]string
+		wantMemory string
+	}{
+		{"empty folder", nil, "memory"},
+		{"memory notes in a memory folder", map[string]string{"MEMORY.md": "- [N](memory/n.md)\n", "memory/n.md": note("user")}, "memory"},
+		{"MEMORY.md beside a task", map[string]string{"MEMORY.md": "", "t.md": note("task")}, "memory"},
+		{"MEMORY.md beside a plain note", map[string]string{"MEMORY.md": "", "p.md": "# Plain\n"}, "memory"},
+		{"memory notes without MEMORY.md", map[string]string{"feedback_x.md": note("feedback")}, "memory"},
+		{"a hidden memory note", map[string]string{"MEMORY.md": "", ".x.md": note("user")}, "memory"},
+		{"MEMORY.md beside a memory note", map[string]string{"MEMORY.md": "", "n.md": note("reference")}, "."},
+		{"a type in capitals", map[string]string{"MEMORY.md": "", "p.md": "# Plain\n", "n.md": note("Feedback")}, "."},
+		{"already configured", map[string]string{"MEMORY.md": "", "n.md": note("user"),
+			".vaultmem/config.yaml": "folders:\n  memory: memory\n"}, "memory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, data := range c.files {
+				writeFile(t, filepath.Join(dir, filepath.FromSlash(p)), data)
+			}
+			res := runInit(t, dir)
+			if res.ClaudeCode != (c.wantMemory == ".") {
+				t.Errorf("claude_code_memory_folder %v", res.ClaudeCode)
+			}
+			cfg, err := loadConfig(dir)
+			if err != nil || cfg.Folders.Memory != c.wantMemory {
+				t.Errorf("memory folder %q (%v), want %q", cfg.Folders.Memory, err, c.wantMemory)
+			}
+			for _, d := range []string{"memory", "tasks", "lessons"} {
+				_, err := os.Stat(filepath.Join(dir, d))
+				want := c.wantMemory != "." || d == "memory" && c.files["memory/n.md"] != ""
+				if made := err == nil; made != want {
+					t.Errorf("%s/ exists: %v, want %v", d, made, want)
+				}
+			}
+		})
+	}
+}
+
+// TestInitGitattributes: init routes MEMORY.md to the merge driver in
+// .gitattributes, creating the file or adding the line, keeping the
+// other lines byte for byte, once; and says how to enable the driver.
+func TestInitGitattributes(t *testing.T) {
+	line := "MEMORY.md merge=vaultmem-memory-index"
+	for _, c := range []struct {
+		name   string
+		exists bool
+		before string
+		want   string
+		status string
+	}{
+		{"missing", false, "", line + "\n", "created"},
+		{"empty", true, "", line + "\n", "appended"},
+		{"other lines", true, "*.png binary\n# keep me  \n", "*.png binary\n# keep me  \n" + line + "\n", "appended"},
+		{"no final newline", true, "*.png binary", "*.png binary\n" + line + "\n", "appended"},
+		{"CRLF", true, "*.png binary\r\n", "*.png binary\r\n" + line + "\r\n", "appended"},
+		{"already there", true, "*.png binary\n" + line + "\n*.pdf binary\n", "*.png binary\n" + line + "\n*.pdf binary\n", "unchanged"},
+		{"already there, spaced", true, "MEMORY.md   merge=vaultmem-memory-index", "MEMORY.md   merge=vaultmem-memory-index", "unchanged"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, ".gitattributes")
+			if c.exists {
+				writeFile(t, p, c.before)
+			}
+			res := runInit(t, dir)
+			if res.Gitattributes != c.status || res.MergeDriver != mergeDriverCommand {
+				t.Errorf("gitattributes %q, want %q; merge_driver %q", res.Gitattributes, c.status, res.MergeDriver)
+			}
+			if got := mustRead(t, p); got != c.want {
+				t.Errorf(".gitattributes %q, want %q", got, c.want)
+			}
+			out := ok(t, dir, "init")
+			if got := mustRead(t, p); got != c.want {
+				t.Errorf("second init: .gitattributes %q, want %q", got, c.want)
+			}
+			if !strings.Contains(out, "already a vaultmem vault") ||
+				!strings.Contains(out, `git config merge.vaultmem-memory-index.driver "vaultmem merge-memory-index %O %A %B %P"`) ||
+				!strings.Contains(out, `git config merge.vaultmem-memory-index.name "vaultmem MEMORY.md region"`) {
+				t.Errorf("second init printed:\n%s", out)
+			}
+		})
+	}
+}
+
+// writeFile writes data at p, making its folder.
+func writeFile(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,287 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Two machines that each remember a memory each rewrite MEMORY.md's
+// region, and git, merging lines, sees both change the same place. The
+// region is not prose but a list keyed by the memories' paths, so it can
+// be merged as one: MergeIndex is the merge git calls (through the
+// merge-memory-index command) for MEMORY.md.
+
+// ErrMergeConflict is matched by the error of MergeIndex when both sides
+// changed the same text outside the region, which only a human can merge.
+var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region, to resolve by hand")
+
+// MergeIndex merges two versions of MEMORY.md, ours and theirs, made from
+// a common base (empty when the file was added on both sides); file is
+// its vault path (repository path), from whose folder its links are
+// relative. It returns the merged file.
+//
+// When ours and theirs are equal, or one of them is the (non-empty) base,
+// the other is the result, byte for byte. Otherwise:
+//
+// Text outside the region, the part before it and the part after it each
+// on its own, is taken from the side that changed it; when both sides
+// changed it differently (or, with an empty base, wrote it differently)
+// the merge fails with an error matching ErrMergeConflict.
+//
+// The region is merged as a set of lines keyed by the memory's path (a
+// "Needs review" line by its pair of paths): a line is kept when ours or
+// theirs lists it, unless the other side deleted it since base (a line
+// one side deleted and the other changed is deleted too); a line changed
+// on one side only is that side's; a line both sides changed differently,
+// or added differently, is theirs' (so the result does not depend on
+// anything but the three versions). A review of a memory the merge
+// deleted is dropped. The merged lines are then written as Render writes
+// them, so the region has exactly the bytes vaultmem would write for
+// those memories; any other line in the region, and a second line of the
+// same key, is dropped. A side's line saying how many memories were left
+// out is dropped as well: the memories it counts are not in the file, so
+// it cannot be merged, and the next write of vaultmem lists the memories
+// again from the notes. (When the merged memories do not all fit, they
+// are left out by type and path: their dates and pins are not in the
+// file either.)
+//
+// It returns a *vault.ParseError when a version's markers are broken,
+// its Path naming the version ("MEMORY.md (theirs)").
+func MergeIndex(file string, base, ours, theirs []byte) ([]byte, error) {
+	var vs [3]*version
+	for i, c := range []struct {
+		name    string
+		content []byte
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}} {
+		v, err := parseVersion(file, c.name, c.content)
+		if err != nil {
+			return nil, err
+		}
+		vs[i] = v
+	}
+	b, o, t := vs[0], vs[1], vs[2]
+	switch {
+	case bytes.Equal(ours, theirs):
+		return ours, nil
+	case len(base) > 0 && bytes.Equal(base, ours):
+		return theirs, nil
+	case len(base) > 0 && bytes.Equal(base, theirs):
+		return ours, nil
+	}
+	before, err := mergeText(file, "before", b.before, o.before, t.before, len(base) == 0)
+	if err != nil {
+		return nil, err
+	}
+	after, err := mergeText(file, "after", b.after, o.after, t.after, len(base) == 0)
+	if err != nil {
+		return nil, err
+	}
+	entries, gone := mergeKeyed(b.entries, o.entries, t.entries, func(x, y Entry) bool { return x == y })
+	deleted := make(map[string]bool, len(gone))
+	for _, p := range gone {
+		deleted[p] = true
+	}
+	reviews, _ := mergeKeyed(b.reviews, o.reviews, t.reviews, sameReview)
+	reviews = slices.DeleteFunc(reviews, func(r Review) bool { return deleted[r.A.Path] || deleted[r.B.Path] })
+	content := slices.Concat(before, []byte(Begin+End), after)
+	out, _, err := Render(file, content, entries, reviews)
+	return out, err
+}
+
+// version is one version of MEMORY.md taken apart.
+type version struct {
+	before, after []byte
+	entries       keyed[Entry]
+	reviews       keyed[Review]
+}
+
+// keyed is a region's lines of one kind: parsed, by key, in file order.
+type keyed[T any] struct {
+	keys []string
+	by   map[string]T
+}
+
+// add keeps the first line of a key.
+func (k *keyed[T]) add(key string, v T) {
+	if k.by == nil {
+		k.by = map[string]T{}
+	}
+	if _, dup := k.by[key]; !dup {
+		k.keys = append(k.keys, key)
+		k.by[key] = v
+	}
+}
+
+// parseVersion splits content into the text around its region and the
+// region's entries and reviews.
+func parseVersion(file, name string, content []byte) (*version, error) {
+	if content == nil {
+		content = []byte{} // an empty file, not a missing one
+	}
+	before, after, err := splitRegion(file+" ("+name+")", content)
+	if err != nil {
+		return nil, err
+	}
+	v := &version{before: before, after: after}
+	if !bytes.Contains(content, []byte(Begin)) {
+		return v, nil
+	}
+	region := string(content[len(before)+len(Begin) : len(content)-len(after)-len(End)])
+	dir := path.Dir(file)
+	var kind vault.Kind
+	inReviews := false
+	for _, line := range strings.Split(region, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if title, ok := strings.CutPrefix(line, "## "); ok {
+			kind, inReviews = "", title == "Needs review"
+			for _, t := range typeTitles {
+				if t.title == title {
+					kind = t.kind
+				}
+			}
+			continue
+		}
+		switch {
+		case inReviews:
+			if r, ok := parseReviewLine(dir, line); ok {
+				v.reviews.add(r.A.Path+"\x00"+r.B.Path, r)
+			}
+		case kind != "":
+			if e, ok := parseLine(dir, line); ok {
+				e.Type = kind
+				v.entries.add(e.Path, e)
+			}
+		}
+	}
+	return v, nil
+}
+
+// parseLine reads an entry's line as Line writes it, "- [Title](link) —
+// hook", back into the entry (without its type).
+func parseLine(dir, line string) (Entry, bool) {
+	rest, ok := strings.CutPrefix(line, "- ")
+	if !ok {
+		return Entry{}, false
+	}
+	title, p, rest, ok := parseLink(dir, rest)
+	if !ok {
+		return Entry{}, false
+	}
+	hook, _ := strings.CutPrefix(rest, " — ")
+	// As Line shows them: Render orders by the title it is given.
+	return Entry{Path: p, Title: oneLine(title), Hook: oneLine(hook)}, true
+}
+
+// parseReviewLine reads a review's line as reviewLine writes it.
+func parseReviewLine(dir, line string) (Review, bool) {
+	rest, ok := strings.CutPrefix(line, "- ")
+	if !ok {
+		return Review{}, false
+	}
+	var r Review
+	if r.A.Title, r.A.Path, rest, ok = parseLink(dir, rest); !ok {
+		return Review{}, false
+	}
+	if rest, ok = strings.CutPrefix(rest, " and "); !ok {
+		return Review{}, false
+	}
+	if r.B.Title, r.B.Path, rest, ok = parseLink(dir, rest); !ok {
+		return Review{}, false
+	}
+	if rest, ok = strings.CutPrefix(rest, " may contradict each other"); !ok {
+		return Review{}, false
+	}
+	r.Reason, _ = strings.CutPrefix(rest, ": ")
+	return r, true
+}
+
+// parseLink reads "[title](link)" at the start of s, undoing escapeTitle
+// and linkTo: the title, the vault path the link leads to from dir, and
+// what follows the link.
+func parseLink(dir, s string) (title, p, rest string, ok bool) {
+	if !strings.HasPrefix(s, "[") {
+		return "", "", "", false
+	}
+	var t strings.Builder
+	i := 1
+	for ; i < len(s) && s[i] != ']'; i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		t.WriteByte(s[i])
+	}
+	if !strings.HasPrefix(s[i:], "](") {
+		return "", "", "", false
+	}
+	s = s[i+2:]
+	end := strings.IndexByte(s, ')')
+	if end < 0 {
+		return "", "", "", false
+	}
+	dest, err := url.PathUnescape(s[:end])
+	if err != nil || dest == "" || strings.ContainsFunc(dest, unicode.IsControl) {
+		return "", "", "", false // not a link linkTo writes: a line break would split the line
+	}
+	return t.String(), path.Join(dir, dest), s[end+1:], true
+}
+
+// sameReview reports whether two reviews read the same.
+func sameReview(x, y Review) bool {
+	return x.A.Title == y.A.Title && x.B.Title == y.B.Title && x.Reason == y.Reason
+}
+
+// mergeKeyed merges the lines of base, ours and theirs by key (see
+// MergeIndex): the merged values, in ours' order and then theirs', and
+// the keys that were listed somewhere but are not in the merge.
+func mergeKeyed[T any](base, ours, theirs keyed[T], same func(x, y T) bool) (merged []T, gone []string) {
+	eq := func(x T, xok bool, y T, yok bool) bool { return xok == yok && (!xok || same(x, y)) }
+	seen := map[string]bool{}
+	for _, k := range slices.Concat(ours.keys, theirs.keys, base.keys) {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		b, bok := base.by[k]
+		o, ook := ours.by[k]
+		t, tok := theirs.by[k]
+		v, ok := t, tok // changed on theirs' side only, or on both
+		switch {
+		case eq(o, ook, t, tok), eq(b, bok, t, tok):
+			v, ok = o, ook
+		case bok && (!ook || !tok):
+			ok = false // deleted on one side, changed on the other
+		}
+		if ok {
+			merged = append(merged, v)
+		} else {
+			gone = append(gone, k)
+		}
+	}
+	return merged, gone
+}
+
+// mergeText merges the text on one side (where) of the region: the side
+// that changed it wins; both changing it differently is a conflict. With
+// no base (added on both sides), the two must be equal.
+func mergeText(file, where string, base, ours, theirs []byte, noBase bool) ([]byte, error) {
+	switch {
+	case bytes.Equal(ours, theirs):
+		return ours, nil
+	case !noBase && bytes.Equal(base, ours):
+		return theirs, nil
+	case !noBase && bytes.Equal(base, theirs):
+		return ours, nil
+	}
+	if noBase {
+		return nil, fmt.Errorf("merge %s: the two sides, each adding it, wrote different text %s the region: %w", file, where, ErrMergeConflict)
+	}
+	return nil, fmt.Errorf("merge %s: both sides changed the text %s the region: %w", file, where, ErrMergeConflict)
+}
