@@ -88,16 +88,25 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 			}
 		}
 	}
+	moved := map[string]string{}
+	skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true}
 	for _, mg := range relinks {
-		skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true, mg.winner.path: true}
+		skip[mg.winner.path] = true
 		for _, l := range mg.losers {
 			skip[l.path] = true
-		}
-		for _, l := range mg.losers {
 			if l.archived {
-				if err := d.rewriteLinks(ctx, l.path, mg.winner.path, skip, dryRun, rep); err != nil {
-					return err
-				}
+				moved[l.path] = mg.winner.path
+			}
+		}
+	}
+	if len(moved) > 0 {
+		written, err := d.rewriteLinks(ctx, moved, skip, dryRun, rep)
+		if err != nil {
+			return err
+		}
+		for notePath, h := range written {
+			if m := p.by[notePath]; m != nil {
+				m.hash = h // a memory whose links moved: the checkpoint records it as it is now
 			}
 		}
 	}

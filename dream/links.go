@@ -17,60 +17,76 @@ import (
 // into, with its text kept: [[old]] becomes [[winner|old]], which reads
 // the same in Obsidian.
 
-// rewriteLinks points the links to from (merged away) at to, in every note
-// but those of skip. In a dry run it only counts the notes it would
-// change.
-func (d *Dreamer) rewriteLinks(ctx context.Context, from, to string, skip map[string]bool, dryRun bool, rep *Report) error {
-	sources, err := d.ix.Backlinks(ctx, from)
-	if err != nil {
-		return err
-	}
-	target := d.linkTo(ctx, to)
-	for _, src := range sources {
-		if skip[src] {
-			continue
+// rewriteLinks points the links to the memories merged away (moved: from
+// path to the path of the memory each went into) at those memories, in
+// every note but those of skip, each note in one write, and returns the
+// new hash of each note written. In a dry run it only reports the notes
+// it would change.
+func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, skip map[string]bool, dryRun bool, rep *Report) (map[string]string, error) {
+	written := map[string]string{}
+	seen := map[string]bool{}
+	var sources []string
+	for from := range moved {
+		srcs, err := d.ix.Backlinks(ctx, from)
+		if err != nil {
+			return nil, err
 		}
+		for _, s := range srcs {
+			if !skip[s] && !seen[s] {
+				seen[s] = true
+				sources = append(sources, s)
+			}
+		}
+	}
+	slices.Sort(sources)
+	targets := map[string]string{}
+	for _, to := range moved {
+		if _, ok := targets[to]; !ok {
+			targets[to] = d.linkTo(ctx, to)
+		}
+	}
+	for _, src := range sources {
 		content, hash, err := d.w.Read(src)
 		if err != nil {
-			rep.skip(src, 0, "links to %s not rewritten: %v", from, err)
+			rep.skip(src, 0, "links to merged memories not rewritten: %v", err)
 			continue
 		}
 		n := vault.Parse(src, content)
 		edges, err := d.ix.Edges(ctx, index.EdgeFilter{From: src})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		next, ok := relink(n, edges, from, to, target)
+		next, ok := relink(n, edges, moved, targets)
 		if !ok {
-			rep.skip(src, 0, "links to %s not rewritten: the note changed since it was indexed; the next run does it", from)
+			rep.skip(src, 0, "links to merged memories not rewritten: the note changed since it was indexed; the next run does it")
 			continue
 		}
 		if next == nil {
 			continue
 		}
 		if !dryRun {
-			_, err := d.w.Write(ctx, src, next, hash)
+			h, err := d.w.Write(ctx, src, next, hash)
 			if errors.Is(err, vault.ErrConflict) {
-				rep.skip(src, 0, "links to %s not rewritten: the note changed while Dream ran; the next run does it", from)
+				rep.skip(src, 0, "links to merged memories not rewritten: the note changed while Dream ran; the next run does it")
 				continue
 			}
 			if err != nil {
-				return err
+				return nil, err
 			}
+			written[src] = h
 		}
 		rep.wrote(src)
-		if !slices.Contains(rep.LinksRewritten, src) {
-			rep.LinksRewritten = append(rep.LinksRewritten, src)
-		}
+		rep.LinksRewritten = append(rep.LinksRewritten, src)
 	}
-	return nil
+	return written, nil
 }
 
-// relink returns n's content with its links to from pointed at to (a vault
-// path, which wikilinks name target), nil when it has none; edges are the
-// note's links as the index resolved them, in order. It reports false
-// when the note no longer matches them (changed since the last sync).
-func relink(n *vault.Note, edges []index.Edge, from, to, target string) ([]byte, bool) {
+// relink returns n's content with its links to the notes moved points
+// from pointed at those it points to (which wikilinks name as targets
+// says), nil when it has none; edges are the note's links as the index
+// resolved them, in order. It reports false when the note no longer
+// matches them (changed since the last sync).
+func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string) ([]byte, bool) {
 	if len(edges) != len(n.Links) {
 		return nil, false
 	}
@@ -80,7 +96,7 @@ func relink(n *vault.Note, edges []index.Edge, from, to, target string) ([]byte,
 		if e.Line != l.Line || e.Label != l.Label || l.End <= l.Start {
 			return nil, false
 		}
-		if e.Resolved && e.Target == from {
+		if _, ok := moved[e.Target]; ok && e.Resolved {
 			at = append(at, i)
 		}
 	}
@@ -90,12 +106,13 @@ func relink(n *vault.Note, edges []index.Edge, from, to, target string) ([]byte,
 	out := slices.Clone(n.Content)
 	for _, i := range slices.Backward(at) {
 		l := n.Links[i]
+		to := moved[edges[i].Target]
 		written := string(n.Content[l.Start:l.End])
 		var repl string
 		if l.Markdown {
 			repl = markdownLink(written, path.Dir(n.Path), to)
 		} else {
-			repl = wikilink(written, target)
+			repl = wikilink(written, targets[to])
 		}
 		out = slices.Concat(out[:l.Start], []byte(repl), out[l.End:])
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -117,7 +116,7 @@ func commitMessage(rep *Report) string {
 	if len(rep.LinksRewritten) > 0 {
 		fmt.Fprintf(&b, "- links rewritten in %s\n", strings.Join(rep.LinksRewritten, ", "))
 	}
-	fmt.Fprintf(&b, "\nFiles: %s\nRun at %s.\n", strings.Join(rep.Changed, ", "), time.Now().UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "\nFiles: %s\n", strings.Join(rep.Changed, ", "))
 	return b.String()
 }
 

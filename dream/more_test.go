@@ -1,0 +1,290 @@
+package dream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"regexp"
+
+	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// TestCommit: with Commit, a run is one commit of exactly the files it
+// wrote; what the user had staged stays staged, uncommitted.
+func TestCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md":   memoryNote("A", "project", "x", "created: 2026-02-27\n", "Same text. Due next Thursday.\n"),
+		"memory/b.md":   memoryNote("B", "project", "x", "", "Same text. Due next Thursday.\n"),
+		"notes/wip.md":  "work in progress\n",
+		"notes/link.md": "see [[b]]\n",
+	})
+	git(t, tv.dir, "init", "-q")
+	git(t, tv.dir, "add", ".")
+	git(t, tv.dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "start")
+	tv.write("notes/wip.md", "work in progress, staged\n")
+	git(t, tv.dir, "add", "notes/wip.md")
+	git(t, tv.dir, "config", "user.name", "t")
+	git(t, tv.dir, "config", "user.email", "t@t")
+
+	tv.d = tv.dreamer(Options{Commit: true})
+	rep := tv.run(RunOptions{})
+	if rep.Commit == "" || rep.CommitError != "" {
+		t.Fatalf("commit %q, error %q", rep.Commit, rep.CommitError)
+	}
+	files := strings.Fields(git(t, tv.dir, "show", "--name-only", "--format=", "HEAD"))
+	want := strings.Fields(".vaultmem/state/dream.yaml MEMORY.md memory/a.md memory/b.md memory/dream-log.md notes/link.md")
+	if strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("committed %v, want %v", files, want)
+	}
+	if msg := git(t, tv.dir, "log", "-1", "--format=%B"); !strings.HasPrefix(msg, "vaultmem dream: 1 merged, 1 archived, 0 flagged, 2 dates fixed") ||
+		!strings.Contains(msg, "- merged memory/b.md into memory/a.md (same text)") {
+		t.Errorf("message:\n%s", msg)
+	}
+	if staged := git(t, tv.dir, "diff", "--cached", "--name-only"); staged != "notes/wip.md" {
+		t.Errorf("staged after: %q", staged)
+	}
+}
+
+// TestLLM: a good rewrite is used (the winner's own words kept in the
+// archived note); a rewrite that drops a fact, an HTTP error and a timeout
+// all fall back to the merged blocks, saying why.
+func TestLLM(t *testing.T) {
+	files := map[string]string{
+		"memory/a.md": memoryNote("Deploys", "project", "x", "", "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays.\n\nSee [[runbook]].\n"),
+		"memory/b.md": memoryNote("deploys", "project", "x", "", "Deploys go out Tuesdays after standup.\n"),
+		"memory/c.md": memoryNote("Tabs", "feedback", "x", "", "Always use tabs.\n"),
+		"memory/d.md": memoryNote("Spaces", "feedback", "x", "", "Never use tabs.\n"),
+	}
+	for _, tt := range []struct {
+		name, answer string
+		status       int
+		delay        time.Duration
+		rewritten    bool
+		why          string
+	}{
+		{"good", "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays. See [[runbook]].", 200, 0, true, ""},
+		{"drops a fact", "Deploys go out on Tuesdays after the standup, never on Fridays. See [[runbook]].", 200, 0, false, `drops "10:00"`},
+		{"HTTP error", "", 500, 0, false, "HTTP 500"},
+		{"timeout", "too late", 200, 2 * time.Second, false, "deadline"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var req struct {
+					Messages []struct{ Content string }
+				}
+				json.NewDecoder(r.Body).Decode(&req)
+				select {
+				case <-time.After(tt.delay):
+				case <-r.Context().Done():
+					return
+				}
+				if tt.status != 200 {
+					w.WriteHeader(tt.status)
+					return
+				}
+				answer := tt.answer
+				if strings.Contains(req.Messages[0].Content, "may contradict") {
+					answer = "Keep the newer one."
+				}
+				json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]string{"content": answer}}}})
+			}))
+			defer srv.Close()
+			tv := newTestVault(t, files)
+			tv.d = tv.dreamer(Options{LLM: &chat.Options{URL: srv.URL, Model: "m", Timeout: 200 * time.Millisecond}})
+			rep := tv.run(RunOptions{})
+			if len(rep.Merged) != 1 || rep.Merged[0].Rewritten != tt.rewritten {
+				t.Fatalf("merged %+v", rep.Merged)
+			}
+			if !strings.Contains(rep.LLMError, tt.why) || (tt.why == "") != (rep.LLMError == "") {
+				t.Errorf("llm error %q, want %q", rep.LLMError, tt.why)
+			}
+			winner := tv.read("memory/a.md")
+			if tt.rewritten {
+				if !strings.HasSuffix(winner, "\n"+tt.answer+"\n") {
+					t.Errorf("winner:\n%s", winner)
+				}
+				if loser := tv.read("memory/b.md"); !strings.Contains(loser, "## Deploys, before the merge\n\nDeploys go out on Tuesdays at 10:00") {
+					t.Errorf("the winner's own words are lost:\n%s", loser)
+				}
+				if len(rep.Contradictions) != 1 || rep.Contradictions[0].Suggestion != "Keep the newer one." {
+					t.Errorf("contradictions: %+v", rep.Contradictions)
+				}
+			} else if !strings.Contains(winner, "Deploys go out Tuesdays after standup.") {
+				t.Errorf("fallback winner:\n%s", winner)
+			}
+		})
+	}
+}
+
+// TestCandidates: prefix filtering finds every pair of sets whose Jaccard
+// index reaches the threshold, as comparing all pairs does.
+func TestCandidates(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := strings.Fields("a b c d e f g h i j k l m n o p q r s t")
+	for trial := range 50 {
+		var sets [][]string
+		for range 40 {
+			var s []string
+			for _, w := range words[:5+r.IntN(15)] {
+				if r.IntN(3) > 0 {
+					s = append(s, w)
+				}
+			}
+			sets = append(sets, distinct(s))
+		}
+		found := map[[2]int]bool{}
+		for _, c := range candidates(sets, minJaccard, func(int) bool { return true }) {
+			found[c] = true
+		}
+		for i := range sets {
+			for j := i + 1; j < len(sets); j++ {
+				if jaccard(sets[i], sets[j]) >= minJaccard && !found[[2]int{i, j}] {
+					t.Fatalf("trial %d: pair %v %v (Jaccard %.2f) missed", trial, sets[i], sets[j], jaccard(sets[i], sets[j]))
+				}
+			}
+		}
+	}
+}
+
+func jaccard(a, b []string) float64 {
+	if len(a)+len(b) == 0 {
+		return 0
+	}
+	inter := len(intersect(a, b))
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// TestDue: the gate opens when enough time and enough writes have passed
+// and the vault is quiet.
+func TestDue(t *testing.T) {
+	files := map[string]string{}
+	for i := range 6 {
+		files[fmt.Sprintf("memory/m%d.md", i)] = memoryNote(fmt.Sprintf("M%d", i), "project", "x", "", fmt.Sprintf("Memory number %d.\n", i))
+	}
+	tv := newTestVault(t, files)
+	tv.sync()
+	ctx := context.Background()
+	g := Gate{}
+	due := func(lastEdit time.Time) bool {
+		ok, why, err := tv.d.Due(ctx, g, lastEdit)
+		if err != nil || why == "" {
+			t.Fatal(err, why)
+		}
+		return ok
+	}
+	if !due(time.Time{}) {
+		t.Error("never ran, 6 memories: not due")
+	}
+	if due(tv.now.Add(-30 * time.Second)) {
+		t.Error("due while a human edits")
+	}
+	tv.run(RunOptions{})
+	tv.now = tv.now.Add(25 * time.Hour)
+	if due(time.Time{}) {
+		t.Error("due with no memory written since")
+	}
+	for i := range 5 {
+		tv.write(fmt.Sprintf("memory/m%d.md", i), memoryNote(fmt.Sprintf("M%d", i), "project", "x", "", fmt.Sprintf("Memory number %d, changed.\n", i)))
+	}
+	tv.sync()
+	if !due(time.Time{}) {
+		t.Error("5 writes and 25 h: not due")
+	}
+	tv.now = tv.now.Add(-2 * time.Hour) // 23 h after the run
+	if due(time.Time{}) {
+		t.Error("due 23 h after the last run")
+	}
+}
+
+// TestNothingLost: over random memory sets (duplicates, near duplicates,
+// contradictions, relative dates, links between them), every non-empty
+// line of every note's body before a run is still in some note after it
+// (read as Obsidian shows it: links by their text, dates Dream added
+// aside), and a second run writes nothing. (Frontmatter lines a merge
+// changes by design: the older created, united tags.)
+func TestNothingLost(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	sentences := []string{
+		"Always use tabs for indentation in Go files.", "Never use tabs for indentation in Go files.",
+		"Deploys go out on Tuesdays after the standup.", "The user prefers pnpm over npm.",
+		"Bugs live in Linear, project INGEST.", "Review the release next Thursday.", "We met yesterday about the budget.",
+		"Integration tests must hit a real database, not mocks.", "Use mocks in integration tests.",
+		"- a list item\n- another item", "```\ncode tomorrow\n```", "See [[m1]] and [[m2|the other one]].",
+	}
+	types := []string{"user", "feedback", "project", "reference"}
+	for trial := range 30 {
+		files := map[string]string{}
+		n := 5 + r.IntN(20)
+		var bodies [][]string
+		for i := range n {
+			var body []string
+			for range 1 + r.IntN(4) {
+				body = append(body, sentences[r.IntN(len(sentences))])
+			}
+			if i > 0 && r.IntN(3) == 0 { // a near copy of an earlier memory
+				body = append(slices.Clone(bodies[r.IntN(i)]), body[0])
+			}
+			bodies = append(bodies, body)
+			extra := ""
+			if r.IntN(2) == 0 {
+				extra = fmt.Sprintf("created: 2026-02-%02d\n", 1+r.IntN(27))
+			}
+			name := fmt.Sprintf("Memory %d", i)
+			if r.IntN(4) == 0 {
+				name = fmt.Sprintf("Memory %d", r.IntN(n)) // same name as another
+			}
+			files[fmt.Sprintf("memory/m%d.md", i)] = memoryNote(name, types[r.IntN(len(types))], "d", extra, strings.Join(body, "\n\n")+"\n")
+		}
+		files["notes/hub.md"] = "Links: [[m0]], [[m1|one]], [[m2#Heading]], ![[m3]], [[m4]], [[m5]], [[m6]], [[m7]], [[m8]].\n"
+		tv := newTestVault(t, files)
+		before := tv.snapshot()
+		rep := tv.run(RunOptions{})
+		t.Logf("trial %d: %d memories, %d merged, %d flagged, %d dates, %d links", trial, n, len(rep.Merged), len(rep.Contradictions), len(rep.DatesFixed), len(rep.LinksRewritten))
+		after := tv.snapshot()
+		var all strings.Builder
+		for _, c := range after {
+			all.WriteString(shown(c) + "\n")
+		}
+		for p, c := range before {
+			for _, line := range strings.Split(string(vault.Parse(p, []byte(c)).Body()), "\n") {
+				if strings.TrimSpace(line) != "" && !strings.Contains(all.String(), shown(line)) {
+					t.Fatalf("trial %d: line %q of %s is lost", trial, line, p)
+				}
+			}
+		}
+		if again := tv.run(RunOptions{}); len(again.Changed) != 0 {
+			t.Fatalf("trial %d: the second run changed %v", trial, again.Changed)
+		}
+	}
+}
+
+// shown is text as Obsidian shows it: wikilinks by their text, without
+// the dates Dream adds after relative dates.
+func shown(s string) string {
+	s = addedDate.ReplaceAllString(s, "")
+	return wikilinkText.ReplaceAllStringFunc(s, func(l string) string {
+		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(l, "!"), "[["), "]]")
+		if _, label, ok := strings.Cut(inner, "|"); ok {
+			return label
+		}
+		return strings.ReplaceAll(inner, "#", " > ")
+	})
+}
+
+var (
+	addedDate    = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`)
+	wikilinkText = regexp.MustCompile(`!?\[\[[^\]]+\]\]`)
+)
