@@ -18,9 +18,9 @@ func TestRelativeDates(t *testing.T) {
 		{"Meeting tomorrow with Bob, then yesterday's notes.", []string{"tomorrow", "yesterday"}},
 		{"We freeze in two weeks and ship in 3 days.", []string{"in two weeks", "in 3 days"}},
 		{"It broke two days ago.", []string{"two days ago"}},
-		{"Ship it next Thursday (2026-03-05).", nil},                  // already dated
-		{"On Monday we deploy; sunday school.", nil},                   // a bare weekday is a habit
-		{"Back in 3 hours, tonight.", nil},                             // times of day
+		{"Ship it next Thursday (2026-03-05).", nil},                           // already dated
+		{"On Monday we deploy; sunday school.", nil},                           // a bare weekday is a habit
+		{"Back in 3 hours, tonight.", nil},                                     // times of day
 		{"Run `make release tomorrow` and see [[Plan for next Friday]].", nil}, // code and links
 		{"```\ndeploy tomorrow\n```\nand next friday", []string{"next friday"}},
 		{"%% tomorrow %%", nil},

@@ -26,9 +26,9 @@ func TestMerge(t *testing.T) {
 			"Deploys go out on Tuesdays after the standup, never on Fridays, and the on-call engineer watches the dashboards for an hour.\n"),
 		"memory/deploys-copy.md": memoryNote("When we deploy", "project", "deploys go out on Tuesdays", "",
 			"Deploys go out on Tuesdays after the standup, never on Fridays, and the on-call engineer watches dashboards for an hour.\n"),
-		"memory/same-text.md": memoryNote("Alpha", "reference", "a", "", "Bugs live in Linear, project INGEST.\n"),
+		"memory/same-text.md":   memoryNote("Alpha", "reference", "a", "", "Bugs live in Linear, project INGEST.\n"),
 		"memory/same-text-2.md": memoryNote("Beta", "reference", "b", "", "bugs live in Linear,   project INGEST.\n"),
-		"memory/other-type.md": memoryNote("Package manager", "feedback", "not a user memory", "", "Use pnpm.\n"),
+		"memory/other-type.md":  memoryNote("Package manager", "feedback", "not a user memory", "", "Use pnpm.\n"),
 		"notes/links.md": "---\nrelated: \"[[pnpm-2]]\"\n---\nSee [[pnpm-2]], [[pnpm-2|the rule]], [[pnpm-2#Why]], ![[pnpm-2]] and [md](../memory/pnpm-2.md).\n" +
 			"Also [[deploys-copy]] and `[[pnpm-2]]` in code.\n",
 	})
