@@ -3,7 +3,6 @@ package memory
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -219,14 +218,15 @@ func byPriority(entries []Entry) []Entry {
 }
 
 // byDisplay returns the entries in the region's order: by type, then
-// alphabetical by title, then by path.
+// alphabetical by title as shown (its white space collapsed), then by
+// path.
 func byDisplay(entries []Entry) []Entry {
 	out := slices.Clone(entries)
 	slices.SortStableFunc(out, func(a, b Entry) int {
 		if ta, tb := typeRank(a.Type), typeRank(b.Type); ta != tb {
 			return ta - tb
 		}
-		if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
+		if c := strings.Compare(strings.ToLower(oneLine(a.Title)), strings.ToLower(oneLine(b.Title))); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
@@ -351,34 +351,13 @@ func regionPaths(file string, content []byte) []string {
 	if b < 0 || e < b {
 		return nil
 	}
-	dir := path.Dir(file)
 	var out []string
 	for _, line := range strings.Split(string(content[b:e]), "\n") {
-		if !strings.HasPrefix(line, "- [") {
-			continue
-		}
-		i := strings.Index(line, "](")
-		for i >= 0 && i > 0 && line[i-1] == '\\' { // an escaped bracket in the title
-			j := strings.Index(line[i+1:], "](")
-			if j < 0 {
-				i = -1
-				break
+		if rest, ok := strings.CutPrefix(line, "- "); ok {
+			if _, p, _, ok := parseLink(path.Dir(file), rest); ok {
+				out = append(out, p)
 			}
-			i += 1 + j
 		}
-		if i < 0 {
-			continue
-		}
-		rest := line[i+2:]
-		end := strings.IndexByte(rest, ')')
-		if end < 0 {
-			continue
-		}
-		dest, err := url.PathUnescape(rest[:end])
-		if err != nil {
-			continue
-		}
-		out = append(out, path.Clean(path.Join(dir, dest)))
 	}
 	return out
 }

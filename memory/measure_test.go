@@ -57,3 +57,22 @@ func TestMeasure(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionPaths: the paths of the region's lines, whatever their titles
+// (a trailing backslash, brackets) and paths (spaces, parentheses, %, #).
+func TestRegionPaths(t *testing.T) {
+	entries := []Entry{
+		{Path: "memory/a.md", Type: vault.KindUser, Title: `ends in \`},
+		{Path: "memory/b (1) 100% #x.md", Type: vault.KindUser, Title: `[x] \[y]`},
+		{Path: "other/c.md", Type: vault.KindFeedback, Title: "C"},
+	}
+	out, _, err := Render("memory/MEMORY.md", nil, entries, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := regionPaths("memory/MEMORY.md", out)
+	want := []string{"memory/b (1) 100% #x.md", "memory/a.md", "other/c.md"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("paths %q, want %q\n%s", got, want, out)
+	}
+}

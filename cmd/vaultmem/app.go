@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.listCommand(),
 			a.rememberCommand(),
 			a.mergeMemoryIndexCommand(),
+			a.dreamCommand(),
 			a.indexCommand(),
 			a.searchCommand(),
 			a.watchCommand(),

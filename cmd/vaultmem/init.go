@@ -20,10 +20,11 @@ func (a *app) initCommand() *cli.Command {
 		Usage:     "make a folder (an existing Obsidian vault or a new one) a vaultmem vault",
 		ArgsUsage: "[DIR]",
 		Description: "Creates .vaultmem/config.yaml, .vaultmem/.gitignore, .vaultmem/state/ and the default\n" +
-			"folders (memory/, tasks/, lessons/), and adds `MEMORY.md merge=" + mergeDriverName + "` to\n" +
+			"folders (memory/, tasks/, lessons/), and adds `/MEMORY.md merge=" + mergeDriverName + "` to\n" +
 			".gitattributes (the merge driver, to enable in each clone with the git config command it prints).\n" +
 			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
-			"the others (memory: .) and no folder is made. Safe to run again and safe on an existing Obsidian\n" +
+			"the others (memory: .) and no folder is made; when MEMORY.md is only Claude's list of those\n" +
+			"memories, the list becomes vaultmem's region (the old file is kept in .vaultmem/state). Safe to run again and safe on an existing Obsidian\n" +
 			"vault: it creates only what is missing and never touches a note.",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -46,9 +47,14 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if res.claudeCode {
+				if res.adopted, err = adoptMemoryIndex(ctx, dir); err != nil {
+					return err
+				}
+			}
 			if cmd.Bool("json") {
 				return a.printJSON(map[string]any{"vault": dir, "created": res.created, "gitattributes": res.gitattributes,
-					"claude_code_memory_folder": res.claudeCode, "merge_driver": mergeDriverCommand})
+					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted, "merge_driver": mergeDriverCommand})
 			}
 			switch {
 			case len(res.created) == 0 && res.gitattributes == "unchanged":
@@ -61,11 +67,15 @@ func (a *app) initCommand() *cli.Command {
 			if res.claudeCode {
 				fmt.Fprintf(a.stdout, "  a Claude Code memory folder: new memories are written next to the others (memory: .), no folders made\n")
 			}
+			if res.adopted > 0 {
+				fmt.Fprintf(a.stdout, "  MEMORY.md: its list is now vaultmem's region, listing the %d memories from their notes (the file as it was: %s/%s)\n",
+					res.adopted, vault.StateDir, adoptedBackup)
+			}
 			for _, c := range res.created {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)
 			}
 			if res.gitattributes == "appended" {
-				fmt.Fprintf(a.stdout, "  added 'MEMORY.md merge=%s' to .gitattributes\n", mergeDriverName)
+				fmt.Fprintf(a.stdout, "  added '/MEMORY.md merge=%s' to .gitattributes\n", mergeDriverName)
 			}
 			fmt.Fprintf(a.stdout, "To merge MEMORY.md without conflicts, enable its merge driver in each clone (git config is not committed):\n  %s\n  %s\n",
 				mergeDriverCommand, mergeDriverLabel)
@@ -81,8 +91,10 @@ type initResult struct {
 	// gitattributes is "created", "appended" or "unchanged".
 	gitattributes string
 	// claudeCode is true when it wrote the config of a Claude Code memory
-	// folder.
+	// folder; adopted counts the memories of the MEMORY.md list it turned
+	// into vaultmem's region (see adoptMemoryIndex).
 	claudeCode bool
+	adopted    int
 }
 
 // initVault creates what is missing.
@@ -220,7 +232,7 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 }
 
 // gitattributesLine routes MEMORY.md's merges to the merge driver.
-const gitattributesLine = "MEMORY.md merge=" + mergeDriverName
+const gitattributesLine = "/MEMORY.md merge=" + mergeDriverName
 
 // ensureGitattributes makes .gitattributes at the vault root hold
 // gitattributesLine: it creates the file, or appends the line to it
@@ -247,7 +259,8 @@ func ensureGitattributes(dir string) (string, error) {
 		return "", fmt.Errorf("init: read %s: %w", p, err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Join(strings.Fields(line), " ") == gitattributesLine {
+		// An unanchored MEMORY.md line (any folder's) routes the root's too.
+		if l := strings.Join(strings.Fields(line), " "); l == gitattributesLine || "/"+l == gitattributesLine {
 			return "unchanged", nil
 		}
 	}

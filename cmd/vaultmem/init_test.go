@@ -31,7 +31,8 @@ func runInit(t *testing.T, dir string) initJSON {
 
 // TestInitClaudeCodeFolder: init on a Claude Code memory folder keeps the
 // memories where they are (memory: .), makes no folder, touches no note,
-// and remember then writes beside them and adds the region to MEMORY.md.
+// turns MEMORY.md's list into the region (keeping the old file), and
+// remember then writes beside them and lists the memory once.
 func TestInitClaudeCodeFolder(t *testing.T) {
 	dir := fixtureVault(t, "claude-code")
 	before := snapshot(t, dir)
@@ -57,11 +58,21 @@ func TestInitClaudeCodeFolder(t *testing.T) {
 	if out := ok(t, dir, "init"); !strings.Contains(out, "already a vaultmem vault") {
 		t.Errorf("second init: %q", out)
 	}
+	// No note changed; MEMORY.md, Claude's list of the memories, is now
+	// vaultmem's region listing them, and the old file is kept.
 	after := snapshot(t, dir)
+	indexPath := filepath.Join(dir, "MEMORY.md")
 	for p, data := range before {
-		if after[p] != data {
+		if after[p] != data && p != indexPath {
 			t.Errorf("init changed %s", p)
 		}
+	}
+	if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); got != before[indexPath] {
+		t.Errorf("the old MEMORY.md was not kept:\n%s", got)
+	}
+	adopted := mustRead(t, indexPath)
+	if !strings.HasPrefix(adopted, memory.Begin+"\n## User\n\n- [User role](user_role.md) — ") || strings.Count(adopted, "](") != 5 {
+		t.Errorf("MEMORY.md after init:\n%s", adopted)
 	}
 
 	out := ok(t, dir, "remember", "--type", "user", "--name", "New one", "--description", "d", "body")
@@ -72,9 +83,8 @@ func TestInitClaudeCodeFolder(t *testing.T) {
 		t.Error(err)
 	}
 	idx := mustRead(t, filepath.Join(dir, "MEMORY.md"))
-	old := before[filepath.Join(dir, "MEMORY.md")]
-	if !strings.HasPrefix(idx, old) {
-		t.Errorf("MEMORY.md lost Claude Code's lines:\n%s", idx)
+	if strings.Count(idx, "(user_role.md)") != 1 {
+		t.Errorf("a memory is listed twice:\n%s", idx)
 	}
 	i := strings.Index(idx, memory.Begin)
 	if i < 0 {
@@ -141,7 +151,7 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 // .gitattributes, creating the file or adding the line, keeping the
 // other lines byte for byte, once; and says how to enable the driver.
 func TestInitGitattributes(t *testing.T) {
-	line := "MEMORY.md merge=vaultmem-memory-index"
+	line := "/MEMORY.md merge=vaultmem-memory-index"
 	for _, c := range []struct {
 		name   string
 		exists bool
@@ -191,5 +201,26 @@ func writeFile(t *testing.T, p, data string) {
 	}
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInitKeepsAMemoryIndexWithProse: a MEMORY.md holding more than the
+// list of memories (someone's prose) is left as it is; the region is
+// added after it at the first write.
+func TestInitKeepsAMemoryIndexWithProse(t *testing.T) {
+	dir := fixtureVault(t, "claude-code")
+	p := filepath.Join(dir, "MEMORY.md")
+	mine := mustRead(t, p) + "\nRemember to ask Ana before touching billing.\n"
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := runInit(t, dir); !res.ClaudeCode {
+		t.Fatal("not detected")
+	}
+	if got := mustRead(t, p); got != mine {
+		t.Errorf("MEMORY.md with prose was changed:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); !os.IsNotExist(err) {
+		t.Errorf("a backup was made: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			"git marks the file conflicted, to be resolved by hand. PATH is the file's path in the repository\n" +
 			"(default MEMORY.md), from which its links are relative. It needs no vault. Enable it with\n" +
 			"  " + mergeDriverCommand + "\n" +
-			"and the line `MEMORY.md merge=" + mergeDriverName + "` in .gitattributes (vaultmem init writes it).",
+			"and the line `/MEMORY.md merge=" + mergeDriverName + "` in .gitattributes (vaultmem init writes it).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			args := cmd.Args().Slice()
 			if len(args) < 3 || len(args) > 4 {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// A Claude Code memory folder's MEMORY.md is a list Claude wrote, one line
+// per memory note. Left as it is beside vaultmem's region, every memory
+// would be listed twice, within a 200-line budget. When every line of it
+// is such a list line (or a heading) naming a memory note of the folder,
+// init turns the list into the region, generated from the notes; the file
+// as it was is kept in .vaultmem/state, and a hook the list gave that the
+// note's description lacks is kept as the note's line.
+
+// indexLine matches a list line of MEMORY.md: "- [Title](file.md) — hook".
+var indexLine = regexp.MustCompile(`^\s*[-*+] \[(.*)\]\(([^)\s]+)\)(?:\s+[—–-]\s+(.*))?\s*$`)
+
+// adoptedBackup is where init keeps MEMORY.md as Claude wrote it.
+const adoptedBackup = "MEMORY.before-vaultmem.md"
+
+// adoptMemoryIndex turns the list of the Claude Code folder dir's
+// MEMORY.md into vaultmem's region, and returns how many memories it
+// lists; 0 (and nothing written) when the file holds anything else.
+func adoptMemoryIndex(ctx context.Context, dir string) (int, error) {
+	p := filepath.Join(dir, vault.MemoryIndexFile)
+	old, err := os.ReadFile(p)
+	if err != nil || strings.Contains(string(old), memory.Begin) || strings.Contains(string(old), memory.End) {
+		return 0, nil
+	}
+	var head []string
+	hooks := map[string]string{}
+	listed := 0
+	for _, line := range strings.Split(strings.ReplaceAll(string(old), "\r\n", "\n"), "\n") {
+		m := indexLine.FindStringSubmatch(line)
+		switch {
+		case strings.TrimSpace(line) == "":
+		case m == nil && strings.HasPrefix(line, "#") && listed == 0:
+			head = append(head, line)
+		case m == nil:
+			return 0, nil // prose of someone's: leave the file as it is
+		default:
+			target, err := url.PathUnescape(m[2])
+			if err != nil || !isMemoryNote(dir, target) {
+				return 0, nil
+			}
+			hooks[filepath.ToSlash(filepath.Clean(target))] = m[3]
+			listed++
+		}
+	}
+	if listed == 0 {
+		return 0, nil
+	}
+	entries, err := memoryEntries(dir, hooks)
+	if err != nil {
+		return 0, err
+	}
+	v, err := vault.Open(dir, vault.Folders{Memory: "."})
+	if err != nil {
+		return 0, err
+	}
+	defer v.Close()
+	w := vault.NewWriter(v, vault.WriterOptions{})
+	if _, err := w.WriteState(ctx, adoptedBackup, old, vault.AnyHash); err != nil {
+		return 0, err
+	}
+	start := strings.Join(head, "\n")
+	if start != "" {
+		start += "\n"
+	}
+	next, _, err := memory.Render(vault.MemoryIndexFile, []byte(start), entries, nil)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := w.Write(ctx, vault.MemoryIndexFile, next, vault.Hash(old)); err != nil {
+		return 0, fmt.Errorf("init: %w", err)
+	}
+	return len(entries), nil
+}
+
+// isMemoryNote reports whether the vault path p of dir is a memory note.
+func isMemoryNote(dir, p string) bool {
+	if !vault.IsNotePath(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	return err == nil && vault.Parse(p, b).Kind().IsMemory()
+}
+
+// memoryEntries are the live memory notes at the top of dir as MEMORY.md
+// lists them; a note without a description takes the hook its old line
+// gave.
+func memoryEntries(dir string, hooks map[string]string) ([]memory.Entry, error) {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []memory.Entry
+	for _, f := range files {
+		if !f.Type().IsRegular() || !vault.IsNotePath(f.Name()) || f.Name() == vault.MemoryIndexFile {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		n := vault.Parse(f.Name(), b)
+		fm := n.Frontmatter.JSON()
+		_, archived := fm["archived"]
+		if !n.Kind().IsMemory() || archived {
+			continue
+		}
+		e := memory.Entry{Path: f.Name(), Type: n.Kind()}
+		e.Title, _ = n.Frontmatter.String("name")
+		if e.Title == "" {
+			e.Title = n.Title()
+		}
+		if e.Hook, _ = n.Frontmatter.String("description"); e.Hook == "" {
+			e.Hook = hooks[f.Name()]
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
