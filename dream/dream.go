@@ -219,3 +219,21 @@ func (rep *Report) wrote(p string) {
 		rep.Changed = append(rep.Changed, p)
 	}
 }
+
+// Summary is the report in one line, for a log or an agent.
+func (rep *Report) Summary() string {
+	verb := "changed"
+	if rep.DryRun {
+		verb = "would change"
+	}
+	s := fmt.Sprintf("%d memories (%d looked at): %d merged, %d archived, %d contradictions flagged (%d new), %d dates fixed, %d notes relinked; %s %d files",
+		rep.Memories, rep.Examined, len(rep.Merged), len(rep.Archived), len(rep.Contradictions), countNew(rep.Contradictions),
+		len(rep.DatesFixed), len(rep.LinksRewritten), verb, len(rep.Changed))
+	if len(rep.Skipped) > 0 {
+		s += fmt.Sprintf("; %d skipped", len(rep.Skipped))
+	}
+	if rep.MemoryIndex.Error != "" {
+		s += "; MEMORY.md not written: " + rep.MemoryIndex.Error
+	}
+	return s + "."
+}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
@@ -42,6 +43,8 @@ type Options struct {
 	// from (the request is answered with an internal error; the server
 	// goes on).
 	OnPanic func(error)
+	// Dream, if set, serves the dream tool.
+	Dream *dream.Dreamer
 	// Version is reported to clients.
 	Version string
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
@@ -116,6 +117,12 @@ type ListNotesOut struct {
 	index.PageInfo
 }
 
+// DreamIn is the dream tool's input.
+type DreamIn struct {
+	DryRun bool `json:"dry_run,omitempty" jsonschema:"plan and report only; write nothing"`
+	Full   bool `json:"full,omitempty" jsonschema:"look at every memory, not only those changed since the last run"`
+}
+
 // maxSearchLimit is the most results of one search call.
 const maxSearchLimit = 100
 
@@ -148,6 +155,14 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
+	if s.opts.Dream != nil {
+		mcp.AddTool(s.mcp, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
+			"(the others are archived, never deleted, and links to them follow), flag memories that may contradict each other for the user " +
+			"(never resolved here), make relative dates absolute, and rewrite MEMORY.md. Each run is logged in the dream log note. " +
+			"Use dry_run to see the plan first.",
+			InputSchema: schemaFor[DreamIn](),
+			Annotations: &mcp.ToolAnnotations{Title: "Dream", DestructiveHint: &closed, IdempotentHint: true, OpenWorldHint: &closed}}, s.dream)
+	}
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
@@ -398,4 +413,18 @@ func toolError(err error) error {
 		return fmt.Errorf("canceled: %v", err)
 	}
 	return err
+}
+
+func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn) (*mcp.CallToolResult, *dream.Report, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, nil, toolError(err)
+	}
+	rep, err := s.opts.Dream.Run(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	for _, p := range rep.Changed {
+		s.remembered(p)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Summary()}}}, rep, nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/watch"
@@ -21,10 +22,11 @@ func (a *app) mcpCommand() *cli.Command {
 		Usage: "serve the vault to an agent over MCP (stdio)",
 		Description: "Speaks the Model Context Protocol on standard input and output, for an MCP client (Claude\n" +
 			"Code, Claude Desktop, an IDE) to start. Tools: remember, recall, search, read_note,\n" +
-			"write_note, links, list_notes; every note is also a resource vault:///path. The server\n" +
+			"write_note, links, list_notes, dream; every note is also a resource vault:///path. The server\n" +
 			"answers at once and indexes the vault in the background (tools wait for that first index,\n" +
 			"with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
-			"already does), so a note saved in Obsidian is searchable at once. Messages go to standard\n" +
+			"already does), so a note saved in Obsidian is searchable at once; it keeps MEMORY.md current\n" +
+			"and runs Dream when its gate opens (dream.auto, every, writes, quiet in the config). Messages go to standard\n" +
 			"error; a bad input line is answered with a JSON-RPC error and the server goes on.",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
@@ -40,14 +42,18 @@ func (a *app) mcpCommand() *cli.Command {
 			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
 			opts := mcpserver.Options{Vault: s.v, Index: ix, Writer: w,
-				Recall: recall.New(ix, s.recallOptions()), Version: version, Startup: startup,
+				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup,
 				OnPanic: func(err error) { logf("recovered: %v", err) }}
 
 			// The watcher keeps the index current; if another process
 			// watches already, its syncs serve us, and if no watcher can run
 			// at all, each read syncs first.
 			var srv *mcpserver.Server
-			keep := &keeper{store: s.store(ix), logf: logf}
+			keep := &keeper{store: s.store(ix), logf: logf, gate: s.dreamGate(),
+				onDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }}
+			if s.cfg.Dream.Auto {
+				keep.dreamer = s.dreamer(ix)
+			}
 			watcher, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				defer func() { // no note may stop the server
 					if r := recover(); r != nil {
@@ -92,6 +98,9 @@ func (a *app) mcpCommand() *cli.Command {
 				// query needs them; a failure only means that query loads them.
 				ix.Warm(runCtx)
 				if watcher != nil {
+					// Dream runs on its own here, where the watcher sees
+					// the edits that must hold it back.
+					background.Go(func() { keep.dreamWhenDue(runCtx) })
 					watcher.Run(runCtx)
 				}
 			})

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -18,8 +20,10 @@ func (a *app) watchCommand() *cli.Command {
 			"of changes (an editor's save, a git checkout, an agent's write), about 100 ms after it ends.\n" +
 			"While it runs, search and recall skip their own sync, and MEMORY.md keeps listing the memories\n" +
 			"however they are edited. One watcher runs per vault.\n" +
-			"With --json, one line per applied change: {time, paths, parsed, removed, embedded, notes,\n" +
-			"chunks, ms, rescan, error}.",
+			"It also runs Dream when its gate opens (dream.auto, every, writes, quiet in the config).\n" +
+			"With --json, one line per applied change: {event: \"sync\", time, paths, parsed, removed,\n" +
+			"embedded, notes, chunks, ms, rescan, error}, and one per Dream that changed something:\n" +
+			"{event: \"dream\", time, summary, report} (report as dream --json prints it).",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
@@ -32,9 +36,12 @@ func (a *app) watchCommand() *cli.Command {
 			defer s.Close()
 			defer ix.Close()
 			var last time.Time
-			keep := &keeper{store: s.store(ix), logf: func(format string, args ...any) {
+			keep := &keeper{store: s.store(ix), gate: s.dreamGate(), logf: func(format string, args ...any) {
 				fmt.Fprintf(a.stderr, "warning: "+format+"\n", args...)
-			}}
+			}, onDream: func(rep *dream.Report) { a.printDreamEvent(rep, cmd.Bool("json")) }}
+			if s.cfg.Dream.Auto {
+				keep.dreamer = s.dreamer(ix)
+			}
 			w, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				keep.afterBatch(ctx, b)
 				a.printBatch(b, cmd.Bool("json"), &last)
@@ -49,7 +56,13 @@ func (a *app) watchCommand() *cli.Command {
 			if !cmd.Bool("json") {
 				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
 			}
-			if err := w.Run(ctx); err != nil {
+			dreamCtx, stopDream := context.WithCancel(ctx)
+			var dreaming sync.WaitGroup
+			dreaming.Go(func() { keep.dreamWhenDue(dreamCtx) })
+			err = w.Run(ctx)
+			stopDream()
+			dreaming.Wait()
+			if err != nil {
 				return err
 			}
 			return ctx.Err() // Ctrl-C or SIGTERM: exit 130, like any command interrupted
@@ -57,8 +70,9 @@ func (a *app) watchCommand() *cli.Command {
 	}
 }
 
-// batchEvent is one line of `watch --json`.
+// batchEvent is one line of `watch --json` for a sync.
 type batchEvent struct {
+	Event    string   `json:"event"` // "sync"
 	Time     string   `json:"time"`
 	Paths    []string `json:"paths"`
 	Parsed   int      `json:"parsed"`
@@ -73,7 +87,7 @@ type batchEvent struct {
 
 func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 	st := b.Stats
-	ev := batchEvent{Time: b.Time.UTC().Format(time.RFC3339Nano), Paths: b.Paths, Parsed: st.Parsed, Removed: st.Removed,
+	ev := batchEvent{Event: "sync", Time: b.Time.UTC().Format(time.RFC3339Nano), Paths: b.Paths, Parsed: st.Parsed, Removed: st.Removed,
 		Embedded: st.Embedded, Notes: st.Notes, Chunks: st.Chunks, MS: st.Duration.Milliseconds(), Rescan: b.Rescan}
 	if ev.Paths == nil {
 		ev.Paths = []string{}
@@ -96,4 +110,22 @@ func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 		}
 	}
 	*last = b.Time
+}
+
+// dreamEvent is one line of `watch --json` for a Dream run.
+type dreamEvent struct {
+	Event   string        `json:"event"` // "dream"
+	Time    string        `json:"time"`
+	Summary string        `json:"summary"`
+	Report  *dream.Report `json:"report"`
+}
+
+// printDreamEvent reports a Dream run of the watcher.
+func (a *app) printDreamEvent(rep *dream.Report, asJSON bool) {
+	now := time.Now()
+	if asJSON {
+		a.printLine(dreamEvent{Event: "dream", Time: now.UTC().Format(time.RFC3339Nano), Summary: rep.Summary(), Report: rep})
+		return
+	}
+	fmt.Fprintf(a.stdout, "%s dream: %s\n", now.Format("15:04:05"), rep.Summary())
 }

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// dreamVault is a vault with two duplicate memories, a contradiction and
+// a note linking the duplicate.
+func dreamVault(t *testing.T) string {
+	t.Helper()
+	dir := newVault(t)
+	for p, c := range map[string]string{
+		"memory/deploys.md": "---\nname: Deploys\ndescription: deploy day\ntype: project\ncreated: 2026-02-27\n---\nDeploys go out on Tuesdays after the standup. Next one next Tuesday.\n",
+		"memory/deploy.md":  "---\nname: deploys\ndescription: deploy day\ntype: project\n---\nDeploys go out on Tuesdays.\n",
+		"memory/tabs.md":    "---\nname: Tabs\ndescription: indentation\ntype: feedback\n---\nAlways use tabs for indentation.\n",
+		"memory/spaces.md":  "---\nname: Spaces\ndescription: indentation\ntype: feedback\n---\nNever use tabs for indentation.\n",
+		"notes/plan.md":     "See [[deploy]].\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestDreamCommand: a dry run prints the plan as JSON and writes nothing;
+// a run applies it; a second run changes nothing; a Dream already running
+// makes another exit 3.
+func TestDreamCommand(t *testing.T) {
+	dir := dreamVault(t)
+	before := snapshot(t, dir)
+	var dry struct {
+		DryRun bool `json:"dry_run"`
+		Merged []struct {
+			Into string
+			From []string
+		}
+		Archived       []string
+		Contradictions []struct{ Paths []string }
+		DatesFixed     []struct{ Path, From, To string } `json:"dates_fixed"`
+		MemoryIndex    struct {
+			Path           string
+			Lines, Omitted int
+		} `json:"memory_index"`
+		Changed []string
+		MS      *int64 `json:"ms"`
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "dream", "--dry-run", "--json")), &dry); err != nil {
+		t.Fatal(err)
+	}
+	if !dry.DryRun || len(dry.Merged) != 1 || dry.Merged[0].Into != "memory/deploys.md" || !reflect.DeepEqual(dry.Archived, []string{"memory/deploy.md"}) ||
+		len(dry.Contradictions) != 1 || len(dry.DatesFixed) != 1 || dry.DatesFixed[0].To != "2026-03-03" ||
+		dry.MemoryIndex.Path != "MEMORY.md" || dry.MemoryIndex.Lines == 0 || dry.MS == nil {
+		t.Errorf("dry run: %+v", dry)
+	}
+	for p, c := range snapshot(t, dir) {
+		if !strings.Contains(p, ".vaultmem") && before[p] != c {
+			t.Errorf("the dry run wrote %s", p)
+		}
+	}
+
+	out := ok(t, dir, "dream")
+	for _, want := range []string{"merged    memory/deploy.md into memory/deploys.md", "flagged   memory/spaces.md and memory/tabs.md may contradict",
+		`dated     memory/deploys.md:7 "next Tuesday" as 2026-03-03`, "relinked  notes/plan.md", "changed 7 files"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dream printed no %q:\n%s", want, out)
+		}
+	}
+	if got := mustRead(t, filepath.Join(dir, "notes", "plan.md")); got != "See [[deploys|deploy]].\n" {
+		t.Errorf("link: %q", got)
+	}
+	if out := ok(t, dir, "dream"); !strings.Contains(out, "Nothing to change.") {
+		t.Errorf("second run:\n%s", out)
+	}
+
+	held := flock.New(filepath.Join(dir, ".vaultmem", "tmp", "dream.lock"))
+	if ok, err := held.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer held.Unlock()
+	if r := vaultmem(t, dir, "", "dream"); r.code != exitConflict || !strings.Contains(r.stderr, "another Dream is running") {
+		t.Errorf("while locked: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestDreamInMCPAndWatch: the MCP server's dream tool dry-runs; a watcher
+// whose gate is open runs Dream on its own once the vault is quiet.
+func TestDreamInMCPAndWatch(t *testing.T) {
+	dir := dreamVault(t)
+	cs := mcpSession(t, dir)
+	var rep struct {
+		DryRun bool `json:"dry_run"`
+		Merged []struct{ Into string }
+	}
+	if e := call(t, cs, "dream", map[string]any{"dry_run": true}, &rep); e != "" || !rep.DryRun || len(rep.Merged) != 1 {
+		t.Errorf("dream tool: %q %+v", e, rep)
+	}
+	if strings.Contains(mustRead(t, filepath.Join(dir, "memory", "deploy.md")), "archived") {
+		t.Error("the dry run archived a memory")
+	}
+	cs.Close()
+
+	cfg := filepath.Join(dir, ".vaultmem", "config.yaml")
+	text := strings.Replace(mustRead(t, cfg), "  every: 24h\n  writes: 5\n  quiet: 1m\n", "  every: 1ms\n  writes: 1\n  quiet: 300ms\n", 1)
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := startWatch(t, dir)
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(mustRead(t, filepath.Join(dir, "memory", "deploy.md")), "merged_into") && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	w.stop()
+	if !strings.Contains(mustRead(t, filepath.Join(dir, "memory", "deploy.md")), "merged_into: \"[[deploys]]\"") {
+		t.Fatalf("the watcher did not dream; its output:\n%s", w.output())
+	}
+	if out := w.output(); !strings.Contains(out, `"event":"dream"`) || !strings.Contains(out, `"summary":"4 memories`) {
+		t.Errorf("no dream event:\n%s", out)
+	}
+}
+
+// watchProc is `vaultmem watch --json` running as a subprocess.
+type watchProc struct {
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	out strings.Builder
+}
+
+func (w *watchProc) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.out.Write(p)
+}
+
+func (w *watchProc) output() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.out.String()
+}
+
+// stop interrupts the watcher and waits for it.
+func (w *watchProc) stop() {
+	w.cmd.Process.Signal(syscall.SIGINT)
+	w.cmd.Wait()
+}
+
+func startWatch(t *testing.T, dir string) *watchProc {
+	t.Helper()
+	w := &watchProc{cmd: exec.Command(os.Args[0], "--vault", dir, "watch", "--json")}
+	w.cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
+	w.cmd.Stdout, w.cmd.Stderr = w, w
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.cmd.Process.Kill() })
+	return w
+}
