@@ -128,7 +128,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
 	var flags []memory.Flag
 	for _, f := range p.flags {
-		if a, b := p.by[f.A], p.by[f.B]; a != nil && b != nil && !a.archived && !b.archived {
+		if p.live(f.A) && p.live(f.B) {
 			flags = append(flags, f)
 			k := pairOf(f.A, f.B)
 			rep.Contradictions = append(rep.Contradictions, Contradiction{Paths: [2]string{k[0], k[1]}, Reason: f.Reason, New: p.fresh[k]})
@@ -197,8 +197,15 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 // applyCheckpoint records the live memories the run leaves.
 func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
 	memories := map[string]string{}
+	for _, im := range p.indexed {
+		if !p.gone[im.Path] {
+			memories[im.Path] = im.Hash // not read: as the index saw it
+		}
+	}
 	for _, m := range p.mems {
-		if !m.archived {
+		if m.archived {
+			delete(memories, m.path)
+		} else {
 			memories[m.path] = m.hash
 		}
 	}

@@ -29,15 +29,21 @@ func (d *Dreamer) linkTo(ctx context.Context, p string) string {
 func (d *Dreamer) supersededBy(ctx context.Context, p *plan, m *mem) []*mem {
 	var out []*mem
 	for _, v := range m.note.Frontmatter.Strings("supersedes") {
-		target := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "[["), "]]")
-		target, _, _ = strings.Cut(target, "|")
-		target, _, _ = strings.Cut(target, "#")
-		path, err := d.ix.Lookup(ctx, strings.TrimSpace(target))
+		path, err := d.ix.Lookup(ctx, linkTarget(v))
 		if o := p.by[path]; err == nil && o != nil && o != m && !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// linkTarget is the note a frontmatter link value names: "[[Old|x]]" is
+// "Old".
+func linkTarget(v string) string {
+	target := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "[["), "]]")
+	target, _, _ = strings.Cut(target, "|")
+	target, _, _ = strings.Cut(target, "#")
+	return strings.TrimSpace(target)
 }
 
 // supersedes reports whether a's frontmatter supersedes b.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -21,33 +22,48 @@ import (
 
 // The words that give a sentence its polarity.
 var (
-	negativeMarkers = []string{"never", "not", "no", "no longer", "avoid", "avoids", "avoided", "avoiding", "stop", "stops",
-		"stopped", "stop using", "without", "dislike", "dislikes", "disable", "disabled", "against", "don't", "doesn't",
-		"didn't", "shouldn't", "mustn't", "can't", "cannot", "won't", "isn't", "aren't"}
-	positiveMarkers = []string{"always", "do", "does", "use", "uses", "used", "using", "prefer", "prefers", "preferred",
-		"should", "must", "enable", "enabled", "like", "likes", "want", "wants", "need", "needs", "keep", "require", "required"}
-	negative, positive = markerPattern(negativeMarkers), markerPattern(positiveMarkers)
-	// polarWords are the markers' words, which are no topic.
+	negativeWords = wordSet("never not no avoid avoids avoided avoiding stop stops stopped without dislike dislikes " +
+		"disable disabled against don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
+	positiveWords = wordSet("always do does use uses used using prefer prefers preferred should must enable enabled " +
+		"like likes want wants need needs keep require required")
+	// polarWords are the markers as text.Words splits them, which are no
+	// topic.
 	polarWords = func() map[string]bool {
 		m := map[string]bool{}
-		for _, w := range slices.Concat(negativeMarkers, positiveMarkers) {
+		for w := range negativeWords {
 			for _, x := range text.Words(w) {
 				m[x] = true
 			}
+		}
+		for w := range positiveWords {
+			m[w] = true
 		}
 		return m
 	}()
 	sentenceEnd = regexp.MustCompile(`[.!?;:]+(\s|$)|\n`)
 )
 
-// markerPattern matches any of the words, the longest first.
-func markerPattern(words []string) *regexp.Regexp {
-	ws := slices.Clone(words)
-	slices.SortFunc(ws, func(a, b string) int { return len(b) - len(a) })
-	for i, w := range ws {
-		ws[i] = regexp.QuoteMeta(w)
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
-	return regexp.MustCompile(`\b(` + strings.Join(ws, "|") + `)\b`)
+	return m
+}
+
+// markers returns the first negative and the first positive word of a
+// lower-cased sentence ("" when none).
+func markers(s string) (neg, pos string) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
+		w = strings.Trim(w, "'")
+		switch {
+		case neg == "" && negativeWords[w]:
+			neg = w
+		case pos == "" && positiveWords[w]:
+			pos = w
+		}
+	}
+	return neg, pos
 }
 
 // sentence is one sentence of a memory: its polarity (+1, -1, 0), the
@@ -61,18 +77,22 @@ type sentence struct {
 }
 
 // sentences splits a memory's description and body into sentences with a
-// polarity.
+// polarity, once per memory.
 func sentences(m *mem) []sentence {
+	if m.sentences != nil {
+		return *m.sentences
+	}
 	desc, _ := m.note.Frontmatter.String("description")
-	var out []sentence
+	out := []sentence{}
 	for _, s := range sentenceEnd.Split(desc+"\n"+string(m.note.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
-		if w := negative.FindString(s); w != "" {
-			st.polarity, st.marker = -1, w
-		} else if w := positive.FindString(s); w != "" {
-			st.polarity, st.marker = 1, w
-		} else {
+		switch neg, pos := markers(s); {
+		case neg != "":
+			st.polarity, st.marker = -1, neg
+		case pos != "":
+			st.polarity, st.marker = 1, pos
+		default:
 			continue
 		}
 		for _, w := range text.Words(s) {
@@ -88,26 +108,37 @@ func sentences(m *mem) []sentence {
 			out = append(out, st)
 		}
 	}
+	m.sentences = &out
 	return out
 }
 
 // contradiction reports whether a and b may contradict each other, and
 // how: a sentence of each with opposite polarity about the same terms
-// (at least half their terms shared, and two, or all of the shorter's);
-// the pair sharing the most terms tells how.
+// (at least half their terms shared, and two, or all of the shorter's),
+// where neither memory also says what the other says (a near copy of a
+// memory that weighs both sides is no contradiction); the pair sharing the
+// most terms tells how.
 func contradiction(a, b *mem) (string, bool) {
 	if !canContradict(a.kind) || !canContradict(b.kind) {
 		return "", false
 	}
+	sa, sb := sentences(a), sentences(b)
+	says := func(ss []sentence, polarity int, x sentence) bool {
+		for _, z := range ss {
+			if z.polarity == polarity && len(about(z, x)) > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	best, reason := 0, ""
-	for _, x := range sentences(a) {
-		for _, y := range sentences(b) {
+	for _, x := range sa {
+		for _, y := range sb {
 			if x.polarity == y.polarity {
 				continue
 			}
-			shared := intersect(x.terms, y.terms)
-			union := len(x.terms) + len(y.terms) - len(shared)
-			if len(shared) <= best || len(shared) < min(2, len(x.terms), len(y.terms)) || 2*len(shared) < union {
+			shared := about(x, y)
+			if len(shared) <= best || says(sb, x.polarity, x) || says(sa, y.polarity, y) {
 				continue
 			}
 			words := make([]string, 0, 4)
@@ -118,6 +149,18 @@ func contradiction(a, b *mem) (string, bool) {
 		}
 	}
 	return reason, best > 0
+}
+
+// about returns the terms x and y share when they are about the same
+// thing: at least half their terms shared, and two, or all of the
+// shorter's; else none.
+func about(x, y sentence) []string {
+	shared := intersect(x.terms, y.terms)
+	union := len(x.terms) + len(y.terms) - len(shared)
+	if len(shared) == 0 || len(shared) < min(2, len(x.terms), len(y.terms)) || 2*len(shared) < union {
+		return nil
+	}
+	return shared
 }
 
 func canContradict(k vault.Kind) bool { return k == vault.KindFeedback || k == vault.KindUser }
@@ -133,10 +176,10 @@ func intersect(a, b []string) []string {
 	return out
 }
 
-// maxTopicShare is how many memories may share a term before it stops
+// maxTopicShare is how many sentences may share a term before it stops
 // pairing them as candidates: a word most memories use says nothing of
 // what one is about.
-const maxTopicShare = 50
+const maxTopicShare = 100
 
 // contradictions plans the flagged pairs: those flagged before whose
 // memories are both live and unchanged stand; pairs with a memory changed
@@ -148,16 +191,17 @@ func (d *Dreamer) contradictions(p *plan) error {
 		return err
 	}
 	p.flagsSum = sum
-	live := func(path string) *mem {
-		if m := p.by[path]; m != nil && !m.archived {
-			return m
-		}
-		return nil
-	}
 	keep := map[pair]memory.Flag{}
 	for _, f := range old {
-		a, b := live(f.A), live(f.B)
-		if a == nil || b == nil || supersedes(a, b) || supersedes(b, a) {
+		if !p.live(f.A) || !p.live(f.B) {
+			continue
+		}
+		a, b := p.by[f.A], p.by[f.B]
+		if a == nil || b == nil { // neither changed: the flag stands
+			keep[pairOf(f.A, f.B)] = f
+			continue
+		}
+		if supersedes(a, b) || supersedes(b, a) {
 			continue
 		}
 		if a.changed || b.changed {
@@ -169,45 +213,22 @@ func (d *Dreamer) contradictions(p *plan) error {
 		}
 		keep[pairOf(f.A, f.B)] = f
 	}
-	var ms []*mem
-	var terms [][]string
+	var live []*mem
+	var sks []sketch
 	for _, m := range p.mems {
-		if m.archived || !canContradict(m.kind) {
-			continue
-		}
-		var ts []string
-		for _, s := range sentences(m) {
-			ts = append(ts, s.terms...)
-		}
-		ms, terms = append(ms, m), append(terms, distinct(ts))
-	}
-	posting := map[string][]int{}
-	for i, ts := range terms {
-		for _, t := range ts {
-			posting[t] = append(posting[t], i)
+		if !m.archived {
+			live, sks = append(live, m), append(sks, sketchOf(m))
 		}
 	}
-	checked := map[pair]bool{}
-	for _, ids := range posting {
-		if len(ids) > maxTopicShare {
+	for _, c := range polarCandidates(sks, func(i int) bool { return live[i].changed }) {
+		a, b := live[c[0]], live[c[1]]
+		k := pairOf(a.path, b.path)
+		if _, ok := keep[k]; ok || supersedes(a, b) || supersedes(b, a) {
 			continue
 		}
-		for x := range ids {
-			for y := x + 1; y < len(ids); y++ {
-				a, b := ms[ids[x]], ms[ids[y]]
-				k := pairOf(a.path, b.path)
-				if checked[k] || !a.changed && !b.changed {
-					continue
-				}
-				checked[k] = true
-				if _, ok := keep[k]; ok || supersedes(a, b) || supersedes(b, a) {
-					continue
-				}
-				if reason, ok := contradiction(a, b); ok {
-					keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
-					p.fresh[k] = true
-				}
-			}
+		if reason, ok := contradiction(a, b); ok {
+			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
+			p.fresh[k] = true
 		}
 	}
 	for _, f := range keep {

@@ -36,6 +36,12 @@ var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|` +
 	`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
 	`\S+\s+(days?|weeks?|months?|years?)\s+ago)$`)
 
+// mayHold finds, in one linear scan, the lines where a definite phrase
+// may be, so that the parser (a chain of backtracking rules) reads no
+// other line.
+var mayHold = regexp.MustCompile(`(?i)\b(today|tomorrow|yesterday|ago|` +
+	`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
+
 // annotated matches the date Dream added after a phrase.
 var annotated = regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`)
 
@@ -96,6 +102,10 @@ func relativeDates(n *vault.Note) []phrase {
 			end += pos
 		}
 		text := string(content[pos:end])
+		if !mayHold.MatchString(text) {
+			pos = end + 1
+			continue
+		}
 		for from := 0; from < len(text); {
 			r, err := dateParser.Parse(text[from:], time.Time{})
 			if err != nil || r == nil {

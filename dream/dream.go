@@ -193,6 +193,9 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 	if err := d.apply(ctx, p, ro.DryRun, rep); err != nil {
 		return rep, err
 	}
+	if !ro.DryRun {
+		_ = d.writeSketches(p, p.sketches) // a cache: without it the next run reads more
+	}
 	if d.opts.Lessons != nil {
 		if rep.Lessons, err = d.opts.Lessons(ctx, p.today, ro.DryRun); err != nil {
 			return rep, fmt.Errorf("decay lessons: %w", err)

@@ -26,10 +26,22 @@ type testVault struct {
 func newTestVault(t testing.TB, files map[string]string) *testVault {
 	t.Helper()
 	dir := t.TempDir()
-	tv := &testVault{t: t, dir: dir, now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
 	for p, c := range files {
-		tv.write(p, c)
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	return openTestVault(t, dir)
+}
+
+// openTestVault is the test vault of the folder dir.
+func openTestVault(t testing.TB, dir string) *testVault {
+	t.Helper()
+	tv := &testVault{t: t, dir: dir, now: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
 	v, err := vault.Open(dir, vault.Folders{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -129,8 +130,9 @@ func TestLLM(t *testing.T) {
 	}
 }
 
-// TestCandidates: prefix filtering finds every pair of sets whose Jaccard
-// index reaches the threshold, as comparing all pairs does.
+// TestCandidates: prefix filtering (many sets in focus) and counting (a
+// few) find every pair of sets whose Jaccard index reaches the threshold,
+// as comparing all pairs does.
 func TestCandidates(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	words := strings.Fields("a b c d e f g h i j k l m n o p q r s t")
@@ -145,14 +147,17 @@ func TestCandidates(t *testing.T) {
 			}
 			sets = append(sets, distinct(s))
 		}
-		found := map[[2]int]bool{}
-		for _, c := range candidates(sets, minJaccard, func(int) bool { return true }) {
-			found[c] = true
-		}
-		for i := range sets {
-			for j := i + 1; j < len(sets); j++ {
-				if jaccard(sets[i], sets[j]) >= minJaccard && !found[[2]int{i, j}] {
-					t.Fatalf("trial %d: pair %v %v (Jaccard %.2f) missed", trial, sets[i], sets[j], jaccard(sets[i], sets[j]))
+		// All sets in focus (prefix filtering), and two (counting).
+		for _, focus := range []func(int) bool{func(int) bool { return true }, func(i int) bool { return i == trial%40 || i == 7 }} {
+			found := map[[2]int]bool{}
+			for _, c := range candidates(sets, minJaccard, focus) {
+				found[c] = true
+			}
+			for i := range sets {
+				for j := i + 1; j < len(sets); j++ {
+					if (focus(i) || focus(j)) && jaccard(sets[i], sets[j]) >= minJaccard && !found[[2]int{i, j}] {
+						t.Fatalf("trial %d: pair %v %v (Jaccard %.2f) missed", trial, sets[i], sets[j], jaccard(sets[i], sets[j]))
+					}
 				}
 			}
 		}
@@ -288,3 +293,39 @@ var (
 	addedDate    = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`)
 	wikilinkText = regexp.MustCompile(`!?\[\[[^\]]+\]\]`)
 )
+
+// TestIncrementalMatchesFull: after new memories, an incremental run
+// (sketches, reading only what may pair) finds what a full run finds.
+func TestIncrementalMatchesFull(t *testing.T) {
+	files := map[string]string{
+		"memory/tabs.md":   memoryNote("Tabs", "feedback", "indentation", "", "Always use tabs for indentation in Go files.\n"),
+		"memory/deploy.md": memoryNote("Deploy", "project", "deploys", "", "Deploys go out on Tuesdays after the standup, and the on-call engineer watches the dashboards.\n"),
+		"memory/pnpm.md":   memoryNote("Pnpm", "user", "package manager", "", "The user prefers pnpm over npm for JavaScript.\n"),
+		"notes/n.md":       "See [[deploy]].\n",
+	}
+	for i := range 30 {
+		files[fmt.Sprintf("memory/other-%d.md", i)] = memoryNote(fmt.Sprintf("Other %d", i), "project", "x", "", fmt.Sprintf("Unrelated fact %d about topic %d.\n", i, i*7))
+	}
+	added := map[string]string{
+		"memory/spaces.md":  memoryNote("Spaces", "feedback", "indentation", "", "Never use tabs for indentation in Go files.\n"),
+		"memory/deploy2.md": memoryNote("When we ship", "project", "deploys", "", "Deploys go out on Tuesdays after the standup, and the on-call engineer watches dashboards.\n"),
+		"memory/yarn.md":    memoryNote("PNPM", "user", "pm", "", "Yarn is fine too.\n"),
+	}
+	var reports []*Report
+	for _, full := range []bool{false, true} {
+		tv := newTestVault(t, files)
+		tv.run(RunOptions{})
+		for p, c := range added {
+			tv.write(p, c)
+		}
+		rep := tv.run(RunOptions{Full: full})
+		rep.MS, rep.Examined = 0, 0
+		reports = append(reports, rep)
+	}
+	if !reflect.DeepEqual(reports[0], reports[1]) {
+		t.Errorf("incremental:\n%+v\nfull:\n%+v", reports[0], reports[1])
+	}
+	if len(reports[0].Merged) != 2 || len(reports[0].Contradictions) != 1 {
+		t.Errorf("found %+v", reports[0])
+	}
+}

@@ -29,6 +29,8 @@ type mem struct {
 	supersedes []*mem
 	// fixes are the relative dates made absolute in next.
 	fixes []DateFix
+	// sentences caches what sentences finds in it.
+	sentences *[]sentence
 	entry memory.Entry // its line in MEMORY.md
 }
 
@@ -56,9 +58,13 @@ type plan struct {
 	today string
 	mems  []*mem // by path
 	by    map[string]*mem
-	// gone are the memories the index lists that are no longer live
-	// memories on disk.
-	gone  map[string]bool
+	// indexed are the live memories the index holds; gone those of them
+	// no longer live memories on disk.
+	indexed []index.Memory
+	inIndex map[string]bool
+	// sketches are the cached sketches an incremental run read.
+	sketches map[string]sketch
+	gone    map[string]bool
 	cp    *checkpoint
 	cpSum string // the checkpoint file's hash
 	// merges are the duplicates to merge; superseded the memories a newer
@@ -98,6 +104,16 @@ func pairOf(a, b string) pair {
 	return pair{a, b}
 }
 
+// live reports whether the memory at path is live after the plan: the
+// index holds it, it is live on disk (as far as the run read it), and the
+// plan does not archive it.
+func (p *plan) live(path string) bool {
+	if m := p.by[path]; m != nil {
+		return !m.archived
+	}
+	return p.inIndex[path] && !p.gone[path]
+}
+
 // plan reads the memories and decides what the run does.
 func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *Report) (*plan, error) {
 	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, fresh: map[pair]bool{}}
@@ -109,7 +125,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		rep.skip(vault.StateDir+"/"+CheckpointFile, 0, "%v", problem)
 	}
 	p.cp, p.cpSum = cp, sum
-	if err := d.load(ctx, p, rep); err != nil {
+	if err := d.load(ctx, p, rep, ro.Full || cp == nil); err != nil {
 		return nil, err
 	}
 	for _, m := range p.mems {
@@ -118,7 +134,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 			rep.Examined++
 		}
 	}
-	rep.Memories = len(p.mems)
+	rep.Memories = len(p.indexed) - len(p.gone)
 	d.fixDates(ctx, p, rep)
 	d.supersede(ctx, p, rep)
 	d.duplicates(p, rep)
@@ -139,9 +155,12 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 	return p, nil
 }
 
-// load reads the live memories from disk, and reports the notes of the
-// memory folder whose frontmatter does not parse.
-func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report) error {
+// load reads the memories a run looks at from disk: all of them on a full
+// run; else those changed since the checkpoint and their neighbours (the
+// memories the index finds nearest their words, those of the same name,
+// those they supersede, those flagged with them). It reports the notes of
+// the memory folder whose frontmatter does not parse.
+func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) error {
 	bad, err := d.ix.BadFrontmatter(ctx, d.opts.Folder)
 	if err != nil {
 		return err
@@ -149,31 +168,118 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report) error {
 	for _, b := range bad {
 		rep.skip(b.Path, b.Line, "its frontmatter does not parse, so Dream never merges, rewrites or archives it: %s", b.Message)
 	}
-	indexed, err := d.ix.Memories(ctx)
-	if err != nil {
+	if p.indexed, err = d.ix.Memories(ctx); err != nil {
 		return err
 	}
-	for _, im := range indexed {
-		if err := ctx.Err(); err != nil {
+	byPath := make(map[string]index.Memory, len(p.indexed))
+	p.inIndex = make(map[string]bool, len(p.indexed))
+	for _, im := range p.indexed {
+		byPath[im.Path], p.inIndex[im.Path] = im, true
+	}
+	readAll := func(paths []string) error {
+		for _, path := range paths {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			im, ok := byPath[path]
+			if !ok || p.by[path] != nil || p.gone[path] {
+				continue
+			}
+			m, err := d.read(im)
+			switch {
+			case errors.Is(err, vault.ErrNotFound), err == nil && m == nil:
+				p.gone[path] = true // deleted, or no longer a live memory, since the index saw it
+			case err != nil:
+				rep.skip(path, 0, "%v", err)
+			default:
+				p.mems = append(p.mems, m)
+				p.by[path] = m
+			}
+		}
+		return nil
+	}
+	var changed []string
+	for _, im := range p.indexed {
+		if full || p.cp.Memories[im.Path] != shortHash(im.Hash) {
+			changed = append(changed, im.Path)
+		}
+	}
+	if err := readAll(changed); err != nil {
+		return err
+	}
+	if !full {
+		// The others through their sketches: those not cached (a wiped
+		// cache) are read once to make them.
+		cached := d.readSketches()
+		p.sketches = cached
+		var unsketched []string
+		for _, im := range p.indexed {
+			if cached[im.Path].Hash != im.Hash {
+				unsketched = append(unsketched, im.Path)
+			}
+		}
+		if err := readAll(unsketched); err != nil {
 			return err
 		}
-		m, err := d.read(im)
-		switch {
-		case errors.Is(err, vault.ErrNotFound):
-			p.gone[im.Path] = true // deleted since the index saw it
-			continue
-		case err != nil:
-			rep.skip(im.Path, 0, "%v", err)
-			continue
-		case m == nil:
-			p.gone[im.Path] = true // no longer a live memory on disk
-			continue
+		near, err := d.neighbours(ctx, p, cached, changed)
+		if err != nil {
+			return err
 		}
-		p.mems = append(p.mems, m)
-		p.by[m.path] = m
+		if err := readAll(near); err != nil {
+			return err
+		}
 	}
 	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.path, b.path) })
 	return nil
+}
+
+// neighbours returns the memories a run must read beside the changed ones
+// (by path): those whose sketches may pair with a changed memory's (near
+// duplicates, contradictions), those of the same name, those a changed
+// memory supersedes, and those flagged with one.
+func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]sketch, changed []string) ([]string, error) {
+	isChanged := map[string]bool{}
+	for _, c := range changed {
+		isChanged[c] = true
+	}
+	paths, sks := sketchPaths(p, cached)
+	focus := func(i int) bool { return isChanged[paths[i]] }
+	var out []string
+	for _, c := range slices.Concat(nearCandidates(sks, focus), polarCandidates(sks, focus)) {
+		out = append(out, paths[c[0]], paths[c[1]])
+	}
+	names := map[string][]string{}
+	for _, im := range p.indexed {
+		name := im.Name
+		if name == "" {
+			name = im.Title
+		}
+		names[normName(name)] = append(names[normName(name)], im.Path)
+	}
+	flags, _, err := d.store.Flags()
+	if err != nil {
+		return nil, err
+	}
+	for _, path := range changed {
+		m := p.by[path]
+		if m == nil {
+			continue
+		}
+		out = append(out, names[normName(m.name)]...)
+		for _, v := range m.note.Frontmatter.Strings("supersedes") {
+			if target, err := d.ix.Lookup(ctx, linkTarget(v)); err == nil {
+				out = append(out, target)
+			}
+		}
+		for _, f := range flags {
+			if f.A == path {
+				out = append(out, f.B)
+			} else if f.B == path {
+				out = append(out, f.A)
+			}
+		}
+	}
+	return out, nil
 }
 
 // read reads the memory the index holds as im: nil when, on disk, it is no

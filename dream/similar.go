@@ -215,6 +215,15 @@ func distinct(seq []string) []string {
 // |s| - ceil(t|s|) + 1 of each. Sets share rare tokens seldom, so the
 // pairs are few; no pair of sets is compared that could not reach t.
 func candidates(sets [][]string, t float64, focus func(int) bool) [][2]int {
+	var few []int
+	for i := range sets {
+		if focus(i) {
+			few = append(few, i)
+		}
+	}
+	if len(few)*10 < len(sets) {
+		return candidatesOf(sets, t, few)
+	}
 	df := map[string]int{}
 	for _, s := range sets {
 		for _, w := range s {
@@ -250,6 +259,54 @@ func candidates(sets [][]string, t float64, focus func(int) bool) [][2]int {
 				seen[c] = true
 				out = append(out, c)
 			}
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return out
+}
+
+// candidatesOf is candidates for a few sets (by index): each set is
+// compared with the sets sharing a token with it, by the count of tokens
+// they share, which bounds their Jaccard index. It costs one pass over the
+// tokens of every set, where prefix filtering sorts every set.
+func candidatesOf(sets [][]string, t float64, few []int) [][2]int {
+	wanted := map[string]bool{}
+	for _, i := range few {
+		for _, w := range sets[i] {
+			wanted[w] = true
+		}
+	}
+	posting := map[string][]int{}
+	for j, s := range sets {
+		for _, w := range s {
+			if wanted[w] {
+				posting[w] = append(posting[w], j)
+			}
+		}
+	}
+	seen := map[[2]int]bool{}
+	var out [][2]int
+	for _, i := range few {
+		shared := map[int]int{}
+		for _, w := range sets[i] {
+			for _, j := range posting[w] {
+				if j != i {
+					shared[j]++
+				}
+			}
+		}
+		for j, n := range shared {
+			c := [2]int{min(i, j), max(i, j)}
+			if seen[c] || float64(n) < t*float64(len(sets[i])+len(sets[j])-n) {
+				continue
+			}
+			seen[c] = true
+			out = append(out, c)
 		}
 	}
 	slices.SortFunc(out, func(a, b [2]int) int {

@@ -1,0 +1,186 @@
+package dream
+
+import (
+	"bytes"
+	"encoding/gob"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// A sketch is what finding a memory's duplicates and contradictions needs
+// of it: its distinct words and its polar sentences' terms. An incremental
+// run compares the changed memories with every other through their
+// sketches, kept between runs in the cache, and reads from disk only the
+// changed memories and those a sketch says may pair with one: the same
+// candidates a full run finds, without reading every memory.
+
+// sketch is one memory's sketch.
+type sketch struct {
+	Hash   string // of the content it was made from
+	Kind   string
+	Tokens []string // distinct words (see mem.words)
+	Sents  []sentSketch
+}
+
+// sentSketch is a polar sentence: its polarity and topic terms.
+type sentSketch struct {
+	Polarity int
+	Terms    []string
+}
+
+// sketchOf makes m's sketch.
+func sketchOf(m *mem) sketch {
+	sk := sketch{Hash: m.hash, Kind: string(m.kind), Tokens: distinct(m.words())}
+	for _, s := range sentences(m) {
+		sk.Sents = append(sk.Sents, sentSketch{s.polarity, s.terms})
+	}
+	return sk
+}
+
+// sketchFile is the cache of sketches (git-ignored, rebuildable).
+const sketchFile = vault.CacheDir + "/dream-sketches.gob"
+
+// readSketches returns the cached sketches by path; none when the cache is
+// missing or unreadable (the run then reads what it needs).
+func (d *Dreamer) readSketches() map[string]sketch {
+	out := map[string]sketch{}
+	b, err := os.ReadFile(d.v.Abs(sketchFile))
+	if err == nil && gob.NewDecoder(bytes.NewReader(b)).Decode(&out) != nil {
+		out = map[string]sketch{}
+	}
+	return out
+}
+
+// writeSketches caches the sketches of the live memories a run leaves
+// unchanged on disk (a memory it wrote is sketched again when next read).
+func (d *Dreamer) writeSketches(p *plan, old map[string]sketch) error {
+	out := map[string]sketch{}
+	for _, im := range p.indexed {
+		switch m := p.by[im.Path]; {
+		case m != nil && !m.archived && m.next == nil && m.hash == im.Hash:
+			out[im.Path] = sketchOf(m)
+		case m == nil && old[im.Path].Hash == im.Hash:
+			out[im.Path] = old[im.Path]
+		}
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(out); err != nil {
+		return err
+	}
+	if err := d.v.EnsureDir(vault.CacheDir); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(d.v.Abs(vault.CacheDir), ".dream-sketches-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(d.v.Abs(vault.CacheDir), filepath.Base(sketchFile)))
+}
+
+// nearCandidates returns the pairs (by index into sks) of sketches of one
+// kind that may be near duplicates, one of each pair in focus.
+func nearCandidates(sks []sketch, focus func(int) bool) [][2]int {
+	byKind := map[string][]int{}
+	for i, sk := range sks {
+		byKind[sk.Kind] = append(byKind[sk.Kind], i)
+	}
+	var out [][2]int
+	for _, ids := range byKind {
+		sets := make([][]string, len(ids))
+		for j, i := range ids {
+			sets[j] = sks[i].Tokens
+		}
+		for _, c := range candidates(sets, minJaccard, func(j int) bool { return focus(ids[j]) }) {
+			out = append(out, [2]int{ids[c[0]], ids[c[1]]})
+		}
+	}
+	return out
+}
+
+// polarCandidates returns the pairs (by index into sks) of sketches of
+// feedback or user memories, one of each pair in focus, with a sentence
+// each of opposite polarity about the same terms: an inverted index of
+// the polar sentences' terms counts the terms each pair of sentences
+// shares, so that no pair of memories is compared whose sentences share
+// too few.
+func polarCandidates(sks []sketch, focus func(int) bool) [][2]int {
+	type ref struct{ m, s int }
+	pos, neg := map[string][]ref{}, map[string][]ref{}
+	for i, sk := range sks {
+		if sk.Kind != "feedback" && sk.Kind != "user" {
+			continue
+		}
+		for j, s := range sk.Sents {
+			list := pos
+			if s.Polarity < 0 {
+				list = neg
+			}
+			for _, t := range s.Terms {
+				list[t] = append(list[t], ref{i, j})
+			}
+		}
+	}
+	shared := map[[2]ref]int{}
+	for t, ps := range pos {
+		ns := neg[t]
+		if len(ns) == 0 || len(ps)+len(ns) > maxTopicShare {
+			continue
+		}
+		for _, x := range ps {
+			for _, y := range ns {
+				if x.m != y.m && (focus(x.m) || focus(y.m)) {
+					shared[[2]ref{x, y}]++
+				}
+			}
+		}
+	}
+	seen := map[[2]int]bool{}
+	var out [][2]int
+	for xy, n := range shared {
+		x, y := sks[xy[0].m].Sents[xy[0].s], sks[xy[1].m].Sents[xy[1].s]
+		if n < min(2, len(x.Terms), len(y.Terms)) || 2*n < len(x.Terms)+len(y.Terms)-n {
+			continue
+		}
+		k := [2]int{min(xy[0].m, xy[1].m), max(xy[0].m, xy[1].m)}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return out
+}
+
+// sketchPaths returns, by path, the sketches of the live indexed memories:
+// the loaded ones made now, the others from the cache.
+func sketchPaths(p *plan, cached map[string]sketch) ([]string, []sketch) {
+	var paths []string
+	var sks []sketch
+	for _, im := range p.indexed {
+		if p.gone[im.Path] {
+			continue
+		}
+		if m := p.by[im.Path]; m != nil {
+			paths, sks = append(paths, im.Path), append(sks, sketchOf(m))
+		} else if sk, ok := cached[im.Path]; ok && sk.Hash == im.Hash {
+			paths, sks = append(paths, im.Path), append(sks, sk)
+		}
+	}
+	return paths, sks
+}
