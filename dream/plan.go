@@ -31,7 +31,7 @@ type mem struct {
 	fixes []DateFix
 	// sentences caches what sentences finds in it.
 	sentences *[]sentence
-	entry memory.Entry // its line in MEMORY.md
+	entry     memory.Entry // its line in MEMORY.md
 }
 
 // current is the memory's content as planned so far.
@@ -64,9 +64,9 @@ type plan struct {
 	inIndex map[string]bool
 	// sketches are the cached sketches an incremental run read.
 	sketches map[string]sketch
-	gone    map[string]bool
-	cp    *checkpoint
-	cpSum string // the checkpoint file's hash
+	gone     map[string]bool
+	cp       *checkpoint
+	cpSum    string // the checkpoint file's hash
 	// merges are the duplicates to merge; superseded the memories a newer
 	// one supersedes, with it.
 	merges     []*merge
