@@ -162,7 +162,7 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		switch {
 		case read && m.archived:
 		case read:
-			entries = append(entries, m.entry)
+			entries = append(entries, m.entry())
 		case !p.gone[im.Path]:
 			entries = append(entries, memory.EntryOf(im)) // skipped, not gone: still listed
 		}

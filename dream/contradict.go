@@ -22,8 +22,8 @@ import (
 
 // The words that give a sentence its polarity.
 var (
-	negativeWords = wordSet("never not no avoid avoids avoided avoiding stop stops stopped without dislike dislikes " +
-		"disable disabled against don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
+	negativeWords = wordSet("never not no avoid avoids avoided avoiding stop stops stopped dislike dislikes " +
+		"disable disabled don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
 	positiveWords = wordSet("always do does use uses used using prefer prefers preferred should must enable enabled " +
 		"like likes want wants need needs keep require required")
 	// polarWords are the markers as text.Words splits them, which are no
@@ -51,19 +51,26 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-// markers returns the first negative and the first positive word of a
-// lower-cased sentence ("" when none).
-func markers(s string) (neg, pos string) {
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }) {
+// polarity returns a lower-cased sentence's polarity (+1, -1, 0) and the
+// word that gives it: its first marker, which is the main clause's in the
+// common case ("Always use pnpm, not npm" is positive, "Never use tabs"
+// negative), a positive one followed by a negation counting as negative
+// ("do not", "should never").
+func polarity(s string) (int, string) {
+	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+	for i, w := range words {
 		w = strings.Trim(w, "'")
 		switch {
-		case neg == "" && negativeWords[w]:
-			neg = w
-		case pos == "" && positiveWords[w]:
-			pos = w
+		case negativeWords[w]:
+			return -1, w
+		case positiveWords[w]:
+			if i+1 < len(words) && (words[i+1] == "not" || words[i+1] == "never") {
+				return -1, w + " " + words[i+1]
+			}
+			return 1, w
 		}
 	}
-	return neg, pos
+	return 0, ""
 }
 
 // sentence is one sentence of a memory: its polarity (+1, -1, 0), the
@@ -87,12 +94,7 @@ func sentences(m *mem) []sentence {
 	for _, s := range sentenceEnd.Split(desc+"\n"+string(m.note.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
-		switch neg, pos := markers(s); {
-		case neg != "":
-			st.polarity, st.marker = -1, neg
-		case pos != "":
-			st.polarity, st.marker = 1, pos
-		default:
+		if st.polarity, st.marker = polarity(s); st.polarity == 0 {
 			continue
 		}
 		for _, w := range text.Words(s) {
@@ -114,7 +116,7 @@ func sentences(m *mem) []sentence {
 
 // contradiction reports whether a and b may contradict each other, and
 // how: a sentence of each with opposite polarity about the same terms
-// (at least half their terms shared, and two, or all of the shorter's),
+// (more than half their terms shared, and two, or all of the shorter's),
 // where neither memory also says what the other says (a near copy of a
 // memory that weighs both sides is no contradiction); the pair sharing the
 // most terms tells how.
@@ -152,12 +154,12 @@ func contradiction(a, b *mem) (string, bool) {
 }
 
 // about returns the terms x and y share when they are about the same
-// thing: at least half their terms shared, and two, or all of the
+// thing: more than half their terms shared, and two, or all of the
 // shorter's; else none.
 func about(x, y sentence) []string {
 	shared := intersect(x.terms, y.terms)
 	union := len(x.terms) + len(y.terms) - len(shared)
-	if len(shared) == 0 || len(shared) < min(2, len(x.terms), len(y.terms)) || 2*len(shared) < union {
+	if len(shared) == 0 || len(shared) < min(2, len(x.terms), len(y.terms)) || 2*len(shared) <= union {
 		return nil
 	}
 	return shared

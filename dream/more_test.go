@@ -233,6 +233,9 @@ func TestNothingLost(t *testing.T) {
 	for trial := range 30 {
 		files := map[string]string{}
 		n := 5 + r.IntN(20)
+		if trial == 0 {
+			n = 260 // more than MEMORY.md lists: what is left out depends on dates a merge changes
+		}
 		var bodies [][]string
 		for i := range n {
 			var body []string

@@ -31,7 +31,14 @@ type mem struct {
 	fixes []DateFix
 	// sentences caches what sentences finds in it.
 	sentences *[]sentence
-	entry     memory.Entry // its line in MEMORY.md
+}
+
+// entry is the memory's line in MEMORY.md, as planned.
+func (m *mem) entry() memory.Entry {
+	if m.next == nil {
+		return memory.NoteEntry(m.note)
+	}
+	return memory.NoteEntry(vault.Parse(m.path, m.next))
 }
 
 // current is the memory's content as planned so far.
@@ -302,12 +309,6 @@ func (d *Dreamer) read(im index.Memory) (*mem, error) {
 	if !n.Kind().IsMemory() || archived || merged {
 		return nil, nil
 	}
-	name, _ := n.Frontmatter.String("name")
-	if name = strings.TrimSpace(name); name == "" {
-		name = n.Title()
-	}
-	entry := memory.EntryOf(im)
-	entry.Type, entry.Title = n.Kind(), name
-	entry.Hook, _ = n.Frontmatter.String("description")
-	return &mem{path: im.Path, kind: n.Kind(), name: name, note: n, hash: hash, entry: entry}, nil
+	e := memory.NoteEntry(n)
+	return &mem{path: im.Path, kind: n.Kind(), name: e.Title, note: n, hash: hash}, nil
 }

@@ -149,7 +149,7 @@ func polarCandidates(sks []sketch, focus func(int) bool) [][2]int {
 	var out [][2]int
 	for xy, n := range shared {
 		x, y := sks[xy[0].m].Sents[xy[0].s], sks[xy[1].m].Sents[xy[1].s]
-		if n < min(2, len(x.Terms), len(y.Terms)) || 2*n < len(x.Terms)+len(y.Terms)-n {
+		if n < min(2, len(x.Terms), len(y.Terms)) || 2*n <= len(x.Terms)+len(y.Terms)-n {
 			continue
 		}
 		k := [2]int{min(xy[0].m, xy[1].m), max(xy[0].m, xy[1].m)}

@@ -36,24 +36,10 @@ type memoryRow struct {
 	written string
 }
 
-// newMemoryRow is the memories row of memory note n (fm its frontmatter
-// as JSON).
-func newMemoryRow(n *vault.Note, fm map[string]any) *memoryRow {
-	m := &memoryRow{}
-	m.name, _ = n.Frontmatter.String("name")
-	m.name = strings.TrimSpace(m.name)
-	switch p := fm["pinned"].(type) {
-	case bool:
-		m.pinned = p
-	case string:
-		m.pinned = strings.EqualFold(p, "true") || strings.EqualFold(p, "yes")
-	}
-	for _, k := range []string{"updated", "created", "date"} {
-		if d, ok := n.Frontmatter.String(k); ok && len(d) >= 10 && d[:10] > m.written {
-			m.written = d[:10]
-		}
-	}
-	return m
+// newMemoryRow is the memories row of memory note n.
+func newMemoryRow(n *vault.Note) *memoryRow {
+	name, _ := n.Frontmatter.String("name")
+	return &memoryRow{name: strings.TrimSpace(name), pinned: n.Pinned(), written: n.Written()}
 }
 
 // Memories returns the live memories, by path: what MEMORY.md lists.

@@ -142,7 +142,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 		nr.names += " " + t
 	}
 	if n.Kind().IsMemory() && !archived(fm) {
-		nr.memory = newMemoryRow(n, fm)
+		nr.memory = newMemoryRow(n)
 	}
 	for _, t := range n.Tags {
 		nr.tags = append(nr.tags, t)

@@ -83,6 +83,17 @@ func EntryOf(m index.Memory) Entry {
 	return Entry{Path: m.Path, Type: vault.Kind(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
 }
 
+// NoteEntry is the entry MEMORY.md lists for memory note n, read from its
+// frontmatter as the index reads it (see EntryOf).
+func NoteEntry(n *vault.Note) Entry {
+	name, _ := n.Frontmatter.String("name")
+	if name = strings.TrimSpace(name); name == "" {
+		name = n.Title()
+	}
+	hook, _ := n.Frontmatter.String("description")
+	return Entry{Path: n.Path, Type: n.Kind(), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written()}
+}
+
 // memories lists the live memories (not archived) the index holds.
 func (s *Store) memories(ctx context.Context) ([]live, error) {
 	ms, err := s.ix.Memories(ctx)
@@ -221,13 +232,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		if !n.Kind().IsMemory() || archived || merged {
 			continue
 		}
-		name, _ := n.Frontmatter.String("name")
-		hook, _ := n.Frontmatter.String("description")
-		if name == "" {
-			name = n.Title()
-		}
-		pinned, _ := fm["pinned"].(bool)
-		out = append(out, Entry{Path: p, Type: n.Kind(), Title: name, Hook: hook, Pinned: pinned})
+		out = append(out, NoteEntry(n))
 		have[p] = true
 	}
 	return out

@@ -181,6 +181,25 @@ func (n *Note) IsExcalidraw() bool {
 // Body returns the note's text after the frontmatter.
 func (n *Note) Body() []byte { return n.Content[n.BodyStart:] }
 
+// Written is the day the note was last written, by its frontmatter: the
+// latest of updated, created and date (YYYY-MM-DD), "" when it has none.
+func (n *Note) Written() string {
+	day := ""
+	for _, k := range []string{"updated", "created", "date"} {
+		if d, ok := n.Frontmatter.String(k); ok && len(d) >= 10 && d[:10] > day {
+			day = d[:10]
+		}
+	}
+	return day
+}
+
+// Pinned reports whether the frontmatter pins the note (pinned: true, or
+// "yes").
+func (n *Note) Pinned() bool {
+	s, ok := n.Frontmatter.String("pinned")
+	return ok && (strings.EqualFold(s, "true") || strings.EqualFold(s, "yes"))
+}
+
 // HasTag reports whether the note has tag t (case-insensitive; a leading '#'
 // is ignored). A parent tag matches its nested tags: "a" matches "a/b".
 func (n *Note) HasTag(t string) bool {

@@ -122,12 +122,8 @@ func memoryEntries(dir string, hooks map[string]string) ([]memory.Entry, error) 
 		if !n.Kind().IsMemory() || archived {
 			continue
 		}
-		e := memory.Entry{Path: f.Name(), Type: n.Kind()}
-		e.Title, _ = n.Frontmatter.String("name")
-		if e.Title == "" {
-			e.Title = n.Title()
-		}
-		if e.Hook, _ = n.Frontmatter.String("description"); e.Hook == "" {
+		e := memory.NoteEntry(n)
+		if e.Hook == "" {
 			e.Hook = hooks[f.Name()]
 		}
 		out = append(out, e)
