@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // A Claude Code memory folder's MEMORY.md is a list Claude wrote, one line
 // per memory note. Left as it is beside vaultmem's region, every memory
 // would be listed twice, within a 200-line budget. When every line of it
-// is such a list line (or a heading) naming a memory note of the folder,
+// is such a list line (or a heading) naming a memory note of the vault,
 // init turns the list into the region, generated from the notes; the file
 // as it was is kept in .vaultmem/state, and a hook the list gave that the
 // note's description lacks is kept as the note's line.
@@ -28,10 +29,11 @@ var indexLine = regexp.MustCompile(`^\s*[-*+] \[(.*)\]\(([^)\s]+)\)(?:\s+[—–
 // adoptedBackup is where init keeps MEMORY.md as Claude wrote it.
 const adoptedBackup = "MEMORY.before-vaultmem.md"
 
-// adoptMemoryIndex turns the list of the Claude Code folder dir's
-// MEMORY.md into vaultmem's region, and returns how many memories it
-// lists; 0 (and nothing written) when the file holds anything else.
-func adoptMemoryIndex(ctx context.Context, dir string) (int, error) {
+// adoptMemoryIndex turns the list of the vault dir's MEMORY.md into
+// vaultmem's region, listing the memories of the memory folder and those
+// the list names, and returns how many it lists; 0 (and nothing written)
+// when the file holds anything else.
+func adoptMemoryIndex(ctx context.Context, dir, folder string) (int, error) {
 	p := filepath.Join(dir, vault.MemoryIndexFile)
 	old, err := os.ReadFile(p)
 	if err != nil || strings.Contains(string(old), memory.Begin) || strings.Contains(string(old), memory.End) {
@@ -60,7 +62,7 @@ func adoptMemoryIndex(ctx context.Context, dir string) (int, error) {
 	if listed == 0 {
 		return 0, nil
 	}
-	entries, err := memoryEntries(dir, hooks)
+	entries, err := memoryEntries(dir, folder, hooks)
 	if err != nil {
 		return 0, err
 	}
@@ -96,27 +98,34 @@ func isMemoryNote(dir, p string) bool {
 	return err == nil && vault.Parse(p, b).Kind().IsMemory()
 }
 
-// memoryEntries are the live memory notes at the top of dir as MEMORY.md
-// lists them; a note without a description takes the hook its old line
-// gave.
-func memoryEntries(dir string, hooks map[string]string) ([]memory.Entry, error) {
-	files, err := os.ReadDir(dir)
-	if err != nil {
+// memoryEntries are the live memory notes of the vault dir's memory
+// folder (its top level) and those the old list named (hooks' keys), as
+// MEMORY.md lists them; a note without a description takes the hook its
+// old line gave.
+func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry, error) {
+	paths := map[string]bool{}
+	for p := range hooks {
+		paths[p] = true
+	}
+	files, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(folder)))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	var out []memory.Entry
 	for _, f := range files {
-		if !f.Type().IsRegular() || !vault.IsNotePath(f.Name()) || f.Name() == vault.MemoryIndexFile {
+		if f.Type().IsRegular() && vault.IsNotePath(f.Name()) && f.Name() != vault.MemoryIndexFile {
+			paths[path.Join(folder, f.Name())] = true
+		}
+	}
+	var out []memory.Entry
+	for p := range paths {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				continue
-			}
 			return nil, err
 		}
-		n := vault.Parse(f.Name(), b)
+		n := vault.Parse(p, b)
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		if !n.Kind().IsMemory() || archived {
@@ -124,7 +133,7 @@ func memoryEntries(dir string, hooks map[string]string) ([]memory.Entry, error) 
 		}
 		e := memory.NoteEntry(n)
 		if e.Hook == "" {
-			e.Hook = hooks[f.Name()]
+			e.Hook = hooks[p]
 		}
 		out = append(out, e)
 	}

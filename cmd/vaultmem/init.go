@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -23,8 +24,9 @@ func (a *app) initCommand() *cli.Command {
 			"folders (memory/, tasks/, lessons/), and adds `/MEMORY.md merge=" + mergeDriverName + "` to\n" +
 			".gitattributes (the merge driver, to enable in each clone with the git config command it prints).\n" +
 			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
-			"the others (memory: .) and no folder is made; when MEMORY.md is only Claude's list of those\n" +
-			"memories, the list becomes vaultmem's region (the old file is kept in .vaultmem/state). Safe to run again and safe on an existing Obsidian\n" +
+			"the others (memory: .) and no folder is made. When MEMORY.md is only a list of memory notes\n" +
+			"(as Claude writes it), the list becomes vaultmem's region (the old file is kept in\n" +
+			".vaultmem/state), so that no memory is listed twice. Safe to run again and safe on an existing Obsidian\n" +
 			"vault: it creates only what is missing and never touches a note.",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -47,8 +49,12 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if res.claudeCode {
-				if res.adopted, err = adoptMemoryIndex(ctx, dir); err != nil {
+			if res.firstInit {
+				cfg, err := loadConfig(dir)
+				if err != nil {
+					return err
+				}
+				if res.adopted, err = adoptMemoryIndex(ctx, dir, path.Clean(cfg.Folders.Memory)); err != nil {
 					return err
 				}
 			}
@@ -95,6 +101,8 @@ type initResult struct {
 	// into vaultmem's region (see adoptMemoryIndex).
 	claudeCode bool
 	adopted    int
+	// firstInit is true when this init wrote the config.
+	firstInit bool
 }
 
 // initVault creates what is missing.
@@ -173,6 +181,7 @@ func initFolders(dir string) (initResult, error) {
 	if err := write(vault.ConfigFile, configText); err != nil {
 		return res, err
 	}
+	res.firstInit = slices.Contains(created, vault.ConfigFile)
 	cfg, err := loadConfig(dir)
 	if err != nil {
 		return res, err
