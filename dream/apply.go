@@ -43,21 +43,50 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	done := map[*mem]bool{}
 	var relinks []*merge
 	for _, mg := range p.merges {
+		// The LLM's text replaces the winner's words, which live on in the
+		// first note merged away: that note is written first, and the
+		// winner only once it is.
+		var keeper *mem
+		if mg.rewritten {
+			keeper = mg.losers[0]
+			ok, err := write(keeper)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				mg.winner.next = nil
+				for _, l := range mg.losers {
+					l.next, l.archived = nil, false
+				}
+				done[mg.winner], done[keeper] = true, true
+				continue
+			}
+		}
 		if mg.winner.next != nil {
 			ok, err := write(mg.winner)
 			if err != nil {
 				return err
 			}
 			if !ok {
+				if keeper != nil {
+					d.undo(ctx, keeper, rep)
+				}
 				for _, l := range mg.losers {
 					l.next, l.archived = nil, false
 				}
+				done[mg.winner] = true
 				continue
 			}
 		}
 		done[mg.winner] = true
 		into := Merge{Into: mg.winner.path, Reason: mg.reason, Rewritten: mg.rewritten}
 		for _, l := range mg.losers {
+			if l == keeper {
+				into.From = append(into.From, l.path)
+				rep.Archived = append(rep.Archived, l.path)
+				done[l] = true
+				continue
+			}
 			ok, err := write(l)
 			if err != nil {
 				return err
@@ -90,6 +119,9 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	}
 	moved := map[string]string{}
 	skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true}
+	for b := range p.bad {
+		skip[b] = true
+	}
 	for _, mg := range relinks {
 		skip[mg.winner.path] = true
 		for _, l := range mg.losers {
@@ -110,17 +142,26 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 			}
 		}
 	}
-	if err := d.applyFlags(ctx, p, dryRun, rep); err != nil {
-		return err
-	}
+	// The notes are written: whatever fails from here on, the log and the
+	// checkpoint still record them.
+	errFlags := d.applyFlags(ctx, p, dryRun, rep)
 	d.suggest(ctx, p, rep)
-	if err := d.relist(ctx, p, dryRun, rep); err != nil {
-		return err
+	errList := d.relist(ctx, p, dryRun, rep)
+	errLog := d.appendLog(ctx, p, dryRun, rep)
+	return errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep))
+}
+
+// undo puts back the note m was before the run wrote it (a merge whose
+// winner could not be written after it), unless a human changed it since;
+// either way the report says so.
+func (d *Dreamer) undo(ctx context.Context, m *mem, rep *Report) {
+	if _, err := d.w.Write(ctx, m.path, m.note.Content, m.hash); err != nil {
+		rep.skip(m.path, 0, "archived for a merge that could not finish, and not put back (%v): remove its archived and merged_into keys to bring it back", err)
+		return
 	}
-	if err := d.appendLog(ctx, p, dryRun, rep); err != nil {
-		return err
-	}
-	return d.applyCheckpoint(ctx, p, dryRun, rep)
+	rep.Changed = slices.DeleteFunc(rep.Changed, func(p string) bool { return p == m.path })
+	m.hash = vault.Hash(m.note.Content)
+	m.next, m.archived = nil, false
 }
 
 // applyFlags writes the flagged pairs that stand (both memories still
@@ -180,12 +221,16 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 	st, changed, err := d.store.Relist(ctx, entries, flags, dryRun)
 	rep.MemoryIndex = IndexReport{Path: d.store.IndexFile(), IndexStats: st, Changed: changed}
 	var pe *vault.ParseError
-	if errors.As(err, &pe) {
+	switch {
+	case errors.As(err, &pe): // broken by a human while Dream ran
 		rep.MemoryIndex.Error = err.Error()
-		rep.skip(pe.Path, pe.Line, "%v", pe.Err)
+		rep.skip(pe.Path, pe.Line, "not written: %v", pe.Err)
 		return nil
-	}
-	if err != nil {
+	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrTooLarge):
+		rep.MemoryIndex.Error = err.Error()
+		rep.skip(d.store.IndexFile(), 0, "not written (%v); the next write of a memory lists them again", err)
+		return nil
+	case err != nil:
 		return err
 	}
 	if changed {

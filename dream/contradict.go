@@ -178,7 +178,7 @@ func intersect(a, b []string) []string {
 	return out
 }
 
-// maxTopicShare is how many sentences may share a term before it stops
+// maxTopicShare is how many polar sentences may share a term before it stops
 // pairing them as candidates: a word most memories use says nothing of
 // what one is about.
 const maxTopicShare = 100
@@ -222,7 +222,10 @@ func (d *Dreamer) contradictions(p *plan) error {
 			live, sks = append(live, m), append(sks, sketchOf(m))
 		}
 	}
-	for _, c := range polarCandidates(sks, func(i int) bool { return live[i].changed }) {
+	if p.common == nil { // a full run: every memory is here
+		p.common = commonTerms(sks)
+	}
+	for _, c := range polarCandidates(sks, func(i int) bool { return live[i].changed }, p.common) {
 		a, b := live[c[0]], live[c[1]]
 		k := pairOf(a.path, b.path)
 		if _, ok := keep[k]; ok || supersedes(a, b) || supersedes(b, a) {

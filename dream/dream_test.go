@@ -20,7 +20,7 @@ func TestMerge(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
 		"memory/pnpm.md": memoryNote("Package manager", "user", "pnpm", "created: 2026-01-10\ntags: [tools]\n",
 			"The user prefers pnpm over npm for every JavaScript project.\n\n**Why:** faster installs on every CI machine.\n"),
-		"memory/pnpm-2.md": memoryNote("package  MANAGER!", "user", "pnpm again", "created: 2025-12-01\ntags: [js, Tools]\nowner: ana\n",
+		"memory/pnpm-2.md": memoryNote("package_MANAGER.", "user", "pnpm again", "created: 2025-12-01\ntags: [js, Tools]\nowner: ana\n",
 			"The user prefers pnpm over npm for every JavaScript project.\n\nThey said so twice.\n"),
 		"memory/deploys.md": memoryNote("Deploy day", "project", "deploys go out on Tuesdays", "",
 			"Deploys go out on Tuesdays after the standup, never on Fridays, and the on-call engineer watches the dashboards for an hour.\n"),
@@ -67,7 +67,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("a memory of another type was merged:\n%s", idx)
 	}
 	log := tv.read("memory/dream-log.md")
-	if !strings.Contains(log, "## 2026-03-02 09:00 UTC\n") || !strings.Contains(log, "- Merged [[memory/pnpm-2|package  MANAGER!]] into [[memory/pnpm|Package manager]] (same name)") {
+	if !strings.Contains(log, "## 2026-03-02 09:00 UTC\n") || !strings.Contains(log, "- Merged [[memory/pnpm-2|package_MANAGER.]] into [[memory/pnpm|Package manager]] (same name)") {
 		t.Errorf("dream log:\n%s", log)
 	}
 
@@ -188,17 +188,31 @@ func TestContradictions(t *testing.T) {
 }
 
 // TestBadInput: a memory whose frontmatter does not parse is reported and
-// left alone; a MEMORY.md with one marker is reported and not written;
-// everything else still happens.
+// left alone while everything else happens; a MEMORY.md with one marker
+// stops the run before anything is written, naming the file and line.
 func TestBadInput(t *testing.T) {
 	bad := "---\nname: [unclosed\ntype: feedback\n---\nAlways use tabs. See you tomorrow.\n"
-	broken := "# Memory\n\n" + memory.Begin + "\n- [x](x.md)\n"
 	tv := newTestVault(t, map[string]string{
-		"memory/bad.md": bad,
-		"memory/a.md":   memoryNote("A", "project", "x", "", "Same text.\n"),
-		"memory/b.md":   memoryNote("B", "project", "x", "", "Same text.\n"),
-		"MEMORY.md":     broken,
+		"memory/bad.md":      bad,
+		"memory/a.md":        memoryNote("A", "project", "x", "", "Same text.\n"),
+		"memory/b.md":        memoryNote("B", "project", "x", "", "Same text.\n"),
+		"notes/n.md":         "Links to [[b]].\n",
+		"memory/bad-link.md": "---\nname: [unclosed\n---\nSee [[b]].\n",
 	})
+	broken := "# Memory\n\n" + memory.Begin + "\n- [x](x.md)\n"
+	tv.write("MEMORY.md", broken)
+	tv.sync()
+	before := tv.snapshot()
+	_, err := tv.d.Run(context.Background(), RunOptions{})
+	var pe *vault.ParseError
+	if !errors.As(err, &pe) || pe.Path != "MEMORY.md" || pe.Line != 3 {
+		t.Fatalf("broken markers: %v", err)
+	}
+	if !reflect.DeepEqual(before, tv.snapshot()) {
+		t.Fatal("a run stopped by MEMORY.md wrote files")
+	}
+
+	tv.write("MEMORY.md", "# Memory\n")
 	rep := tv.run(RunOptions{})
 	if len(rep.Merged) != 1 {
 		t.Errorf("merged %+v", rep.Merged)
@@ -210,14 +224,14 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("skip without a line: %+v", s)
 		}
 	}
-	if !reflect.DeepEqual(skipped, []string{"memory/bad.md", "MEMORY.md"}) {
+	if !reflect.DeepEqual(skipped, []string{"memory/bad-link.md", "memory/bad.md"}) {
 		t.Errorf("skipped %+v", rep.Skipped)
 	}
-	if tv.read("memory/bad.md") != bad || tv.read("MEMORY.md") != broken {
-		t.Error("a bad note was written")
+	if tv.read("memory/bad.md") != bad || tv.read("memory/bad-link.md") != before["memory/bad-link.md"] {
+		t.Error("a note whose frontmatter does not parse was written")
 	}
-	if rep.MemoryIndex.Error == "" || !strings.Contains(rep.MemoryIndex.Error, "MEMORY.md:3") {
-		t.Errorf("memory index: %+v", rep.MemoryIndex)
+	if tv.read("notes/n.md") != "Links to [[a|b]].\n" {
+		t.Errorf("links: %q", tv.read("notes/n.md"))
 	}
 }
 

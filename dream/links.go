@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/url"
@@ -97,6 +98,9 @@ func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string)
 			return nil, false
 		}
 		if _, ok := moved[e.Target]; ok && e.Resolved {
+			if !names(n.Path, l, e.Target) {
+				return nil, false // the note changed: another link sits there now
+			}
 			at = append(at, i)
 		}
 	}
@@ -112,20 +116,47 @@ func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string)
 		if l.Markdown {
 			repl = markdownLink(written, path.Dir(n.Path), to)
 		} else {
-			repl = wikilink(written, targets[to])
+			repl = wikilink(written, targets[to], inTable(n.Content, l.Start))
 		}
 		out = slices.Concat(out[:l.Start], []byte(repl), out[l.End:])
 	}
 	return out, true
 }
 
+// names reports whether link l, written in the note at vault path src,
+// can name the note at vault path target: by its name or a path ending in
+// it (a wikilink), or by a path from src's folder or the vault's root (a
+// markdown link); the index resolved it so when it last read the note.
+func names(src string, l vault.Link, target string) bool {
+	t := strings.ToLower(strings.TrimSuffix(target, vault.Ext))
+	w := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(l.Target, "/"), vault.Ext))
+	if l.Markdown {
+		rel := strings.ToLower(strings.TrimSuffix(path.Join(path.Dir(src), l.Target), vault.Ext))
+		return w == t || rel == t
+	}
+	rel := strings.ToLower(path.Join(path.Dir(src), w))
+	return w != "" && (w == t || strings.HasSuffix(t, "/"+w) || rel == t)
+}
+
+// inTable reports whether byte at of content lies on a table row: a line
+// that starts with "|", where a link's "|" must be written "\|".
+func inTable(content []byte, at int) bool {
+	start := bytes.LastIndexByte(content[:at], '\n') + 1
+	return strings.HasPrefix(strings.TrimLeft(string(content[start:at]), " \t>"), "|")
+}
+
 // wikilink rewrites [[old#frag|label]] (or ![[...]]) to name target,
 // keeping the fragment and the text shown: the label, else what Obsidian
-// shows for the link as written ("old", "old > Heading").
-func wikilink(written, target string) string {
+// shows for the link as written ("old", "old > Heading"). In a table the
+// pipe is escaped ("\|").
+func wikilink(written, target string, table bool) string {
 	embed := strings.HasPrefix(written, "!")
 	inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(written, "!"), "[["), "]]")
-	dest, label, hasLabel := strings.Cut(inner, "|")
+	pipe := "|"
+	if table || strings.Contains(inner, `\|`) {
+		pipe = `\|`
+	}
+	dest, label, hasLabel := strings.Cut(strings.Replace(inner, `\|`, "|", 1), "|")
 	frag := ""
 	if i := strings.IndexByte(dest, '#'); i >= 0 {
 		frag = dest[i:]
@@ -133,7 +164,7 @@ func wikilink(written, target string) string {
 	if !hasLabel {
 		label = strings.TrimSpace(strings.ReplaceAll(dest, "#", " > "))
 	}
-	out := "[[" + target + frag + "|" + label + "]]"
+	out := "[[" + target + frag + pipe + label + "]]"
 	if embed {
 		return "!" + out
 	}

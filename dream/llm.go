@@ -49,7 +49,7 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 		}
 		texts := []string{mg.before}
 		for _, l := range mg.losers {
-			texts = append(texts, string(l.note.Body()))
+			texts = append(texts, string(vault.Parse(l.path, l.current()).Body()))
 		}
 		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+strings.Join(texts, "\n\n---\n\n"), llmTimeout)
 		if err != nil {

@@ -310,9 +310,11 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		files[fmt.Sprintf("memory/other-%d.md", i)] = memoryNote(fmt.Sprintf("Other %d", i), "project", "x", "", fmt.Sprintf("Unrelated fact %d about topic %d.\n", i, i*7))
 	}
 	added := map[string]string{
+		"memory/pnpm-same.md": memoryNote("Package manager choice", "user", strings.Repeat("a long description of another kind entirely ", 8), "",
+			"The user prefers pnpm over npm for JavaScript.\n"),
 		"memory/spaces.md":  memoryNote("Spaces", "feedback", "indentation", "", "Never use tabs for indentation in Go files.\n"),
 		"memory/deploy2.md": memoryNote("When we ship", "project", "deploys", "", "Deploys go out on Tuesdays after the standup, and the on-call engineer watches dashboards.\n"),
-		"memory/yarn.md":    memoryNote("PNPM", "user", "pm", "", "Yarn is fine too.\n"),
+		"memory/yarn.md":    memoryNote("Yarn too", "user", "pm", "", "Yarn is fine too.\n"),
 	}
 	var reports []*Report
 	for _, full := range []bool{false, true} {
@@ -330,5 +332,40 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	}
 	if len(reports[0].Merged) != 2 || len(reports[0].Contradictions) != 1 {
 		t.Errorf("found %+v", reports[0])
+	}
+}
+
+// TestLLMMergeKeepsTheWinnersWords: the LLM's text replaces the winner's
+// words only when the note that keeps them is written first; a human's
+// save of either note while the LLM answers leaves both as they were.
+func TestLLMMergeKeepsTheWinnersWords(t *testing.T) {
+	winner := memoryNote("Deploys", "project", "x", "", "ORIGINAL-WINNER-PROSE: deploys go out on Tuesdays at 10:00 after the standup.\n")
+	loser := memoryNote("deploys", "project", "x", "", "Deploys go out Tuesdays.\n")
+	for _, edited := range []string{"memory/b.md", "memory/a.md"} {
+		t.Run(edited, func(t *testing.T) {
+			tv := newTestVault(t, map[string]string{"memory/a.md": winner, "memory/b.md": loser})
+			human := "---\nname: edited\ntype: project\n---\nA human's edit.\n"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				tv.write(edited, human) // saved in Obsidian while the LLM answers
+				json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]string{
+					"content": "Deploys go out on Tuesdays at 10:00 after the standup."}}}})
+			}))
+			defer srv.Close()
+			tv.d = tv.dreamer(Options{LLM: &chat.Options{URL: srv.URL, Model: "m"}})
+			rep := tv.run(RunOptions{})
+			if len(rep.Merged) != 0 || tv.read(edited) != human {
+				t.Fatalf("merged %+v; %s:\n%s", rep.Merged, edited, tv.read(edited))
+			}
+			var all strings.Builder
+			for _, c := range tv.snapshot() {
+				all.WriteString(c)
+			}
+			if edited == "memory/b.md" && !strings.Contains(all.String(), "ORIGINAL-WINNER-PROSE") {
+				t.Error("the winner's words are lost")
+			}
+			if other := map[string]string{"memory/a.md": "memory/b.md", "memory/b.md": "memory/a.md"}[edited]; strings.Contains(tv.read(other), "archived") {
+				t.Errorf("%s archived though the merge did not happen:\n%s", other, tv.read(other))
+			}
+		})
 	}
 }

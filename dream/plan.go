@@ -69,11 +69,17 @@ type plan struct {
 	// no longer live memories on disk.
 	indexed []index.Memory
 	inIndex map[string]bool
+	// common are the terms too common to pair contradictions (see
+	// commonTerms), over every memory.
+	common map[string]bool
 	// sketches are the cached sketches an incremental run read.
 	sketches map[string]sketch
 	gone     map[string]bool
-	cp       *checkpoint
-	cpSum    string // the checkpoint file's hash
+	// bad are the notes of the memory folder whose frontmatter does not
+	// parse: never written.
+	bad   map[string]bool
+	cp    *checkpoint
+	cpSum string // the checkpoint file's hash
 	// merges are the duplicates to merge; superseded the memories a newer
 	// one supersedes, with it.
 	merges     []*merge
@@ -123,7 +129,12 @@ func (p *plan) live(path string) bool {
 
 // plan reads the memories and decides what the run does.
 func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *Report) (*plan, error) {
-	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, fresh: map[pair]bool{}}
+	// A MEMORY.md with broken markers stops the run before it writes
+	// anything: a human fixes it first.
+	if err := d.store.CheckIndex(); err != nil {
+		return nil, err
+	}
+	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}}
 	cp, sum, problem, err := d.readCheckpoint()
 	if err != nil {
 		return nil, err
@@ -174,6 +185,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 	}
 	for _, b := range bad {
 		rep.skip(b.Path, b.Line, "its frontmatter does not parse, so Dream never merges, rewrites or archives it: %s", b.Message)
+		p.bad[b.Path] = true
 	}
 	if p.indexed, err = d.ix.Memories(ctx); err != nil {
 		return err
@@ -251,9 +263,16 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 	}
 	paths, sks := sketchPaths(p, cached)
 	focus := func(i int) bool { return isChanged[paths[i]] }
+	p.common = commonTerms(sks)
 	var out []string
-	for _, c := range slices.Concat(nearCandidates(sks, focus), polarCandidates(sks, focus)) {
+	for _, c := range slices.Concat(nearCandidates(sks, focus), polarCandidates(sks, focus, p.common)) {
 		out = append(out, paths[c[0]], paths[c[1]])
+	}
+	sameText := map[string][]string{}
+	for i, sk := range sks {
+		if sk.TextKey != "" {
+			sameText[sk.TextKey] = append(sameText[sk.TextKey], paths[i])
+		}
 	}
 	names := map[string][]string{}
 	for _, im := range p.indexed {
@@ -273,6 +292,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 			continue
 		}
 		out = append(out, names[normName(m.name)]...)
+		out = append(out, sameText[textKey(m)]...)
 		for _, v := range m.note.Frontmatter.Strings("supersedes") {
 			if target, err := d.ix.Lookup(ctx, linkTarget(v)); err == nil {
 				out = append(out, target)

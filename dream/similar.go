@@ -12,7 +12,8 @@ import (
 )
 
 // Duplicates are memories of the same type with the same name
-// (normalised: case, spaces and punctuation ignored), the same text, or
+// (normalised: case, spacing and closing punctuation ignored), the same
+// text, or
 // near the same text: 0.4 x the Jaccard index of their word sets + 0.6 x
 // their longest common subsequence of words over the longer's length, at
 // least text.NearDuplicate (seed 000's rule). Candidates come from an
@@ -24,15 +25,12 @@ func (m *mem) words() []string {
 	return text.Words(desc + "\n" + string(m.note.Body()))
 }
 
-// normName is a name with case, spaces and punctuation ignored.
+// normName is a name with case, spacing (spaces, "-" and "_" alike) and
+// closing punctuation ignored: "Package manager", "package_manager." and
+// "PACKAGE-MANAGER" are one name, "C++ style" and "C style" two.
 func normName(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' })
+	return strings.TrimRight(strings.Join(words, " "), ".,;:!?")
 }
 
 // textKey is the hash of a memory's body with case and spacing ignored,
@@ -84,21 +82,32 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 		}
 		return i
 	}
+	members := make([][]int, len(ms)) // of each group's root
+	for i := range members {
+		members[i] = []int{i}
+	}
 	link := func(i, j int, why string) {
 		if !ms[i].changed && !ms[j].changed {
-			return
-		}
-		if _, contra := contradiction(ms[i], ms[j]); contra {
 			return
 		}
 		ri, rj := find(i), find(j)
 		if ri == rj {
 			return
 		}
+		// No two memories of the merged group may contradict each other,
+		// however they came to be linked.
+		for _, x := range members[ri] {
+			for _, y := range members[rj] {
+				if _, contra := contradiction(ms[x], ms[y]); contra {
+					return
+				}
+			}
+		}
 		if rj < ri {
 			ri, rj = rj, ri
 		}
 		parent[rj] = ri
+		members[ri], members[rj] = append(members[ri], members[rj]...), nil
 		reason[ri] = surer(surer(reason[ri], reason[rj]), why)
 	}
 	sameKey := func(key func(*mem) string, why string) {

@@ -19,10 +19,11 @@ import (
 
 // sketch is one memory's sketch.
 type sketch struct {
-	Hash   string // of the content it was made from
-	Kind   string
-	Tokens []string // distinct words (see mem.words)
-	Sents  []sentSketch
+	Hash    string // of the content it was made from
+	Kind    string
+	TextKey string   // see textKey
+	Tokens  []string // distinct words (see mem.words)
+	Sents   []sentSketch
 }
 
 // sentSketch is a polar sentence: its polarity and topic terms.
@@ -33,7 +34,7 @@ type sentSketch struct {
 
 // sketchOf makes m's sketch.
 func sketchOf(m *mem) sketch {
-	sk := sketch{Hash: m.hash, Kind: string(m.kind), Tokens: distinct(m.words())}
+	sk := sketch{Hash: m.hash, Kind: string(m.kind), TextKey: textKey(m), Tokens: distinct(m.words())}
 	for _, s := range sentences(m) {
 		sk.Sents = append(sk.Sents, sentSketch{s.polarity, s.terms})
 	}
@@ -111,10 +112,34 @@ func nearCandidates(sks []sketch, focus func(int) bool) [][2]int {
 // polarCandidates returns the pairs (by index into sks) of sketches of
 // feedback or user memories, one of each pair in focus, with a sentence
 // each of opposite polarity about the same terms: an inverted index of
-// the polar sentences' terms counts the terms each pair of sentences
-// shares, so that no pair of memories is compared whose sentences share
-// too few.
-func polarCandidates(sks []sketch, focus func(int) bool) [][2]int {
+// the polar sentences' terms (but the common ones) counts the terms each
+// pair of sentences shares, so that no pair of memories is compared whose
+// sentences share too few.
+// commonTerms are the terms too many polar sentences share (more than
+// maxTopicShare) to pair them: computed over every memory's sketch, so
+// that an incremental run and a full one pair the same memories.
+func commonTerms(sks []sketch) map[string]bool {
+	n := map[string]int{}
+	for _, sk := range sks {
+		if sk.Kind != "feedback" && sk.Kind != "user" {
+			continue
+		}
+		for _, s := range sk.Sents {
+			for _, t := range s.Terms {
+				n[t]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for t, c := range n {
+		if c > maxTopicShare {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func polarCandidates(sks []sketch, focus func(int) bool, common map[string]bool) [][2]int {
 	type ref struct{ m, s int }
 	pos, neg := map[string][]ref{}, map[string][]ref{}
 	for i, sk := range sks {
@@ -134,7 +159,7 @@ func polarCandidates(sks []sketch, focus func(int) bool) [][2]int {
 	shared := map[[2]ref]int{}
 	for t, ps := range pos {
 		ns := neg[t]
-		if len(ns) == 0 || len(ps)+len(ns) > maxTopicShare {
+		if len(ns) == 0 || common[t] {
 			continue
 		}
 		for _, x := range ps {

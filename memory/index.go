@@ -170,7 +170,7 @@ func assemble(before []byte, region string, after []byte) []byte {
 	out = append(out, Begin+"\n"...)
 	out = append(out, region...)
 	out = append(out, End...)
-	if len(after) == 0 || after[0] != '\n' {
+	if !bytes.HasPrefix(after, []byte("\n")) && !bytes.HasPrefix(after, []byte("\r\n")) {
 		out = append(out, '\n')
 	}
 	return append(out, after...)

@@ -193,3 +193,17 @@ func TestLine(t *testing.T) {
 		t.Errorf("long title and path: %d characters", utf8.RuneCountInString(l))
 	}
 }
+
+// TestRenderKeepsCRLF: text outside the region of a CRLF file keeps its
+// bytes, line endings included.
+func TestRenderKeepsCRLF(t *testing.T) {
+	in := "# Mine\r\n\r\n" + memory.Begin + "\r\nold\r\n" + memory.End + "\r\nAfter text\r\n"
+	out, _, err := memory.Render("MEMORY.md", []byte(in), someEntries[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	if !strings.HasPrefix(s, "# Mine\r\n\r\n"+memory.Begin) || !strings.HasSuffix(s, memory.End+"\r\nAfter text\r\n") {
+		t.Errorf("%q", s)
+	}
+}

@@ -160,14 +160,13 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 			break
 		}
 	}
-	if p == "" {
-		slug, _ := vault.SafeName(m.Name) // Validate checked it
-		if p, err = s.w.Resolve(path.Join(s.folder, slug+vault.Ext)); err != nil {
-			return Result{}, err
-		}
-	}
 	today := s.today()
-	res, err := s.write(ctx, p, m, opts, today)
+	var res Result
+	if p != "" {
+		res, err = s.write(ctx, p, m, opts, today)
+	} else {
+		res, err = s.create(ctx, m, opts, today)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -186,6 +185,34 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 	res.IndexLine = Line(path.Dir(s.indexFile), entry)
 	return res, nil
 }
+
+// create writes m to folder/<safe name>.md, or, when an archived memory
+// (merged or superseded by Dream: history, not the live memory) holds that
+// file, to folder/<safe name>-2.md and on: an archived note is never
+// written over.
+func (s *Store) create(ctx context.Context, m Memory, opts Options, today string) (Result, error) {
+	slug, _ := vault.SafeName(m.Name) // Validate checked it
+	for i := 1; ; i++ {
+		name := slug
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d", slug, i)
+		}
+		p, err := s.w.Resolve(path.Join(s.folder, name+vault.Ext))
+		if err != nil {
+			return Result{}, err
+		}
+		res, err := s.write(ctx, p, m, opts, today)
+		if !errors.Is(err, errArchived) || i == maxArchivedNames {
+			return res, err
+		}
+	}
+}
+
+// errArchived is write's refusal to write over an archived memory.
+var errArchived = errors.New("an archived memory holds this file")
+
+// maxArchivedNames bounds the files create tries past archived ones.
+const maxArchivedNames = 100
 
 // write creates or updates the memory note at p.
 func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, today string) (Result, error) {
@@ -210,6 +237,9 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 		old := vault.Parse(p, current)
 		if len(old.Warnings) > 0 {
 			return nil, fmt.Errorf("%w; fix it by hand before updating this memory", old.Warnings[0])
+		}
+		if fm := old.Frontmatter.JSON(); fm["archived"] != nil || fm["merged_into"] != nil {
+			return nil, errArchived
 		}
 		oldName, _ := old.Frontmatter.String("name")
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {

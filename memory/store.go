@@ -191,6 +191,10 @@ func (s *Store) Relist(ctx context.Context, entries []Entry, flags []Flag, dryRu
 	var err error
 	for range 2 {
 		_, err = s.w.Update(ctx, s.indexFile, list)
+		var pe *vault.ParseError
+		if errors.As(err, &pe) {
+			return st, false, pe // it names MEMORY.md and the line already
+		}
 		if !errors.Is(err, vault.ErrNotFound) {
 			return st, changed, err
 		}
@@ -242,6 +246,21 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 func (s *Store) listed(ctx context.Context, e Entry) bool {
 	current, _, err := s.w.Read(s.indexFile)
 	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.indexFile), e)+"\n"))
+}
+
+// CheckIndex returns a *vault.ParseError naming MEMORY.md and the line
+// when its markers are broken (then nothing may rewrite it), nil when they
+// are whole or the file does not exist.
+func (s *Store) CheckIndex() error {
+	current, _, err := s.w.Read(s.indexFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, _, err = splitRegion(s.indexFile, current)
+	return err
 }
 
 // ReviewsFile is the state file where Dream keeps the pairs of memories

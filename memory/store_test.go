@@ -193,3 +193,22 @@ func TestStoreReindex(t *testing.T) {
 		t.Errorf("after archiving:\n%s", got)
 	}
 }
+
+// TestStoreNeverWritesArchived: a memory remembered under the name of one
+// Dream archived is a new note beside it; the archived note is history and
+// is never written over, with or without Update.
+func TestStoreNeverWritesArchived(t *testing.T) {
+	ts := newTestStore(t, "")
+	archived := "---\nname: Testing\ndescription: old\ntype: feedback\nmerged_into: \"[[race-tests]]\"\narchived: 2026-03-01\n---\nUse mocks.\n"
+	ts.write("memory/testing.md", archived)
+	ts.sync()
+	for _, update := range []bool{false, true} {
+		res, err := ts.s.Remember(context.Background(), memory.Memory{Type: vault.KindFeedback, Name: "Testing", Description: "new", Body: "Fuzz the parser."}, memory.Options{Update: update})
+		if err != nil || res.Path != "memory/testing-2.md" {
+			t.Fatalf("update %v: %+v %v", update, res, err)
+		}
+	}
+	if got := ts.read("memory/testing.md"); got != archived {
+		t.Errorf("the archived note was written:\n%s", got)
+	}
+}

@@ -19,9 +19,10 @@ import (
 // per memory note. Left as it is beside vaultmem's region, every memory
 // would be listed twice, within a 200-line budget. When every line of it
 // is such a list line (or a heading) naming a memory note of the vault,
-// init turns the list into the region, generated from the notes; the file
-// as it was is kept in .vaultmem/state, and a hook the list gave that the
-// note's description lacks is kept as the note's line.
+// init turns the list into the region, generated from the notes, and keeps
+// the file as it was in .vaultmem/state. A list whose line says more of a
+// memory than its note does (a hook where the note has no description) is
+// left as it is: the region would lose those words.
 
 // indexLine matches a list line of MEMORY.md: "- [Title](file.md) — hook".
 var indexLine = regexp.MustCompile(`^\s*[-*+] \[(.*)\]\(([^)\s]+)\)(?:\s+[—–-]\s+(.*))?\s*$`)
@@ -66,6 +67,11 @@ func adoptMemoryIndex(ctx context.Context, dir, folder string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	for _, e := range entries {
+		if e.Hook == "" && strings.TrimSpace(hooks[e.Path]) != "" {
+			return 0, nil
+		}
+	}
 	v, err := vault.Open(dir, vault.Folders{Memory: "."})
 	if err != nil {
 		return 0, err
@@ -100,8 +106,7 @@ func isMemoryNote(dir, p string) bool {
 
 // memoryEntries are the live memory notes of the vault dir's memory
 // folder (its top level) and those the old list named (hooks' keys), as
-// MEMORY.md lists them; a note without a description takes the hook its
-// old line gave.
+// MEMORY.md lists them.
 func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry, error) {
 	paths := map[string]bool{}
 	for p := range hooks {
@@ -131,11 +136,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		if !n.Kind().IsMemory() || archived {
 			continue
 		}
-		e := memory.NoteEntry(n)
-		if e.Hook == "" {
-			e.Hook = hooks[p]
-		}
-		out = append(out, e)
+		out = append(out, memory.NoteEntry(n))
 	}
 	return out, nil
 }

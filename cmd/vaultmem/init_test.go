@@ -224,3 +224,25 @@ func TestInitKeepsAMemoryIndexWithProse(t *testing.T) {
 		t.Errorf("a backup was made: %v", err)
 	}
 }
+
+// TestInitKeepsAListThatSaysMore: a MEMORY.md line whose hook says what
+// the note's missing description does not is never replaced by the
+// region: init leaves the file as it is.
+func TestInitKeepsAListThatSaysMore(t *testing.T) {
+	dir := t.TempDir()
+	list := "- [Tabs](feedback_tabs.md) — the user wants tabs in Go code\n"
+	for p, c := range map[string]string{
+		"MEMORY.md":        list,
+		"feedback_tabs.md": "---\nname: Tabs\ntype: feedback\n---\nTabs.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res := runInit(t, dir); !res.ClaudeCode {
+		t.Fatal("not detected")
+	}
+	if got := mustRead(t, filepath.Join(dir, "MEMORY.md")); got != list {
+		t.Errorf("MEMORY.md:\n%s", got)
+	}
+}

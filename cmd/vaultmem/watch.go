@@ -36,14 +36,23 @@ func (a *app) watchCommand() *cli.Command {
 			defer s.Close()
 			defer ix.Close()
 			var last time.Time
+			var out sync.Mutex // the watcher and Dream print from two goroutines: whole lines
 			keep := &keeper{store: s.store(ix), gate: s.dreamGate(), logf: func(format string, args ...any) {
+				out.Lock()
+				defer out.Unlock()
 				fmt.Fprintf(a.stderr, "warning: "+format+"\n", args...)
-			}, onDream: func(rep *dream.Report) { a.printDreamEvent(rep, cmd.Bool("json")) }}
+			}, onDream: func(rep *dream.Report) {
+				out.Lock()
+				defer out.Unlock()
+				a.printDreamEvent(rep, cmd.Bool("json"))
+			}}
 			if s.cfg.Dream.Auto {
 				keep.dreamer = s.dreamer(ix)
 			}
 			w, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				keep.afterBatch(ctx, b)
+				out.Lock()
+				defer out.Unlock()
 				a.printBatch(b, cmd.Bool("json"), &last)
 			}})
 			if errors.Is(err, watch.ErrRunning) {

@@ -1,0 +1,86 @@
+package dream
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestNormName(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"Package manager", "package_MANAGER.", true},
+		{"Package manager", "PACKAGE-MANAGER", true},
+		{"Package  manager!", "package manager", true},
+		{"C++ style", "C style", false},
+		{"Go 1.22", "Go 1.23", false},
+		{"日本語のメモ", "日本語のメモ", true},
+	} {
+		if got := normName(tt.a) == normName(tt.b); got != tt.same {
+			t.Errorf("%q, %q: same %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}
+
+// TestNoContradictionMerged: two memories that contradict each other are
+// not merged through a third that is near each of them.
+func TestNoContradictionMerged(t *testing.T) {
+	common := "The formatter runs in the pre-commit hook of the monorepo, on every file the change touches, " +
+		"and the review bot comments on each line it would have changed, with a link to the style guide page " +
+		"that explains the rule and the one command that fixes every file at once.\n\n"
+	always, never := "Always use tabs for indentation in Go files.\n", "Never use tabs for indentation in Go files.\n"
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md": memoryNote("Indent", "feedback", "x", "", common+always+"\n"+never),
+		"memory/b.md": memoryNote("Tabs", "feedback", "x", "", common+always),
+		"memory/c.md": memoryNote("Spaces", "feedback", "x", "", common+never),
+	})
+	rep := tv.run(RunOptions{})
+	for _, m := range rep.Merged {
+		if strings.Contains(strings.Join(append(m.From, m.Into), " "), "b.md") && strings.Contains(strings.Join(append(m.From, m.Into), " "), "c.md") {
+			t.Errorf("contradicting memories merged: %+v", rep.Merged)
+		}
+	}
+	if len(rep.Merged) != 1 {
+		t.Errorf("merged %+v: one of b and c goes into a, which says both", rep.Merged)
+	}
+}
+
+// TestRelinkStaleIndex: a note edited after the index last read it (its
+// link to the merged memory replaced by another) is left as it is and
+// reported, never rewritten at the old link's place.
+func TestRelinkStaleIndex(t *testing.T) {
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md":    memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+		"memory/b.md":    memoryNote("a", "project", "x", "", "Same text.\n"),
+		"notes/n.md":     "See [[b]] today.\n",
+		"notes/other.md": "other\n",
+	})
+	tv.sync()
+	tv.write("notes/n.md", "See [[other]] today.\n") // the index has not seen this
+	rep, err := tv.d.Run(context.Background(), RunOptions{})
+	if err != nil || len(rep.Merged) != 1 {
+		t.Fatalf("%v %+v", err, rep.Merged)
+	}
+	if got := tv.read("notes/n.md"); got != "See [[other]] today.\n" {
+		t.Errorf("the human's link was rewritten: %q", got)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Path != "notes/n.md" {
+		t.Errorf("skipped %+v", rep.Skipped)
+	}
+}
+
+// TestRelinkInTable: a link in a table row keeps its pipe escaped.
+func TestRelinkInTable(t *testing.T) {
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md": memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+		"memory/b.md": memoryNote("a", "project", "x", "", "Same text.\n"),
+		"notes/t.md":  "| link | note |\n|---|---|\n| [[b]] | x |\n| [[b\\|shown]] | y |\n\nAnd [[b]] outside.\n",
+	})
+	tv.run(RunOptions{})
+	want := "| link | note |\n|---|---|\n| [[a\\|b]] | x |\n| [[a\\|shown]] | y |\n\nAnd [[a|b]] outside.\n"
+	if got := tv.read("notes/t.md"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
