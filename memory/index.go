@@ -221,16 +221,27 @@ func byPriority(entries []Entry) []Entry {
 // alphabetical by title as shown (its white space collapsed), then by
 // path.
 func byDisplay(entries []Entry) []Entry {
-	out := slices.Clone(entries)
-	slices.SortStableFunc(out, func(a, b Entry) int {
-		if ta, tb := typeRank(a.Type), typeRank(b.Type); ta != tb {
+	type keyed struct {
+		e     Entry
+		title string
+	}
+	ks := make([]keyed, len(entries))
+	for i, e := range entries {
+		ks[i] = keyed{e, strings.ToLower(oneLine(e.Title))}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if ta, tb := typeRank(a.e.Type), typeRank(b.e.Type); ta != tb {
 			return ta - tb
 		}
-		if c := strings.Compare(strings.ToLower(oneLine(a.Title)), strings.ToLower(oneLine(b.Title))); c != 0 {
+		if c := strings.Compare(a.title, b.title); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Path, b.Path)
+		return strings.Compare(a.e.Path, b.e.Path)
 	})
+	out := make([]Entry, len(ks))
+	for i, k := range ks {
+		out[i] = k.e
+	}
 	return out
 }
 
