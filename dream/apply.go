@@ -31,7 +31,8 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 				return false, err
 			}
 			if err != nil {
-				m.next, m.archived = nil, false
+				m.set(nil)
+				m.archived = false
 				return false, nil
 			}
 			m.hash = h
@@ -54,9 +55,10 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 				return err
 			}
 			if !ok {
-				mg.winner.next = nil
+				mg.winner.set(nil)
 				for _, l := range mg.losers {
-					l.next, l.archived = nil, false
+					l.set(nil)
+					l.archived = false
 				}
 				done[mg.winner], done[keeper] = true, true
 				continue
@@ -72,7 +74,8 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 					d.undo(ctx, keeper, rep)
 				}
 				for _, l := range mg.losers {
-					l.next, l.archived = nil, false
+					l.set(nil)
+					l.archived = false
 				}
 				done[mg.winner] = true
 				continue
@@ -161,7 +164,8 @@ func (d *Dreamer) undo(ctx context.Context, m *mem, rep *Report) {
 	}
 	rep.Changed = slices.DeleteFunc(rep.Changed, func(p string) bool { return p == m.path })
 	m.hash = vault.Hash(m.note.Content)
-	m.next, m.archived = nil, false
+	m.set(nil)
+	m.archived = false
 }
 
 // applyFlags writes the flagged pairs that stand (both memories still

@@ -69,7 +69,8 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 				rep.skip(o.path, 0, "superseded by %s, but not archived: %v", m.path, err)
 				continue
 			}
-			o.next, o.archived = next, true
+			o.set(next)
+			o.archived = true
 			p.superseded = append(p.superseded, &archival{m: o, by: m})
 		}
 	}
@@ -129,7 +130,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 		} else {
 			rep.skip(w.path, 0, "the frontmatter keys of %s were not merged into it: %v", l.path, err)
 		}
-		l.next = next
+		l.set(next)
 		losers = append(losers, l)
 	}
 	mg.losers = losers
@@ -138,7 +139,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 		content = vault.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
 	}
 	if len(losers) > 0 && !slices.Equal(content, w.current()) {
-		w.next = content
+		w.set(content)
 	}
 }
 

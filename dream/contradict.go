@@ -89,9 +89,10 @@ func sentences(m *mem) []sentence {
 	if m.sentences != nil {
 		return *m.sentences
 	}
-	desc, _ := m.note.Frontmatter.String("description")
+	n := m.parsed()
+	desc, _ := n.Frontmatter.String("description")
 	out := []sentence{}
-	for _, s := range sentenceEnd.Split(desc+"\n"+string(m.note.Body()), -1) {
+	for _, s := range sentenceEnd.Split(desc+"\n"+string(n.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
 		if st.polarity, st.marker = polarity(s); st.polarity == 0 {

@@ -45,18 +45,21 @@ var mayHold = regexp.MustCompile(`(?i)\b(today|tomorrow|yesterday|ago|` +
 // annotated matches the date Dream added after a phrase.
 var annotated = regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`)
 
-// fixDates makes the relative dates of the changed memories absolute.
+// fixDates makes the relative dates of the changed memories, and of the
+// memories merges wrote, absolute (after the merges: a merged memory
+// counts from the created it keeps).
 func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 	firstSeen := map[string]string{}
 	for _, m := range p.mems {
-		if !m.changed {
+		if !m.changed && m.next == nil {
 			continue
 		}
-		found := relativeDates(m.note)
+		n := m.parsed() // merged: the blocks of the others, the older created
+		found := relativeDates(n)
 		if len(found) == 0 {
 			continue
 		}
-		day := writtenOn(m)
+		day := writtenOn(n)
 		if day == "" {
 			day = d.firstCommit(ctx, m.path, firstSeen)
 		}
@@ -65,7 +68,7 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			rep.skip(m.path, found[0].line, "%q is a relative date, but the memory has no created or updated date and git has no record of it: left as it is", found[0].text)
 			continue
 		}
-		next := slices.Clone(m.note.Content)
+		next := slices.Clone(n.Content)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
 			f := found[i]
 			r, err := dateParser.Parse(f.text, base.Add(12*time.Hour))
@@ -76,7 +79,7 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
 			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
 		}
-		m.next = next
+		m.set(next)
 	}
 }
 
@@ -153,9 +156,9 @@ func excluded(n *vault.Note, at int) bool {
 
 // writtenOn is the day a memory's text was last written, by its
 // frontmatter (updated, else created), "" when it says nothing.
-func writtenOn(m *mem) string {
+func writtenOn(n *vault.Note) string {
 	for _, k := range []string{"updated", "created"} {
-		if s, ok := m.note.Frontmatter.String(k); ok && len(s) >= 10 {
+		if s, ok := n.Frontmatter.String(k); ok && len(s) >= 10 {
 			return s[:10]
 		}
 	}

@@ -126,7 +126,7 @@ func TestDryRun(t *testing.T) {
 	if !reflect.DeepEqual(dry, real) {
 		t.Errorf("dry run and run differ:\n%+v\n%+v", dry, real)
 	}
-	if len(real.DatesFixed) != 1 || real.DatesFixed[0] != (DateFix{Path: "memory/a.md", Line: 7, From: "next Thursday", To: "2026-03-05"}) {
+	if len(real.DatesFixed) != 1 || real.DatesFixed[0] != (DateFix{Path: "memory/a.md", Line: 8, From: "next Thursday", To: "2026-03-05"}) {
 		t.Errorf("dates: %+v", real.DatesFixed)
 	}
 }

@@ -23,7 +23,7 @@ import (
 // llmTimeout bounds one request when the options set none.
 const llmTimeout = 30 * time.Second
 
-const mergePrompt = `The notes below are one memory written down several times. Write it once, as a markdown body:
+const mergePrompt = `The note below is one memory written down several times over. Write it once, as a markdown body:
 keep every fact, name, number, date, link and code span; drop only what is repeated.
 Answer with the body alone: no frontmatter, no title line, no preamble.
 
@@ -47,25 +47,22 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 		if w.next == nil || len(mg.losers) == 0 {
 			continue // the others said nothing the winner lacks
 		}
-		texts := []string{mg.before}
-		for _, l := range mg.losers {
-			texts = append(texts, string(vault.Parse(l.path, l.current()).Body()))
-		}
-		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+strings.Join(texts, "\n\n---\n\n"), llmTimeout)
+		// The blocks of all of them, united and dated: what the rewrite must keep.
+		union := string(vault.Parse(w.path, w.next).Body())
+		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+union, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
 			return // the endpoint fails: the other merges would too
 		}
-		union := string(vault.Parse(w.path, w.next).Body())
 		if why := lost(union, answer); why != "" {
 			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.path, why)
 			continue
 		}
 		first := mg.losers[0]
-		w.next = vault.SetBody(w.next, answer)
+		w.set(vault.SetBody(w.next, answer))
 		// The winner's own words live on in the first note merged away.
-		first.next = append([]byte(strings.TrimRight(string(first.next), "\n")+
-			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...)
+		first.set(append([]byte(strings.TrimRight(string(first.next), "\n")+
+			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))
 		mg.rewritten = true
 	}
 }

@@ -276,6 +276,9 @@ func TestNothingLost(t *testing.T) {
 		if again := tv.run(RunOptions{}); len(again.Changed) != 0 {
 			t.Fatalf("trial %d: the second run changed %v", trial, again.Changed)
 		}
+		if full := tv.run(RunOptions{Full: true}); len(full.Changed) != 0 {
+			t.Fatalf("trial %d: a full run after changed %v", trial, full.Changed)
+		}
 	}
 }
 

@@ -29,16 +29,30 @@ type mem struct {
 	supersedes []*mem
 	// fixes are the relative dates made absolute in next.
 	fixes []DateFix
-	// sentences caches what sentences finds in it.
+	// sentences caches what sentences finds in it, view its planned
+	// content parsed (both forgotten when next changes: see set).
 	sentences *[]sentence
+	view      *vault.Note
 }
 
 // entry is the memory's line in MEMORY.md, as planned.
-func (m *mem) entry() memory.Entry {
-	if m.next == nil {
-		return memory.NoteEntry(m.note)
+func (m *mem) entry() memory.Entry { return memory.NoteEntry(m.parsed()) }
+
+// set plans next as the memory's content (nil: unchanged), forgetting
+// what was read from the content before.
+func (m *mem) set(next []byte) {
+	m.next, m.sentences, m.view = next, nil, nil
+}
+
+// parsed is the memory as planned so far, parsed.
+func (m *mem) parsed() *vault.Note {
+	switch {
+	case m.next == nil:
+		return m.note
+	case m.view == nil:
+		m.view = vault.Parse(m.path, m.next)
 	}
-	return memory.NoteEntry(vault.Parse(m.path, m.next))
+	return m.view
 }
 
 // current is the memory's content as planned so far.
@@ -153,7 +167,6 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		}
 	}
 	rep.Memories = len(p.indexed) - len(p.gone)
-	d.fixDates(ctx, p, rep)
 	d.supersede(ctx, p, rep)
 	d.duplicates(p, rep)
 	merges := p.merges[:0]
@@ -163,6 +176,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		}
 	}
 	p.merges = merges
+	d.fixDates(ctx, p, rep)
 	if err := d.contradictions(p); err != nil {
 		return nil, err
 	}
