@@ -75,7 +75,7 @@ func TestDreamCommand(t *testing.T) {
 
 	out := ok(t, dir, "dream")
 	for _, want := range []string{"merged    memory/deploy.md into memory/deploys.md", "flagged   memory/spaces.md and memory/tabs.md may contradict",
-		`dated     memory/deploys.md:7 "next Tuesday" as 2026-03-03`, "relinked  notes/plan.md", "changed 7 files"} {
+		`dated     memory/deploys.md:8 "next Tuesday" as 2026-03-03`, "relinked  notes/plan.md", "changed 7 files"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dream printed no %q:\n%s", want, out)
 		}
