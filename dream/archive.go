@@ -14,16 +14,6 @@ import (
 // (unless archived notes are asked for) and a human can read, and undo,
 // what happened.
 
-// linkTo is how a wikilink names the note at vault path p: its name when
-// that is unambiguous in the vault, else its path without ".md".
-func (d *Dreamer) linkTo(ctx context.Context, p string) string {
-	name := vault.NameOf(p)
-	if got, err := d.ix.Lookup(ctx, name); err == nil && got == p {
-		return name
-	}
-	return strings.TrimSuffix(p, vault.Ext)
-}
-
 // supersededBy returns the live memories that m's frontmatter supersedes
 // names ("[[Old memory]]", or a list of them).
 func (d *Dreamer) supersededBy(ctx context.Context, p *plan, m *mem) []*mem {
@@ -64,7 +54,7 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 			if o.archived {
 				continue
 			}
-			next, err := archive(o, p.today, "superseded_by", "[["+d.linkTo(ctx, m.path)+"]]")
+			next, err := archive(o, p.today, "superseded_by", "[["+d.ix.LinkText(ctx, m.path)+"]]")
 			if err != nil {
 				rep.skip(o.path, 0, "superseded by %s, but not archived: %v", m.path, err)
 				continue
@@ -108,7 +98,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 	for _, s := range wn.Spans {
 		seen[blockKey(s.Text(wn))] = true
 	}
-	link := "[[" + d.linkTo(ctx, w.path) + "]]"
+	link := "[[" + d.ix.LinkText(ctx, w.path) + "]]"
 	var added []string
 	var losers []*mem
 	for _, l := range mg.losers {

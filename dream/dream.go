@@ -23,6 +23,7 @@ type Index interface {
 	Backlinks(ctx context.Context, path string) ([]string, error)
 	Edges(ctx context.Context, f index.EdgeFilter) ([]index.Edge, error)
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
+	LinkText(ctx context.Context, p string) string
 }
 
 var _ Index = (*index.Index)(nil)

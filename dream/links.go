@@ -43,7 +43,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 	targets := map[string]string{}
 	for _, to := range moved {
 		if _, ok := targets[to]; !ok {
-			targets[to] = d.linkTo(ctx, to)
+			targets[to] = d.ix.LinkText(ctx, to)
 		}
 	}
 	for _, src := range sources {

@@ -5,7 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // plan is one sync's changes as apply found them, and what write learns
@@ -32,7 +36,10 @@ type plan struct {
 //
 // It returns the warm start it began, if any (the caller waits for it);
 // when nothing changed it writes nothing.
-func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.Time, progress Progress, st *Stats) (*warmStart, error) {
+//
+// With only set, files is nil and apply looks at only those paths: the
+// files are the ones the index holds, those paths as they are now.
+func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []string, now time.Time, progress Progress, st *Stats) (*warmStart, error) {
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
 		return nil, fmt.Errorf("begin index update: %w", err)
@@ -49,6 +56,10 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 			return nil, err
 		}
 		ix.cacheFiles(gen, p.stored, nil)
+	}
+	if only != nil {
+		files = filesNow(fsys, p.stored, only)
+		p.files = files
 	}
 	for _, f := range files {
 		p.current[f.path] = true
@@ -74,6 +85,49 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, now time.T
 	}
 	ix.cacheFiles(next, p.stored, states)
 	return p.warm, nil
+}
+
+// filesNow returns the files of stored with the paths only as they are in
+// fsys now (gone when they are not there), in path order.
+func filesNow(fsys fs.FS, stored map[string]fileState, only []string) []seen {
+	byPath := make(map[string]seen, len(stored)+len(only))
+	for p, s := range stored {
+		byPath[p] = seen{path: p, size: s.size, mtime: s.mtime, note: s.note}
+	}
+	for _, p := range only {
+		info, err := fs.Stat(fsys, p)
+		if err != nil || !info.Mode().IsRegular() || vault.IsHidden(p) {
+			delete(byPath, p)
+			continue
+		}
+		byPath[p] = seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)}
+	}
+	files := make([]seen, 0, len(byPath))
+	for _, f := range byPath {
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(a, b seen) int { return strings.Compare(a.path, b.path) })
+	return files
+}
+
+// Refresh indexes the files at paths (vault-relative) as they are now,
+// without walking the vault: what a writer calls after writing notes, so
+// that its next query sees them before a watcher's or the next command's
+// sync does. The other files keep the state the index has of them; the
+// new chunks get their vectors at the next sync. On a read-only cache it
+// does nothing.
+func (ix *Index) Refresh(ctx context.Context, fsys fs.FS, paths ...string) error {
+	if !ix.writable() || len(paths) == 0 {
+		return nil
+	}
+	warm, err := ix.apply(ctx, fsys, nil, paths, time.Now(), nil, &Stats{})
+	if warm != nil {
+		warm.wait()
+	}
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	return nil
 }
 
 // write applies plan p in its transaction tx, and commits; it returns the

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +18,7 @@ type chunk struct {
 	lineStart, lineEnd int
 	text               string
 	tokens             int
+	date               string // a task's log event's day; "" for others
 }
 
 // chunkNote splits a note into chunks of at most max tokens. A heading
@@ -34,8 +36,15 @@ type chunk struct {
 // (the drawing's JSON) and the "Switch to EXCALIDRAW VIEW" banner are
 // left out, while the "Text Elements" section, the words drawn, is
 // indexed as text.
+//
+// In a task note (type: task) every event of its "## Log" section (see
+// vault.LogEvents) is a chunk of its own with the event's date, so that
+// "why did we choose X" finds the one decision, dated.
 func chunkNote(n *vault.Note, max int) []chunk {
 	c := chunker{note: n, max: max, small: max / 2, blocks: n.Blocks}
+	if n.Kind() == vault.KindTask {
+		c.events = vault.LogEvents(n)
+	}
 	if !sort.SliceIsSorted(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line }) {
 		c.blocks = append([]vault.Block(nil), n.Blocks...)
 		sort.SliceStable(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line })
@@ -88,10 +97,18 @@ type chunker struct {
 	heading     string
 	headingLine int
 	out         []chunk
+	events      []vault.Event // a task's log, when the note is one
+	date        string        // the date of the chunks emitted now
+	// atLine starts at offset atOff: where lineOffset last stopped.
+	atLine, atOff int
 }
 
 func (c *chunker) section(spans []vault.Span) {
 	if len(spans) == 0 {
+		return
+	}
+	if len(c.events) > 0 && isLogSection(c.heading) {
+		c.logSection(spans)
 		return
 	}
 	total := 0
@@ -134,6 +151,72 @@ func (c *chunker) section(spans []vault.Span) {
 		}
 	}
 	flush()
+}
+
+// isLogSection reports whether the heading path ends in a task's log
+// heading.
+func isLogSection(heading string) bool {
+	i := strings.LastIndex(heading, " > ")
+	return strings.EqualFold(strings.TrimSpace(heading[i+1:]), vault.LogHeading) ||
+		i < 0 && strings.EqualFold(heading, vault.LogHeading)
+}
+
+// logSection chunks a task's log section: each event alone, dated (split
+// when over max tokens), the rest as any section's.
+func (c *chunker) logSection(spans []vault.Span) {
+	for _, s := range spans {
+		var evs []vault.Event
+		for _, e := range c.events {
+			if e.Line >= s.Line && e.EndLine <= s.EndLine {
+				evs = append(evs, e)
+			}
+		}
+		if s.Kind != "list" || len(evs) == 0 {
+			c.section0(s)
+			continue
+		}
+		for _, e := range evs {
+			start, end := c.lineOffset(e.Line), c.lineOffset(e.EndLine+1)
+			if end > s.End {
+				end = s.End
+			}
+			ev := vault.Span{Kind: "list", Start: start, End: end, Line: e.Line, EndLine: e.EndLine}
+			c.date = e.Date()
+			if text.EstimateTokens(c.text(start, end)) > c.max {
+				c.split(ev)
+			} else {
+				c.emit(ev.Line, ev.EndLine, ev.Start, ev.End)
+			}
+			c.date = ""
+		}
+	}
+}
+
+// section0 chunks one span as a section of its own.
+func (c *chunker) section0(s vault.Span) {
+	events := c.events
+	c.events = nil
+	c.section([]vault.Span{s})
+	c.events = events
+}
+
+// lineOffset returns the offset in the note where the 1-based line
+// starts; len(content) past the last line. Asked for lines in order, it
+// goes on from the last answer.
+func (c *chunker) lineOffset(line int) int {
+	if c.atLine == 0 || line < c.atLine {
+		c.atLine, c.atOff = 1, 0
+	}
+	b := c.note.Content
+	for c.atLine < line {
+		i := bytes.IndexByte(b[c.atOff:], '\n')
+		if i < 0 {
+			return len(b)
+		}
+		c.atOff += i + 1
+		c.atLine++
+	}
+	return c.atOff
 }
 
 // split cuts an oversized span at line boundaries (and an oversized line
@@ -212,7 +295,7 @@ func (c *chunker) emit(lineStart, lineEnd, start, end int) {
 	if body == "" {
 		return
 	}
-	ch := chunk{heading: c.heading, lineStart: lineStart, lineEnd: lineEnd, text: body, tokens: text.EstimateTokens(body)}
+	ch := chunk{heading: c.heading, lineStart: lineStart, lineEnd: lineEnd, text: body, tokens: text.EstimateTokens(body), date: c.date}
 	for _, b := range c.blocksFrom(lineStart) {
 		if b.Line > lineEnd {
 			break

@@ -133,6 +133,16 @@ func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) 
 	return "", fmt.Errorf("%s: %w (give a vault path or a note name; 'vaultmem list' shows them)", nameOrPath, vault.ErrNotFound)
 }
 
+// LinkText is what a wikilink to the note at p says: its name when a link
+// of that name resolves to p, else its path without ".md".
+func (ix *Index) LinkText(ctx context.Context, p string) string {
+	name := vault.NameOf(p)
+	if got, err := ix.Lookup(ctx, name); err == nil && got == p {
+		return name
+	}
+	return strings.TrimSuffix(p, vault.Ext)
+}
+
 // Direction says which links [Index.Walk] follows.
 type Direction string
 

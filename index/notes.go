@@ -10,13 +10,19 @@ import (
 // Dated returns the notes dated from day from to day to (both
 // "2006-01-02", inclusive), latest first, at most limit. A note's date is
 // its frontmatter date (date, created, updated, last_applied) or the date
-// in its file name (a daily note); only dates written year first count.
+// in its file name (a daily note); only dates written year first count. A
+// note with a chunk of that date (a task's log event) counts as dated then.
 func (ix *Index) Dated(ctx context.Context, from, to string, limit int) ([]string, error) {
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
 		return nil, fmt.Errorf("dated notes: %w", err)
 	}
-	return ix.paths(ctx, `SELECT path FROM notes WHERE date != '' AND date >= ? AND date < ? ORDER BY date DESC, path LIMIT ?`,
+	return ix.paths(ctx, `SELECT path FROM (
+			SELECT path, date FROM notes WHERE date != '' AND date >= ?1 AND date < ?2
+			UNION ALL
+			SELECT n.path, max(c.date) FROM chunks c JOIN notes n ON n.id = c.note_id
+				WHERE c.date != '' AND c.date >= ?1 AND c.date < ?2 GROUP BY n.id)
+		GROUP BY path ORDER BY max(date) DESC, path LIMIT ?3`,
 		from, end.AddDate(0, 0, 1).Format(time.DateOnly), limit)
 }
 

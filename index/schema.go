@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 14
+const schemaVersion = 15
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -52,6 +52,25 @@ CREATE TABLE memories (
 );
 -- A note's tags: tag lower-cased (what matches), display as first written
 -- in the note (what is shown), seq its place among the note's tags.
+-- The tasks (notes of type task): their frontmatter as read, lower-cased
+-- where it is a keyword, and what a task's context shows of them: summary
+-- (the description, the body before the log, cut short) and milestone
+-- (the last milestone event's text). A task's parent and dependencies are
+-- its frontmatter links under parent and depends_on (edges.field).
+CREATE TABLE tasks (
+	note_id   INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+	name      TEXT NOT NULL,
+	status    TEXT NOT NULL,
+	priority  TEXT NOT NULL,
+	assignee  TEXT NOT NULL,
+	created   TEXT NOT NULL,
+	started   TEXT NOT NULL,
+	finished  TEXT NOT NULL,
+	summary   TEXT NOT NULL,
+	milestone TEXT NOT NULL,
+	events    INTEGER NOT NULL
+);
+CREATE INDEX tasks_status ON tasks(status);
 CREATE TABLE tags (
 	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag     TEXT NOT NULL,
@@ -80,6 +99,7 @@ CREATE TABLE edges (
 	frontmatter INTEGER NOT NULL,
 	markdown    INTEGER NOT NULL,
 	line        INTEGER NOT NULL,
+	field       TEXT NOT NULL,
 	PRIMARY KEY (source_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX edges_key ON edges(key);
@@ -93,9 +113,12 @@ CREATE TABLE chunks (
 	line_start INTEGER NOT NULL,
 	line_end   INTEGER NOT NULL,
 	text       TEXT NOT NULL,
-	tokens     INTEGER NOT NULL
+	tokens     INTEGER NOT NULL,
+	date       TEXT NOT NULL
 );
 CREATE INDEX chunks_note ON chunks(note_id, seq);
+-- A chunk's own date: a task's log event, one chunk each.
+CREATE INDEX chunks_date ON chunks(date) WHERE date != '';
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
 	name, aliases, description, tags, heading, text, cjk,
 	tokenize = 'unicode61 remove_diacritics 0'

@@ -540,7 +540,7 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 
 // resultsSQL loads chunks by id, the ids given as one JSON array: one
 // statement for any number of ids, prepared once (see resultsStmt).
-const resultsSQL = `SELECT c.id, n.path, n.kind, n.date, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
+const resultsSQL = `SELECT c.id, n.path, n.kind, CASE WHEN c.date != '' THEN c.date ELSE n.date END, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
 	FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))`
 
 // resultsStmt returns resultsSQL prepared, preparing it on first use.

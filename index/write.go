@@ -35,14 +35,17 @@ var writerSQL = map[string]string{
 	"deleteTags":   `DELETE FROM tags WHERE note_id = ?`,
 	"deleteMemory": `DELETE FROM memories WHERE note_id = ?`,
 	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written) VALUES(?, ?, ?, ?)`,
+	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
+	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteNote":   `DELETE FROM notes WHERE id = ?`,
 	"deleteFile":   `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, reason = excluded.reason`,
 	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag, display, seq) VALUES(?, ?, ?, ?)`,
-	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insertChunk":   `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line, field)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertChunk":   `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens, date) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertFTS":     `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertPending": `INSERT INTO pending(chunk_id) VALUES(?)`,
 	"setTarget":     `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
@@ -109,6 +112,7 @@ type noteRows struct {
 	fields []any // the notes columns from hash to warnings
 	tags   []string
 	memory *memoryRow // nil when the note is no live memory
+	task   []any      // the tasks columns from name on; nil when it is no task
 	edges  [][]any    // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
@@ -144,6 +148,9 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	if n.Kind().IsMemory() && !archived(fm) {
 		nr.memory = newMemoryRow(n)
 	}
+	if n.Kind() == vault.KindTask {
+		nr.task = taskRow(n)
+	}
 	for _, t := range n.Tags {
 		nr.tags = append(nr.tags, t)
 	}
@@ -153,7 +160,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 			target = l.Target
 		}
 		nr.edges = append(nr.edges, []any{i, l.Target, graph.LinkKey(l.Target), target, ok,
-			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line})
+			l.Heading, l.Block, l.Label, l.Embed, l.Frontmatter, l.Markdown, l.Line, l.Field})
 	}
 	nr.cjk = make([]string, len(chunks))
 	nr.headings = make([]string, len(chunks))
@@ -185,7 +192,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	} else {
-		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory"} {
+		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
 			}
@@ -206,13 +213,18 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	}
+	if nr.task != nil {
+		if _, err := w.exec(ctx, "insertTask", append([]any{id}, nr.task...)...); err != nil {
+			return err
+		}
+	}
 	for _, e := range nr.edges {
 		if _, err := w.exec(ctx, "insertEdge", append([]any{id}, e...)...); err != nil {
 			return err
 		}
 	}
 	for i, c := range nr.chunks {
-		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens)
+		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens, c.date)
 		if err != nil {
 			return err
 		}

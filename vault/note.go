@@ -110,6 +110,9 @@ type Link struct {
 	Embed bool `json:"embed"`
 	// Frontmatter is true for a link inside a frontmatter value.
 	Frontmatter bool `json:"frontmatter"`
+	// Field is the top-level frontmatter key a frontmatter link is under
+	// ("parent", "depends_on", "related"); "" for a link in the body.
+	Field string `json:"field,omitempty"`
 	// Markdown is true for a [text](target) link rather than a wikilink.
 	Markdown bool `json:"markdown"`
 	// Line is the 1-based line of the link in the file.

@@ -206,14 +206,15 @@ func (n *Note) readFrontmatter(f fence, data *frontmatter.Data) {
 	for _, key := range []string{"aliases", "alias"} {
 		n.Aliases = append(n.Aliases, fm.Strings(key)...)
 	}
-	n.frontmatterLinks(fm.Node, fm.Line)
+	n.frontmatterLinks(fm.Node, fm.Line, "")
 }
 
 var fmLinkRe = regexp.MustCompile(`(!?)\[\[([^\]\n]+)\]\]`)
 
 // frontmatterLinks finds [[wikilinks]] in string values, e.g.
-// `related: "[[X]]"`. Obsidian counts them as links of the note.
-func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
+// `related: "[[X]]"`. Obsidian counts them as links of the note. field is
+// the top-level key the values are under ("" above it).
+func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int, field string) {
 	if node == nil {
 		return
 	}
@@ -230,6 +231,7 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 			}
 			l.Embed = m[3] > m[2]
 			l.Frontmatter = true
+			l.Field = field
 			l.Line = firstLine + node.Line - 1
 			// Where the link stands in the file: its text from the value's
 			// line on (a quoted value escapes nothing in "[[...]]").
@@ -240,11 +242,15 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int) {
 		}
 	case yaml.MappingNode:
 		for i := 1; i < len(node.Content); i += 2 {
-			n.frontmatterLinks(node.Content[i], firstLine)
+			f := field
+			if f == "" {
+				f = node.Content[i-1].Value
+			}
+			n.frontmatterLinks(node.Content[i], firstLine, f)
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range node.Content {
-			n.frontmatterLinks(c, firstLine)
+			n.frontmatterLinks(c, firstLine, field)
 		}
 	}
 }

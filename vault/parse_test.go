@@ -53,7 +53,7 @@ func TestParseLinks(t *testing.T) {
 		{"quote", "> [[A]]", []vault.Link{{Target: "A", Line: 1}}},
 		{"heading line", "# About [[A]]", []vault.Link{{Target: "A", Line: 1}}},
 		{"frontmatter link", "---\nrelated: \"[[X]]\"\nlist:\n  - \"[[Y|why]]\"\n---\n[[Z]]", []vault.Link{
-			{Target: "X", Frontmatter: true, Line: 2}, {Target: "Y", Label: "why", Frontmatter: true, Line: 4}, {Target: "Z", Line: 6}}},
+			{Target: "X", Frontmatter: true, Field: "related", Line: 2}, {Target: "Y", Label: "why", Frontmatter: true, Field: "list", Line: 4}, {Target: "Z", Line: 6}}},
 		{"unquoted frontmatter brackets are a YAML list, not a link", "---\nrelated: [[X]]\n---\n", nil},
 	}
 	for _, tt := range tests {

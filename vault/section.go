@@ -26,21 +26,8 @@ func AppendToSection(content []byte, heading, text string) []byte {
 	if crlf {
 		nl = "\r\n"
 	}
-	n := Parse("section.md", content)
-	start, level := -1, 0
-	for _, s := range n.Spans {
-		if s.Kind != "heading" {
-			continue
-		}
-		if start >= 0 && s.Level <= level {
-			return appendIn(content, start, s.Start, text, nl)
-		}
-		if start < 0 && strings.EqualFold(headingText(content[s.Start:s.End]), heading) {
-			start, level = lineEnd(content, s.End), s.Level
-		}
-	}
-	if start >= 0 {
-		return appendIn(content, start, len(content), text, nl)
+	if _, start, end, ok := sectionOf(Parse("section.md", content), heading); ok {
+		return appendIn(content, start, end, text, nl)
 	}
 	out := bytes.TrimRight(content, " \t\r\n")
 	if len(out) > 0 {
@@ -48,6 +35,30 @@ func AppendToSection(content []byte, heading, text string) []byte {
 	}
 	out = append(out, "## "+heading+nl+nl...)
 	return append(out, text...)
+}
+
+// sectionOf returns where the section under the heading named heading
+// (matched case-insensitively, at any level) lies in n's content: the
+// heading at head, its body from start (the line after the heading) to end
+// (the next heading of its level or above, or the end of the note). A
+// heading inside code, math or HTML is no heading.
+func sectionOf(n *Note, heading string) (head, start, end int, ok bool) {
+	start, level := -1, 0
+	for _, s := range n.Spans {
+		if s.Kind != "heading" {
+			continue
+		}
+		if start >= 0 && s.Level <= level {
+			return head, start, s.Start, true
+		}
+		if start < 0 && strings.EqualFold(headingText(n.Content[s.Start:s.End]), heading) {
+			head, start, level = s.Start, lineEnd(n.Content, s.End), s.Level
+		}
+	}
+	if start >= 0 {
+		return head, start, len(n.Content), true
+	}
+	return 0, 0, 0, false
 }
 
 // headingText is an ATX or setext heading's text: its first line without

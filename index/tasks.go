@@ -1,0 +1,213 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Task is a task note (type: task) as the index holds it.
+type Task struct {
+	Path string `json:"path"`
+	// Name is the frontmatter name, else the note's title.
+	Name string `json:"name"`
+	// Status and Priority are as written, lower-cased; a task without them
+	// is "todo" and "medium".
+	Status   string `json:"status"`
+	Priority string `json:"priority"`
+	Assignee string `json:"assignee,omitempty"`
+	Created  string `json:"created,omitempty"`
+	Started  string `json:"started,omitempty"`
+	Finished string `json:"finished,omitempty"`
+	// Summary is the start of the task's description (its body before the
+	// log), at most SummaryLen bytes; Milestone the text of its last
+	// milestone event; Events how many events its log holds.
+	Summary   string `json:"summary,omitempty"`
+	Milestone string `json:"milestone,omitempty"`
+	Events    int    `json:"events"`
+	// Hash is the note's content hash as indexed.
+	Hash string `json:"-"`
+}
+
+// TaskLink is one of a task's frontmatter links under parent or
+// depends_on.
+type TaskLink struct {
+	// Source is the task linking.
+	Source string `json:"source"`
+	// Field is the frontmatter key: "parent" or "depends_on".
+	Field string `json:"field"`
+	// Target is the linked note's path when Resolved, else the link as
+	// written.
+	Target   string `json:"target"`
+	Resolved bool   `json:"resolved"`
+	// Line is the link's line in the source.
+	Line int `json:"line"`
+}
+
+// Task link fields.
+const (
+	ParentField    = "parent"
+	DependsOnField = "depends_on"
+)
+
+// SummaryLen bounds Task.Summary and Task.Milestone, in bytes.
+const SummaryLen = 300
+
+// taskRow is the tasks row of task note n, the columns from name on.
+func taskRow(n *vault.Note) []any {
+	str := func(k string) string {
+		s, _ := n.Frontmatter.String(k)
+		return strings.TrimSpace(s)
+	}
+	name := str("name")
+	if name == "" {
+		name = n.Title()
+	}
+	status := strings.ToLower(str("status"))
+	if status == "" {
+		status = "todo"
+	}
+	priority := strings.ToLower(str("priority"))
+	if priority == "" {
+		priority = "medium"
+	}
+	events := vault.LogEvents(n)
+	milestone := ""
+	for _, e := range events {
+		if e.Type == "milestone" {
+			milestone = e.Text
+		}
+	}
+	return []any{name, status, priority, str("assignee"), str("created"), str("started"), str("finished"),
+		Shorten(vault.TaskDescription(n), SummaryLen), Shorten(milestone, SummaryLen), len(events)}
+}
+
+// Shorten returns s with white space runs made one space, cut at a word
+// boundary to at most max bytes with "…" when longer.
+func Shorten(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], ' '); i > cut/2 {
+		cut = i
+	}
+	return strings.TrimRight(s[:cut], " ") + "…"
+}
+
+const taskColumns = `n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events, n.hash`
+
+func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]Task, error) {
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read tasks in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	var out []Task
+	for rows.Next() {
+		var t Task
+		if err := rows.Scan(&t.Path, &t.Name, &t.Status, &t.Priority, &t.Assignee, &t.Created, &t.Started, &t.Finished,
+			&t.Summary, &t.Milestone, &t.Events, &t.Hash); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Task returns the task at path; ok is false when the index holds no task
+// there.
+func (ix *Index) Task(ctx context.Context, path string) (t Task, ok bool, err error) {
+	ts, err := ix.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id WHERE n.path = ?`, path)
+	if err != nil || len(ts) == 0 {
+		return Task{}, false, err
+	}
+	return ts[0], true, nil
+}
+
+// Tasks returns every task, by path.
+func (ix *Index) Tasks(ctx context.Context) ([]Task, error) {
+	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id ORDER BY n.path`)
+}
+
+// firstParent is true of an edge that is its source's first parent link:
+// a task has one parent, the first it names.
+const firstParent = `e.field = 'parent' AND e.seq = (SELECT min(p.seq) FROM edges p WHERE p.source_id = e.source_id AND p.field = 'parent')`
+
+// Children returns the tasks whose parent is the note at path, by path.
+func (ix *Index) Children(ctx context.Context, path string) ([]Task, error) {
+	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM edges e JOIN notes n ON n.id = e.source_id JOIN tasks t ON t.note_id = n.id
+		WHERE e.target = ? AND e.resolved AND `+firstParent+` ORDER BY n.path`, path)
+}
+
+// TaskLinks returns the parent and depends_on links of the task at path
+// (the tasks' when path is ""), by source, then in the order written.
+func (ix *Index) TaskLinks(ctx context.Context, path string) ([]TaskLink, error) {
+	q := `SELECT n.path, e.field, e.target, e.resolved, e.line FROM edges e JOIN notes n ON n.id = e.source_id
+		JOIN tasks t ON t.note_id = n.id WHERE e.field IN ('parent', 'depends_on')`
+	args := []any{}
+	if path != "" {
+		q += ` AND n.path = ?`
+		args = append(args, path)
+	}
+	rows, err := ix.db.QueryContext(ctx, q+` ORDER BY n.path, e.seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read task links in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	var out []TaskLink
+	for rows.Next() {
+		var l TaskLink
+		if err := rows.Scan(&l.Source, &l.Field, &l.Target, &l.Resolved, &l.Line); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// ReadyTask is a task that can be worked on now.
+type ReadyTask struct {
+	Task
+	// Unblocks lists the tasks not done that depend on it.
+	Unblocks []string `json:"unblocks"`
+	// DependsOn lists its dependencies (all done).
+	DependsOn []string `json:"depends_on"`
+}
+
+// Ready returns the tasks that can be worked on now: status todo, every
+// depends_on link resolved to a task that is done, no child task that is
+// not done. They come by path; ordering them by urgency is the caller's.
+func (ix *Index) Ready(ctx context.Context) ([]ReadyTask, error) {
+	ts, err := ix.tasks(ctx, `SELECT `+taskColumns+` FROM tasks t JOIN notes n ON n.id = t.note_id
+		WHERE t.status = 'todo'
+		AND NOT EXISTS (SELECT 1 FROM edges d LEFT JOIN notes dn ON d.resolved AND dn.path = d.target LEFT JOIN tasks dt ON dt.note_id = dn.id
+			WHERE d.source_id = n.id AND d.field = 'depends_on' AND (dt.status IS NULL OR dt.status != 'done'))
+		AND NOT EXISTS (SELECT 1 FROM edges e JOIN tasks ct ON ct.note_id = e.source_id
+			WHERE e.target = n.path AND e.resolved AND `+firstParent+` AND ct.status != 'done')
+		ORDER BY n.path`)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReadyTask, len(ts))
+	for i, t := range ts {
+		out[i].Task = t
+		if out[i].Unblocks, err = ix.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
+			JOIN tasks t ON t.note_id = n.id WHERE e.target = ? AND e.resolved AND e.field = 'depends_on' AND t.status != 'done'
+			ORDER BY n.path`, t.Path); err != nil {
+			return nil, err
+		}
+		if out[i].DependsOn, err = ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+			WHERE n.path = ? AND e.field = 'depends_on' ORDER BY e.seq`, t.Path); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

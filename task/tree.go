@@ -1,0 +1,299 @@
+package task
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Node is a task in a tree.
+type Node struct {
+	Path     string  `json:"path,omitempty"`
+	Name     string  `json:"name,omitempty"`
+	Status   string  `json:"status,omitempty"`
+	Priority string  `json:"priority,omitempty"`
+	Assignee string  `json:"assignee,omitempty"`
+	Children []*Node `json:"children"`
+	// Folded counts the tasks under a finished task that are not shown.
+	Folded int `json:"folded,omitempty"`
+	// Problems are what is wrong in the tree shown, each naming the file
+	// and line at fault (on the top node only).
+	Problems []index.Problem `json:"problems,omitempty"`
+}
+
+// graph is every task and its links, as the index holds them.
+type graph struct {
+	tasks    map[string]index.Task
+	parent   map[string]string // task -> parent task
+	children map[string][]string
+	problems []index.Problem
+}
+
+// load reads every task and link, and finds what is wrong with them: a
+// parent or dependency that does not resolve or is no task, a parent
+// cycle, a status or priority not known. A task whose parent is wrong is
+// a root; one in a cycle is in no tree.
+func (s *Store) load(ctx context.Context) (*graph, error) {
+	ts, err := s.ix.Tasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	links, err := s.ix.TaskLinks(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	g := &graph{tasks: make(map[string]index.Task, len(ts)), parent: map[string]string{}, children: map[string][]string{}}
+	for _, t := range ts {
+		g.tasks[t.Path] = t
+	}
+	parentLine := map[string]int{}
+	for _, l := range links {
+		if l.Field == index.ParentField {
+			if _, seen := parentLine[l.Source]; seen {
+				continue // a task has one parent: the first it names
+			}
+			parentLine[l.Source] = l.Line
+		}
+		problem := func(format string, args ...any) {
+			g.problems = append(g.problems, index.Problem{Path: l.Source, Line: l.Line, Message: fmt.Sprintf(format, args...)})
+		}
+		_, isTask := g.tasks[l.Target]
+		switch {
+		case !l.Resolved:
+			problem("%s [[%s]] names no note", l.Field, l.Target)
+		case !isTask:
+			problem("%s [[%s]] is not a task (%s has no type: task)", l.Field, vault.NameOf(l.Target), l.Target)
+		case l.Field == index.ParentField && l.Target == l.Source:
+			problem("parent is the task itself")
+		case l.Field == index.ParentField:
+			g.parent[l.Source] = l.Target
+		}
+	}
+	// Parent cycles: walk up from each task; a walk that comes back to a
+	// task on it found a cycle.
+	state := map[string]int{} // 1: on the current walk, 2: leads to a root
+	for _, t := range ts {
+		var walk []string
+		p := t.Path
+		for p != "" && state[p] == 0 {
+			state[p] = 1
+			walk = append(walk, p)
+			p = g.parent[p]
+		}
+		if p != "" && state[p] == 1 { // a cycle, from p on
+			i := slices.Index(walk, p)
+			cycle := append(slices.Clone(walk[i:]), p)
+			g.problems = append(g.problems, index.Problem{Path: p, Line: parentLine[p],
+				Message: "parent cycle: " + strings.Join(cycle, " → ") + " (these tasks are in no tree until one parent is changed)"})
+			for _, c := range walk[i:] {
+				state[c] = 3 // in a cycle
+			}
+			walk = walk[:i]
+		}
+		for _, w := range walk {
+			state[w] = 2
+		}
+	}
+	for c, p := range g.parent {
+		if state[c] == 3 || state[p] == 3 { // under a cycle: a root
+			delete(g.parent, c)
+			continue
+		}
+		g.children[p] = append(g.children[p], c)
+	}
+	for _, kids := range g.children {
+		slices.Sort(kids)
+	}
+	for _, t := range ts {
+		if state[t.Path] == 3 {
+			delete(g.tasks, t.Path)
+		}
+	}
+	bad, err := s.badFields(ts)
+	if err != nil {
+		return nil, err
+	}
+	g.problems = append(g.problems, bad...)
+	slices.SortFunc(g.problems, func(a, b index.Problem) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
+	})
+	return g, nil
+}
+
+// badFields returns a problem for each task whose status or priority is
+// not one vaultmem knows, naming the line (read from the note).
+func (s *Store) badFields(ts []index.Task) ([]index.Problem, error) {
+	var out []index.Problem
+	for _, t := range ts {
+		badStatus, badPrio := !slices.Contains(Statuses, t.Status), !slices.Contains(Priorities, t.Priority)
+		if !badStatus && !badPrio {
+			continue
+		}
+		line := func(key string) int { return 0 }
+		if b, _, err := s.w.Read(t.Path); err == nil {
+			n := vault.Parse(t.Path, b)
+			line = func(key string) int {
+				if n.Frontmatter == nil {
+					return 0
+				}
+				if v := n.Frontmatter.Value(key); v != nil {
+					return n.Frontmatter.Line + v.Line - 1
+				}
+				return 0
+			}
+		}
+		if badStatus {
+			out = append(out, index.Problem{Path: t.Path, Line: line("status"),
+				Message: fmt.Sprintf("status %q is not one of %s (left as it is)", t.Status, strings.Join(Statuses, ", "))})
+		}
+		if badPrio {
+			out = append(out, index.Problem{Path: t.Path, Line: line("priority"),
+				Message: fmt.Sprintf("priority %q is not one of %s (left as it is)", t.Priority, strings.Join(Priorities, ", "))})
+		}
+	}
+	return out, nil
+}
+
+// Problems returns what is wrong in the task tree (see Tree), each naming
+// the file and line at fault; nothing is changed.
+func (s *Store) Problems(ctx context.Context) ([]index.Problem, error) {
+	g, err := s.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.problems, nil
+}
+
+// Tree returns the task tree under the task ref names, or the whole
+// vault's (the roots as the children of a top node without a path) when
+// ref is "". The tasks under a finished task are folded (counted, not
+// shown) unless all. The top node lists the problems found in the tasks
+// shown: parents and dependencies that are no task, parent cycles,
+// unknown statuses and priorities.
+func (s *Store) Tree(ctx context.Context, ref string, all bool) (*Node, error) {
+	g, err := s.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var top *Node
+	if ref == "" {
+		top = &Node{Children: []*Node{}}
+		var roots []string
+		for p := range g.tasks {
+			if g.parent[p] == "" {
+				roots = append(roots, p)
+			}
+		}
+		slices.Sort(roots)
+		for _, r := range roots {
+			top.Children = append(top.Children, g.node(r, all))
+		}
+	} else {
+		p, err := s.Resolve(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := g.tasks[p]; !ok {
+			return nil, fmt.Errorf("%s is in a parent cycle or not indexed yet; see 'vaultmem task tree'", p)
+		}
+		top = g.node(p, all)
+	}
+	shown := map[string]bool{}
+	var mark func(n *Node)
+	mark = func(n *Node) {
+		shown[n.Path] = true
+		for _, c := range n.Children {
+			mark(c)
+		}
+	}
+	mark(top)
+	for _, pr := range g.problems {
+		if ref == "" || shown[pr.Path] {
+			top.Problems = append(top.Problems, pr)
+		}
+	}
+	return top, nil
+}
+
+// node is the tree under task p.
+func (g *graph) node(p string, all bool) *Node {
+	t := g.tasks[p]
+	n := &Node{Path: p, Name: t.Name, Status: t.Status, Priority: t.Priority, Assignee: t.Assignee, Children: []*Node{}}
+	if t.Status == Done && !all {
+		n.Folded = g.count(p)
+		return n
+	}
+	for _, c := range g.children[p] {
+		n.Children = append(n.Children, g.node(c, all))
+	}
+	return n
+}
+
+// count is how many tasks are under p.
+func (g *graph) count(p string) int {
+	n := 0
+	for _, c := range g.children[p] {
+		n += 1 + g.count(c)
+	}
+	return n
+}
+
+// undated is 1 for a task without a created date (it sorts after the
+// dated ones), else 0.
+func undated(created string) int {
+	if created == "" {
+		return 1
+	}
+	return 0
+}
+
+// Ready is a task that can be worked on now, and why it comes where it
+// does.
+type Ready struct {
+	index.ReadyTask
+	Why string `json:"why"`
+}
+
+// Ready returns the tasks that can be worked on now (todo, every
+// dependency done, no open child), most urgent first: by priority, then
+// by how many tasks each unblocks, then oldest first.
+func (s *Store) Ready(ctx context.Context) ([]Ready, error) {
+	rs, err := s.ix.Ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(rs, func(a, b index.ReadyTask) int {
+		return cmp.Or(cmp.Compare(priorityRank(a.Priority), priorityRank(b.Priority)), cmp.Compare(len(b.Unblocks), len(a.Unblocks)),
+			cmp.Compare(undated(a.Created), undated(b.Created)), strings.Compare(a.Created, b.Created), strings.Compare(a.Path, b.Path))
+	})
+	out := make([]Ready, len(rs))
+	for i, r := range rs {
+		why := []string{"priority " + r.Priority}
+		switch len(r.Unblocks) {
+		case 0:
+		case 1:
+			why = append(why, "unblocks "+r.Unblocks[0])
+		default:
+			why = append(why, fmt.Sprintf("unblocks %d tasks (%s)", len(r.Unblocks), strings.Join(r.Unblocks, ", ")))
+		}
+		if len(r.DependsOn) > 0 {
+			why = append(why, "its dependencies are done ("+strings.Join(r.DependsOn, ", ")+")")
+		}
+		if r.Created != "" {
+			why = append(why, "created "+r.Created)
+		}
+		if r.Unblocks == nil {
+			r.Unblocks = []string{}
+		}
+		if r.DependsOn == nil {
+			r.DependsOn = []string{}
+		}
+		out[i] = Ready{ReadyTask: r, Why: strings.Join(why, "; ")}
+	}
+	return out, nil
+}
