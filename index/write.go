@@ -38,8 +38,8 @@ var writerSQL = map[string]string{
 	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"deleteNote":   `DELETE FROM notes WHERE id = ?`,
-	"deleteFile":   `DELETE FROM files WHERE path = ?`,
+	"deleteNote": `DELETE FROM notes WHERE id = ?`,
+	"deleteFile": `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, reason = excluded.reason`,
 	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag, display, seq) VALUES(?, ?, ?, ?)`,

@@ -122,7 +122,7 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 	b := &builder{budget: budget}
 	b.line(fmt.Sprintf("# Task: %s (%s, %s) — %s", out.Task.Name, out.Task.Status, orNone(out.Task.Priority), p))
 	if out.Task.Assignee != "" {
-		b.line("Held by agent "+out.Task.Assignee+".")
+		b.line("Held by agent " + out.Task.Assignee + ".")
 	}
 	if d := out.Task.Description; d != "" {
 		kept := b.text(d, budget/4)
