@@ -95,6 +95,11 @@ type Request struct {
 	Budget int
 	// Intent, when set, skips classification.
 	Intent Intent
+	// Focus, when set, is the context of the agent's focused task (see
+	// package task), put first as a layer of its own when it takes at
+	// most half the budget; the rest of the budget goes to what the
+	// engines find. FocusPath is that task's path.
+	Focus, FocusPath string
 }
 
 // Result is what Recall found; its JSON is the `vaultmem recall --json`
@@ -203,7 +208,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
-			e.pack(res, ranked)
+			e.packAfter(res, ranked, r)
 			return res, nil
 		}
 	}

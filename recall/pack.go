@@ -44,6 +44,38 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 	}
 }
 
+// LayerTask is the layer of the focused task's context.
+const LayerTask = "task"
+
+// packAfter packs ranked items as pack does, after the focused task's
+// context of r when it takes at most half the budget.
+func (e *Engine) packAfter(res *Result, ranked []*candidate, r Request) {
+	focus := ""
+	if f := strings.TrimSpace(r.Focus); f != "" {
+		focus = "## Focused task: " + r.FocusPath + "\n" + f + "\n"
+		if 2*text.EstimateTokens(focus) > res.Budget {
+			focus = ""
+		}
+	}
+	if focus == "" {
+		e.pack(res, ranked)
+		return
+	}
+	budget := res.Budget
+	res.Budget -= text.EstimateTokens(focus + "\n")
+	e.pack(res, ranked)
+	res.Budget = budget
+	if res.Context != "" {
+		res.Context = focus + "\n" + res.Context
+	} else {
+		res.Context = focus
+	}
+	res.UsedTokens = text.EstimateTokens(res.Context)
+	item := Item{Path: r.FocusPath, Source: "focus", Layer: LayerTask, Tokens: text.EstimateTokens(focus), Text: strings.TrimSpace(r.Focus),
+		Why: "the context of the agent's focused task: its ancestors, siblings, children and log"}
+	res.Items = append([]Item{item}, res.Items...)
+}
+
 func sources(c *candidate) string {
 	var out []string
 	for _, e := range engines {
