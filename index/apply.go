@@ -57,12 +57,20 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 		}
 		ix.cacheFiles(gen, p.stored, nil)
 	}
+	var look map[string]bool // nil: every file
 	if only != nil {
 		files = filesNow(fsys, p.stored, only)
 		p.files = files
+		look = make(map[string]bool, len(only))
+		for _, o := range only {
+			look[o] = true
+		}
 	}
 	for _, f := range files {
 		p.current[f.path] = true
+		if look != nil && !look[f.path] {
+			continue // not asked about: as the index has it
+		}
 		s, ok := p.stored[f.path]
 		if ok && s.note == f.note && s.size == f.size && s.mtime == f.mtime && s.mtime != 0 {
 			continue

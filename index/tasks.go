@@ -186,7 +186,13 @@ type ReadyTask struct {
 // depends_on link resolved to a task that is done, no child task that is
 // not done. They come by path; ordering them by urgency is the caller's.
 func (ix *Index) Ready(ctx context.Context) ([]ReadyTask, error) {
-	ts, err := ix.tasks(ctx, `SELECT `+taskColumns+` FROM tasks t JOIN notes n ON n.id = t.note_id
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+taskColumns+`,
+		coalesce((SELECT group_concat(path, char(10)) FROM (SELECT DISTINCT u.path FROM edges d JOIN notes u ON u.id = d.source_id
+			JOIN tasks ut ON ut.note_id = u.id WHERE d.target = n.path AND d.resolved AND d.field = 'depends_on' AND ut.status != 'done'
+			ORDER BY u.path)), ''),
+		coalesce((SELECT group_concat(target, char(10)) FROM (SELECT d.target FROM edges d WHERE d.source_id = n.id AND d.field = 'depends_on'
+			ORDER BY d.seq)), '')
+		FROM tasks t JOIN notes n ON n.id = t.note_id
 		WHERE t.status = 'todo'
 		AND NOT EXISTS (SELECT 1 FROM edges d LEFT JOIN notes dn ON d.resolved AND dn.path = d.target LEFT JOIN tasks dt ON dt.note_id = dn.id
 			WHERE d.source_id = n.id AND d.field = 'depends_on' AND (dt.status IS NULL OR dt.status != 'done'))
@@ -194,20 +200,19 @@ func (ix *Index) Ready(ctx context.Context) ([]ReadyTask, error) {
 			WHERE e.target = n.path AND e.resolved AND `+firstParent+` AND ct.status != 'done')
 		ORDER BY n.path`)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read ready tasks in %s: %w", ix.path, err)
 	}
-	out := make([]ReadyTask, len(ts))
-	for i, t := range ts {
-		out[i].Task = t
-		if out[i].Unblocks, err = ix.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
-			JOIN tasks t ON t.note_id = n.id WHERE e.target = ? AND e.resolved AND e.field = 'depends_on' AND t.status != 'done'
-			ORDER BY n.path`, t.Path); err != nil {
+	defer rows.Close()
+	out := []ReadyTask{}
+	for rows.Next() {
+		var r ReadyTask
+		var unblocks, deps string
+		if err := rows.Scan(&r.Path, &r.Name, &r.Status, &r.Priority, &r.Assignee, &r.Created, &r.Started, &r.Finished,
+			&r.Summary, &r.Milestone, &r.Events, &r.Hash, &unblocks, &deps); err != nil {
 			return nil, err
 		}
-		if out[i].DependsOn, err = ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
-			WHERE n.path = ? AND e.field = 'depends_on' ORDER BY e.seq`, t.Path); err != nil {
-			return nil, err
-		}
+		r.Unblocks, r.DependsOn = lines(unblocks), lines(deps)
+		out = append(out, r)
 	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -1,18 +1,20 @@
 // Package mcpserver serves a vault to agents over the Model Context
 // Protocol (the official Go SDK): typed tools to remember, recall,
-// search, read and write notes, follow links and list notes, and every
-// note as a resource vault:///path. Every write goes through the one
+// search, read and write notes, follow links and list notes, to work
+// through a task tree with a focus per agent, and every note as a
+// resource vault:///path. Every write goes through the one
 // vault.Writer, so an agent can never overwrite what a human changed
 // since the agent read it, nor write outside the vault.
 //
 // It sits at the top of vaultmem beside the CLI: it may import any
-// library package (vault, index, recall, memory), and nothing imports it
-// but cmd/vaultmem.
+// library package (vault, index, recall, memory, task), and nothing
+// imports it but cmd/vaultmem.
 package mcpserver
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -22,6 +24,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -47,6 +50,11 @@ type Options struct {
 	Dream *dream.Dreamer
 	// Version is reported to clients.
 	Version string
+	// Agent is the agent id of this server's tool calls when a call gives
+	// none (--agent or VAULTMEM_AGENT); "" means the MCP client's name,
+	// made an id with task.AgentID. New rejects an id task.CheckAgent
+	// refuses.
+	Agent string
 }
 
 // Server is an MCP server of one vault. Make one with New.
@@ -56,12 +64,19 @@ type Server struct {
 	mcp    *mcp.Server
 	l1     *recent
 	memory *memory.Store
+	tasks  *task.Store
 }
 
-// New builds the server and its tools and resources.
+// New builds the server and its tools and resources. Errors: a missing
+// required option; an Agent that is no agent id (a *task.InvalidError).
 func New(o Options) (*Server, error) {
 	if o.Index == nil || o.Recall == nil || o.Writer == nil || o.Vault == nil {
 		return nil, errors.New("mcpserver: Vault, Index, Recall and Writer are required")
+	}
+	if o.Agent != "" {
+		if err := task.CheckAgent(o.Agent); err != nil {
+			return nil, fmt.Errorf("mcpserver: %w", err)
+		}
 	}
 	version := o.Version
 	if version == "" {
@@ -69,11 +84,13 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256),
 		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(vault.KindUser)}),
+		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folder(vault.KindTask), FS: o.Vault.FS()}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
 				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +
 				"(user, feedback, project, reference); read_note before write_note and pass its hash as " +
-				"expected_hash, so that a human's edit is never overwritten.",
+				"expected_hash, so that a human's edit is never overwritten. For work of several steps, keep a task tree: " +
+				"task_start a task to focus it, log decisions with task_event, and call task_context to pick up where you were.",
 		})}
 	s.mcp.AddReceivingMiddleware(recoverPanics(func(p *PanicError) {
 		if o.OnPanic != nil {

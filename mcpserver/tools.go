@@ -10,6 +10,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -26,6 +27,8 @@ type RememberIn struct {
 type RecallIn struct {
 	Query  string `json:"query" jsonschema:"the question or task at hand, in natural language"`
 	Budget int    `json:"budget,omitempty" jsonschema:"at most this many tokens of context, up to 100000 (0 or omitted: by the question's intent, 500-2000)"`
+	AgentIn
+	NoFocus bool `json:"no_focus,omitempty" jsonschema:"leave out the context of the agent's focused task (put first otherwise)"`
 }
 
 // SearchIn is the search tool's input.
@@ -166,6 +169,7 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
+	s.addTaskTools()
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -199,7 +203,17 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, nil, toolError(err)
 	}
-	res, err := s.opts.Recall.Recall(ctx, recall.Request{Query: in.Query, Budget: in.Budget})
+	r := recall.Request{Query: in.Query, Budget: in.Budget}
+	if !in.NoFocus {
+		agent, err := s.agent(req, in.AgentIn)
+		if err != nil {
+			return nil, nil, toolError(err)
+		}
+		if c, ok, err := s.tasks.FocusContext(ctx, agent, in.Budget); err == nil && ok {
+			r.Focus, r.FocusPath = c.Context, c.Task.Path
+		}
+	}
+	res, err := s.opts.Recall.Recall(ctx, r)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -405,6 +419,14 @@ func toolError(err error) error {
 			return fmt.Errorf("conflict: %v", err)
 		}
 		return err // "invalid memory: <field> <why>"
+	case errors.Is(err, task.ErrInvalid):
+		return fmt.Errorf("invalid: %v", err)
+	case errors.Is(err, task.ErrState):
+		return fmt.Errorf("conflict: %v", err) // it names the holder or the open children
+	case errors.Is(err, task.ErrNoFocus):
+		return fmt.Errorf("no focus: %v", err)
+	case errors.Is(err, task.ErrNotTask):
+		return fmt.Errorf("not a task: %v", err)
 	case errors.Is(err, recall.ErrEmptyQuery):
 		return errors.New("invalid query: it has no words to search for")
 	case errors.Is(err, recall.ErrBadBudget), errors.Is(err, index.ErrBadPage), errors.Is(err, index.ErrBadQuery):

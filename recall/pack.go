@@ -15,11 +15,14 @@ const minTruncated = 8
 
 // pack keeps ranked items while the context fits res.Budget; the first
 // one that does not fit is truncated with a marker, and the rest are
-// counted as dropped.
+// counted as dropped. Items without text are left out.
 func (e *Engine) pack(res *Result, ranked []*candidate) {
 	var picked []*candidate
 	var texts []string
 	for i, c := range ranked {
+		if strings.TrimSpace(c.hit.Text) == "" {
+			continue // a note without text (a task with neither description nor log yet): nothing to show
+		}
 		trial := render(append(picked, c), append(texts, c.hit.Text))
 		if text.EstimateTokens(trial) <= res.Budget {
 			picked, texts = append(picked, c), append(texts, c.hit.Text)

@@ -299,3 +299,20 @@ func (b *builder) text(s string, max int) string {
 	b.line(s)
 	return s
 }
+
+// FocusContext is the context of agent's focused task for a recall of
+// recallBudget tokens (0: the recall's route decides): what recall puts
+// first for an agent at work on a task, in a quarter of the budget (250
+// tokens when it is 0). ok is false when the agent has no focus.
+func (s *Store) FocusContext(ctx context.Context, agent string, recallBudget int) (c Context, ok bool, err error) {
+	f, err := s.Focus(ctx, agent)
+	if err != nil || f.Task == "" {
+		return Context{}, false, err
+	}
+	budget := recallBudget / 4
+	if budget <= 0 {
+		budget = 250
+	}
+	c, err = s.Context(ctx, agent, f.Task, budget)
+	return c, err == nil, err
+}

@@ -140,7 +140,7 @@ func (s *Store) read(p string) (*vault.Note, error) {
 		if n.Frontmatter == nil && len(n.Warnings) > 0 {
 			return nil, fmt.Errorf("%w: %v", ErrNotTask, n.Warnings[0])
 		}
-		return nil, fmt.Errorf("%s is %w (its frontmatter has no type: task)", p, ErrNotTask)
+		return nil, fmt.Errorf("%s: %w (its frontmatter has no type: task)", p, ErrNotTask)
 	}
 	return n, nil
 }
@@ -164,6 +164,10 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 		if !errors.Is(err, vault.ErrConflict) {
 			break
 		}
+	}
+	var se *StateError
+	if errors.As(err, &se) {
+		return se // it names the task already
 	}
 	return err
 }
@@ -313,7 +317,7 @@ func (s *Store) Spawn(ctx context.Context, agent string, t New) (Added, error) {
 	}
 	st, err := s.Start(ctx, agent, a.Path, false)
 	if err != nil {
-		return a, err
+		return a, fmt.Errorf("added %s, but could not focus it: %w", a.Path, err)
 	}
 	a.Focus = st.Focus
 	return a, nil
@@ -358,12 +362,12 @@ func (s *Store) Start(ctx context.Context, agent, ref string, force bool) (Start
 		out.TookFrom = ""
 		if holder != "" && holder != agent && (st == Doing || st == Blocked) {
 			if !force {
-				return nil, &StateError{Path: p, Holder: holder, Reason: fmt.Sprintf("agent %s holds it (status %s); pass --force to take it over", holder, st)}
+				return nil, &StateError{Path: p, Holder: holder, Reason: fmt.Sprintf("agent %s holds it (status %s); force it to take it over", holder, st)}
 			}
 			out.TookFrom = holder
 		}
 		if st == Done && !force {
-			return nil, &StateError{Path: p, Reason: "it is done; pass --force to reopen it"}
+			return nil, &StateError{Path: p, Reason: "it is done; force it to reopen it"}
 		}
 		kv := []any{"status", Doing, "assignee", agent}
 		if field(n, "started") == "" {
@@ -426,7 +430,11 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 		}
 	}
 	if len(open) > 0 && !force {
-		return Finished{}, &StateError{Path: p, Open: open, Reason: fmt.Sprintf("%d children are not done (%s); finish them or pass --force", len(open), strings.Join(open, ", "))}
+		what := fmt.Sprintf("%d children are", len(open))
+		if len(open) == 1 {
+			what = "a child is"
+		}
+		return Finished{}, &StateError{Path: p, Open: open, Reason: fmt.Sprintf("%s not done (%s); finish them first, or force it", what, strings.Join(open, ", "))}
 	}
 	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
 		if status(n) == Done {
@@ -512,6 +520,9 @@ func (s *Store) Event(ctx context.Context, agent, ref, typ, text string) (Logged
 // Block marks the task ref names (agent's focus when ref is "") blocked
 // and logs reason as a blocker event.
 func (s *Store) Block(ctx context.Context, agent, ref, reason string) (Logged, error) {
+	if strings.TrimSpace(reason) == "" {
+		return Logged{}, &InvalidError{"reason", "must say what blocks the task"}
+	}
 	return s.log(ctx, agent, ref, "blocker", reason, []any{"status", Blocked})
 }
 

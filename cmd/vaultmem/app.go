@@ -55,6 +55,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.rememberCommand(),
 			a.mergeMemoryIndexCommand(),
 			a.dreamCommand(),
+			a.taskCommand(),
 			a.indexCommand(),
 			a.searchCommand(),
 			a.watchCommand(),

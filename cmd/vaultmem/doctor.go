@@ -12,6 +12,10 @@ import (
 type doctorReport struct {
 	OK bool `json:"ok"`
 	index.Repair
+	// TaskProblems are what is wrong in the task tree as written (parent
+	// cycles, links to no task, unknown statuses): the notes are left as
+	// they are, for a human to fix.
+	TaskProblems []index.Problem `json:"task_problems"`
 }
 
 func (a *app) doctorCommand() *cli.Command {
@@ -22,7 +26,10 @@ func (a *app) doctorCommand() *cli.Command {
 			"the files, reporting notes missing from the index, notes indexed but gone, notes whose\n" +
 			"content changed, links resolved otherwise than the files say, and a damaged cache.\n" +
 			"--fix syncs, and rebuilds the cache if drift remains. Exits 1 while drift remains.\n" +
-			"With --json: {ok, drift: [{path, problem, detail}], fixed, rebuilt}.",
+			"Also lists what is wrong in the task tree (parent cycles, parents and dependencies that are no\n" +
+			"task, unknown statuses and priorities), by file and line, changing nothing; these do not make\n" +
+			"it exit 1. With --json: {ok, drift: [{path, problem, detail}], fixed, rebuilt,\n" +
+			"task_problems: [{path, line, reason}]}.",
 		Flags: []cli.Flag{
 			jsonFlag,
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -53,6 +60,10 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			rep.OK = len(rep.Drift) == 0
+			if rep.TaskProblems, err = s.tasks(ix).Problems(ctx); err != nil {
+				return err
+			}
+			rep.TaskProblems = nonNil(rep.TaskProblems)
 			if cmd.Bool("json") {
 				if err := a.printJSON(rep); err != nil {
 					return err
@@ -69,6 +80,9 @@ func (a *app) doctorCommand() *cli.Command {
 }
 
 func (a *app) printDrift(rep doctorReport) {
+	for _, p := range rep.TaskProblems {
+		fmt.Fprintf(a.stdout, "%s:%d: task: %s\n", p.Path, p.Line, p.Message)
+	}
 	if rep.OK {
 		fmt.Fprintln(a.stdout, "the index matches the notes")
 		return

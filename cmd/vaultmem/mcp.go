@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -22,15 +24,26 @@ func (a *app) mcpCommand() *cli.Command {
 		Usage: "serve the vault to an agent over MCP (stdio)",
 		Description: "Speaks the Model Context Protocol on standard input and output, for an MCP client (Claude\n" +
 			"Code, Claude Desktop, an IDE) to start. Tools: remember, recall, search, read_note,\n" +
-			"write_note, links, list_notes, dream; every note is also a resource vault:///path. The server\n" +
+			"write_note, links, list_notes, dream, and the task tools (task_add, task_spawn, task_start,\n" +
+			"task_done, task_block, task_event, task_focus, task_tree, task_ready, task_context), whose agent\n" +
+			"is the call's agent argument, else --agent (VAULTMEM_AGENT), else the client's name; every\n" +
+			"note is also a resource vault:///path. The server\n" +
 			"answers at once and indexes the vault in the background (tools wait for that first index,\n" +
 			"with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
 			"already does), so a note saved in Obsidian is searchable at once; it keeps MEMORY.md current\n" +
 			"and runs Dream when its gate opens (dream.auto, every, writes, quiet in the config). Messages go to standard\n" +
 			"error; a bad input line is answered with a JSON-RPC error and the server goes on.",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"),
+			Usage: "the `AGENT` id of task tool calls that give none (default: the MCP client's name)"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
+			}
+			agent := strings.TrimSpace(cmd.String("agent"))
+			if agent != "" {
+				if err := task.CheckAgent(agent); err != nil {
+					return usagef("--%v", err)
+				}
 			}
 			s, ix, err := a.openIndexed(ctx, true)
 			if err != nil {
@@ -42,7 +55,7 @@ func (a *app) mcpCommand() *cli.Command {
 			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
 			opts := mcpserver.Options{Vault: s.v, Index: ix, Writer: w,
-				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup,
+				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup, Agent: agent,
 				OnPanic: func(err error) { logf("recovered: %v", err) }}
 
 			// The watcher keeps the index current; if another process

@@ -33,12 +33,16 @@ func (a *app) recallCommand() *cli.Command {
 			"best of it within the budget (the route's, or --budget). With --explain, also the route\n" +
 			"and each stage (on stderr). With --json: {query, intent, confidence, classifier, strategy,\n" +
 			"stages: [{name, ms, results}], items: [{path, heading, block, source, layer, score, tokens,\n" +
-			"text, why}], context, used_tokens, budget, truncated, dropped}.",
+			"text, why}], context, used_tokens, budget, truncated, dropped}.\n" +
+			"When the agent (--agent, VAULTMEM_AGENT) has a focused task, its context comes first (a quarter\n" +
+			"of the budget at most; --no-focus leaves it out).",
 		Flags: []cli.Flag{
 			jsonFlag,
 			&cli.IntFlag{Name: "budget", HideDefault: true, Usage: "at most `N` tokens of context, up to 100000 (default: the intent's budget, 500-2000)"},
 			&cli.StringFlag{Name: "intent", Usage: "skip classification: one of the six `INTENT`s"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the route and each stage"},
+			agentFlag,
+			&cli.BoolFlag{Name: "no-focus", Usage: "leave out the context of the agent's focused task"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			q := joinArgs(cmd)
@@ -64,7 +68,21 @@ func (a *app) recallCommand() *cli.Command {
 			if err := a.requireBuilt(ctx, ix); err != nil {
 				return err
 			}
-			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent})
+			req := recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent}
+			if !cmd.Bool("no-focus") {
+				agent, err := agentOf(cmd)
+				if err != nil {
+					return err
+				}
+				c, ok, err := s.tasks(ix).FocusContext(ctx, agent, req.Budget)
+				if err != nil {
+					return err
+				}
+				if ok {
+					req.Focus, req.FocusPath = c.Context, c.Task.Path
+				}
+			}
+			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, req)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,415 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// agentFlag names the agent a task command acts for.
+var agentFlag = &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
+	Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
+
+// agentOf returns the checked agent id of cmd.
+func agentOf(cmd *cli.Command) (string, error) {
+	agent := strings.TrimSpace(cmd.String("agent"))
+	if err := task.CheckAgent(agent); err != nil {
+		return "", usagef("--%s", err)
+	}
+	return agent, nil
+}
+
+// tasks returns the vault's task store over ix.
+func (s *session) tasks(ix *index.Index) *task.Store {
+	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folder(vault.KindTask), FS: s.v.FS()})
+}
+
+// withTasks wraps a task command: the index brought up to date (as every
+// read command does), then the vault's task store over it.
+func (a *app) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store) error) cli.ActionFunc {
+	return a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
+		return taskError(fn(ctx, cmd, s.tasks(ix)))
+	})
+}
+
+// taskError maps the task package's errors to exit codes: a refused
+// change is a conflict (3), a bad argument a usage error (2).
+func taskError(err error) error {
+	var ie *task.InvalidError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ie):
+		return usagef("%s", err)
+	case errors.Is(err, task.ErrState):
+		return codedError{err, exitConflict}
+	}
+	return err
+}
+
+// optionalArg returns the one optional argument ("" when none).
+func optionalArg(cmd *cli.Command, what string) (string, error) {
+	if cmd.Args().Len() > 1 {
+		return "", usagef("%s takes at most one %s, got %d arguments", cmd.Name, what, cmd.Args().Len())
+	}
+	return cmd.Args().First(), nil
+}
+
+// textInput is the text of args, or of stdin with --stdin (or when it is
+// piped and args are empty).
+func (a *app) textInput(cmd *cli.Command, args []string) (string, error) {
+	if cmd.Bool("stdin") && len(args) > 0 {
+		return "", usagef("give the text as arguments or with --stdin, not both")
+	}
+	if cmd.Bool("stdin") || len(args) == 0 && !isTerminal(a.stdin) {
+		b, err := io.ReadAll(a.stdin)
+		if err != nil {
+			return "", fmt.Errorf("read standard input: %w", err)
+		}
+		return string(b), nil
+	}
+	return strings.Join(args, " "), nil
+}
+
+func (a *app) taskCommand() *cli.Command {
+	newFlags := func() []cli.Flag {
+		return []cli.Flag{jsonFlag, agentFlag,
+			&cli.StringFlag{Name: "priority", Usage: "`P`: high, medium (the default) or low"},
+			&cli.StringSliceFlag{Name: "depends-on", Usage: "a `TASK` this one waits for (repeat for several)"},
+			&cli.StringFlag{Name: "description", Usage: "what the task is about, `TEXT` (the note's body before its log)"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read the description from standard input"},
+		}
+	}
+	newTask := func(cmd *cli.Command) (task.New, error) {
+		title, err := oneArg(cmd, "TITLE")
+		if err != nil {
+			return task.New{}, err
+		}
+		n := task.New{Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
+			DependsOn: cmd.StringSlice("depends-on"), Description: cmd.String("description")}
+		if cmd.Bool("stdin") {
+			if n.Description != "" {
+				return n, usagef("give the description with --description or --stdin, not both")
+			}
+			b, err := io.ReadAll(a.stdin)
+			if err != nil {
+				return n, fmt.Errorf("read standard input: %w", err)
+			}
+			n.Description = string(b)
+		}
+		return n, nil
+	}
+	return &cli.Command{
+		Name:  "task",
+		Usage: "a task tree kept as notes: one focused task per agent, a log of decisions, its context",
+		Description: "Tasks are notes (type: task) with status, priority, parent: \"[[Task]]\" and depends_on in\n" +
+			"frontmatter, and a '## Log' of dated events. TASK is a path or a name, resolved as a [[wikilink]]\n" +
+			"is. Each agent (--agent, or VAULTMEM_AGENT; default 'default') has its own focus under\n" +
+			".vaultmem/state/focus/; a subagent 'a/b' without one reads a's. Every command takes --json.",
+		Commands: []*cli.Command{
+			{
+				Name: "add", Usage: "add a task", ArgsUsage: "TITLE",
+				Description: "Writes <tasks folder>/TITLE.md, status todo. With --json: {path, name, parent, priority, depends_on}.",
+				Flags:       append(newFlags(), &cli.StringFlag{Name: "parent", Usage: "the parent `TASK`"}),
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					n, err := newTask(cmd)
+					if err != nil {
+						return err
+					}
+					added, err := st.Add(ctx, n)
+					if err != nil {
+						return err
+					}
+					return a.taskOut(cmd, added, added.Path)
+				}),
+			},
+			{
+				Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
+				Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
+				Flags:       newFlags(),
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					n, err := newTask(cmd)
+					if err != nil {
+						return err
+					}
+					added, err := st.Spawn(ctx, agent, n)
+					if err != nil {
+						return err
+					}
+					return a.taskOut(cmd, added, added.Path+" (focused, doing)")
+				}),
+			},
+			{
+				Name: "start", Usage: "focus a task: status doing, held by this agent", ArgsUsage: "TASK",
+				Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
+					"unless --force. With --json: {path, agent, focus, took_from}.",
+				Flags: []cli.Flag{jsonFlag, agentFlag, &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					ref, err := oneArg(cmd, "TASK")
+					if err != nil {
+						return err
+					}
+					res, err := st.Start(ctx, agent, ref, cmd.Bool("force"))
+					if err != nil {
+						return err
+					}
+					line := "started " + res.Path + " (agent " + agent + ")"
+					if res.TookFrom != "" {
+						line += ", taken from " + res.TookFrom
+					}
+					return a.taskOut(cmd, res, line)
+				}),
+			},
+			{
+				Name: "done", Usage: "finish the focused task (or TASK); the focus moves to its parent", ArgsUsage: "[TASK]",
+				Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
+					"With --json: {done: path, focus: path or null}.",
+				Flags: []cli.Flag{jsonFlag, agentFlag, &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					ref, err := optionalArg(cmd, "TASK")
+					if err != nil {
+						return err
+					}
+					res, err := st.Done(ctx, agent, ref, cmd.Bool("force"))
+					if err != nil {
+						return err
+					}
+					line := "done " + res.Done + "; focus: none"
+					if res.Focus != nil {
+						line = "done " + res.Done + "; focus: " + *res.Focus
+					}
+					return a.taskOut(cmd, res, line)
+				}),
+			},
+			{
+				Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
+				Description: "With --json: {path, type, time, line, agent}.",
+				Flags:       []cli.Flag{jsonFlag, agentFlag, &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					ref, err := optionalArg(cmd, "TASK")
+					if err != nil {
+						return err
+					}
+					res, err := st.Block(ctx, agent, ref, cmd.String("reason"))
+					if err != nil {
+						return err
+					}
+					return a.taskOut(cmd, res, "blocked "+res.Path)
+				}),
+			},
+			{
+				Name: "event", Usage: "append a decision, note, blocker or milestone to a task's log", ArgsUsage: "[TEXT...]",
+				Description: "Appends to the focused task's log (or --task's). The text is the arguments, or standard\n" +
+					"input (read when piped, or with --stdin): pipe long text, logs or analyses.\n" +
+					"With --json: {path, type, time, line, agent}.",
+				Flags: []cli.Flag{jsonFlag, agentFlag,
+					&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
+					&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
+					&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					text, err := a.textInput(cmd, cmd.Args().Slice())
+					if err != nil {
+						return err
+					}
+					res, err := st.Event(ctx, agent, cmd.String("task"), cmd.String("type"), text)
+					if err != nil {
+						return err
+					}
+					return a.taskOut(cmd, res, res.Path+": "+strings.SplitN(res.Line, "\n", 2)[0])
+				}),
+			},
+			{
+				Name: "focus", Usage: "this agent's focused task",
+				Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
+				Flags:       []cli.Flag{jsonFlag, agentFlag},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					f, err := st.Focus(ctx, agent)
+					if err != nil {
+						return err
+					}
+					if f.Lost != "" && !a.quiet {
+						fmt.Fprintf(a.stderr, "warning: %s\n", f.Lost)
+					}
+					if cmd.Bool("json") {
+						var t any
+						if f.Task != "" {
+							t = f.Task
+						}
+						return a.printJSON(map[string]any{"agent": f.Agent, "task": t, "from": f.From})
+					}
+					if f.Task == "" {
+						fmt.Fprintf(a.stdout, "agent %s has no focused task\n", agent)
+						return nil
+					}
+					line := f.Task
+					if f.From != agent {
+						line += " (agent " + f.From + "'s focus)"
+					}
+					fmt.Fprintln(a.stdout, line)
+					return nil
+				}),
+			},
+			{
+				Name: "tree", Usage: "the task tree (finished branches folded unless --all)", ArgsUsage: "[TASK]",
+				Description: "Prints problems (parent cycles, parents and dependencies that are no task, unknown\n" +
+					"statuses) as warnings naming file and line. With --json: {path, name, status, priority,\n" +
+					"assignee, children: [...], folded, problems: [{path, line, reason}]} (the whole vault's tree\n" +
+					"is a top node without a path whose children are the roots).",
+				Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					ref, err := optionalArg(cmd, "TASK")
+					if err != nil {
+						return err
+					}
+					top, err := st.Tree(ctx, ref, cmd.Bool("all"))
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(top)
+					}
+					a.printProblems(top.Problems)
+					if top.Path == "" {
+						if len(top.Children) == 0 {
+							fmt.Fprintln(a.stdout, "no tasks yet: add one with 'vaultmem task add TITLE'")
+						}
+						for _, c := range top.Children {
+							a.printNode(c, 0)
+						}
+					} else {
+						a.printNode(top, 0)
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
+				Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
+					"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}]}.",
+				Flags: []cli.Flag{jsonFlag},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					rs, err := st.Ready(ctx)
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(map[string]any{"tasks": rs})
+					}
+					if len(rs) == 0 {
+						fmt.Fprintln(a.stdout, "no task is ready")
+					}
+					for i, r := range rs {
+						fmt.Fprintf(a.stdout, "%d. %s — %s\n   %s\n", i+1, r.Name, r.Path, r.Why)
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "context", Usage: "the focused task's (or TASK's) context within a token budget", ArgsUsage: "[TASK]",
+				Description: "Ancestors, siblings not done (with their last milestone), children, and the task's log,\n" +
+					"newest events kept when the budget is short. With --json: {task, ancestors, siblings,\n" +
+					"children, events, context, used_tokens, budget, truncated, cut, pruned}.",
+				Flags: []cli.Flag{jsonFlag, agentFlag,
+					&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
+				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+					agent, err := agentOf(cmd)
+					if err != nil {
+						return err
+					}
+					ref, err := optionalArg(cmd, "TASK")
+					if err != nil {
+						return err
+					}
+					if b := cmd.Int("budget"); b < 1 || b > task.MaxBudget {
+						return usagef("--budget must be from 1 to %d tokens", task.MaxBudget)
+					}
+					c, err := st.Context(ctx, agent, ref, int(cmd.Int("budget")))
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(c)
+					}
+					fmt.Fprint(a.stdout, c.Context)
+					return nil
+				}),
+			},
+		},
+	}
+}
+
+// taskOut prints a task command's result: v as JSON, else line.
+func (a *app) taskOut(cmd *cli.Command, v any, line string) error {
+	if cmd.Bool("json") {
+		return a.printJSON(v)
+	}
+	fmt.Fprintln(a.stdout, line)
+	return nil
+}
+
+// printNode prints a task tree, two spaces a level.
+func (a *app) printNode(n *task.Node, depth int) {
+	line := fmt.Sprintf("%s- %s [%s, %s] %s", strings.Repeat("  ", depth), n.Name, n.Status, n.Priority, n.Path)
+	if n.Assignee != "" {
+		line += " @" + n.Assignee
+	}
+	if n.Folded > 0 {
+		line += fmt.Sprintf(" (+%d finished, --all shows them)", n.Folded)
+	}
+	fmt.Fprintln(a.stdout, line)
+	for _, c := range n.Children {
+		a.printNode(c, depth+1)
+	}
+}
+
+// printProblems prints, unless --quiet, each problem as a warning naming
+// its file and line.
+func (a *app) printProblems(ps []index.Problem) {
+	if a.quiet {
+		return
+	}
+	for _, p := range ps {
+		if p.Line > 0 {
+			fmt.Fprintf(a.stderr, "warning: %s:%d: %s\n", p.Path, p.Line, p.Message)
+		} else {
+			fmt.Fprintf(a.stderr, "warning: %s: %s\n", p.Path, p.Message)
+		}
+	}
+}

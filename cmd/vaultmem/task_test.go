@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestTaskWorkflow runs the README's worked example as processes: plan a
+// feature as a tree, work through it with spawn, event and done, then
+// show the context and the tree.
+func TestTaskWorkflow(t *testing.T) {
+	dir := newVault(t)
+	ag := "--agent=claude"
+	ok(t, dir, "task", "add", "Ship search", "--priority", "high", "--description", "Full-text search for the app.")
+	ok(t, dir, "task", "add", "Build the index", "--parent", "Ship search")
+	ok(t, dir, "task", "add", "Search UI", "--parent", "Ship search", "--depends-on", "Build the index")
+	ok(t, dir, "task", "start", "Build the index", ag)
+	if out := ok(t, dir, "task", "spawn", "Tokenizer", ag); out != "tasks/Tokenizer.md (focused, doing)\n" {
+		t.Errorf("spawn: %q", out)
+	}
+	if r := vaultmem(t, dir, "chose FTS5 over bleve\nbecause it ships with SQLite\n", "task", "event", "--type", "decision", ag); r.code != 0 {
+		t.Fatalf("event from stdin: %d %s", r.code, r.stderr)
+	}
+	ok(t, dir, "task", "event", "--type", "milestone", ag, "tokenizer", "passes", "its", "tests")
+
+	var c struct {
+		Task      struct{ Path string }
+		Ancestors []struct{ Path string }
+		Events    []struct{ Type, Text string }
+		Context   string
+		Used      int `json:"used_tokens"`
+		Budget    int
+		Truncated bool
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "task", "context", "--json", ag)), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Task.Path != "tasks/Tokenizer.md" || len(c.Ancestors) != 2 || len(c.Events) != 2 ||
+		c.Events[0].Text != "chose FTS5 over bleve\nbecause it ships with SQLite" || c.Budget != 2000 || c.Used == 0 || c.Truncated {
+		t.Errorf("context: %+v", c)
+	}
+
+	// Recall finds the decision, and puts the focus first.
+	rec := ok(t, dir, "recall", ag, "why did we choose FTS5")
+	if !strings.HasPrefix(rec, "## Focused task: tasks/Tokenizer.md\n") || !strings.Contains(rec, "## tasks/Tokenizer.md") {
+		t.Errorf("recall:\n%s", rec)
+	}
+
+	if r := vaultmem(t, dir, "", "task", "done", "Build the index", ag); r.code != exitConflict || !strings.Contains(r.stderr, "tasks/Tokenizer.md") {
+		t.Errorf("done with an open child: exit %d %s", r.code, r.stderr)
+	}
+	var d struct {
+		Done  string
+		Focus *string
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "task", "done", "--json", ag)), &d); err != nil || d.Done != "tasks/Tokenizer.md" || d.Focus == nil || *d.Focus != "tasks/Build the index.md" {
+		t.Errorf("done: %+v %v", d, err)
+	}
+	ok(t, dir, "task", "done", ag)
+	if out := ok(t, dir, "task", "ready"); !strings.HasPrefix(out, "1. Search UI — tasks/Search UI.md\n") {
+		t.Errorf("ready:\n%s", out)
+	}
+	golden(t, "task-tree.txt", ok(t, dir, "task", "tree"))
+	golden(t, "task-tree-all.json", ok(t, dir, "task", "tree", "--all", "--json"))
+}
+
+// TestTaskErrors: refusals exit 3 naming why, bad arguments 2, a missing
+// task 1; problems a human wrote are warnings naming file and line.
+func TestTaskErrors(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "task", "add", "One")
+	ok(t, dir, "task", "start", "One", "--agent=a")
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"task", "start", "One", "--agent=b"}, exitConflict, "agent a holds it"},
+		{[]string{"task", "event", "--type", "opinion", "--agent=a", "meh"}, exitUsage, "event type must be one of decision, note, blocker, milestone"},
+		{[]string{"task", "event", "--type", "note", "--agent=a", " "}, exitUsage, "event text must not be empty"},
+		{[]string{"task", "event", "--type", "note", "--agent=b", "hi"}, exitError, "no focused task for agent b"},
+		{[]string{"task", "done", "Nope"}, exitError, `no task "Nope"`},
+		{[]string{"task", "add", "X", "--priority", "urgent"}, exitUsage, "priority must be one of high, medium, low"},
+		{[]string{"task", "start", "One", "--agent=../x"}, exitUsage, "agent"},
+		{[]string{"task", "context", "--budget", "0", "--agent=a"}, exitUsage, "--budget"},
+	} {
+		r := vaultmem(t, dir, "", c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%v: exit %d, %s; want %d and %q", c.args, r.code, r.stderr, c.code, c.msg)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tasks", "Loop.md"), []byte("---\ntype: task\nparent: \"[[Loop]]\"\nstatus: wip\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := vaultmem(t, dir, "", "task", "tree")
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: tasks/Loop.md:3: parent is the task itself") ||
+		!strings.Contains(r.stderr, `warning: tasks/Loop.md:4: status "wip" is not one of`) {
+		t.Errorf("tree: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestTaskStartRace: four processes start one task at once; exactly one
+// holds it, the others exit 3 naming the holder.
+func TestTaskStartRace(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "task", "add", "Contended")
+	var wg sync.WaitGroup
+	codes := make([]int, 4)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = vaultmem(t, dir, "", "task", "start", "Contended", "--agent=agent"+string(rune('a'+i))).code
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, c := range codes {
+		switch c {
+		case 0:
+			won++
+		case exitConflict:
+		default:
+			t.Errorf("exit %d", c)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d processes won: %v", won, codes)
+	}
+}

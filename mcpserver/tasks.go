@@ -1,0 +1,313 @@
+package mcpserver
+
+import (
+	"context"
+	"reflect"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// AgentIn is the agent argument every task tool takes.
+type AgentIn struct {
+	Agent string `json:"agent,omitempty" jsonschema:"your agent id: 1-64 letters, digits, '.', '_', '@' or '-', and 'parent/name' for a subagent; each agent has its own focus (omitted: the server's agent, else the MCP client's name)"`
+}
+
+// TaskAddIn is the task_add tool's input.
+type TaskAddIn struct {
+	Title       string   `json:"title" jsonschema:"the task, in one line; also its note's name"`
+	Parent      string   `json:"parent,omitempty" jsonschema:"the parent task: its path, note name or task name (omitted: a root task)"`
+	Priority    string   `json:"priority,omitempty" jsonschema:"high, medium or low (omitted: medium)"`
+	DependsOn   []string `json:"depends_on,omitempty" jsonschema:"the tasks it waits for: paths, note names or task names"`
+	Description string   `json:"description,omitempty" jsonschema:"what the task is and what done means (markdown)"`
+	AgentIn
+}
+
+// TaskSpawnIn is the task_spawn tool's input.
+type TaskSpawnIn struct {
+	Title       string   `json:"title" jsonschema:"the subtask, in one line; also its note's name"`
+	Priority    string   `json:"priority,omitempty" jsonschema:"high, medium or low (omitted: medium)"`
+	DependsOn   []string `json:"depends_on,omitempty" jsonschema:"the tasks it waits for: paths, note names or task names"`
+	Description string   `json:"description,omitempty" jsonschema:"what the subtask is and what done means (markdown)"`
+	AgentIn
+}
+
+// TaskStartIn is the task_start tool's input.
+type TaskStartIn struct {
+	Task  string `json:"task" jsonschema:"the task to start: its path, note name or task name"`
+	Force bool   `json:"force,omitempty" jsonschema:"take it over from the agent holding it, or reopen it when done"`
+	AgentIn
+}
+
+// TaskDoneIn is the task_done tool's input.
+type TaskDoneIn struct {
+	Task  string `json:"task,omitempty" jsonschema:"the task to finish (omitted: your focused task)"`
+	Force bool   `json:"force,omitempty" jsonschema:"finish it even though some of its children are not done"`
+	AgentIn
+}
+
+// TaskBlockIn is the task_block tool's input.
+type TaskBlockIn struct {
+	Task   string `json:"task,omitempty" jsonschema:"the blocked task (omitted: your focused task)"`
+	Reason string `json:"reason" jsonschema:"what blocks it, logged as a blocker event"`
+	AgentIn
+}
+
+// TaskEventIn is the task_event tool's input.
+type TaskEventIn struct {
+	Type string `json:"type" jsonschema:"decision: a choice made and why; note: something learnt; blocker: what stands in the way; milestone: a step reached"`
+	Text string `json:"text" jsonschema:"the event, in a line or a few"`
+	Task string `json:"task,omitempty" jsonschema:"the task whose log gets it (omitted: your focused task)"`
+	AgentIn
+}
+
+// TaskFocusIn is the task_focus tool's input.
+type TaskFocusIn struct {
+	AgentIn
+}
+
+// TaskTreeIn is the task_tree tool's input.
+type TaskTreeIn struct {
+	Task string `json:"task,omitempty" jsonschema:"the task whose subtree to show (omitted: every task tree of the vault)"`
+	All  bool   `json:"all,omitempty" jsonschema:"show the tasks under finished tasks too (else they are only counted)"`
+	AgentIn
+}
+
+// TaskReadyIn is the task_ready tool's input.
+type TaskReadyIn struct {
+	AgentIn
+}
+
+// TaskReadyOut is the task_ready tool's output.
+type TaskReadyOut struct {
+	// Tasks are the tasks that can be worked on now, most urgent first.
+	Tasks []task.Ready `json:"tasks"`
+}
+
+// TaskContextIn is the task_context tool's input.
+type TaskContextIn struct {
+	Task   string `json:"task,omitempty" jsonschema:"the task (omitted: your focused task)"`
+	Budget int    `json:"budget,omitempty" jsonschema:"at most this many tokens of context, up to 100000 (0 or omitted: 2000)"`
+	AgentIn
+}
+
+func (s *Server) addTaskTools() {
+	closed := false // every tool works on the vault alone
+	write := func(title string) *mcp.ToolAnnotations {
+		return &mcp.ToolAnnotations{Title: title, DestructiveHint: &closed, OpenWorldHint: &closed}
+	}
+	read := func(title string) *mcp.ToolAnnotations {
+		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: &closed}
+	}
+	priority := enum("priority", task.Priorities...)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_add", Description: "Add a task to the vault's task tree, as a note (status todo), " +
+		"under a parent task or as a root, optionally waiting for other tasks. It does not change your focus; task_spawn adds a subtask of your focus and starts it.",
+		InputSchema: schemaFor[TaskAddIn](priority), Annotations: write("Add task")}, s.taskAdd)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_spawn", Description: "Add a subtask of your focused task and start it: " +
+		"the focus moves to the subtask, and task_done brings it back to the parent.",
+		InputSchema: schemaFor[TaskSpawnIn](priority), Annotations: write("Spawn subtask")}, s.taskSpawn)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_start", Description: "Focus on a task and mark it doing, held by you. " +
+		"Refused when another agent holds it or it is done, unless force.",
+		InputSchema: schemaFor[TaskStartIn](), Annotations: write("Start task")}, s.taskStart)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_done", Description: "Finish the focused task (or the one named): status done; " +
+		"the focus moves to its parent. Refused while it has children not done, unless force.",
+		InputSchema: schemaFor[TaskDoneIn](), Annotations: write("Finish task")}, s.taskDone)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_block", Description: "Mark the focused task (or the one named) blocked, " +
+		"and log the reason as a blocker event. task_start it again once unblocked.",
+		InputSchema: schemaFor[TaskBlockIn](), Annotations: write("Block task")}, s.taskBlock)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_event", Description: "Log a decision, note, blocker or milestone in the focused task's " +
+		"log (or the named task's), so that you or another agent can pick up the work later with task_context.",
+		InputSchema: schemaFor[TaskEventIn](enum("type", vault.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
+		"task_event and task_context act on when no task is named (none when task is empty).",
+		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, s.taskFocus)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_tree", Description: "The task tree under a task, or every tree of the vault: " +
+		"each task's status, priority and holder; tasks under finished ones are counted, not shown, unless all. It lists what is wrong in the tasks shown.",
+		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, s.taskTree)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
+		"no open subtask), most urgent first, each with why it comes where it does.",
+		InputSchema: schemaFor[TaskReadyIn](), Annotations: read("Ready tasks")}, s.taskReady)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
+		"cut to a token budget: the task, its ancestors, open siblings, children and its log of events. Call it when you resume work. " +
+		"The text content is the context to use; the structured result holds its parts.",
+		InputSchema: schemaFor[TaskContextIn](bounds("budget", 0, task.MaxBudget)), Annotations: read("Task context")}, s.taskContext)
+}
+
+// nodeSchema is the output schema of task_tree: a task.Node, whose
+// children are nodes again. The SDK cannot infer it, as the type is
+// recursive; the children refer back to the root schema instead.
+func nodeSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[task.Node](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[[]*task.Node](): {Type: "array", Items: &jsonschema.Schema{Ref: "#"}},
+	}})
+	if err != nil {
+		panic("mcpserver: schema of task.Node: " + err.Error())
+	}
+	return s
+}
+
+// agent is the agent id of a tool call: its agent argument, else the
+// server's Options.Agent, else the MCP client's name made an id (which is
+// task.DefaultAgent when the client gave no name). Errors: an id
+// task.CheckAgent refuses.
+func (s *Server) agent(req *mcp.CallToolRequest, in AgentIn) (string, error) {
+	id := strings.TrimSpace(in.Agent)
+	if id == "" {
+		id = s.opts.Agent
+	}
+	if id == "" {
+		id = task.AgentID(clientName(req))
+	}
+	if err := task.CheckAgent(id); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// clientName is the name the MCP client gave when it connected; "" when
+// it gave none.
+func clientName(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	p := req.Session.InitializeParams()
+	if p == nil || p.ClientInfo == nil {
+		return ""
+	}
+	return p.ClientInfo.Name
+}
+
+// taskCall prepares a task tool's call: the index made current, and the
+// call's agent id.
+func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest, in AgentIn) (string, error) {
+	agent, err := s.agent(req, in)
+	if err != nil {
+		return "", toolError(err)
+	}
+	if err := s.fresh(ctx, req); err != nil {
+		return "", toolError(err)
+	}
+	return agent, nil
+}
+
+func (s *Server) taskAdd(ctx context.Context, req *mcp.CallToolRequest, in TaskAddIn) (*mcp.CallToolResult, task.Added, error) {
+	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
+		return nil, task.Added{}, err
+	}
+	res, err := s.tasks.Add(ctx, task.New{Title: in.Title, Parent: in.Parent, Priority: in.Priority, DependsOn: in.DependsOn, Description: in.Description})
+	if err != nil {
+		return nil, task.Added{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskSpawn(ctx context.Context, req *mcp.CallToolRequest, in TaskSpawnIn) (*mcp.CallToolResult, task.Added, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Added{}, err
+	}
+	res, err := s.tasks.Spawn(ctx, agent, task.New{Title: in.Title, Priority: in.Priority, DependsOn: in.DependsOn, Description: in.Description})
+	if err != nil {
+		return nil, task.Added{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskStart(ctx context.Context, req *mcp.CallToolRequest, in TaskStartIn) (*mcp.CallToolResult, task.Started, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Started{}, err
+	}
+	res, err := s.tasks.Start(ctx, agent, in.Task, in.Force)
+	if err != nil {
+		return nil, task.Started{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskDone(ctx context.Context, req *mcp.CallToolRequest, in TaskDoneIn) (*mcp.CallToolResult, task.Finished, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Finished{}, err
+	}
+	res, err := s.tasks.Done(ctx, agent, in.Task, in.Force)
+	if err != nil {
+		return nil, task.Finished{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskBlock(ctx context.Context, req *mcp.CallToolRequest, in TaskBlockIn) (*mcp.CallToolResult, task.Logged, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Logged{}, err
+	}
+	res, err := s.tasks.Block(ctx, agent, in.Task, in.Reason)
+	if err != nil {
+		return nil, task.Logged{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskEvent(ctx context.Context, req *mcp.CallToolRequest, in TaskEventIn) (*mcp.CallToolResult, task.Logged, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Logged{}, err
+	}
+	res, err := s.tasks.Event(ctx, agent, in.Task, in.Type, in.Text)
+	if err != nil {
+		return nil, task.Logged{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskFocus(ctx context.Context, req *mcp.CallToolRequest, in TaskFocusIn) (*mcp.CallToolResult, task.Focus, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Focus{}, err
+	}
+	res, err := s.tasks.Focus(ctx, agent)
+	if err != nil {
+		return nil, task.Focus{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskTree(ctx context.Context, req *mcp.CallToolRequest, in TaskTreeIn) (*mcp.CallToolResult, *task.Node, error) {
+	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
+		return nil, nil, err
+	}
+	res, err := s.tasks.Tree(ctx, in.Task, in.All)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) taskReady(ctx context.Context, req *mcp.CallToolRequest, in TaskReadyIn) (*mcp.CallToolResult, TaskReadyOut, error) {
+	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
+		return nil, TaskReadyOut{}, err
+	}
+	res, err := s.tasks.Ready(ctx)
+	if err != nil {
+		return nil, TaskReadyOut{}, toolError(err)
+	}
+	return nil, TaskReadyOut{Tasks: res}, nil
+}
+
+func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in TaskContextIn) (*mcp.CallToolResult, task.Context, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, task.Context{}, err
+	}
+	res, err := s.tasks.Context(ctx, agent, in.Task, in.Budget)
+	if err != nil {
+		return nil, task.Context{}, toolError(err)
+	}
+	// As recall's, the text is the context alone: the agent reads it, and
+	// it costs the budget and no more.
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Context}}}, res, nil
+}
