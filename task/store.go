@@ -131,9 +131,16 @@ func (s *Store) byName(ctx context.Context, name string) string {
 // ErrNotTask (naming the file and, when its frontmatter does not parse,
 // the line).
 func (s *Store) read(p string) (*vault.Note, error) {
-	b, _, err := s.w.Read(p)
-	if err != nil {
-		return nil, err
+	var b []byte
+	var err error
+	for range emptyTries {
+		if b, _, err = s.w.Read(p); err != nil {
+			return nil, err
+		}
+		if len(b) > 0 {
+			break
+		}
+		time.Sleep(emptyPause) // an editor between truncating and writing the file
 	}
 	n := vault.Parse(p, b)
 	if n.Kind() != vault.KindTask {
@@ -145,13 +152,26 @@ func (s *Store) read(p string) (*vault.Note, error) {
 	return n, nil
 }
 
+// An editor saves a note by truncating it, then writing it: a task read
+// empty is read again, emptyTries times, emptyPause apart.
+const (
+	emptyTries = 20
+	emptyPause = 5 * time.Millisecond
+)
+
+// errEmpty is a task read empty (see emptyTries).
+var errEmpty = errors.New("the note is empty (being saved?)")
+
 // update rewrites the task at p with fn, which gets the note as it is on
 // disk under the Writer's lock; when a human saves it meanwhile, fn runs
 // again on their version, so no edit is lost.
 func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]byte, error)) error {
 	var err error
-	for range 5 {
+	for range emptyTries {
 		_, err = s.w.Update(ctx, p, func(cur []byte) ([]byte, error) {
+			if len(cur) == 0 {
+				return nil, errEmpty
+			}
 			n := vault.Parse(p, cur)
 			if n.Kind() != vault.KindTask {
 				if n.Frontmatter == nil && len(n.Warnings) > 0 {
@@ -161,6 +181,10 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 			}
 			return fn(n)
 		})
+		if errors.Is(err, errEmpty) {
+			time.Sleep(emptyPause)
+			continue
+		}
 		if !errors.Is(err, vault.ErrConflict) {
 			break
 		}

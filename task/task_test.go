@@ -2,6 +2,9 @@ package task_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,5 +206,51 @@ func TestProblems(t *testing.T) {
 	// The context of a task in a cycle ends.
 	if _, err := f.s.Context(f.ctx, "x", "tasks/A.md", 0); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestHumanEditsWhileAgentLogs: a human saves a task again and again (as
+// an editor does: read, change, write, without vaultmem's lock) while an
+// agent appends events; no line the human wrote is ever lost, and every
+// event the agent logged after the human's last save is there.
+func TestHumanEditsWhileAgentLogs(t *testing.T) {
+	f := newFixture(t)
+	a := f.add(task.New{Title: "Shared", Description: "Edited by both."})
+	p := filepath.Join(f.dir, filepath.FromSlash(a.Path))
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 30 {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			next := strings.Replace(string(b), "Edited by both.", fmt.Sprintf("Edited by both.\nHuman line %d.", i), 1)
+			if err := os.WriteFile(p, []byte(next), 0o644); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range 30 {
+		if _, err := f.s.Event(f.ctx, "agent", a.Path, "note", fmt.Sprintf("agent event %d", i)); err != nil {
+			t.Error(err)
+			break
+		}
+	}
+	wg.Wait()
+	if _, err := f.s.Event(f.ctx, "agent", a.Path, "note", "agent event last"); err != nil {
+		t.Fatal(err)
+	}
+	got := f.read(a.Path)
+	for i := range 30 {
+		if !strings.Contains(got, fmt.Sprintf("Human line %d.", i)) {
+			t.Errorf("human line %d lost:\n%s", i, got)
+		}
+	}
+	if !strings.Contains(got, "- 2026-11-23 ") || !strings.HasSuffix(got, "note: agent event last\n") {
+		t.Errorf("the last event is missing:\n%s", got)
 	}
 }
