@@ -82,12 +82,12 @@ func taskRow(n *vault.Note) []any {
 		}
 	}
 	return []any{name, status, priority, str("assignee"), str("created"), str("started"), str("finished"),
-		Shorten(vault.TaskDescription(n), SummaryLen), Shorten(milestone, SummaryLen), len(events)}
+		shorten(vault.TaskDescription(n), SummaryLen), shorten(milestone, SummaryLen), len(events)}
 }
 
-// Shorten returns s with white space runs made one space, cut at a word
+// shorten returns s with white space runs made one space, cut at a word
 // boundary to at most max bytes with "…" when longer.
-func Shorten(s string, max int) string {
+func shorten(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= max {
 		return s
