@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/graph"
@@ -96,6 +97,55 @@ func TestResolveRelativeWikilink(t *testing.T) {
 	} {
 		if got, _ := g.Resolve(tt.source, vault.Link{Target: tt.target}); got != tt.want {
 			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.source, tt.target, got, tt.want)
+		}
+	}
+}
+
+// TestAddRemove checks that a resolver kept up to date with Add and Remove
+// answers every link as one built by New from the files present.
+func TestAddRemove(t *testing.T) {
+	pool := []string{"Note.md", "note.md", "NOTE.md", "a/Note.md", "a/b/note.md", "Dup.md", "x/Dup.md",
+		"img.png", "a/img.png", "IMG.png", "Deep.md", "c/Deep.md", "c/deep.md", "n.md.md"}
+	targets := []string{"Note", "note", "a/Note", "b/note", "Dup", "x/Dup", "img.png", "IMG.png", "a/img.png",
+		"Deep", "c/deep", "n.md", "Note.md", "missing"}
+	sources := []string{"", "a/src.md", "c/src.md", "x/src.md"}
+	r := rand.New(rand.NewPCG(1, 2))
+	g := graph.New(nil, nil)
+	present := map[string]bool{}
+	for step := range 2000 {
+		p := pool[r.IntN(len(pool))]
+		if present[p] {
+			g.Remove(p)
+			delete(present, p)
+		} else {
+			g.Add(p, vault.IsNotePath(p))
+			present[p] = true
+		}
+		var ns, others []string
+		for q := range present {
+			if vault.IsNotePath(q) {
+				ns = append(ns, q)
+			} else {
+				others = append(others, q)
+			}
+		}
+		want := graph.New(ns, others)
+		for _, src := range sources {
+			for _, tg := range targets {
+				l := vault.Link{Target: tg}
+				gt, gok := g.Resolve(src, l)
+				wt, wok := want.Resolve(src, l)
+				if gt != wt || gok != wok {
+					t.Fatalf("step %d (%v): link [[%s]] from %q: kept up to date %q %v, built anew %q %v", step, present, tg, src, gt, gok, wt, wok)
+				}
+			}
+		}
+		for _, tg := range targets {
+			gt, gok := g.Lookup(tg)
+			wt, wok := want.Lookup(tg)
+			if gt != wt || gok != wok {
+				t.Fatalf("step %d: Lookup(%q): kept up to date %q %v, built anew %q %v", step, tg, gt, gok, wt, wok)
+			}
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -16,18 +15,17 @@ import (
 // while it applies them.
 type plan struct {
 	fsys     fs.FS
-	files    []seen               // every file of the vault now, in path order
 	todo     []seen               // the files whose size or time changed
+	removed  []string             // the stored files gone from the vault, in path order
 	stored   map[string]fileState // what the index held before
-	current  map[string]bool      // the paths of files
+	resolver resolver             // over the files present now
 	now      time.Time
 	progress Progress
 	warm     *warmStart
 	st       *Stats
 	// gone are the paths that appeared or went (links naming them may
-	// resolve otherwise now); unreadable the notes that turned out not to
-	// be readable, which links resolve to as plain files.
-	gone, unreadable []string
+	// resolve otherwise now).
+	gone []string
 }
 
 // apply writes the vault's changes to the index in one transaction. The
@@ -37,8 +35,10 @@ type plan struct {
 // It returns the warm start it began, if any (the caller waits for it);
 // when nothing changed it writes nothing.
 //
-// With only set, files is nil and apply looks at only those paths: the
-// files are the ones the index holds, those paths as they are now.
+// With only set, files is nil and apply looks at only those paths as they
+// are now; the other files are as the index holds them. Its cost then
+// grows with the files looked at, not with the vault, once this process
+// has the file list in memory (see fileCache).
 func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []string, now time.Time, progress Progress, st *Stats) (*warmStart, error) {
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
@@ -49,37 +49,54 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{fsys: fsys, files: files, now: now, progress: progress, st: st, current: make(map[string]bool, len(files))}
-	p.stored = ix.cachedFiles(gen)
-	if p.stored == nil {
-		if p.stored, err = ix.stored(ctx, tx); err != nil {
+	cache := ix.takeFiles(gen)
+	if cache == nil {
+		stored, err := ix.stored(ctx, tx)
+		if err != nil {
 			return nil, err
 		}
-		ix.cacheFiles(gen, p.stored, nil)
+		cache = &fileCache{gen: gen, files: stored}
 	}
-	var look map[string]bool // nil: every file
-	if only != nil {
-		files = filesNow(fsys, p.stored, only)
-		p.files = files
-		look = make(map[string]bool, len(only))
-		for _, o := range only {
-			look[o] = true
-		}
-	}
-	for _, f := range files {
-		p.current[f.path] = true
-		if look != nil && !look[f.path] {
-			continue // not asked about: as the index has it
-		}
+	p := &plan{fsys: fsys, stored: cache.files, now: now, progress: progress, st: st}
+	var added []string // paths the index does not hold yet
+	visit := func(f seen) {
 		s, ok := p.stored[f.path]
+		if !ok {
+			added = append(added, f.path)
+		}
 		if ok && s.note == f.note && s.size == f.size && s.mtime == f.mtime && s.mtime != 0 {
-			continue
+			return
 		}
 		p.todo = append(p.todo, f)
 	}
-	if len(p.todo) == 0 && len(p.stored) == len(files) {
+	if only == nil {
+		current := make(map[string]bool, len(files))
+		for _, f := range files {
+			current[f.path] = true
+			visit(f)
+		}
+		for path := range p.stored {
+			if !current[path] {
+				p.removed = append(p.removed, path)
+			}
+		}
+	} else {
+		for _, f := range filesNow(fsys, only) {
+			if f.size < 0 {
+				if _, ok := p.stored[f.path]; ok {
+					p.removed = append(p.removed, f.path)
+				}
+				continue
+			}
+			visit(f)
+		}
+	}
+	if len(p.todo) == 0 && len(p.removed) == 0 {
+		ix.keepFiles(cache)
 		return nil, nil // nothing changed
 	}
+	slices.Sort(p.removed)
+	p.resolver = cache.resolverFor(added, p.removed)
 	if p.warm, err = ix.newWarmStart(ctx, tx); err != nil {
 		return nil, err
 	}
@@ -91,30 +108,27 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	if err != nil {
 		return p.warm, err
 	}
-	ix.cacheFiles(next, p.stored, states)
+	cache.applyChanges(next, states)
+	ix.keepFiles(cache)
 	return p.warm, nil
 }
 
-// filesNow returns the files of stored with the paths only as they are in
-// fsys now (gone when they are not there), in path order.
-func filesNow(fsys fs.FS, stored map[string]fileState, only []string) []seen {
-	byPath := make(map[string]seen, len(stored)+len(only))
-	for p, s := range stored {
-		byPath[p] = seen{path: p, size: s.size, mtime: s.mtime, note: s.note}
-	}
-	for _, p := range only {
+// filesNow returns the files at paths as they are in fsys now, in path
+// order, each once; a size of -1 says the path is no file of the vault
+// (gone, a folder, hidden).
+func filesNow(fsys fs.FS, paths []string) []seen {
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	files := make([]seen, len(paths))
+	for i, p := range paths {
+		files[i] = seen{path: p, size: -1}
 		info, err := fs.Stat(fsys, p)
 		if err != nil || !info.Mode().IsRegular() || vault.IsHidden(p) {
-			delete(byPath, p)
 			continue
 		}
-		byPath[p] = seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)}
+		files[i] = seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)}
 	}
-	files := make([]seen, 0, len(byPath))
-	for _, f := range byPath {
-		files = append(files, f)
-	}
-	slices.SortFunc(files, func(a, b seen) int { return strings.Compare(a.path, b.path) })
 	return files
 }
 
@@ -146,22 +160,19 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		return nil, err
 	}
 	defer w.close()
-	for path, s := range p.stored {
-		if p.current[path] {
-			continue
-		}
-		if err := w.removePath(ctx, path, s); err != nil {
+	for _, path := range p.removed {
+		if err := w.removePath(ctx, path, p.stored[path]); err != nil {
 			return nil, err
 		}
 		p.gone = append(p.gone, path)
 		p.st.Removed++
 	}
 
-	// Links resolve against every file present now; a note that turns out
-	// unreadable is a plain file instead, fixed up after the loop.
-	resolver := newResolver(p.files, nil)
+	// Links resolve against every file present now (a note that turns out
+	// unreadable is there as a plain file: a link to it resolves all the
+	// same).
 	rctx, cancel := context.WithCancel(ctx)
-	results, wait := ix.readNotes(rctx, p.fsys, p.todo, p.stored, resolver, p.warm)
+	results, wait := ix.readNotes(rctx, p.fsys, p.todo, p.stored, p.resolver, p.warm)
 	defer func() {
 		cancel()
 		for range results {
@@ -185,15 +196,11 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		return nil, err
 	}
 	// The links of the notes written now were resolved against the files
-	// present now, unless some note turned out unreadable.
-	fresh := w.written
-	if len(p.unreadable) > 0 {
-		resolver = newResolver(p.files, p.unreadable)
-		fresh = nil
-	} else if len(p.stored) == 0 {
+	// present now.
+	if len(p.stored) == 0 {
 		p.gone = nil // every link in the index is fresh
 	}
-	if err := w.reresolve(ctx, p.gone, resolver, fresh); err != nil {
+	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}
 	if err := bumpVectorsVersion(ctx, tx); err != nil {
@@ -217,9 +224,6 @@ func (p *plan) store(ctx context.Context, w *writer, r parsed) error {
 	}
 	switch {
 	case r.err != nil || !r.f.note:
-		if r.f.note {
-			p.unreadable = append(p.unreadable, r.f.path)
-		}
 		if had && old.note {
 			if err := w.removePath(ctx, r.f.path, old); err != nil {
 				return err

@@ -3,13 +3,15 @@ package index
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"maps"
+
+	"github.com/vaultmem/vaultmem/graph"
 )
 
 // metaFilesVersion names the meta row that every sync changing the
 // stored file list sets to a new random value. A process that knows the
-// list at that version keeps it in memory (see cacheFiles), so its next
-// sync need not read every row again: what a watcher does after each save.
+// list at that version keeps it in memory (see fileCache), so its next
+// sync need not read every row again nor build the link resolver anew:
+// what a watcher does after each save, and a writer after each write.
 const metaFilesVersion = "files_version"
 
 // newVersion is a random version string.
@@ -19,32 +21,76 @@ func newVersion() string {
 	return hex.EncodeToString(b)
 }
 
-// cachedFiles returns the in-memory file list if it is at version gen;
-// nil otherwise. The caller must not change it.
-func (ix *Index) cachedFiles(gen string) map[string]fileState {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if gen == "" || gen != ix.filesGen {
-		return nil
-	}
-	return ix.files
+// fileCache is what a process keeps of the stored file list between
+// syncs: every file the index holds at version gen, and a resolver over
+// their paths (nil until a sync needs one). A sync takes it, changes it as
+// it writes, and gives it back once its transaction is committed; one that
+// fails drops it, and the next sync reads the list from the cache again.
+type fileCache struct {
+	gen      string
+	files    map[string]fileState
+	resolver *graph.Resolver
 }
 
-// cacheFiles keeps base, with changes applied (nil: the path is gone), as
-// the file list at version gen. base is not modified.
-func (ix *Index) cacheFiles(gen string, base map[string]fileState, changes map[string]*fileState) {
-	m := base
-	if len(changes) > 0 {
-		m = maps.Clone(base)
-		for p, s := range changes {
-			if s == nil {
-				delete(m, p)
-			} else {
-				m[p] = *s
-			}
+// takeFiles hands the caller the cached file list if it is at version
+// gen; nil otherwise. Until keepFiles, no other caller gets it.
+func (ix *Index) takeFiles(gen string) *fileCache {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	c := ix.files
+	ix.files = nil
+	if c == nil || gen == "" || c.gen != gen {
+		return nil
+	}
+	return c
+}
+
+// keepFiles makes c the cached file list.
+func (ix *Index) keepFiles(c *fileCache) {
+	ix.mu.Lock()
+	ix.files = c
+	ix.mu.Unlock()
+}
+
+// applyChanges brings c to version gen: changes are the new states of
+// the paths a sync wrote (nil: gone).
+func (c *fileCache) applyChanges(gen string, changes map[string]*fileState) {
+	c.gen = gen
+	for p, s := range changes {
+		if s == nil {
+			delete(c.files, p)
+		} else {
+			c.files[p] = *s
 		}
 	}
-	ix.mu.Lock()
-	ix.files, ix.filesGen = m, gen
-	ix.mu.Unlock()
+}
+
+// resolverFor returns c's resolver with the files at paths added and
+// those at removed gone, building it over every file of c when it has
+// none yet.
+func (c *fileCache) resolverFor(added, removed []string) resolver {
+	if c.resolver == nil {
+		gone := make(map[string]bool, len(removed))
+		for _, p := range removed {
+			gone[p] = true
+		}
+		files := make([]seen, 0, len(c.files)+len(added))
+		for p, s := range c.files {
+			if !gone[p] {
+				files = append(files, seen{path: p, note: s.note})
+			}
+		}
+		for _, p := range added {
+			files = append(files, seen{path: p})
+		}
+		c.resolver = newResolver(files, nil).g
+		return resolver{c.resolver}
+	}
+	for _, p := range removed {
+		c.resolver.Remove(p)
+	}
+	for _, p := range added {
+		c.resolver.Add(p, false)
+	}
+	return resolver{c.resolver}
 }

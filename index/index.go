@@ -76,9 +76,8 @@ type Index struct {
 	mu  sync.Mutex
 	vec *vectorSet // all vectors, loaded on first vector search
 	lsa *lsaState  // the fitted default embedder, when Options.Embedder is nil
-	// files is the stored file list at version filesGen (see cacheFiles).
-	files    map[string]fileState
-	filesGen string
+	// files is the stored file list a sync left (see fileCache).
+	files *fileCache
 	// lex is the in-memory keyword index (Options.Resident); lexLoad
 	// lets one goroutine at a time load or update it.
 	lex     *lexicon

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,6 +283,51 @@ func TestOpenTogether(t *testing.T) {
 		tv.ix = tv.open()
 		if n, err := tv.ix.Memories(context.Background()); err != nil || len(n) != 4 {
 			t.Errorf("old cache %v: %d memories after, %v", old, len(n), err)
+		}
+	}
+}
+
+// TestRefreshAndSyncMatchRebuild changes a vault at random (notes linking
+// each other by name and path, case variants, attachments, binary notes,
+// deletions) and brings the index up to date after each change by a sync
+// or by refreshing the changed paths, in turns: the index must equal one
+// rebuilt from scratch every time, whatever this process kept in memory,
+// and its links must resolve as a resolver built from the walk says.
+func TestRefreshAndSyncMatchRebuild(t *testing.T) {
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	pool := []string{"Note.md", "note.md", "a/Note.md", "a/b/Other.md", "Other.md", "c/Third.md", "img.png", "a/img.png", "Bin.md"}
+	targets := []string{"Note", "note", "a/Note", "Other", "b/Other", "Third", "img.png", "a/img.png", "Bin", "Missing"}
+	r := rand.New(rand.NewPCG(3, 4))
+	present := map[string]bool{}
+	ctx := context.Background()
+	for step := range 150 {
+		var changed []string
+		for range 1 + r.IntN(3) {
+			p := pool[r.IntN(len(pool))]
+			changed = append(changed, p)
+			switch {
+			case present[p] && r.IntN(3) == 0:
+				tv.remove(p)
+				delete(present, p)
+			case p == "Bin.md" && r.IntN(2) == 0:
+				tv.write(p, "\x00\x01binary")
+				present[p] = true
+			case strings.HasSuffix(p, ".png"):
+				tv.write(p, fmt.Sprintf("png %d", step))
+				present[p] = true
+			default:
+				tv.write(p, fmt.Sprintf("# Step %d\n\n[[%s]] and [[%s]]\n", step, targets[r.IntN(len(targets))], targets[r.IntN(len(targets))]))
+				present[p] = true
+			}
+		}
+		if step%2 == 0 {
+			tv.sync()
+		} else if err := tv.ix.Refresh(ctx, os.DirFS(tv.dir), changed...); err != nil {
+			t.Fatal(err)
+		}
+		tv.assertFresh()
+		if drift, err := tv.ix.Check(ctx, os.DirFS(tv.dir)); err != nil || len(drift) > 0 {
+			t.Fatalf("step %d: drift %+v, %v", step, drift, err)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func (ix *Index) rebuild(ctx context.Context) error {
 		ix.loadResults.Close()
 		ix.loadResults = nil
 	}
-	ix.vec, ix.lsa, ix.files, ix.filesGen = nil, nil, nil, ""
+	ix.vec, ix.lsa, ix.files = nil, nil, nil
 	ix.mu.Unlock()
 	ix.lexLoad.Lock()
 	ix.lex = nil
