@@ -91,7 +91,19 @@ type seen struct {
 //
 // On a read-only cache (see [Index.ReadOnly]) Sync writes nothing: it
 // counts in Stats.Stale the files the cache does not show as they are.
-func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st Stats, err error) {
+func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (Stats, error) {
+	return ix.sync(ctx, fsys, progress, true)
+}
+
+// SyncWithoutVectors is Sync but for the vectors: the new chunks wait for
+// theirs until the next Sync. It is for commands that answer without a
+// vector search (showing a note, its links, tasks), which then need not
+// load the embedder.
+func (ix *Index) SyncWithoutVectors(ctx context.Context, fsys fs.FS, progress Progress) (Stats, error) {
+	return ix.sync(ctx, fsys, progress, false)
+}
+
+func (ix *Index) sync(ctx context.Context, fsys fs.FS, progress Progress, vectors bool) (st Stats, err error) {
 	defer func() {
 		switch {
 		case err == nil:
@@ -111,7 +123,7 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st St
 		st.ReadOnly = ix.readOnly
 		st.Stale, err = ix.stale(ctx, files)
 	} else {
-		err = ix.update(ctx, fsys, files, start, progress, &st)
+		err = ix.update(ctx, fsys, files, start, progress, vectors, &st)
 	}
 	if err != nil {
 		return st, err
@@ -125,8 +137,8 @@ func (ix *Index) Sync(ctx context.Context, fsys fs.FS, progress Progress) (st St
 }
 
 // update writes to the index what changed among files since the last
-// sync, and embeds what has no vector yet.
-func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start time.Time, progress Progress, st *Stats) error {
+// sync, and with vectors set embeds what has no vector yet.
+func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start time.Time, progress Progress, vectors bool, st *Stats) error {
 	// A vault whose every file has the size and time it had at the last
 	// sync needs no look at the stored notes.
 	sig := walkSignature(files, start)
@@ -142,8 +154,10 @@ func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start tim
 			return err
 		}
 	}
-	if err := ix.embedPending(ctx, warm, st); err != nil {
-		return err
+	if vectors {
+		if err := ix.embedPending(ctx, warm, st); err != nil {
+			return err
+		}
 	}
 	if sig != "" && sig != last {
 		return ix.setWalkSignature(ctx, sig)

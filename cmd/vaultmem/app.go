@@ -164,8 +164,9 @@ func (a *app) open() (*session, error) {
 func (s *session) Close() error { return s.v.Close() }
 
 // withIndex wraps a read command's action: the vault's index, brought up
-// to date first as search and recall do (not at all while a watcher keeps
-// it current). Every read command answers from it, as the MCP server does.
+// to date first as search and recall do but for the vectors, which these
+// commands do not use (not at all while a watcher keeps it current). Every
+// read command answers from it, as the MCP server does.
 func (a *app) withIndex(fn func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		s, ix, err := a.openIndexed(ctx, false)
@@ -174,7 +175,7 @@ func (a *app) withIndex(fn func(ctx context.Context, cmd *cli.Command, s *sessio
 		}
 		defer s.Close()
 		defer ix.Close()
-		st, err := a.syncIndex(ctx, s, ix)
+		st, err := a.syncText(ctx, s, ix)
 		if err != nil {
 			return err
 		}

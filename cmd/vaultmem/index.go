@@ -71,16 +71,31 @@ func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index
 	if running, err := watch.Running(s.v.Dir); err == nil && running {
 		return index.Stats{}, nil
 	}
-	return a.syncNow(ctx, s, ix)
+	return a.syncNow(ctx, s, ix, true)
 }
 
-// syncNow brings the index up to date, showing progress on a terminal.
-func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
+// syncText is syncIndex for a reader that does no vector search (show,
+// links, list, tasks): new chunks get their vectors at the next sync that
+// needs them, so this one need not load the embedder and the vectors.
+func (a *app) syncText(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
+	if running, err := watch.Running(s.v.Dir); err == nil && running {
+		return index.Stats{}, nil
+	}
+	return a.syncNow(ctx, s, ix, false)
+}
+
+// syncNow brings the index up to date, showing progress on a terminal;
+// with vectors, the new chunks' vectors too.
+func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index, vectors bool) (index.Stats, error) {
 	if why := ix.RebuiltBecause(); why != "" && !a.quiet {
 		fmt.Fprintf(a.stderr, "warning: the index cache could not be used (%s); rebuilding it\n", why)
 	}
 	bar := newProgress(a.stderr, "indexing")
-	st, err := ix.Sync(ctx, s.v.FS(), bar.update)
+	sync := ix.Sync
+	if !vectors {
+		sync = ix.SyncWithoutVectors
+	}
+	st, err := sync(ctx, s.v.FS(), bar.update)
 	bar.done()
 	if err != nil {
 		return st, err
@@ -92,6 +107,9 @@ func (a *app) syncNow(ctx context.Context, s *session, ix *index.Index) (index.S
 		case st.ReadOnly != "" && st.Stale > 0:
 			fmt.Fprintf(a.stderr, "warning: %s; answering from the index as it is, which misses %d changed files\n", st.ReadOnly, st.Stale)
 		}
+	}
+	if !vectors {
+		return st, nil
 	}
 	// Later commands load the vectors from the pack in milliseconds.
 	return st, ix.Pack(ctx)
@@ -143,7 +161,7 @@ func (a *app) indexCommand() *cli.Command {
 			if why := ix.ReadOnly(); why != "" {
 				return fmt.Errorf("cannot update the index: %s", why)
 			}
-			st, err := a.syncNow(ctx, s, ix)
+			st, err := a.syncNow(ctx, s, ix, true)
 			if err != nil {
 				return err
 			}
