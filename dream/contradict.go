@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -20,58 +19,7 @@ import (
 // where a wrong resolution would cost a memory. A memory whose frontmatter
 // supersedes the other resolves the pair.
 
-// The words that give a sentence its polarity.
-var (
-	negativeWords = wordSet("never not no avoid avoids avoided avoiding stop stops stopped dislike dislikes " +
-		"disable disabled don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
-	positiveWords = wordSet("always do does use uses used using prefer prefers preferred should must enable enabled " +
-		"like likes want wants need needs keep require required")
-	// polarWords are the markers as text.Words splits them, which are no
-	// topic.
-	polarWords = func() map[string]bool {
-		m := map[string]bool{}
-		for w := range negativeWords {
-			for _, x := range text.Words(w) {
-				m[x] = true
-			}
-		}
-		for w := range positiveWords {
-			m[w] = true
-		}
-		return m
-	}()
-	sentenceEnd = regexp.MustCompile(`[.!?;:]+(\s|$)|\n`)
-)
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
-// polarity returns a lower-cased sentence's polarity (+1, -1, 0) and the
-// word that gives it: its first marker, which is the main clause's in the
-// common case ("Always use pnpm, not npm" is positive, "Never use tabs"
-// negative), a positive one followed by a negation counting as negative
-// ("do not", "should never").
-func polarity(s string) (int, string) {
-	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
-	for i, w := range words {
-		w = strings.Trim(w, "'")
-		switch {
-		case negativeWords[w]:
-			return -1, w
-		case positiveWords[w]:
-			if i+1 < len(words) && (words[i+1] == "not" || words[i+1] == "never") {
-				return -1, w + " " + words[i+1]
-			}
-			return 1, w
-		}
-	}
-	return 0, ""
-}
+var sentenceEnd = regexp.MustCompile(`[.!?;:]+(\s|$)|\n`)
 
 // sentence is one sentence of a memory: its polarity (+1, -1, 0), the
 // word that gave it, and its topic terms (stemmed words, neither stop
@@ -95,11 +43,11 @@ func sentences(m *mem) []sentence {
 	for _, s := range sentenceEnd.Split(desc+"\n"+string(n.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
-		if st.polarity, st.marker = polarity(s); st.polarity == 0 {
+		if st.polarity, st.marker = text.Polarity(s); st.polarity == 0 {
 			continue
 		}
 		for _, w := range text.Words(s) {
-			if len([]rune(w)) > 1 && !text.IsStopWord(w) && !polarWords[w] {
+			if len([]rune(w)) > 1 && !text.IsStopWord(w) && !text.IsPolarityWord(w) {
 				t := text.Term(w)
 				st.terms = append(st.terms, t)
 				if _, ok := st.shown[t]; !ok {

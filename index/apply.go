@@ -206,6 +206,11 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := bumpVectorsVersion(ctx, tx); err != nil {
 		return nil, err
 	}
+	if w.lessons {
+		if err := setMeta(ctx, tx, metaLessonsVersion, newVersion()); err != nil {
+			return nil, err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}

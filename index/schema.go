@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 15
+const schemaVersion = 16
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -71,6 +71,23 @@ CREATE TABLE tasks (
 	events    INTEGER NOT NULL
 );
 CREATE INDEX tasks_status ON tasks(status);
+-- The lessons (notes of type lesson) as read (see vault.ReadLesson):
+-- trigger one item a line; text the body without its History section;
+-- problems one a line as "LINE\tKEY\tmessage" ('' when it can be matched).
+CREATE TABLE lessons (
+	note_id      INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+	name         TEXT NOT NULL,
+	trigger      TEXT NOT NULL,
+	action_bias  TEXT NOT NULL,
+	domain       TEXT NOT NULL,
+	strength     REAL NOT NULL,
+	confidence   REAL NOT NULL,
+	applications INTEGER NOT NULL,
+	last_applied TEXT NOT NULL,
+	pinned       INTEGER NOT NULL,
+	text         TEXT NOT NULL,
+	problems     TEXT NOT NULL
+);
 CREATE TABLE tags (
 	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag     TEXT NOT NULL,

@@ -21,6 +21,8 @@ type writer struct {
 	// state of every path changed (nil: removed).
 	written map[int64]bool
 	states  map[string]*fileState
+	// lessons is set when a lesson row was written or deleted.
+	lessons bool
 }
 
 var writerSQL = map[string]string{
@@ -38,6 +40,9 @@ var writerSQL = map[string]string{
 	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"deleteLesson": `DELETE FROM lessons WHERE note_id = ?`,
+	"insertLesson": `INSERT INTO lessons(note_id, name, trigger, action_bias, domain, strength, confidence, applications, last_applied, pinned, text, problems)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteNote": `DELETE FROM notes WHERE id = ?`,
 	"deleteFile": `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)
@@ -89,8 +94,23 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
 		return err
 	}
+	if err := w.deleteLesson(ctx, s.id); err != nil {
+		return err
+	}
 	_, err := w.exec(ctx, "deleteNote", s.id)
 	return err
+}
+
+// deleteLesson deletes note id's lesson row, noting whether it had one.
+func (w *writer) deleteLesson(ctx context.Context, id int64) error {
+	res, err := w.exec(ctx, "deleteLesson", id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		w.lessons = true
+	}
+	return nil
 }
 
 func (w *writer) putFile(ctx context.Context, p string, size, mtime int64, reason string) error {
@@ -113,6 +133,7 @@ type noteRows struct {
 	tags   []string
 	memory *memoryRow // nil when the note is no live memory
 	task   []any      // the tasks columns from name on; nil when it is no task
+	lesson []any      // the lessons columns from name on; nil when it is no lesson
 	edges  [][]any    // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
@@ -150,6 +171,9 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	}
 	if n.Kind() == vault.KindTask {
 		nr.task = taskRow(n)
+	}
+	if n.Kind() == vault.KindLesson {
+		nr.lesson = lessonRow(n)
 	}
 	for _, t := range n.Tags {
 		nr.tags = append(nr.tags, t)
@@ -197,6 +221,9 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 				return err
 			}
 		}
+		if err := w.deleteLesson(ctx, id); err != nil {
+			return err
+		}
 		if _, err := w.exec(ctx, "updateNote", append(nr.fields, id)...); err != nil {
 			return err
 		}
@@ -217,6 +244,12 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		if _, err := w.exec(ctx, "insertTask", append([]any{id}, nr.task...)...); err != nil {
 			return err
 		}
+	}
+	if nr.lesson != nil {
+		if _, err := w.exec(ctx, "insertLesson", append([]any{id}, nr.lesson...)...); err != nil {
+			return err
+		}
+		w.lessons = true
 	}
 	for _, e := range nr.edges {
 		if _, err := w.exec(ctx, "insertEdge", append([]any{id}, e...)...); err != nil {

@@ -112,31 +112,11 @@ func priorityRank(p string) int {
 	return len(Priorities)
 }
 
-// fileName is the file name (without ".md") of a new task titled title:
-// the title as written, as Obsidian names a note, but for the characters
-// a file name or a wikilink cannot hold, which become spaces.
+// fileName is the file name (without ".md") of a task titled title.
 func fileName(title string) (string, error) {
-	var b strings.Builder
-	for _, r := range title {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(`*"<>:|?#^[]/\%`, r) {
-			r = ' '
-		}
-		b.WriteRune(r)
-	}
-	name := strings.Join(strings.Fields(b.String()), " ")
-	for len(name) > 100 {
-		i := strings.LastIndexByte(name[:100], ' ')
-		if i <= 0 {
-			i = 100
-			for i > 0 && name[i]&0xc0 == 0x80 {
-				i--
-			}
-		}
-		name = name[:i]
-	}
-	name = strings.TrimRight(name, ". ")
-	if strings.Trim(name, ". ") == "" {
-		return "", &InvalidError{"title", fmt.Sprintf("%q has nothing to name a file with", title)}
+	name, err := vault.FileName(title)
+	if err != nil {
+		return "", &InvalidError{"title", err.Error()}
 	}
 	return name, nil
 }

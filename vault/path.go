@@ -251,3 +251,34 @@ func SafeName(name string) (string, error) {
 	}
 	return s, nil
 }
+
+// FileName makes a note's file name (without ".md") of a title: the
+// characters Obsidian does not allow in names (and % and control
+// characters) become spaces, runs of spaces one, the name cut at a word
+// to at most 100 bytes, trailing dots and spaces dropped. It fails when
+// nothing is left.
+func FileName(title string) (string, error) {
+	var b strings.Builder
+	for _, r := range title {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`*"<>:|?#^[]/\%`, r) {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	name := strings.Join(strings.Fields(b.String()), " ")
+	for len(name) > 100 {
+		i := strings.LastIndexByte(name[:100], ' ')
+		if i <= 0 {
+			i = 100
+			for i > 0 && name[i]&0xc0 == 0x80 {
+				i--
+			}
+		}
+		name = name[:i]
+	}
+	name = strings.TrimRight(name, ". ")
+	if strings.Trim(name, ". ") == "" {
+		return "", fmt.Errorf("%q has nothing to name a file with", title)
+	}
+	return name, nil
+}

@@ -117,3 +117,14 @@ func appendIn(content []byte, from, to int, text, nl string) []byte {
 	out = append(out, text...)
 	return append(out, content[at:]...)
 }
+
+// Section returns the text of the section under the heading named heading
+// (matched as AppendToSection matches it), without the heading line; ok is
+// false when n has no such section.
+func Section(n *Note, heading string) (string, bool) {
+	_, start, end, ok := sectionOf(n, heading)
+	if !ok {
+		return "", false
+	}
+	return string(n.Content[start:end]), true
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -256,6 +257,50 @@ func (w *Writer) WriteState(ctx context.Context, name string, content []byte, ex
 		return "", err
 	}
 	return w.write(ctx, rel, content, expected, false)
+}
+
+// AppendState appends line (a newline is added when it has none) to
+// vaultmem's own state file name (see [Writer.ReadState]), creating it and
+// its folder when missing: an append-only log. It holds the lock, so lines
+// from concurrent writers never interleave, and syncs the file before it
+// returns. A file that does not end in a newline (a write cut short) gets
+// one first, so that a torn line never swallows the next.
+func (w *Writer) AppendState(ctx context.Context, name string, line []byte) (err error) {
+	rel, err := statePath(name)
+	if err != nil {
+		return err
+	}
+	if err := w.v.EnsureDir(path.Dir(rel)); err != nil {
+		return err
+	}
+	unlock, err := w.acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", rel, err)
+	}
+	defer release(unlock, &err)
+	f, err := w.v.root.OpenFile(rel, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", rel, unwrapPathError(err))
+	}
+	defer f.Close()
+	var buf []byte
+	if info, err := f.Stat(); err == nil && info.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, info.Size()-1); err == nil && last[0] != '\n' {
+			buf = append(buf, '\n')
+		}
+	}
+	buf = append(buf, line...)
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		buf = append(buf, '\n')
+	}
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("append to %s: %w", rel, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("append to %s: %w", rel, err)
+	}
+	return f.Close()
 }
 
 // statePath returns the vault path of the state file name.

@@ -1,4 +1,4 @@
-package dream
+package text
 
 import "testing"
 
@@ -19,7 +19,7 @@ func TestPolarity(t *testing.T) {
 		{"the build takes ten minutes", 0, ""},
 		{"avoid emojis in commits", -1, "avoid"},
 	} {
-		if p, m := polarity(tt.s); p != tt.want || m != tt.marker {
+		if p, m := Polarity(tt.s); p != tt.want || m != tt.marker {
 			t.Errorf("%q: %d %q, want %d %q", tt.s, p, m, tt.want, tt.marker)
 		}
 	}

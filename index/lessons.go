@@ -1,0 +1,99 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// LessonTextLen is the most bytes of a lesson's body the index keeps for
+// matching.
+const LessonTextLen = 4000
+
+// Lesson is a lesson note as the index read it (see vault.ReadLesson).
+type Lesson struct {
+	Path         string   `json:"path"`
+	Name         string   `json:"name"`
+	Trigger      []string `json:"trigger"`
+	ActionBias   string   `json:"action_bias"`
+	Domain       string   `json:"domain"`
+	Tags         []string `json:"tags"`
+	Strength     float64  `json:"strength"`
+	Confidence   float64  `json:"confidence"`
+	Applications int      `json:"application_count"`
+	LastApplied  string   `json:"last_applied"`
+	Pinned       bool     `json:"pinned"`
+	Archived     bool     `json:"archived"`
+	// Text is the body without its History section, cut to LessonTextLen.
+	Text string `json:"-"`
+	// Hash is the note's content hash.
+	Hash     string    `json:"-"`
+	// Problems are what is wrong with its frontmatter (see
+	// vault.ReadLesson).
+	Problems []vault.LessonProblem `json:"problems,omitempty"`
+}
+
+// lessonRow is the lessons row of lesson note n, from name on.
+func lessonRow(n *vault.Note) []any {
+	l := vault.ReadLesson(n)
+	var problems []string
+	for _, p := range l.Problems {
+		problems = append(problems, strconv.Itoa(p.Line)+"\t"+p.Key+"\t"+p.Message)
+	}
+	text := vault.LessonText(n)
+	if len(text) > LessonTextLen {
+		text = shorten(text, LessonTextLen)
+	}
+	return []any{l.Name, strings.Join(l.Trigger, "\n"), l.ActionBias, l.Domain, l.Strength, l.Confidence,
+		l.Applications, l.LastApplied, l.Pinned, text, strings.Join(problems, "\n")}
+}
+
+// Lessons returns every lesson note, archived ones included, by path.
+func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
+		l.applications, l.last_applied, l.pinned, l.text, l.problems,
+		coalesce((SELECT group_concat(display, char(10)) FROM (SELECT display FROM tags WHERE note_id = n.id ORDER BY seq)), '')
+		FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
+	if err != nil {
+		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	out := []Lesson{}
+	for rows.Next() {
+		var l Lesson
+		var trigger, problems, tags string
+		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
+			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags); err != nil {
+			return nil, err
+		}
+		l.Trigger, l.Tags = lines(trigger), lines(tags)
+		if l.Trigger == nil {
+			l.Trigger = []string{}
+		}
+		if l.Tags == nil {
+			l.Tags = []string{}
+		}
+		for _, p := range lines(problems) {
+			f := strings.SplitN(p, "\t", 3)
+			if len(f) == 3 {
+				line, _ := strconv.Atoi(f[0])
+				l.Problems = append(l.Problems, vault.LessonProblem{Key: f[1], Line: line, Message: f[2]})
+			}
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// metaLessonsVersion names the meta row that every sync writing or
+// deleting a lesson sets to a new random value.
+const metaLessonsVersion = "lessons_version"
+
+// LessonsVersion is a string that changes whenever a sync changes a
+// lesson (and only then): what caches of lessons are keyed by.
+func (ix *Index) LessonsVersion(ctx context.Context) (string, error) {
+	return ix.meta(ctx, ix.db, metaLessonsVersion)
+}

@@ -1,0 +1,410 @@
+package lesson
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Review is a lesson that needs a human's look, and why.
+type Review struct {
+	Path     string   `json:"path"`
+	Name     string   `json:"name"`
+	Strength float64  `json:"strength"`
+	Archived bool     `json:"archived"`
+	Reasons  []string `json:"reasons"`
+	// Line is the line at fault when a reason is a frontmatter problem.
+	Line int `json:"line,omitempty"`
+}
+
+// weakOutcomes is how many logged outcomes a lesson needs before its
+// success rate can call it weak.
+const weakOutcomes = 3
+
+// Review lists the lessons flagged (strength below ReviewBelow), weak (at
+// least three outcomes logged, fewer than half of them successes), or with
+// problems in their frontmatter (named by line; such a lesson is out of
+// matching until fixed), and the notes in the lessons folder whose
+// frontmatter does not parse; with all, every lesson. Weakest first.
+func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
+	lessons, err := s.ix.Lessons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.ReadLog()
+	if err != nil {
+		return nil, err
+	}
+	tally := map[string][2]int{} // outcomes, successes
+	for _, r := range recs {
+		t := tally[r.Lesson]
+		t[0]++
+		if r.Outcome == "success" {
+			t[1]++
+		}
+		tally[r.Lesson] = t
+	}
+	out := []Review{}
+	for _, l := range lessons {
+		r := Review{Path: l.Path, Name: l.Name, Strength: l.Strength, Archived: l.Archived, Reasons: []string{}}
+		if s.rules.Flagged(l.Strength) && !l.Archived {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("strength %s is below %s: flagged for review", num(l.Strength), num(s.rules.ReviewBelow)))
+		}
+		if t := tally[l.Path]; t[0] >= weakOutcomes && 2*t[1] < t[0] {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("weak: %d of %d outcomes were successes", t[1], t[0]))
+		}
+		for _, p := range l.Problems {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("%s:%d: %s", l.Path, p.Line, p.Message))
+			if r.Line == 0 {
+				r.Line = p.Line
+			}
+		}
+		if l.Archived && all {
+			r.Reasons = append(r.Reasons, "archived (out of matching)")
+		}
+		if len(r.Reasons) > 0 || all {
+			out = append(out, r)
+		}
+	}
+	bad, err := s.ix.BadFrontmatter(ctx, s.folder)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bad {
+		out = append(out, Review{Path: b.Path, Name: vault.NameOf(b.Path), Line: b.Line, Reasons: []string{b.Message + " (not read as a lesson until fixed)"}})
+	}
+	slices.SortStableFunc(out, func(a, b Review) int {
+		return cmp.Or(cmp.Compare(len(b.Reasons), len(a.Reasons)), cmp.Compare(a.Strength, b.Strength), strings.Compare(a.Path, b.Path))
+	})
+	return out, nil
+}
+
+// Contradiction is two lessons whose triggers overlap and whose action
+// biases point opposite ways.
+type Contradiction struct {
+	A, B string `json:"-"`
+	// Lessons are the two paths; Overlap what their triggers share; Why
+	// the two action biases' polarity words and their shared topic.
+	Lessons []string `json:"lessons"`
+	Overlap string   `json:"overlap"`
+	Why     string   `json:"why"`
+}
+
+// Contradictions lists the pairs of live lessons whose triggers overlap
+// (the same tool, the same glob, or trigger words of which they share at
+// least half) and whose action biases say opposite things about a shared
+// topic ("always run X" against "never run X"). A rule of thumb: a false
+// alarm costs a look; nothing is changed.
+func (s *Store) Contradictions(ctx context.Context) ([]Contradiction, error) {
+	lessons, err := s.ix.Lessons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type live struct {
+		index.Lesson
+		keys     []string // trigger keys: "tool:x", "glob:g", "word:t"
+		words    map[string]bool
+		polarity int
+		marker   string
+		topic    map[string]bool
+	}
+	var ls []live
+	byKey := map[string][]int{}
+	for _, l := range lessons {
+		if l.Archived || len(l.Trigger) == 0 {
+			continue
+		}
+		v := live{Lesson: l, words: map[string]bool{}, topic: map[string]bool{}}
+		v.polarity, v.marker = text.Polarity(strings.ToLower(l.ActionBias))
+		if v.polarity == 0 {
+			continue
+		}
+		for _, w := range text.Words(strings.ToLower(l.ActionBias)) {
+			if len(w) > 1 && !text.IsStopWord(w) && !text.IsPolarityWord(w) {
+				v.topic[text.Term(w)] = true
+			}
+		}
+		for _, t := range l.Trigger {
+			switch kind, val := triggerKind(t); kind {
+			case "tool", "glob":
+				v.keys = append(v.keys, kind+":"+strings.ToLower(val))
+			default:
+				for _, w := range contentTerms(val) {
+					v.words[w] = true
+					v.keys = append(v.keys, "word:"+w)
+				}
+			}
+		}
+		i := len(ls)
+		ls = append(ls, v)
+		for _, k := range v.keys {
+			byKey[k] = append(byKey[k], i)
+		}
+	}
+	out := []Contradiction{}
+	seen := map[[2]int]bool{}
+	for _, group := range byKey {
+		for x := 0; x < len(group); x++ {
+			for y := x + 1; y < len(group); y++ {
+				i, j := group[x], group[y]
+				if seen[[2]int{i, j}] {
+					continue
+				}
+				seen[[2]int{i, j}] = true
+				a, b := ls[i], ls[j]
+				if a.polarity == b.polarity {
+					continue
+				}
+				overlap := shared(a.keys, b.keys)
+				wordsShared := 0
+				for w := range a.words {
+					if b.words[w] {
+						wordsShared++
+					}
+				}
+				exact := slices.ContainsFunc(overlap, func(k string) bool { return !strings.HasPrefix(k, "word:") })
+				if !exact && 2*wordsShared < min(len(a.words), len(b.words)) {
+					continue
+				}
+				var topic []string
+				for t := range a.topic {
+					if b.topic[t] {
+						topic = append(topic, t)
+					}
+				}
+				if len(topic) == 0 {
+					continue
+				}
+				slices.Sort(topic)
+				c := Contradiction{A: a.Path, B: b.Path, Lessons: []string{a.Path, b.Path}, Overlap: strings.Join(overlap, ", "),
+					Why: fmt.Sprintf("%q vs %q about %s", a.marker, b.marker, strings.Join(topic, ", "))}
+				if c.A > c.B {
+					c.A, c.B = c.B, c.A
+					c.Lessons = []string{c.A, c.B}
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Contradiction) int { return cmp.Or(strings.Compare(a.A, b.A), strings.Compare(a.B, b.B)) })
+	return out, nil
+}
+
+// shared returns the keys in both a and b, sorted.
+func shared(a, b []string) []string {
+	var out []string
+	for _, k := range a {
+		if slices.Contains(b, k) && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// History is a lesson's audit trail: the lines of its History section,
+// oldest first, and its outcomes in the log.
+type History struct {
+	Path     string   `json:"path"`
+	Name     string   `json:"name"`
+	Strength float64  `json:"strength"`
+	Lines    []string `json:"lines"`
+	Outcomes []Record `json:"outcomes"`
+}
+
+// History returns the history of the lesson ref names.
+func (s *Store) History(ctx context.Context, ref string) (History, error) {
+	p, err := s.Resolve(ctx, ref)
+	if err != nil {
+		return History{}, err
+	}
+	b, _, err := s.w.Read(p)
+	if err != nil {
+		return History{}, err
+	}
+	n := vault.Parse(p, b)
+	l := vault.ReadLesson(n)
+	h := History{Path: p, Name: l.Name, Strength: l.Strength, Lines: []string{}, Outcomes: []Record{}}
+	if sec, ok := vault.Section(n, vault.HistoryHeading); ok {
+		for _, line := range strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n") {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "- ") {
+				h.Lines = append(h.Lines, strings.TrimPrefix(line, "- "))
+			}
+		}
+	}
+	recs, err := s.ReadLog()
+	if err != nil {
+		return History{}, err
+	}
+	for _, r := range recs {
+		if r.Lesson == p {
+			h.Outcomes = append(h.Outcomes, r)
+		}
+	}
+	return h, nil
+}
+
+// Trend is one domain's outcomes in one month.
+type Trend struct {
+	Domain      string  `json:"domain"`
+	Month       string  `json:"month"` // YYYY-MM
+	Outcomes    int     `json:"outcomes"`
+	Successes   int     `json:"successes"`
+	SuccessRate float64 `json:"success_rate"`
+	// MeanStrength is the mean strength the outcomes left their lessons at.
+	MeanStrength float64 `json:"mean_strength"`
+}
+
+// Trends returns, by domain and month, the outcomes logged, their success
+// rate and the mean strength they left; only domain's when it is not "".
+func (s *Store) Trends(ctx context.Context, domain string) ([]Trend, error) {
+	recs, err := s.ReadLog()
+	if err != nil {
+		return nil, err
+	}
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	type acc struct {
+		n, ok int
+		sum   float64
+	}
+	by := map[[2]string]*acc{}
+	for _, r := range recs {
+		d := r.Domain
+		if d == "" {
+			d = "(none)"
+		}
+		if domain != "" && d != domain {
+			continue
+		}
+		k := [2]string{d, r.Time.UTC().Format("2006-01")}
+		a := by[k]
+		if a == nil {
+			a = &acc{}
+			by[k] = a
+		}
+		a.n++
+		if r.Outcome == "success" {
+			a.ok++
+		}
+		a.sum += r.After
+	}
+	out := []Trend{}
+	for k, a := range by {
+		out = append(out, Trend{Domain: k[0], Month: k[1], Outcomes: a.n, Successes: a.ok,
+			SuccessRate: round(float64(a.ok) / float64(a.n)), MeanStrength: round(a.sum / float64(a.n))})
+	}
+	slices.SortFunc(out, func(a, b Trend) int { return cmp.Or(strings.Compare(a.Domain, b.Domain), strings.Compare(a.Month, b.Month)) })
+	return out, nil
+}
+
+// Stats are seed 004's quality measures of the lessons, from the outcome
+// log.
+type Stats struct {
+	Lessons  int `json:"lessons"`
+	Live     int `json:"live"`
+	Flagged  int `json:"flagged"`
+	Archived int `json:"archived"`
+	Outcomes int `json:"outcomes"`
+	// Successes counts the successful outcomes.
+	Successes int `json:"successes"`
+	// Precision is the share of the lessons shown (for outcomes logged
+	// with a context) that were the one applied; Recall the share of
+	// those outcomes whose lesson had been shown. Null without such
+	// outcomes.
+	Precision *float64 `json:"precision"`
+	Recall    *float64 `json:"recall"`
+	// StrengthSuccess is the correlation of a lesson's strength before an
+	// outcome with the outcome's success (point-biserial, -1..1): strong
+	// lessons should succeed more. Null when it cannot be computed.
+	StrengthSuccess *float64 `json:"strength_success_correlation"`
+}
+
+// Stats measures the lessons and the outcome log.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	lessons, err := s.ix.Lessons(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	var st Stats
+	st.Lessons = len(lessons)
+	for _, l := range lessons {
+		switch {
+		case l.Archived:
+			st.Archived++
+		default:
+			st.Live++
+			if s.rules.Flagged(l.Strength) {
+				st.Flagged++
+			}
+		}
+	}
+	recs, err := s.ReadLog()
+	if err != nil {
+		return Stats{}, err
+	}
+	st.Outcomes = len(recs)
+	shownTotal, withContext, hit := 0, 0, 0
+	var xs, ys []float64
+	for _, r := range recs {
+		ok := 0.0
+		if r.Outcome == "success" {
+			st.Successes++
+			ok = 1
+		}
+		xs, ys = append(xs, r.Before), append(ys, ok)
+		if r.Context == "" && r.Tool == "" && len(r.Paths) == 0 {
+			continue
+		}
+		withContext++
+		shownTotal += len(r.Shown)
+		if slices.ContainsFunc(r.Shown, func(sh Shown) bool { return sh.Path == r.Lesson }) {
+			hit++
+		}
+	}
+	if shownTotal > 0 {
+		p := round(float64(hit) / float64(shownTotal))
+		st.Precision = &p
+	}
+	if withContext > 0 {
+		r := round(float64(hit) / float64(withContext))
+		st.Recall = &r
+	}
+	if c, ok := correlation(xs, ys); ok {
+		c = round(c)
+		st.StrengthSuccess = &c
+	}
+	return st, nil
+}
+
+// correlation is Pearson's r of xs and ys; false when either does not
+// vary.
+func correlation(xs, ys []float64) (float64, bool) {
+	n := float64(len(xs))
+	if n < 2 {
+		return 0, false
+	}
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for i := range xs {
+		dx, dy := xs[i]-mx, ys[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0, false
+	}
+	return sxy / math.Sqrt(sxx*syy), true
+}

@@ -1,0 +1,458 @@
+package lesson
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Situation is what an agent is about to do: what matching lessons are
+// found for.
+type Situation struct {
+	// Text says what it is about to do, in its words.
+	Text string
+	// Tool is the tool it is about to call ("" when none).
+	Tool string
+	// Paths are the files involved, slash-separated.
+	Paths []string
+}
+
+func (s Situation) empty() bool {
+	return strings.TrimSpace(s.Text) == "" && strings.TrimSpace(s.Tool) == "" && len(s.Paths) == 0
+}
+
+// key is s normalised, the hot cache's key with k.
+func (s Situation) key(k int) string {
+	paths := slices.Clone(s.Paths)
+	slices.Sort(paths)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s", k, strings.Join(strings.Fields(strings.ToLower(s.Text)), " "),
+		strings.ToLower(strings.TrimSpace(s.Tool)), strings.Join(paths, "\x00"))
+}
+
+// DefaultK is how many lessons Match returns when asked for none.
+const DefaultK = 5
+
+// MaxK is the most lessons Match returns.
+const MaxK = 100
+
+// MinRelevance is the least relevance a lesson needs to be returned.
+const MinRelevance = 0.15
+
+// Match is one lesson found for a situation.
+type Match struct {
+	Path       string   `json:"path"`
+	Name       string   `json:"name"`
+	Trigger    []string `json:"trigger"`
+	ActionBias string   `json:"action_bias"`
+	Domain     string   `json:"domain,omitempty"`
+	Tags       []string `json:"tags,omitempty"`
+	Strength   float64  `json:"strength"`
+	// Relevance (0..1) is how well the situation meets the lesson's
+	// trigger and text; Score is Relevance × Strength, the rank.
+	Relevance float64 `json:"relevance"`
+	Score     float64 `json:"score"`
+	// Why says what matched.
+	Why string `json:"why"`
+}
+
+// Result is what Match found.
+type Result struct {
+	Lessons []Match `json:"lessons"`
+	// Ms is how long the match took; Cached says the hot cache answered.
+	Ms     float64 `json:"ms"`
+	Cached bool    `json:"cached"`
+}
+
+// MatcherOptions configure a Matcher; zero values mean the defaults.
+type MatcherOptions struct {
+	// CacheSize is the hot cache's size (1,000 situations); TTL how long
+	// an answer stays in it (1 hour). A negative CacheSize turns it off.
+	CacheSize int
+	TTL       time.Duration
+	// Rerank, when set, reorders the candidates the static formula found
+	// (up to 3k of them) before the top k are taken: the learned router.
+	Rerank func(s Situation, candidates []Match) []Match
+}
+
+// Matcher is the fast path: it holds every matchable lesson in memory
+// (loaded from the index again whenever a lesson changes), answers a
+// situation with the top lessons by relevance × strength, and keeps recent
+// answers in a hot cache. It is safe for concurrent use.
+type Matcher struct {
+	ix     Index
+	opts   MatcherOptions
+	mu     sync.Mutex
+	set    *lessonSet
+	cache  *expirable.LRU[string, []Match]
+	hits   int
+	misses int
+}
+
+// NewMatcher returns the fast path over the lessons ix holds.
+func NewMatcher(ix Index, o MatcherOptions) *Matcher {
+	if o.CacheSize == 0 {
+		o.CacheSize = 1000
+	}
+	if o.TTL == 0 {
+		o.TTL = time.Hour
+	}
+	m := &Matcher{ix: ix, opts: o}
+	if o.CacheSize > 0 {
+		m.cache = expirable.NewLRU[string, []Match](o.CacheSize, nil, o.TTL)
+	}
+	return m
+}
+
+// Invalidate forgets the lessons and the hot cache: the next Match loads
+// them again.
+func (m *Matcher) Invalidate() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.set = nil
+	if m.cache != nil {
+		m.cache.Purge()
+	}
+}
+
+// CacheStats counts the hot cache's hits and misses since the Matcher was
+// made.
+func (m *Matcher) CacheStats() (hits, misses int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hits, m.misses
+}
+
+// Match returns the top k lessons (DefaultK when k ≤ 0, at most MaxK) for
+// s by relevance × strength, best first, each with why it matched.
+// Archived lessons and lessons whose trigger or strength has a problem are
+// left out.
+func (m *Matcher) Match(ctx context.Context, s Situation, k int) (Result, error) {
+	start := time.Now()
+	if k <= 0 {
+		k = DefaultK
+	}
+	k = min(k, MaxK)
+	set, err := m.lessons(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	key := s.key(k)
+	if m.cache != nil {
+		if got, ok := m.cache.Get(key + "\x00" + set.version); ok {
+			m.count(true)
+			return Result{Lessons: slices.Clone(got), Ms: ms(start), Cached: true}, nil
+		}
+	}
+	m.count(false)
+	found := set.match(s, k, m.opts.Rerank)
+	if m.cache != nil {
+		m.cache.Add(key+"\x00"+set.version, found)
+	}
+	return Result{Lessons: slices.Clone(found), Ms: ms(start)}, nil
+}
+
+func ms(start time.Time) float64 { return math.Round(float64(time.Since(start).Microseconds())) / 1000 }
+
+func (m *Matcher) count(hit bool) {
+	m.mu.Lock()
+	if hit {
+		m.hits++
+	} else {
+		m.misses++
+	}
+	m.mu.Unlock()
+}
+
+// lessons returns the lessons as the index has them now, loading them
+// again when they changed.
+func (m *Matcher) lessons(ctx context.Context) (*lessonSet, error) {
+	v, err := m.ix.LessonsVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	set := m.set
+	m.mu.Unlock()
+	if set != nil && set.version == v {
+		return set, nil
+	}
+	ls, err := m.ix.Lessons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	set = newLessonSet(v, ls)
+	m.mu.Lock()
+	m.set = set
+	if m.cache != nil {
+		m.cache.Purge()
+	}
+	m.mu.Unlock()
+	return set, nil
+}
+
+// lessonSet is every matchable lesson, indexed for the fast path.
+type lessonSet struct {
+	version string
+	lessons []entry
+	// byWord maps an analyzed trigger word to the lessons whose trigger
+	// has it; byTool a lower-cased tool name to its lessons; globbed are
+	// the lessons with a path glob.
+	byWord  map[string][]int32
+	byTool  map[string][]int32
+	globbed []int32
+	// postings map an analyzed term of the lesson's name, trigger, action
+	// bias and text to the lessons holding it, with how often: BM25's.
+	postings map[string][]posting
+	avgLen   float64
+}
+
+type posting struct {
+	doc int32
+	tf  int32
+}
+
+// entry is one matchable lesson.
+type entry struct {
+	index.Lesson
+	// phrases are the word triggers, each as its analyzed words.
+	phrases [][]string
+	tools   []string
+	globs   []string
+	length  int
+}
+
+// triggerKind sorts a trigger item: a tool ("tool:NAME"), a path glob
+// ("path:GLOB", or anything with a slash or a glob character), or words.
+func triggerKind(t string) (kind, value string) {
+	switch lt := strings.ToLower(t); {
+	case strings.HasPrefix(lt, "tool:"):
+		return "tool", strings.TrimSpace(t[len("tool:"):])
+	case strings.HasPrefix(lt, "path:"):
+		return "glob", strings.TrimSpace(t[len("path:"):])
+	case !strings.ContainsAny(t, " \t") && strings.ContainsAny(t, "/*?[{"):
+		return "glob", t
+	}
+	return "words", t
+}
+
+func newLessonSet(version string, ls []index.Lesson) *lessonSet {
+	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, postings: map[string][]posting{}}
+	total := 0
+	for _, l := range ls {
+		if l.Archived || hasMatchProblem(l) || len(l.Trigger) == 0 {
+			continue
+		}
+		e := entry{Lesson: l}
+		doc := int32(len(set.lessons))
+		for _, t := range l.Trigger {
+			switch kind, v := triggerKind(t); kind {
+			case "tool":
+				if v != "" {
+					e.tools = append(e.tools, strings.ToLower(v))
+					set.byTool[strings.ToLower(v)] = append(set.byTool[strings.ToLower(v)], doc)
+				}
+			case "glob":
+				if doublestar.ValidatePattern(v) {
+					e.globs = append(e.globs, v)
+				}
+			default:
+				words := contentTerms(v)
+				if len(words) > 0 {
+					e.phrases = append(e.phrases, words)
+				}
+				for _, w := range words {
+					if ws := set.byWord[w]; len(ws) == 0 || ws[len(ws)-1] != doc {
+						set.byWord[w] = append(ws, doc)
+					}
+				}
+			}
+		}
+		if len(e.globs) > 0 {
+			set.globbed = append(set.globbed, doc)
+		}
+		terms := text.Analyze(strings.Join([]string{l.Name, strings.Join(l.Trigger, " "), l.ActionBias, l.Text}, " "))
+		e.length = len(terms)
+		total += len(terms)
+		tf := map[string]int32{}
+		for _, t := range terms {
+			tf[t]++
+		}
+		for t, n := range tf {
+			set.postings[t] = append(set.postings[t], posting{doc, n})
+		}
+		set.lessons = append(set.lessons, e)
+	}
+	if len(set.lessons) > 0 {
+		set.avgLen = float64(total) / float64(len(set.lessons))
+	}
+	return set
+}
+
+// hasMatchProblem reports whether l's problems keep it out of matching:
+// one in its trigger or strength.
+func hasMatchProblem(l index.Lesson) bool {
+	for _, p := range l.Problems {
+		if p.Key == vault.LessonTrigger || p.Key == vault.LessonStrength {
+			return true
+		}
+	}
+	return false
+}
+
+// contentTerms are the analyzed words of s without stop words (all of
+// them when nothing else is left).
+func contentTerms(s string) []string {
+	var out []string
+	for _, w := range text.Words(s) {
+		if !text.IsStopWord(strings.ToLower(w)) {
+			if t := text.Term(w); t != "" && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// bm25Half is the BM25 score at which the keyword part of relevance is
+// one half: it saturates, so that no lesson's text outweighs its trigger.
+const bm25Half = 4.0
+
+// match ranks the lessons for s and returns the top k.
+func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) []Match) []Match {
+	if len(set.lessons) == 0 || s.empty() {
+		return []Match{}
+	}
+	terms := contentTerms(s.Text)
+	have := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		have[t] = true
+	}
+	type cand struct {
+		exact float64
+		why   []string
+		kw    float64
+	}
+	cands := map[int32]*cand{}
+	get := func(d int32) *cand {
+		c := cands[d]
+		if c == nil {
+			c = &cand{}
+			cands[d] = c
+		}
+		return c
+	}
+	// Exact trigger matches: words, tools, globs.
+	seen := map[int32]bool{}
+	for _, t := range terms {
+		for _, d := range set.byWord[t] {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			best, which := 0.0, ""
+			for _, ph := range set.lessons[d].phrases {
+				n := 0
+				for _, w := range ph {
+					if have[w] {
+						n++
+					}
+				}
+				if f := float64(n) / float64(len(ph)); f > best {
+					best, which = f, strings.Join(ph, " ")
+				}
+			}
+			if best > 0 {
+				c := get(d)
+				c.exact = max(c.exact, best)
+				if best == 1 {
+					c.why = append(c.why, fmt.Sprintf("trigger words %q in the text", which))
+				} else {
+					c.why = append(c.why, fmt.Sprintf("%.0f%% of trigger words %q in the text", best*100, which))
+				}
+			}
+		}
+	}
+	if tool := strings.ToLower(strings.TrimSpace(s.Tool)); tool != "" {
+		for _, d := range set.byTool[tool] {
+			c := get(d)
+			c.exact = 1
+			c.why = append(c.why, "tool "+s.Tool)
+		}
+	}
+	if len(s.Paths) > 0 {
+		for _, d := range set.globbed {
+			for _, g := range set.lessons[d].globs {
+				if p, ok := globMatch(g, s.Paths); ok {
+					c := get(d)
+					c.exact = 1
+					c.why = append(c.why, fmt.Sprintf("path %s matches %s", p, g))
+					break
+				}
+			}
+		}
+	}
+	// Keyword relevance: BM25 over name, trigger, action bias and text.
+	n := float64(len(set.lessons))
+	for _, t := range text.Analyze(s.Text) {
+		ps := set.postings[t]
+		if len(ps) == 0 {
+			continue
+		}
+		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := 1.2 * (0.25 + 0.75*float64(set.lessons[p.doc].length)/set.avgLen)
+			get(p.doc).kw += idf * tf * 2.2 / (tf + norm)
+		}
+	}
+	out := make([]Match, 0, len(cands))
+	for d, c := range cands {
+		kw := c.kw / (c.kw + bm25Half)
+		rel := round(0.6*c.exact + 0.4*kw)
+		if rel < MinRelevance {
+			continue
+		}
+		if c.kw > 0 {
+			c.why = append(c.why, fmt.Sprintf("keywords (bm25 %.1f)", c.kw))
+		}
+		e := set.lessons[d]
+		out = append(out, Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
+			Strength: e.Strength, Relevance: rel, Score: round(rel * e.Strength), Why: strings.Join(c.why, "; ")})
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Relevance, a.Relevance), strings.Compare(a.Path, b.Path))
+	})
+	if rerank != nil && len(out) > 1 {
+		out = rerank(s, out[:min(len(out), 3*k)])
+	}
+	return out[:min(len(out), k)]
+}
+
+// globMatch returns the first of paths that glob g matches: against the
+// whole path, or for a glob without a slash, against the file name.
+func globMatch(g string, paths []string) (string, bool) {
+	for _, p := range paths {
+		p = strings.TrimPrefix(path.Clean(strings.ReplaceAll(p, "\\", "/")), "./")
+		if ok, _ := doublestar.Match(g, p); ok {
+			return p, true
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := doublestar.Match(g, path.Base(p)); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}

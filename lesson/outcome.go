@@ -1,0 +1,230 @@
+package lesson
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// LogFile is the outcome log, under the vault's state folder
+// (.vaultmem/state): one JSON record a line, only ever appended.
+const LogFile = "lessons/outcomes.jsonl"
+
+// Record is one line of the outcome log: which lesson was applied in what
+// context, what the fast path showed for that context, and how it went.
+type Record struct {
+	Time    time.Time `json:"time"`
+	Lesson  string    `json:"lesson"`
+	Outcome string    `json:"outcome"` // "success" or "failure"
+	Context string    `json:"context,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	Paths   []string  `json:"paths,omitempty"`
+	// Shown are the lessons the fast path returned for the context (when
+	// one was given), best first, as they were before the outcome.
+	Shown   []Shown `json:"shown,omitempty"`
+	Episode string  `json:"episode,omitempty"`
+	Agent   string  `json:"agent,omitempty"`
+	Domain  string  `json:"domain,omitempty"`
+	// Before and After are the lesson's strength around the outcome.
+	Before float64 `json:"strength_before"`
+	After  float64 `json:"strength_after"`
+}
+
+// Shown is a lesson the fast path returned, with what it was ranked by.
+type Shown struct {
+	Path      string   `json:"path"`
+	Relevance float64  `json:"relevance"`
+	Strength  float64  `json:"strength"`
+	Domain    string   `json:"domain,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+}
+
+// Outcome is what happened when an agent applied a lesson.
+type Outcome struct {
+	Lesson  string // a path or name
+	Success bool
+	// Episode is the note (a task, a memory) where it happened.
+	Episode string
+	// Context, Tool and Paths describe the situation, as given to Match.
+	Context string
+	Tool    string
+	Paths   []string
+	Agent   string
+}
+
+// Applied is an outcome's effect on its lesson.
+type Applied struct {
+	Path         string  `json:"path"`
+	Name         string  `json:"name"`
+	Outcome      string  `json:"outcome"`
+	Before       float64 `json:"strength_before"`
+	After        float64 `json:"strength_after"`
+	Applications int     `json:"application_count"`
+	// Flagged is set when the strength is now below the review line.
+	Flagged bool   `json:"flagged"`
+	History string `json:"history"`
+}
+
+// Outcome applies the strength rule to the lesson o names, starting from
+// the strength its note has now (a human's edit wins), bumps
+// application_count and last_applied, appends a history line and logs the
+// record. Errors: those of Resolve; ErrArchived; an error naming the file
+// and line when the note's strength is not a number in 0..1 (the note is
+// then left as it is).
+func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
+	p, err := s.Resolve(ctx, o.Lesson)
+	if err != nil {
+		return Applied{}, err
+	}
+	episode := ""
+	if strings.TrimSpace(o.Episode) != "" {
+		ep, err := s.ix.Lookup(ctx, strings.Trim(strings.TrimSpace(o.Episode), "[]"))
+		if err != nil {
+			return Applied{}, fmt.Errorf("episode: %w", err)
+		}
+		episode = "[[" + s.ix.LinkText(ctx, ep) + "]]"
+	}
+	var shown []Shown
+	sit := Situation{Text: o.Context, Tool: o.Tool, Paths: o.Paths}
+	if !sit.empty() {
+		res, err := s.m.Match(ctx, sit, DefaultK)
+		if err != nil {
+			return Applied{}, err
+		}
+		for _, m := range res.Lessons {
+			shown = append(shown, Shown{Path: m.Path, Relevance: m.Relevance, Strength: m.Strength, Domain: m.Domain, Tags: m.Tags})
+		}
+	}
+	word := "failure"
+	if o.Success {
+		word = "success"
+	}
+	at := s.now()
+	var out Applied
+	var domain string
+	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
+		l := vault.ReadLesson(n)
+		if isArchived(n) {
+			return nil, fmt.Errorf("%s: %w (remove archived: true from it to use it again)", p, ErrArchived)
+		}
+		for _, pr := range l.Problems {
+			if pr.Key == vault.LessonStrength || pr.Key == vault.LessonApplications {
+				return nil, fmt.Errorf("%s:%d: %s; fix it by hand first (the note is left as it is)", p, pr.Line, pr.Message)
+			}
+		}
+		after := s.rules.After(l.Strength, o.Success)
+		out = Applied{Path: p, Name: l.Name, Outcome: word, Before: l.Strength, After: after,
+			Applications: l.Applications + 1, Flagged: s.rules.Flagged(after)}
+		domain = l.Domain
+		what := fmt.Sprintf("%s: %s → %s", word, num(l.Strength), num(after))
+		if out.Flagged {
+			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
+		}
+		out.History = historyLine(at, what, episode)
+		next, err := set(p, n.Content, vault.LessonStrength, after, vault.LessonApplications, out.Applications,
+			vault.LessonLastApplied, vault.FromJSON(at.Format(DateLayout)))
+		if err != nil {
+			return nil, err
+		}
+		return vault.AppendToSection(next, vault.HistoryHeading, out.History), nil
+	})
+	if err != nil {
+		return Applied{}, err
+	}
+	rec := Record{Time: at.UTC(), Lesson: p, Outcome: word, Context: o.Context, Tool: o.Tool, Paths: o.Paths,
+		Shown: shown, Episode: strings.Trim(episode, "[]"), Agent: o.Agent, Domain: domain, Before: out.Before, After: out.After}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return Applied{}, err
+	}
+	if err := s.w.AppendState(ctx, LogFile, line); err != nil {
+		return out, fmt.Errorf("log the outcome: %w", err)
+	}
+	return out, s.refresh(ctx, p)
+}
+
+// update rewrites lesson note p with what fn makes of it, retrying when a
+// human's save came in between (fn then runs on the new content).
+func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]byte, error)) error {
+	var err error
+	for range 20 {
+		_, err = s.w.Update(ctx, p, func(cur []byte) ([]byte, error) {
+			if len(cur) == 0 {
+				return nil, errEmpty
+			}
+			n := vault.Parse(p, cur)
+			if n.Kind() != vault.KindLesson {
+				return nil, notLesson(p, n)
+			}
+			return fn(n)
+		})
+		if errors.Is(err, errEmpty) {
+			time.Sleep(5 * time.Millisecond) // an editor between truncating and writing
+			continue
+		}
+		if !errors.Is(err, vault.ErrConflict) {
+			break
+		}
+	}
+	return err
+}
+
+var errEmpty = errors.New("the note is empty (being saved?)")
+
+// set returns content with the frontmatter keys set, in order (pairs of
+// key and value).
+func set(p string, content []byte, kv ...any) ([]byte, error) {
+	var err error
+	for i := 0; i+1 < len(kv); i += 2 {
+		if content, err = vault.SetFrontmatter(p, content, kv[i].(string), kv[i+1]); err != nil {
+			return nil, err
+		}
+	}
+	return content, nil
+}
+
+// ReadLog reads the outcome log's records, oldest first; none when there is
+// no log yet. A line that is not a record is an error naming the file and
+// line.
+func (s *Store) ReadLog() ([]Record, error) {
+	b, _, err := s.w.ReadState(LogFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return []Record{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseLog(vault.StateDir+"/"+LogFile, b)
+}
+
+// parseLog parses the log in b, read from file.
+func parseLog(file string, b []byte) ([]Record, error) {
+	out := []Record{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(t, &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: not an outcome record: %v", file, line, err)
+		}
+		if r.Lesson == "" || (r.Outcome != "success" && r.Outcome != "failure") {
+			return nil, fmt.Errorf("%s:%d: not an outcome record (no lesson, or an outcome other than success or failure)", file, line)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return out, nil
+}
