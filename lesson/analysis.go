@@ -300,7 +300,9 @@ func (s *Store) Trends(ctx context.Context, domain string) ([]Trend, error) {
 		out = append(out, Trend{Domain: k[0], Month: k[1], Outcomes: a.n, Successes: a.ok,
 			SuccessRate: round(float64(a.ok) / float64(a.n)), MeanStrength: round(a.sum / float64(a.n))})
 	}
-	slices.SortFunc(out, func(a, b Trend) int { return cmp.Or(strings.Compare(a.Domain, b.Domain), strings.Compare(a.Month, b.Month)) })
+	slices.SortFunc(out, func(a, b Trend) int {
+		return cmp.Or(strings.Compare(a.Domain, b.Domain), strings.Compare(a.Month, b.Month))
+	})
 	return out, nil
 }
 

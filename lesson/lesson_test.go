@@ -124,7 +124,7 @@ func TestLessonLifecycle(t *testing.T) {
 		want []string
 		why  string
 	}{
-		{"words", lesson.Situation{Text: "about to run the integration tests"}, []string{mig.Path}, `trigger words "integr test" in the text`},
+		{"words", lesson.Situation{Text: "about to run the integration tests"}, []string{mig.Path}, `trigger words "integration tests" in the text`},
 		{"tool", lesson.Situation{Text: "list files", Tool: "bash"}, []string{mig.Path}, "tool bash"},
 		{"glob", lesson.Situation{Paths: []string{"gen/api/client.go"}}, []string{gl.Path}, "path gen/api/client.go matches gen/**/*.go"},
 		{"nothing", lesson.Situation{Text: "write the release notes"}, nil, ""},

@@ -226,11 +226,13 @@ type posting struct {
 // entry is one matchable lesson.
 type entry struct {
 	index.Lesson
-	// phrases are the word triggers, each as its analyzed words.
-	phrases [][]string
-	tools   []string
-	globs   []string
-	length  int
+	// phrases are the word triggers, each as its analyzed words, and
+	// phraseText each as written.
+	phrases    [][]string
+	phraseText []string
+	tools      []string
+	globs      []string
+	length     int
 }
 
 // triggerKind sorts a trigger item: a tool ("tool:NAME"), a path glob
@@ -271,6 +273,7 @@ func newLessonSet(version string, ls []index.Lesson) *lessonSet {
 				words := contentTerms(v)
 				if len(words) > 0 {
 					e.phrases = append(e.phrases, words)
+					e.phraseText = append(e.phraseText, v)
 				}
 				for _, w := range words {
 					if ws := set.byWord[w]; len(ws) == 0 || ws[len(ws)-1] != doc {
@@ -362,7 +365,8 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 			}
 			seen[d] = true
 			best, which := 0.0, ""
-			for _, ph := range set.lessons[d].phrases {
+			e := &set.lessons[d]
+			for i, ph := range e.phrases {
 				n := 0
 				for _, w := range ph {
 					if have[w] {
@@ -370,7 +374,7 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 					}
 				}
 				if f := float64(n) / float64(len(ph)); f > best {
-					best, which = f, strings.Join(ph, " ")
+					best, which = f, e.phraseText[i]
 				}
 			}
 			if best > 0 {

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
@@ -55,16 +56,19 @@ type Options struct {
 	// made an id with task.AgentID. New rejects an id task.CheckAgent
 	// refuses.
 	Agent string
+	// LessonRules are the lessons' strength rule (zero fields: defaults).
+	LessonRules lesson.Rules
 }
 
 // Server is an MCP server of one vault. Make one with New.
 type Server struct {
-	opts   Options
-	root   *os.Root
-	mcp    *mcp.Server
-	l1     *recent
-	memory *memory.Store
-	tasks  *task.Store
+	opts    Options
+	root    *os.Root
+	mcp     *mcp.Server
+	l1      *recent
+	memory  *memory.Store
+	tasks   *task.Store
+	lessons *lesson.Store
 }
 
 // New builds the server and its tools and resources. Errors: a missing
@@ -78,11 +82,15 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
+	lessons, err := lesson.NewStore(o.Writer, o.Index, lesson.Options{Folder: o.Vault.Folder(vault.KindLesson), FS: o.Vault.FS(), Rules: o.LessonRules})
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
 	version := o.Version
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256),
+	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons,
 		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(vault.KindUser)}),
 		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folder(vault.KindTask), FS: o.Vault.FS()}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{

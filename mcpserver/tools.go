@@ -170,6 +170,7 @@ func (s *Server) addTools() {
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
 	s.addTaskTools()
+	s.addLessonTools()
 }
 
 func ptr[T any](v T) *T { return &v }

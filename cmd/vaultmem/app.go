@@ -56,6 +56,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			a.mergeMemoryIndexCommand(),
 			a.dreamCommand(),
 			a.taskCommand(),
+			a.lessonCommand(),
 			a.indexCommand(),
 			a.searchCommand(),
 			a.watchCommand(),

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
@@ -34,6 +35,14 @@ type config struct {
 	Recall recallConfig `yaml:"recall"`
 	// Dream configures the consolidation pass.
 	Dream dreamConfig `yaml:"dream"`
+	// Lessons configures the lessons' strength rule (zero values: seed
+	// 004's) and the learned router.
+	Lessons lessonsConfig `yaml:"lessons"`
+}
+
+// lessonsConfig is the lessons section of the config.
+type lessonsConfig struct {
+	lesson.Rules `yaml:",inline"`
 }
 
 // chatConfig is an OpenAI-compatible chat endpoint.

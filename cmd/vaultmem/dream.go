@@ -33,7 +33,18 @@ func (s *session) dreamer(ix *index.Index) *dream.Dreamer {
 		llm = chatOptions(s.cfg.Recall.Classifier)
 	}
 	return dream.New(s.v, s.writer(), ix, s.store(ix), dream.Options{Folder: s.cfg.Folders.Memory, LogFile: s.cfg.Dream.Log,
-		Commit: s.cfg.Dream.Commit, LLM: llm})
+		Commit: s.cfg.Dream.Commit, LLM: llm, Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
+			st, err := s.lessons(ix)
+			if err != nil {
+				return nil, err
+			}
+			ds, err := st.Decay(ctx, today, dryRun)
+			paths := make([]string, len(ds))
+			for i, d := range ds {
+				paths[i] = d.Path
+			}
+			return paths, err
+		}})
 }
 
 // dreamGate is the config's gate of automatic runs.

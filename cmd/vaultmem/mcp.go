@@ -55,7 +55,7 @@ func (a *app) mcpCommand() *cli.Command {
 			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
 			opts := mcpserver.Options{Vault: s.v, Index: ix, Writer: w,
-				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup, Agent: agent,
+				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup, Agent: agent, LessonRules: s.cfg.Lessons.Rules,
 				OnPanic: func(err error) { logf("recovered: %v", err) }}
 
 			// The watcher keeps the index current; if another process

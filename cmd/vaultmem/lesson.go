@@ -1,0 +1,393 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// lessons returns the vault's lesson store over ix, with the config's
+// rules.
+func (s *session) lessons(ix *index.Index) (*lesson.Store, error) {
+	return lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folder(vault.KindLesson), FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
+}
+
+// withLessons wraps a lesson command: the index brought up to date (as
+// every read command does), then the vault's lesson store over it.
+func (a *app) withLessons(fn func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error) cli.ActionFunc {
+	return a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
+		st, err := s.lessons(ix)
+		if err != nil {
+			return err
+		}
+		return lessonError(fn(ctx, cmd, st))
+	})
+}
+
+// lessonError maps the lesson package's errors to exit codes: a bad
+// argument is a usage error (2), an archived lesson a conflict (3).
+func lessonError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, lesson.ErrInvalid):
+		return usageError{err}
+	case errors.Is(err, lesson.ErrArchived):
+		return codedError{err, exitConflict}
+	}
+	return err
+}
+
+// situationFlags are the flags that describe a situation besides its text.
+func situationFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "tool", Usage: "the `TOOL` the agent is about to call (matches trigger tool:TOOL)"},
+		&cli.StringSliceFlag{Name: "path", Usage: "a file `PATH` involved (matches trigger globs; repeat for several)"},
+	}
+}
+
+func (a *app) lessonCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "lesson",
+		Usage: "intuition memory: lessons that strengthen when they help, fade when unused, and match in a millisecond",
+		Description: "Lessons are notes (type: lesson) with a trigger (words, tool:NAME, path globs), an action_bias,\n" +
+			"a strength 0..1 and a '## History' line per change. LESSON is a path or a name, resolved as a\n" +
+			"[[wikilink]] is. Success +0.05, failure -0.1 (flagged for review below 0.3); unused for 30 days,\n" +
+			"x0.99 a day (archived below 0.2); pinned: true never decays. Rules are set in the config under\n" +
+			"lessons: (initial, success, failure, review_below, decay_after_days, decay_per_day,\n" +
+			"archive_below). Outcomes are logged to .vaultmem/state/" + lesson.LogFile + ". Every command takes --json.",
+		Commands: []*cli.Command{
+			{
+				Name: "add", Usage: "write a new lesson", ArgsUsage: "TITLE",
+				Description: "Writes <lessons folder>/TITLE.md at the initial strength.\n" +
+					"With --json: {path, name, trigger, action_bias, strength}.",
+				Flags: []cli.Flag{jsonFlag,
+					&cli.StringSliceFlag{Name: "trigger", Usage: "when it applies: `WORDS`, tool:NAME or a path glob (repeat for several; required)"},
+					&cli.StringFlag{Name: "action-bias", Usage: "what to do or avoid, `TEXT`"},
+					&cli.StringFlag{Name: "domain", Usage: "its `DOMAIN` (testing, git, ...)"},
+					&cli.StringSliceFlag{Name: "tag", Usage: "a `TAG` (repeat for several)"},
+					&cli.StringSliceFlag{Name: "episode", Usage: "a `NOTE` it was learned from (a task, a memory; repeat)"},
+					&cli.StringSliceFlag{Name: "derived-from", Usage: "a `LESSON` it refines (repeat)"},
+					&cli.StringFlag{Name: "body", Usage: "what it says and why, `TEXT`"},
+					&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input"},
+				},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					title, err := oneArg(cmd, "TITLE")
+					if err != nil {
+						return err
+					}
+					body := cmd.String("body")
+					if cmd.Bool("stdin") {
+						if body != "" {
+							return usagef("give the body with --body or --stdin, not both")
+						}
+						b, err := io.ReadAll(a.stdin)
+						if err != nil {
+							return fmt.Errorf("read standard input: %w", err)
+						}
+						body = string(b)
+					}
+					added, err := st.Add(ctx, lesson.New{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
+						Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
+						DerivedFrom: cmd.StringSlice("derived-from"), Body: body})
+					if err != nil {
+						return err
+					}
+					return a.taskOut(cmd, added, fmt.Sprintf("added %s (strength %v)", added.Path, added.Strength))
+				}),
+			},
+			{
+				Name: "match", Usage: "the lessons for what you are about to do, strongest and most relevant first", ArgsUsage: "[TEXT...]",
+				Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
+					"lesson's trigger, action bias and text) x strength. With --json: {lessons: [{path, name, trigger,\n" +
+					"action_bias, strength, relevance, score, why}], ms, cached}.\n" +
+					"With --hook, reads a Claude Code PreToolUse hook's JSON on standard input (tool_name,\n" +
+					"tool_input) and prints the hook output that adds the matching lessons to the agent's context\n" +
+					"(nothing when none match); it never blocks the tool.",
+				Flags: append(situationFlags(), jsonFlag,
+					&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
+					&cli.BoolFlag{Name: "hook", Usage: "act as a Claude Code PreToolUse hook (stdin: the hook's JSON)"},
+				),
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					k := int(cmd.Int("k"))
+					if k < 1 || k > lesson.MaxK {
+						return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
+					}
+					if cmd.Bool("hook") {
+						return a.lessonHook(ctx, st, k)
+					}
+					s := lesson.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
+					if strings.TrimSpace(s.Text) == "" && s.Tool == "" && len(s.Paths) == 0 {
+						return usagef("say what you are about to do: TEXT, --tool or --path")
+					}
+					res, err := st.Matcher().Match(ctx, s, k)
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(res)
+					}
+					if len(res.Lessons) == 0 {
+						fmt.Fprintln(a.stdout, "no lesson matches")
+					}
+					for _, m := range res.Lessons {
+						fmt.Fprintf(a.stdout, "%.2f  %s — %s\n      %s (strength %v, relevance %v: %s)\n", m.Score, m.Name, m.ActionBias, m.Path, m.Strength, m.Relevance, m.Why)
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "outcome", Usage: "say how applying a lesson went: its strength follows", ArgsUsage: "LESSON",
+				Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
+					"starting from the strength the note has now. Appends a History line and a record to the\n" +
+					"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
+					"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
+				Flags: append(situationFlags(), jsonFlag, agentFlag,
+					&cli.BoolFlag{Name: "success", Usage: "applying it helped"},
+					&cli.BoolFlag{Name: "failure", Usage: "applying it did not help"},
+					&cli.StringFlag{Name: "episode", Usage: "the `NOTE` (a task, a memory) where it happened"},
+					&cli.StringFlag{Name: "context", Usage: "what the agent was doing, `TEXT`"},
+				),
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					ref, err := oneArg(cmd, "LESSON")
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("success") == cmd.Bool("failure") {
+						return usagef("give one of --success and --failure")
+					}
+					res, err := st.Outcome(ctx, lesson.Outcome{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
+						Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: cmd.String("agent")})
+					if err != nil {
+						return err
+					}
+					line := fmt.Sprintf("%s %s: strength %v → %v", res.Outcome, res.Path, res.Before, res.After)
+					if res.Flagged {
+						line += " (flagged for review)"
+					}
+					return a.taskOut(cmd, res, line)
+				}),
+			},
+			{
+				Name: "decay", Usage: "weaken the lessons unused for too long (Dream runs this too)",
+				Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
+					"lesson is archived (kept as a note, out of matching). Pinned lessons never decay.\n" +
+					"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}], dry_run}.",
+				Flags: []cli.Flag{jsonFlag,
+					&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
+					&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
+				},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					today := cmd.String("today")
+					if today == "" {
+						today = time.Now().Format(lesson.DateLayout)
+					}
+					ds, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(map[string]any{"decayed": ds, "dry_run": cmd.Bool("dry-run")})
+					}
+					for _, d := range ds {
+						line := fmt.Sprintf("%s: %v → %v (%d days)", d.Path, d.Before, d.After, d.Days)
+						if d.Archived {
+							line += ", archived"
+						}
+						fmt.Fprintln(a.stdout, line)
+					}
+					fmt.Fprintf(a.stdout, "%d lessons decayed\n", len(ds))
+					return nil
+				}),
+			},
+			{
+				Name: "review", Usage: "the lessons that need a look: flagged, weak, or with frontmatter problems",
+				Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
+				Flags:       []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					rs, err := st.Review(ctx, cmd.Bool("all"))
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(rs)
+					}
+					for _, r := range rs {
+						fmt.Fprintf(a.stdout, "%s (strength %v)\n", r.Path, r.Strength)
+						for _, why := range r.Reasons {
+							fmt.Fprintf(a.stdout, "  - %s\n", why)
+						}
+					}
+					if len(rs) == 0 {
+						fmt.Fprintln(a.stdout, "nothing to review")
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
+				Description: "With --json: [{lessons: [path, path], overlap, why}].",
+				Flags:       []cli.Flag{jsonFlag},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					cs, err := st.Contradictions(ctx)
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(cs)
+					}
+					for _, c := range cs {
+						fmt.Fprintf(a.stdout, "%s and %s (both on %s): %s\n", c.A, c.B, c.Overlap, c.Why)
+					}
+					if len(cs) == 0 {
+						fmt.Fprintln(a.stdout, "no contradictions")
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
+				Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
+				Flags:       []cli.Flag{jsonFlag},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					ref, err := oneArg(cmd, "LESSON")
+					if err != nil {
+						return err
+					}
+					h, err := st.History(ctx, ref)
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(h)
+					}
+					fmt.Fprintf(a.stdout, "%s (%s), strength %v\n", h.Name, h.Path, h.Strength)
+					for _, l := range h.Lines {
+						fmt.Fprintf(a.stdout, "  %s\n", l)
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
+				Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
+				Flags:       []cli.Flag{jsonFlag, &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					ts, err := st.Trends(ctx, cmd.String("domain"))
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(ts)
+					}
+					for _, t := range ts {
+						fmt.Fprintf(a.stdout, "%-12s %s  %3d outcomes, %3.0f%% success, mean strength %.2f\n", t.Domain, t.Month, t.Outcomes, t.SuccessRate*100, t.MeanStrength)
+					}
+					return nil
+				}),
+			},
+			{
+				Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
+				Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
+					"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
+					"strength with success. With --json: {lessons, live, flagged, archived, outcomes, successes,\n" +
+					"precision, recall, strength_success_correlation} (null when not computable).",
+				Flags: []cli.Flag{jsonFlag},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					s, err := st.Stats(ctx)
+					if err != nil {
+						return err
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(s)
+					}
+					opt := func(f *float64) string {
+						if f == nil {
+							return "n/a"
+						}
+						return fmt.Sprintf("%.2f", *f)
+					}
+					fmt.Fprintf(a.stdout, "%d lessons (%d live, %d flagged, %d archived); %d outcomes, %d successes\n",
+						s.Lessons, s.Live, s.Flagged, s.Archived, s.Outcomes, s.Successes)
+					fmt.Fprintf(a.stdout, "precision %s, recall %s, strength-success correlation %s\n", opt(s.Precision), opt(s.Recall), opt(s.StrengthSuccess))
+					return nil
+				}),
+			},
+		},
+	}
+}
+
+// hookInput is what Claude Code gives a PreToolUse hook on stdin.
+type hookInput struct {
+	ToolName  string         `json:"tool_name"`
+	ToolInput map[string]any `json:"tool_input"`
+}
+
+// lessonHook answers a Claude Code PreToolUse hook: the lessons matching
+// the tool call, as context added for the agent.
+func (a *app) lessonHook(ctx context.Context, st *lesson.Store, k int) error {
+	b, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
+	if err != nil {
+		return fmt.Errorf("read the hook's input: %w", err)
+	}
+	var in hookInput
+	if err := json.Unmarshal(b, &in); err != nil {
+		return usagef("--hook: standard input is not a hook's JSON: %v", err)
+	}
+	s := lesson.Situation{Tool: in.ToolName}
+	var words []string
+	keys := make([]string, 0, len(in.ToolInput))
+	for key := range in.ToolInput {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		v, ok := in.ToolInput[key].(string)
+		if !ok {
+			continue
+		}
+		switch key {
+		case "file_path", "path", "notebook_path":
+			s.Paths = append(s.Paths, v)
+		case "command", "description", "prompt", "pattern", "query", "url":
+			words = append(words, v)
+		}
+	}
+	s.Text = strings.Join(words, " ")
+	res, err := st.Matcher().Match(ctx, s, k)
+	if err != nil || len(res.Lessons) == 0 {
+		return err
+	}
+	var sb strings.Builder
+	sb.WriteString("Lessons from memory for this step (vaultmem):\n")
+	for _, m := range res.Lessons {
+		fmt.Fprintf(&sb, "- %s: %s (strength %v; %s)\n", m.Name, m.ActionBias, m.Strength, m.Path)
+	}
+	return a.printJSON(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "additionalContext": sb.String()}})
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestLessonWorkflow runs the README's lesson example as processes: add a
+// lesson, match it by words, tool and path (and as a Claude Code hook),
+// report outcomes, read its history, review, stats and decay.
+func TestLessonWorkflow(t *testing.T) {
+	dir := newVault(t)
+	if out := ok(t, dir, "lesson", "add", "Run migrations first", "--trigger", "integration tests", "--trigger", "tool:Bash",
+		"--trigger", "db/migrations/**", "--action-bias", "run make migrate before the integration tests", "--domain", "testing",
+		"--body", "The test database starts empty."); out != "added lessons/Run migrations first.md (strength 0.5)\n" {
+		t.Errorf("add: %q", out)
+	}
+	ok(t, dir, "lesson", "add", "Small commits", "--trigger", "git commit", "--action-bias", "commit one change at a time")
+
+	var m struct {
+		Lessons []struct {
+			Path, Name, Why     string
+			Trigger             []string
+			ActionBias          string `json:"action_bias"`
+			Strength, Relevance float64
+			Score               float64
+		}
+		Ms     *float64
+		Cached *bool
+	}
+	for _, args := range [][]string{
+		{"run", "the", "integration", "tests"},
+		{"--tool", "Bash", "ls"},
+		{"--path", "db/migrations/0042_users.sql"},
+	} {
+		out := ok(t, dir, append([]string{"lesson", "match", "--json"}, args...)...)
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		if len(m.Lessons) != 1 || m.Lessons[0].Path != "lessons/Run migrations first.md" || m.Lessons[0].ActionBias == "" ||
+			m.Lessons[0].Why == "" || m.Lessons[0].Score <= 0 || m.Ms == nil || m.Cached == nil || len(m.Lessons[0].Trigger) != 3 {
+			t.Errorf("match %v: %s", args, out)
+		}
+	}
+	if out := ok(t, dir, "lesson", "match", "write", "the", "release", "notes"); out != "no lesson matches\n" {
+		t.Errorf("no match: %q", out)
+	}
+
+	hook := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./integration/...","description":"Run the integration tests"}}`
+	r := vaultmem(t, dir, hook, "lesson", "match", "--hook")
+	var h struct {
+		Out struct {
+			Event   string `json:"hookEventName"`
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &h) != nil || h.Out.Event != "PreToolUse" ||
+		!strings.Contains(h.Out.Context, "Run migrations first: run make migrate before the integration tests") {
+		t.Errorf("hook: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := vaultmem(t, dir, `{"tool_name":"Read","tool_input":{"file_path":"README.md"}}`, "lesson", "match", "--hook"); r.code != 0 || r.stdout != "" {
+		t.Errorf("hook without a match must print nothing: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	out := ok(t, dir, "lesson", "outcome", "Run migrations first", "--success", "--context", "run the integration tests", "--json")
+	var a struct {
+		Before       float64 `json:"strength_before"`
+		After        float64 `json:"strength_after"`
+		Applications int     `json:"application_count"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || a.Before != 0.5 || a.After != 0.55 || a.Applications != 1 {
+		t.Errorf("outcome: %s", out)
+	}
+	ok(t, dir, "lesson", "outcome", "Small commits", "--failure")
+	ok(t, dir, "lesson", "outcome", "Small commits", "--failure")
+	if out := ok(t, dir, "lesson", "outcome", "Small commits", "--failure"); !strings.Contains(out, "0.3 → 0.2 (flagged for review)") {
+		t.Errorf("third failure: %q", out)
+	}
+	if out := ok(t, dir, "lesson", "history", "Run migrations first"); !strings.Contains(out, "success: 0.5 → 0.55") {
+		t.Errorf("history: %q", out)
+	}
+	if out := ok(t, dir, "lesson", "review"); !strings.Contains(out, "lessons/Small commits.md (strength 0.2)") ||
+		!strings.Contains(out, "weak: 0 of 3 outcomes were successes") || strings.Contains(out, "Run migrations") {
+		t.Errorf("review: %q", out)
+	}
+	var st struct {
+		Outcomes  int
+		Precision *float64
+		Recall    *float64
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "lesson", "stats", "--json")), &st); err != nil || st.Outcomes != 4 ||
+		st.Precision == nil || *st.Precision != 1 || st.Recall == nil || *st.Recall != 1 {
+		t.Errorf("stats: %+v %v", st, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".vaultmem", "state", "lessons", "outcomes.jsonl")); err != nil || strings.Count(string(b), "\n") != 4 {
+		t.Errorf("outcome log: %q %v", b, err)
+	}
+	if out := ok(t, dir, "lesson", "decay", "--today", "2027-02-01", "--dry-run"); !strings.Contains(out, "2 lessons decayed") {
+		t.Errorf("decay: %q", out)
+	}
+
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"lesson", "outcome", "No such lesson", "--success"}, 1, `no lesson "No such lesson"`},
+		{[]string{"lesson", "outcome", "Small commits"}, 2, "give one of --success and --failure"},
+		{[]string{"lesson", "match", "-k", "0", "x"}, 2, "-k 0"},
+		{[]string{"lesson", "add", "No trigger"}, 2, "needs a trigger"},
+		{[]string{"lesson", "match", "--hook"}, 2, "not a hook's JSON"},
+	} {
+		if r := vaultmem(t, dir, "", c.args...); r.code != c.code || !strings.Contains(r.stderr, c.msg) {
+			t.Errorf("%v: %d %q, want %d %q", c.args, r.code, r.stderr, c.code, c.msg)
+		}
+	}
+}
+
+// TestConcurrentOutcomes: eight processes report outcomes on one lesson
+// at once; every one is applied and in its history.
+func TestConcurrentOutcomes(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
+	var wg sync.WaitGroup
+	codes := make([]result, 8)
+	for i := range codes {
+		wg.Go(func() { codes[i] = vaultmem(t, dir, "", "lesson", "outcome", "Pin versions", "--success") })
+	}
+	wg.Wait()
+	for i, r := range codes {
+		if r.code != 0 {
+			t.Errorf("process %d: %d %s", i, r.code, r.stderr)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "lessons", "Pin versions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := string(b)
+	if !strings.Contains(note, "strength: 0.9\n") || !strings.Contains(note, "application_count: 8\n") || strings.Count(note, "success: ") != 8 {
+		t.Errorf("after eight outcomes:\n%s", note)
+	}
+}

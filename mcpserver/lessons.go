@@ -1,0 +1,101 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/lesson"
+)
+
+// LessonAddIn is the lesson_add tool's input.
+type LessonAddIn struct {
+	Title       string   `json:"title" jsonschema:"the lesson in a few words; also its note's name"`
+	Trigger     []string `json:"trigger" jsonschema:"when it applies: words of the situation, tool:NAME for a tool, or a path glob such as db/migrations/**"`
+	ActionBias  string   `json:"action_bias" jsonschema:"what to do or avoid when it applies"`
+	Domain      string   `json:"domain,omitempty" jsonschema:"its domain: testing, git, deploy, ..."`
+	Tags        []string `json:"tags,omitempty" jsonschema:"tags for the note"`
+	Episodes    []string `json:"episodes,omitempty" jsonschema:"the notes (tasks, memories) it was learned from: paths or names"`
+	DerivedFrom []string `json:"derived_from,omitempty" jsonschema:"the lessons it refines: paths or names"`
+	Body        string   `json:"body,omitempty" jsonschema:"what it says and why (markdown)"`
+}
+
+// LessonMatchIn is the lesson_match tool's input.
+type LessonMatchIn struct {
+	Text  string   `json:"text,omitempty" jsonschema:"what you are about to do, in your words"`
+	Tool  string   `json:"tool,omitempty" jsonschema:"the tool you are about to call"`
+	Paths []string `json:"paths,omitempty" jsonschema:"the files involved"`
+	K     int      `json:"k,omitempty" jsonschema:"at most this many lessons, 1 to 100 (0 or omitted: 5)"`
+}
+
+// LessonOutcomeIn is the lesson_outcome tool's input.
+type LessonOutcomeIn struct {
+	Lesson  string   `json:"lesson" jsonschema:"the lesson applied: its path or note name"`
+	Success bool     `json:"success" jsonschema:"true when applying it helped, false when it did not"`
+	Episode string   `json:"episode,omitempty" jsonschema:"the note (a task, a memory) where it happened"`
+	Context string   `json:"context,omitempty" jsonschema:"what you were doing (the text you matched with)"`
+	Tool    string   `json:"tool,omitempty" jsonschema:"the tool you called"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"the files involved"`
+	AgentIn
+}
+
+func (s *Server) addLessonTools() {
+	closed := false
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "lesson_add", Description: "Write down a lesson learnt (a note, type: lesson) so that it is " +
+		"in front of you the next time the situation comes: when it applies (trigger) and what to do (action_bias). It starts at strength 0.5.",
+		InputSchema: schemaFor[LessonAddIn](), Annotations: &mcp.ToolAnnotations{Title: "Add lesson", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonAdd)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "lesson_match", Description: "The lessons for what you are about to do, by relevance × strength, " +
+		"each with why it matched. Call it before a step that went wrong before (tests, deploys, migrations); report how it went with lesson_outcome.",
+		InputSchema: schemaFor[LessonMatchIn](bounds("k", 0, lesson.MaxK)), Annotations: &mcp.ToolAnnotations{Title: "Match lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.lessonMatch)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "lesson_outcome", Description: "Say whether applying a lesson helped: success raises its strength " +
+		"(+0.05), failure lowers it (−0.1; below 0.3 it is flagged for review). Logged with the context, for the lessons' statistics.",
+		InputSchema: schemaFor[LessonOutcomeIn](), Annotations: &mcp.ToolAnnotations{Title: "Lesson outcome", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonOutcome)
+}
+
+// lessonErr maps the lesson package's errors to tool errors.
+func lessonErr(err error) error {
+	if errors.Is(err, lesson.ErrInvalid) || errors.Is(err, lesson.ErrArchived) || errors.Is(err, lesson.ErrNotLesson) {
+		return err
+	}
+	return toolError(err)
+}
+
+func (s *Server) lessonAdd(ctx context.Context, req *mcp.CallToolRequest, in LessonAddIn) (*mcp.CallToolResult, lesson.Added, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, lesson.Added{}, toolError(err)
+	}
+	res, err := s.lessons.Add(ctx, lesson.New{Title: in.Title, Trigger: in.Trigger, ActionBias: in.ActionBias, Domain: in.Domain,
+		Tags: in.Tags, Episodes: in.Episodes, DerivedFrom: in.DerivedFrom, Body: in.Body})
+	if err != nil {
+		return nil, lesson.Added{}, lessonErr(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) lessonMatch(ctx context.Context, req *mcp.CallToolRequest, in LessonMatchIn) (*mcp.CallToolResult, lesson.Result, error) {
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
+		return nil, lesson.Result{}, toolError(err)
+	}
+	sit := lesson.Situation{Text: in.Text, Tool: in.Tool, Paths: in.Paths}
+	if sit.Text == "" && sit.Tool == "" && len(sit.Paths) == 0 {
+		return nil, lesson.Result{}, errors.New("say what you are about to do: text, tool or paths")
+	}
+	res, err := s.lessons.Matcher().Match(ctx, sit, in.K)
+	if err != nil {
+		return nil, lesson.Result{}, toolError(err)
+	}
+	return nil, res, nil
+}
+
+func (s *Server) lessonOutcome(ctx context.Context, req *mcp.CallToolRequest, in LessonOutcomeIn) (*mcp.CallToolResult, lesson.Applied, error) {
+	agent, err := s.taskCall(ctx, req, in.AgentIn)
+	if err != nil {
+		return nil, lesson.Applied{}, err
+	}
+	res, err := s.lessons.Outcome(ctx, lesson.Outcome{Lesson: in.Lesson, Success: in.Success, Episode: in.Episode,
+		Context: in.Context, Tool: in.Tool, Paths: in.Paths, Agent: agent})
+	if err != nil {
+		return nil, lesson.Applied{}, lessonErr(err)
+	}
+	return nil, res, nil
+}
