@@ -460,3 +460,24 @@ func globMatch(g string, paths []string) (string, bool) {
 	}
 	return "", false
 }
+
+// StrongAbove is the least strength, and relevance, of the lessons
+// recall shows for a how-to question.
+const StrongAbove = 0.5
+
+// ForRecall returns the strong lessons (strength and relevance at least
+// StrongAbove) matching query, written for an agent's context: one line
+// each, with the path; "" when none matches.
+func (m *Matcher) ForRecall(ctx context.Context, query string) (string, error) {
+	res, err := m.Match(ctx, Situation{Text: query}, DefaultK)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, l := range res.Lessons {
+		if l.Strength >= StrongAbove && l.Relevance >= StrongAbove {
+			fmt.Fprintf(&b, "- %s: %s (strength %s; %s)\n", l.Name, l.ActionBias, num(l.Strength), l.Path)
+		}
+	}
+	return b.String(), nil
+}

@@ -214,6 +214,11 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 			r.Focus, r.FocusPath = c.Context, c.Task.Path
 		}
 	}
+	if recall.HowTo(in.Query) {
+		if lines, err := s.lessons.Matcher().ForRecall(ctx, in.Query); err == nil && lines != "" {
+			r.Presets = append(r.Presets, recall.LessonsPreset(lines))
+		}
+	}
 	res, err := s.opts.Recall.Recall(ctx, r)
 	if err != nil {
 		return nil, nil, toolError(err)

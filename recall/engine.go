@@ -100,6 +100,21 @@ type Request struct {
 	// most half the budget; the rest of the budget goes to what the
 	// engines find. FocusPath is that task's path.
 	Focus, FocusPath string
+	// Presets are more context the caller found itself (the lessons for a
+	// how-to question, say), put after the focus, in order, while all of
+	// it takes at most half the budget.
+	Presets []Preset
+}
+
+// Preset is context a caller found itself, packed before what the engines
+// find as a layer of its own.
+type Preset struct {
+	// Layer names it in Item.Layer; Title is the heading it is shown
+	// under in the context; Path the note it is from ("" for several).
+	Layer, Title, Path string
+	Text               string
+	// Source and Why are its Item's.
+	Source, Why string
 }
 
 // Result is what Recall found; its JSON is the `vaultmem recall --json`

@@ -50,33 +50,46 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 // LayerTask is the layer of the focused task's context.
 const LayerTask = "task"
 
-// packAfter packs ranked items as pack does, after the focused task's
-// context of r when it takes at most half the budget.
+// packAfter packs ranked items as pack does, after the presets of r (the
+// focused task's context first): as many of them, in order, as take at
+// most half the budget together.
 func (e *Engine) packAfter(res *Result, ranked []*candidate, r Request) {
-	focus := ""
+	presets := r.Presets
 	if f := strings.TrimSpace(r.Focus); f != "" {
-		focus = "## Focused task: " + r.FocusPath + "\n" + f + "\n"
-		if 2*text.EstimateTokens(focus) > res.Budget {
-			focus = ""
-		}
+		presets = append([]Preset{{Layer: LayerTask, Title: "Focused task: " + r.FocusPath, Path: r.FocusPath, Text: f, Source: "focus",
+			Why: "the context of the agent's focused task: its ancestors, siblings, children and log"}}, presets...)
 	}
-	if focus == "" {
+	var head []string
+	var items []Item
+	used := 0
+	for _, p := range presets {
+		t := strings.TrimSpace(p.Text)
+		if t == "" {
+			continue
+		}
+		block := "## " + p.Title + "\n" + t + "\n"
+		n := text.EstimateTokens(block + "\n")
+		if 2*(used+n) > res.Budget {
+			continue
+		}
+		used += n
+		head = append(head, block)
+		items = append(items, Item{Path: p.Path, Source: p.Source, Layer: p.Layer, Tokens: text.EstimateTokens(block), Text: t, Why: p.Why})
+	}
+	if len(head) == 0 {
 		e.pack(res, ranked)
 		return
 	}
 	budget := res.Budget
-	res.Budget -= text.EstimateTokens(focus + "\n")
+	res.Budget -= used
 	e.pack(res, ranked)
 	res.Budget = budget
-	if res.Context != "" {
-		res.Context = focus + "\n" + res.Context
-	} else {
-		res.Context = focus
+	res.Context = strings.TrimSuffix(strings.Join(append(head, res.Context), "\n"), "\n")
+	if !strings.HasSuffix(res.Context, "\n") {
+		res.Context += "\n"
 	}
 	res.UsedTokens = text.EstimateTokens(res.Context)
-	item := Item{Path: r.FocusPath, Source: "focus", Layer: LayerTask, Tokens: text.EstimateTokens(focus), Text: strings.TrimSpace(r.Focus),
-		Why: "the context of the agent's focused task: its ancestors, siblings, children and log"}
-	res.Items = append([]Item{item}, res.Items...)
+	res.Items = append(items, res.Items...)
 }
 
 func sources(c *candidate) string {
@@ -176,4 +189,14 @@ func section(heading, title, p string) string {
 		return rest
 	}
 	return heading
+}
+
+// LayerLesson is the layer of the lessons shown for a how-to question.
+const LayerLesson = "lesson"
+
+// LessonsPreset is the preset that shows lessons (one line each, as the
+// lesson package writes them for recall) for a how-to question.
+func LessonsPreset(lines string) Preset {
+	return Preset{Layer: LayerLesson, Title: "Lessons", Text: lines, Source: "lessons",
+		Why: "strong lessons matching a question about how to do something"}
 }

@@ -416,3 +416,25 @@ func TestRouteValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestHowTo(t *testing.T) {
+	for q, want := range map[string]bool{
+		"How do I run the integration tests?":      true,
+		"how to deploy the api":                    true,
+		"What's the best way to add a dependency?": true,
+		"steps to release a new version":           true,
+		"What should I check before we deploy?":    true,
+		"Before I merge, anything to know?":        true,
+		"如何运行集成测试":                                 true,
+		"部署的时候要注意什么":                               true,
+		"When did Melanie go to the beach?":        false,
+		"How long did the migration take?":         false,
+		"Why did we choose SQLite?":                false,
+		"what does Caroline think about adoption":  false,
+		"how many tests are there":                 false,
+	} {
+		if got := recall.HowTo(q); got != want {
+			t.Errorf("HowTo(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -80,6 +80,17 @@ func TestLessonWorkflow(t *testing.T) {
 	if out := ok(t, dir, "lesson", "outcome", "Small commits", "--failure"); !strings.Contains(out, "0.3 → 0.2 (flagged for review)") {
 		t.Errorf("third failure: %q", out)
 	}
+	var rec struct {
+		Items []struct{ Layer, Text string }
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "recall", "--json", "how do I run the integration tests?")), &rec); err != nil ||
+		len(rec.Items) == 0 || rec.Items[0].Layer != "lesson" || !strings.Contains(rec.Items[0].Text, "Run migrations first: run make migrate") {
+		t.Errorf("recall of a how-to question: %+v %v", rec, err)
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "recall", "--json", "why does the test database start empty?")), &rec); err != nil ||
+		len(rec.Items) > 0 && rec.Items[0].Layer == "lesson" {
+		t.Errorf("recall of another question: %+v %v", rec, err)
+	}
 	if out := ok(t, dir, "lesson", "history", "Run migrations first"); !strings.Contains(out, "success: 0.5 → 0.55") {
 		t.Errorf("history: %q", out)
 	}

@@ -82,6 +82,17 @@ func (a *app) recallCommand() *cli.Command {
 					req.Focus, req.FocusPath = c.Context, c.Task.Path
 				}
 			}
+			if recall.HowTo(q) {
+				st, err := s.lessons(ix)
+				if err != nil {
+					return err
+				}
+				if lines, err := st.Matcher().ForRecall(ctx, q); err != nil {
+					return err
+				} else if lines != "" {
+					req.Presets = append(req.Presets, recall.LessonsPreset(lines))
+				}
+			}
 			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, req)
 			if err != nil {
 				return err
