@@ -30,7 +30,7 @@ type Lesson struct {
 	// Text is the body without its History section, cut to LessonTextLen.
 	Text string `json:"-"`
 	// Hash is the note's content hash.
-	Hash     string    `json:"-"`
+	Hash string `json:"-"`
 	// Problems are what is wrong with its frontmatter (see
 	// vault.ReadLesson).
 	Problems []vault.LessonProblem `json:"problems,omitempty"`

@@ -1,7 +1,6 @@
 package lesson
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -115,6 +114,17 @@ func NewMatcher(ix Index, o MatcherOptions) *Matcher {
 	return m
 }
 
+// SetRerank sets (nil: removes) the reranking of the candidates (see
+// MatcherOptions.Rerank), and empties the hot cache.
+func (m *Matcher) SetRerank(f func(s Situation, candidates []Match) []Match) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.opts.Rerank = f
+	if m.cache != nil {
+		m.cache.Purge()
+	}
+}
+
 // Invalidate forgets the lessons and the hot cache: the next Match loads
 // them again.
 func (m *Matcher) Invalidate() {
@@ -156,7 +166,10 @@ func (m *Matcher) Match(ctx context.Context, s Situation, k int) (Result, error)
 		}
 	}
 	m.count(false)
-	found := set.match(s, k, m.opts.Rerank)
+	m.mu.Lock()
+	rerank := m.opts.Rerank
+	m.mu.Unlock()
+	found := set.match(s, k, rerank)
 	if m.cache != nil {
 		m.cache.Add(key+"\x00"+set.version, found)
 	}
@@ -332,84 +345,98 @@ func contentTerms(s string) []string {
 // one half: it saturates, so that no lesson's text outweighs its trigger.
 const bm25Half = 4.0
 
-// match ranks the lessons for s and returns the top k.
+// scratch is one match's per-lesson scores, kept in a pool between
+// matches so that ranking allocates nothing per lesson.
+type scratch struct {
+	exact, kw []float64
+	touched   []int32
+}
+
+var scratchPool sync.Pool
+
+func getScratch(n int) *scratch {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil || len(sc.exact) < n {
+		sc = &scratch{exact: make([]float64, n), kw: make([]float64, n)}
+	}
+	return sc
+}
+
+// release zeroes what sc touched and puts it back in the pool.
+func (sc *scratch) release() {
+	for _, d := range sc.touched {
+		sc.exact[d], sc.kw[d] = 0, 0
+	}
+	sc.touched = sc.touched[:0]
+	scratchPool.Put(sc)
+}
+
+func (sc *scratch) touch(d int32) {
+	if sc.exact[d] == 0 && sc.kw[d] == 0 {
+		sc.touched = append(sc.touched, d)
+	}
+}
+
+// ranked is a lesson's place in a match.
+type ranked struct {
+	doc        int32
+	rel, score float64
+}
+
+// before orders ranked lessons: score, then relevance, then path.
+func (set *lessonSet) before(a, b ranked) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.rel != b.rel {
+		return a.rel > b.rel
+	}
+	return set.lessons[a.doc].Path < set.lessons[b.doc].Path
+}
+
+// match ranks the lessons for s and returns the top k: trigger words,
+// tools and globs matched exactly, and BM25 over each lesson's words,
+// accumulated in flat arrays; the reasons are written for the top k only.
 func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) []Match) []Match {
 	if len(set.lessons) == 0 || s.empty() {
 		return []Match{}
 	}
+	sc := getScratch(len(set.lessons))
+	defer sc.release()
 	terms := contentTerms(s.Text)
 	have := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		have[t] = true
 	}
-	type cand struct {
-		exact float64
-		why   []string
-		kw    float64
-	}
-	cands := map[int32]*cand{}
-	get := func(d int32) *cand {
-		c := cands[d]
-		if c == nil {
-			c = &cand{}
-			cands[d] = c
-		}
-		return c
-	}
-	// Exact trigger matches: words, tools, globs.
-	seen := map[int32]bool{}
 	for _, t := range terms {
 		for _, d := range set.byWord[t] {
-			if seen[d] {
-				continue
+			if sc.exact[d] > 0 {
+				continue // done by an earlier word
 			}
-			seen[d] = true
-			best, which := 0.0, ""
-			e := &set.lessons[d]
-			for i, ph := range e.phrases {
-				n := 0
-				for _, w := range ph {
-					if have[w] {
-						n++
-					}
-				}
-				if f := float64(n) / float64(len(ph)); f > best {
-					best, which = f, e.phraseText[i]
-				}
-			}
-			if best > 0 {
-				c := get(d)
-				c.exact = max(c.exact, best)
-				if best == 1 {
-					c.why = append(c.why, fmt.Sprintf("trigger words %q in the text", which))
-				} else {
-					c.why = append(c.why, fmt.Sprintf("%.0f%% of trigger words %q in the text", best*100, which))
-				}
+			if f, _ := set.lessons[d].phraseMatch(have); f > 0 {
+				sc.touch(d)
+				sc.exact[d] = f
 			}
 		}
 	}
-	if tool := strings.ToLower(strings.TrimSpace(s.Tool)); tool != "" {
+	tool := strings.ToLower(strings.TrimSpace(s.Tool))
+	if tool != "" {
 		for _, d := range set.byTool[tool] {
-			c := get(d)
-			c.exact = 1
-			c.why = append(c.why, "tool "+s.Tool)
+			sc.touch(d)
+			sc.exact[d] = 1
 		}
 	}
 	if len(s.Paths) > 0 {
 		for _, d := range set.globbed {
-			for _, g := range set.lessons[d].globs {
-				if p, ok := globMatch(g, s.Paths); ok {
-					c := get(d)
-					c.exact = 1
-					c.why = append(c.why, fmt.Sprintf("path %s matches %s", p, g))
-					break
-				}
+			if _, _, ok := set.lessons[d].globMatch(s.Paths); ok {
+				sc.touch(d)
+				sc.exact[d] = 1
 			}
 		}
 	}
-	// Keyword relevance: BM25 over name, trigger, action bias and text.
 	n := float64(len(set.lessons))
-	for _, t := range text.Analyze(s.Text) {
+	analyzed := text.Analyze(s.Text)
+	for _, t := range analyzed {
 		ps := set.postings[t]
 		if len(ps) == 0 {
 			continue
@@ -418,30 +445,95 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 		for _, p := range ps {
 			tf := float64(p.tf)
 			norm := 1.2 * (0.25 + 0.75*float64(set.lessons[p.doc].length)/set.avgLen)
-			get(p.doc).kw += idf * tf * 2.2 / (tf + norm)
+			sc.touch(p.doc)
+			sc.kw[p.doc] += idf * tf * 2.2 / (tf + norm)
 		}
 	}
-	out := make([]Match, 0, len(cands))
-	for d, c := range cands {
-		kw := c.kw / (c.kw + bm25Half)
-		rel := round(0.6*c.exact + 0.4*kw)
+	keep := k
+	if rerank != nil {
+		keep = 3 * k
+	}
+	var top []ranked // best first, at most keep
+	for _, d := range sc.touched {
+		kw := sc.kw[d] / (sc.kw[d] + bm25Half)
+		rel := round(0.6*sc.exact[d] + 0.4*kw)
 		if rel < MinRelevance {
 			continue
 		}
-		if c.kw > 0 {
-			c.why = append(c.why, fmt.Sprintf("keywords (bm25 %.1f)", c.kw))
+		r := ranked{d, rel, round(rel * set.lessons[d].Strength)}
+		if len(top) == keep && !set.before(r, top[len(top)-1]) {
+			continue
 		}
-		e := set.lessons[d]
-		out = append(out, Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
-			Strength: e.Strength, Relevance: rel, Score: round(rel * e.Strength), Why: strings.Join(c.why, "; ")})
+		i, _ := slices.BinarySearchFunc(top, r, func(a, b ranked) int {
+			if set.before(a, b) {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, i, r)
+		if len(top) > keep {
+			top = top[:keep]
+		}
 	}
-	slices.SortFunc(out, func(a, b Match) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Relevance, a.Relevance), strings.Compare(a.Path, b.Path))
-	})
+	out := make([]Match, len(top))
+	for i, r := range top {
+		e := &set.lessons[r.doc]
+		out[i] = Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
+			Strength: e.Strength, Relevance: r.rel, Score: r.score, Why: e.why(s, tool, have, sc.kw[r.doc])}
+	}
 	if rerank != nil && len(out) > 1 {
-		out = rerank(s, out[:min(len(out), 3*k)])
+		out = rerank(s, out)
 	}
 	return out[:min(len(out), k)]
+}
+
+// phraseMatch returns the largest share of one of e's trigger phrases
+// whose words are in have, and that phrase as written.
+func (e *entry) phraseMatch(have map[string]bool) (float64, string) {
+	best, which := 0.0, ""
+	for i, ph := range e.phrases {
+		n := 0
+		for _, w := range ph {
+			if have[w] {
+				n++
+			}
+		}
+		if f := float64(n) / float64(len(ph)); f > best {
+			best, which = f, e.phraseText[i]
+		}
+	}
+	return best, which
+}
+
+// globMatch returns the first of paths one of e's globs matches, and the
+// glob.
+func (e *entry) globMatch(paths []string) (string, string, bool) {
+	for _, g := range e.globs {
+		if p, ok := globMatch(g, paths); ok {
+			return p, g, true
+		}
+	}
+	return "", "", false
+}
+
+// why says what of situation s matched e.
+func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) string {
+	var why []string
+	if f, which := e.phraseMatch(have); f == 1 {
+		why = append(why, fmt.Sprintf("trigger words %q in the text", which))
+	} else if f > 0 {
+		why = append(why, fmt.Sprintf("%.0f%% of trigger words %q in the text", f*100, which))
+	}
+	if tool != "" && slices.Contains(e.tools, tool) {
+		why = append(why, "tool "+s.Tool)
+	}
+	if p, g, ok := e.globMatch(s.Paths); ok {
+		why = append(why, fmt.Sprintf("path %s matches %s", p, g))
+	}
+	if kw > 0 {
+		why = append(why, fmt.Sprintf("keywords (bm25 %.1f)", kw))
+	}
+	return strings.Join(why, "; ")
 }
 
 // globMatch returns the first of paths that glob g matches: against the

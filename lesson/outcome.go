@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/router"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -18,33 +19,19 @@ import (
 const LogFile = "lessons/outcomes.jsonl"
 
 // Record is one line of the outcome log: which lesson was applied in what
-// context, what the fast path showed for that context, and how it went.
+// context, what the fast path showed for that context (as the router
+// reads it), and how it went, with the lesson's domain and strength
+// around the outcome.
 type Record struct {
-	Time    time.Time `json:"time"`
-	Lesson  string    `json:"lesson"`
-	Outcome string    `json:"outcome"` // "success" or "failure"
-	Context string    `json:"context,omitempty"`
-	Tool    string    `json:"tool,omitempty"`
-	Paths   []string  `json:"paths,omitempty"`
-	// Shown are the lessons the fast path returned for the context (when
-	// one was given), best first, as they were before the outcome.
-	Shown   []Shown `json:"shown,omitempty"`
-	Episode string  `json:"episode,omitempty"`
-	Agent   string  `json:"agent,omitempty"`
-	Domain  string  `json:"domain,omitempty"`
+	router.Record
+	Domain string `json:"domain,omitempty"`
 	// Before and After are the lesson's strength around the outcome.
 	Before float64 `json:"strength_before"`
 	After  float64 `json:"strength_after"`
 }
 
 // Shown is a lesson the fast path returned, with what it was ranked by.
-type Shown struct {
-	Path      string   `json:"path"`
-	Relevance float64  `json:"relevance"`
-	Strength  float64  `json:"strength"`
-	Domain    string   `json:"domain,omitempty"`
-	Tags      []string `json:"tags,omitempty"`
-}
+type Shown = router.Shown
 
 // Outcome is what happened when an agent applied a lesson.
 type Outcome struct {
@@ -138,8 +125,8 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	if err != nil {
 		return Applied{}, err
 	}
-	rec := Record{Time: at.UTC(), Lesson: p, Outcome: word, Context: o.Context, Tool: o.Tool, Paths: o.Paths,
-		Shown: shown, Episode: strings.Trim(episode, "[]"), Agent: o.Agent, Domain: domain, Before: out.Before, After: out.After}
+	rec := Record{Record: router.Record{Time: at.UTC(), Lesson: p, Outcome: word, Context: o.Context, Tool: o.Tool, Paths: o.Paths,
+		Shown: shown, Episode: strings.Trim(episode, "[]"), Agent: o.Agent}, Domain: domain, Before: out.Before, After: out.After}
 	line, err := json.Marshal(rec)
 	if err != nil {
 		return Applied{}, err

@@ -43,6 +43,9 @@ type config struct {
 // lessonsConfig is the lessons section of the config.
 type lessonsConfig struct {
 	lesson.Rules `yaml:",inline"`
+	// Router reranks lesson matches with the learned router, trained on
+	// the outcome log (off by default: see 'vaultmem lesson router').
+	Router bool `yaml:"router"`
 }
 
 // chatConfig is an OpenAI-compatible chat endpoint.
@@ -189,6 +192,19 @@ dream:
   #   model: qwen2.5:7b
   #   api_key_env: OPENAI_API_KEY
   #   timeout: 30s
+
+# Lessons (intuition memory): the strength rule, seed 004's by default, and
+# the learned router, which reranks matches by what the outcome log says
+# helped; turn it on only when 'vaultmem lesson router' shows it ahead.
+lessons:
+  # initial: 0.5
+  # success: 0.05
+  # failure: 0.1
+  # review_below: 0.3
+  # decay_after_days: 30
+  # decay_per_day: 0.99
+  # archive_below: 0.2
+  router: false
 `
 
 // loadConfig reads the vault's config; a missing file gives the defaults.

@@ -13,13 +13,23 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/lesson/router"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
 // lessons returns the vault's lesson store over ix, with the config's
-// rules.
+// rules, and its learned router when the config turns it on.
 func (s *session) lessons(ix *index.Index) (*lesson.Store, error) {
-	return lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folder(vault.KindLesson), FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
+	st, err := lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folder(vault.KindLesson), FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
+	if err != nil || !s.cfg.Lessons.Router {
+		return st, err
+	}
+	m, err := st.Router(s.cacheDir())
+	if err != nil {
+		return nil, fmt.Errorf("lessons.router is on in the config, but: %w", err)
+	}
+	st.Matcher().SetRerank(lesson.Rerank(m))
+	return st, nil
 }
 
 // withLessons wraps a lesson command: the index brought up to date (as
@@ -309,6 +319,62 @@ func (a *app) lessonCommand() *cli.Command {
 				}),
 			},
 			{
+				Name: "router", Usage: "measure the learned router against the static order on a replayed outcome log",
+				Description: "Replays this vault's outcome log in time order (the first --train-fraction to train on, the\n" +
+					"rest to test, learning as it goes) and reports precision at 1 and 3 of the static order\n" +
+					"(relevance x strength) and of the learned router. --simulate also replays logs of two synthetic\n" +
+					"worlds, one where usefulness depends on the context in ways the static order cannot see, one\n" +
+					"where it follows relevance x strength. The router reranks matches only with lessons.router:\n" +
+					"true in the config. With --json: {log: {train, held, test, static_p1, learned_p1, static_p3,\n" +
+					"learned_p3}, simulated: [{world, seed, report}]}.",
+				Flags: []cli.Flag{jsonFlag,
+					&cli.FloatFlag{Name: "train-fraction", Value: 0.5, Usage: "the share of the log, oldest first, to train on (`F`, 0 to 1)"},
+					&cli.BoolFlag{Name: "simulate", Usage: "also replay simulated logs (3 seeds of each world, 3,000 records each)"},
+				},
+				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+					if err := noArgs(cmd); err != nil {
+						return err
+					}
+					frac := cmd.Float("train-fraction")
+					if frac < 0 || frac > 1 {
+						return usagef("--train-fraction %v: give 0 to 1", frac)
+					}
+					rep, err := st.EvalRouter(frac)
+					if err != nil {
+						return err
+					}
+					out := routerEval{Log: reportJSON(rep), Simulated: []simulated{}}
+					if cmd.Bool("simulate") {
+						for _, dep := range []bool{true, false} {
+							for seed := uint64(1); seed <= 3; seed++ {
+								w := router.World{ContextDependent: dep, Seed: seed}
+								name := "context-free"
+								if dep {
+									name = "context-dependent"
+								}
+								out.Simulated = append(out.Simulated, simulated{World: name, Seed: seed,
+									Report: reportJSON(router.Replay(router.Simulate(w, 3000), frac, router.Options{}))})
+							}
+						}
+					}
+					if cmd.Bool("json") {
+						return a.printJSON(out)
+					}
+					fmt.Fprintf(a.stdout, "%-28s %6s %6s  %s  %s\n", "log", "train", "tested", "P@1 static → learned", "P@3 static → learned")
+					line := func(name string, r reportOut) {
+						fmt.Fprintf(a.stdout, "%-28s %6d %6d  %.3f → %.3f          %.3f → %.3f\n", name, r.Train, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3)
+					}
+					line("this vault", out.Log)
+					for _, s := range out.Simulated {
+						line(fmt.Sprintf("%s (seed %d)", s.World, s.Seed), s.Report)
+					}
+					if out.Log.Test == 0 {
+						fmt.Fprintln(a.stdout, "(this vault's log has no outcome to test on yet: a success, logged with a context, among 2+ lessons shown)")
+					}
+					return nil
+				}),
+			},
+			{
 				Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
 				Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
 					"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
@@ -340,6 +406,33 @@ func (a *app) lessonCommand() *cli.Command {
 			},
 		},
 	}
+}
+
+// routerEval is the output of 'lesson router'.
+type routerEval struct {
+	Log       reportOut   `json:"log"`
+	Simulated []simulated `json:"simulated"`
+}
+
+type simulated struct {
+	World  string    `json:"world"`
+	Seed   uint64    `json:"seed"`
+	Report reportOut `json:"report"`
+}
+
+// reportOut is a router.Report as the CLI prints it.
+type reportOut struct {
+	Train     int     `json:"train"`
+	Held      int     `json:"held"`
+	Test      int     `json:"test"`
+	StaticP1  float64 `json:"static_p1"`
+	LearnedP1 float64 `json:"learned_p1"`
+	StaticP3  float64 `json:"static_p3"`
+	LearnedP3 float64 `json:"learned_p3"`
+}
+
+func reportJSON(r router.Report) reportOut {
+	return reportOut{r.Train, r.Held, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3}
 }
 
 // hookInput is what Claude Code gives a PreToolUse hook on stdin.

@@ -156,3 +156,45 @@ func TestConcurrentOutcomes(t *testing.T) {
 		t.Errorf("after eight outcomes:\n%s", note)
 	}
 }
+
+// TestLessonRouter: 'lesson router' replays the log and simulated worlds;
+// with lessons.router on, matches are reranked by a model trained on the
+// log and kept in the cache.
+func TestLessonRouter(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "lesson", "add", "Migrate first", "--trigger", "integration tests", "--action-bias", "run the migrations first")
+	ok(t, dir, "lesson", "add", "Reset fixtures", "--trigger", "integration tests", "--action-bias", "reset the fixtures first")
+	for range 3 {
+		ok(t, dir, "lesson", "outcome", "Reset fixtures", "--success", "--context", "run the integration tests")
+	}
+	var ev struct {
+		Log       struct{ Train, Held int }
+		Simulated []struct {
+			World  string
+			Report struct {
+				StaticP3  float64 `json:"static_p3"`
+				LearnedP3 float64 `json:"learned_p3"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "lesson", "router", "--simulate", "--json")), &ev); err != nil ||
+		ev.Log.Train+ev.Log.Held != 3 || len(ev.Simulated) != 6 || ev.Simulated[0].World != "context-dependent" ||
+		ev.Simulated[0].Report.LearnedP3 <= ev.Simulated[0].Report.StaticP3 {
+		t.Errorf("router: %+v %v", ev, err)
+	}
+	cfg := filepath.Join(dir, ".vaultmem", "config.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil || !strings.Contains(string(b), "  router: false\n") {
+		t.Fatalf("config: %v\n%s", err, b)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "  router: false\n", "  router: true\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := ok(t, dir, "lesson", "match", "run", "the", "integration", "tests")
+	if !strings.Contains(out, "reranked by the learned router") {
+		t.Errorf("match with the router on: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", "cache", "router.model")); err != nil {
+		t.Errorf("router model not kept in the cache: %v", err)
+	}
+}

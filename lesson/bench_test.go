@@ -1,0 +1,159 @@
+package lesson_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// benchWords is the vocabulary of the benchmark's lessons and situations.
+var benchWords = strings.Fields(`test tests integration unit migration migrations database schema deploy release build
+	compile lint format commit push merge rebase branch review docker image container kubernetes pod service config
+	secret token cache index query search api endpoint client server request response timeout retry queue worker job
+	cron schedule log logs metric alert dashboard backup restore upgrade downgrade dependency version lockfile module
+	package install vendor script shell bash python node golang rust java frontend backend css html template render
+	auth login session cookie password user admin role permission file path folder upload download storage bucket
+	network proxy dns certificate tls port socket thread lock race deadlock memory leak profile benchmark flaky slow
+	fast error panic crash exception stack trace debug breakpoint fixture mock stub golden snapshot coverage report`)
+
+// benchTools are the tools of the benchmark's tool triggers.
+var benchTools = []string{"Bash", "Edit", "Write", "Read", "Grep", "WebFetch", "Task", "NotebookEdit"}
+
+// lessonVault writes a vault of n lessons (a trigger of two or three
+// words, a tool now and then, a path glob now and then), indexes it, and
+// returns a Store over it, the index, and the situations of a replayed log: texts of
+// a few words, most of them recurring (a Zipf law over 500 situations).
+func lessonVault(b *testing.B, n int) (*lesson.Store, *index.Index, []lesson.Situation) {
+	dir := b.TempDir()
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	words := func(k int) string {
+		ws := make([]string, k)
+		for i := range ws {
+			ws[i] = benchWords[r.IntN(len(benchWords))]
+		}
+		return strings.Join(ws, " ")
+	}
+	os.MkdirAll(filepath.Join(dir, "lessons"), 0o755)
+	for i := range n {
+		trigger := []string{words(2 + r.IntN(2))}
+		if r.IntN(5) == 0 {
+			trigger = append(trigger, "tool:"+benchTools[r.IntN(len(benchTools))])
+		}
+		if r.IntN(8) == 0 {
+			trigger = append(trigger, benchWords[r.IntN(len(benchWords))]+"/**/*."+[]string{"go", "sql", "ts", "py"}[r.IntN(4)])
+		}
+		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
+			{Key: "trigger", Value: trigger}, {Key: "action_bias", Value: "always " + words(4)},
+			{Key: "strength", Value: float64(20+r.IntN(80)) / 100}}
+		body := "When " + words(8) + ", " + words(10) + ".\n\n## History\n\n- 2026-11-01 10:00 created at 0.5\n"
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), vault.Format(fields, body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { v.Close() })
+	ix, err := index.Open(ctx, v.Abs(vault.CacheDir), index.Options{NoVectors: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
+		b.Fatal(err)
+	}
+	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	distinct := make([]lesson.Situation, 500)
+	for i := range distinct {
+		distinct[i] = lesson.Situation{Text: "about to " + words(3+r.IntN(5))}
+		if r.IntN(3) == 0 {
+			distinct[i].Tool = benchTools[r.IntN(len(benchTools))]
+		}
+		if r.IntN(4) == 0 {
+			distinct[i].Paths = []string{benchWords[r.IntN(len(benchWords))] + "/x/y.go"}
+		}
+	}
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(9, 9)), 1.1, 1, uint64(len(distinct)-1))
+	replay := make([]lesson.Situation, 5000)
+	for i := range replay {
+		replay[i] = distinct[zipf.Uint64()]
+	}
+	return st, ix, replay
+}
+
+// p50p99 reports the median and 99th percentile of lat in milliseconds.
+func p50p99(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e6, "p50-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Nanoseconds())/1e6, "p99-ms")
+}
+
+// BenchmarkMatch times the fast path in process (as the MCP server runs
+// it) over 1,000 and 10,000 lessons: cold (no hot cache: every situation
+// ranked) and hot (the hot cache on, situations replayed from a log where
+// most recur), with the hot cache's hit rate.
+func BenchmarkMatch(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		_, ix, replay := lessonVault(b, n)
+		ctx := context.Background()
+		for _, mode := range []string{"cold", "hot"} {
+			b.Run(fmt.Sprintf("lessons=%d/%s", n, mode), func(b *testing.B) {
+				opts := lesson.MatcherOptions{}
+				if mode == "cold" {
+					opts.CacheSize = -1
+				}
+				m := lesson.NewMatcher(ix, opts)
+				if _, err := m.Match(ctx, replay[0], 0); err != nil { // load the lessons
+					b.Fatal(err)
+				}
+				var lat []time.Duration
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					if _, err := m.Match(ctx, replay[i%len(replay)], 0); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+					i++
+				}
+				p50p99(b, lat)
+				if hits, misses := m.CacheStats(); mode == "hot" {
+					b.ReportMetric(float64(hits)/float64(hits+misses), "hit-rate")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkOutcome times an outcome at 10,000 lessons: the note rewritten
+// (lock, atomic write with fsync), the log appended, the index refreshed.
+func BenchmarkOutcome(b *testing.B) {
+	st, _, _ := lessonVault(b, 10_000)
+	ctx := context.Background()
+	var lat []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		if _, err := st.Outcome(ctx, lesson.Outcome{Lesson: fmt.Sprintf("lessons/l%05d.md", (i*7919)%10_000), Success: i%3 != 0}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+		i++
+	}
+	p50p99(b, lat)
+}
