@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -27,8 +28,10 @@ type Lesson struct {
 	LastApplied  string   `json:"last_applied"`
 	Pinned       bool     `json:"pinned"`
 	Archived     bool     `json:"archived"`
-	// Text is the body without its History section, cut to LessonTextLen.
-	Text string `json:"-"`
+	// Text is the body without its History section, cut to LessonTextLen;
+	// Terms the analyzed words of Name, Trigger, ActionBias and Text.
+	Text  string   `json:"-"`
+	Terms []string `json:"-"`
 	// Hash is the note's content hash.
 	Hash string `json:"-"`
 	// Problems are what is wrong with its frontmatter (see
@@ -43,19 +46,19 @@ func lessonRow(n *vault.Note) []any {
 	for _, p := range l.Problems {
 		problems = append(problems, strconv.Itoa(p.Line)+"\t"+p.Key+"\t"+p.Message)
 	}
-	text := vault.LessonText(n)
-	if len(text) > LessonTextLen {
-		text = shorten(text, LessonTextLen)
+	body := vault.LessonText(n)
+	if len(body) > LessonTextLen {
+		body = shorten(body, LessonTextLen)
 	}
+	terms := text.Analyzed(strings.Join([]string{l.Name, strings.Join(l.Trigger, " "), l.ActionBias, body}, " "))
 	return []any{l.Name, strings.Join(l.Trigger, "\n"), l.ActionBias, l.Domain, l.Strength, l.Confidence,
-		l.Applications, l.LastApplied, l.Pinned, text, strings.Join(problems, "\n")}
+		l.Applications, l.LastApplied, l.Pinned, body, strings.Join(n.Tags, "\n"), terms, strings.Join(problems, "\n")}
 }
 
 // Lessons returns every lesson note, archived ones included, by path.
 func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
-		l.applications, l.last_applied, l.pinned, l.text, l.problems,
-		coalesce((SELECT group_concat(display, char(10)) FROM (SELECT display FROM tags WHERE note_id = n.id ORDER BY seq)), '')
+		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
 		FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
@@ -64,11 +67,12 @@ func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
 	out := []Lesson{}
 	for rows.Next() {
 		var l Lesson
-		var trigger, problems, tags string
+		var trigger, problems, tags, terms string
 		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
-			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags); err != nil {
+			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags, &terms); err != nil {
 			return nil, err
 		}
+		l.Terms = strings.Fields(terms)
 		l.Trigger, l.Tags = lines(trigger), lines(tags)
 		if l.Trigger == nil {
 			l.Trigger = []string{}

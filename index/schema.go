@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 16
+const schemaVersion = 17
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -72,8 +72,10 @@ CREATE TABLE tasks (
 );
 CREATE INDEX tasks_status ON tasks(status);
 -- The lessons (notes of type lesson) as read (see vault.ReadLesson):
--- trigger one item a line; text the body without its History section;
--- problems one a line as "LINE\tKEY\tmessage" ('' when it can be matched).
+-- trigger and tags one item a line; text the body without its History
+-- section; terms the analyzed words of name, trigger, action bias and text
+-- (what the fast path ranks by); problems one a line as
+-- "LINE\tKEY\tmessage" ('' when it can be matched).
 CREATE TABLE lessons (
 	note_id      INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
 	name         TEXT NOT NULL,
@@ -86,6 +88,8 @@ CREATE TABLE lessons (
 	last_applied TEXT NOT NULL,
 	pinned       INTEGER NOT NULL,
 	text         TEXT NOT NULL,
+	tags         TEXT NOT NULL,
+	terms        TEXT NOT NULL,
 	problems     TEXT NOT NULL
 );
 CREATE TABLE tags (

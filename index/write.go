@@ -41,8 +41,8 @@ var writerSQL = map[string]string{
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteLesson": `DELETE FROM lessons WHERE note_id = ?`,
-	"insertLesson": `INSERT INTO lessons(note_id, name, trigger, action_bias, domain, strength, confidence, applications, last_applied, pinned, text, problems)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertLesson": `INSERT INTO lessons(note_id, name, trigger, action_bias, domain, strength, confidence, applications, last_applied, pinned, text, tags, terms, problems)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteNote": `DELETE FROM notes WHERE id = ?`,
 	"deleteFile": `DELETE FROM files WHERE path = ?`,
 	"putFile": `INSERT INTO files(path, size, mtime, reason) VALUES(?, ?, ?, ?)

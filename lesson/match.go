@@ -225,9 +225,11 @@ type lessonSet struct {
 	byWord  map[string][]int32
 	byTool  map[string][]int32
 	globbed []int32
-	// postings map an analyzed term of the lesson's name, trigger, action
-	// bias and text to the lessons holding it, with how often: BM25's.
-	postings map[string][]posting
+	// termIDs number the analyzed terms of the lessons' name, trigger,
+	// action bias and text; postings[id] lists the lessons holding term
+	// id, with how often: BM25's.
+	termIDs  map[string]int32
+	postings [][]posting
 	avgLen   float64
 }
 
@@ -263,8 +265,9 @@ func triggerKind(t string) (kind, value string) {
 }
 
 func newLessonSet(version string, ls []index.Lesson) *lessonSet {
-	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, postings: map[string][]posting{}}
+	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
 	total := 0
+	tf := map[int32]int32{}
 	for _, l := range ls {
 		if l.Archived || hasMatchProblem(l) || len(l.Trigger) == 0 {
 			continue
@@ -298,15 +301,20 @@ func newLessonSet(version string, ls []index.Lesson) *lessonSet {
 		if len(e.globs) > 0 {
 			set.globbed = append(set.globbed, doc)
 		}
-		terms := text.Analyze(strings.Join([]string{l.Name, strings.Join(l.Trigger, " "), l.ActionBias, l.Text}, " "))
-		e.length = len(terms)
-		total += len(terms)
-		tf := map[string]int32{}
-		for _, t := range terms {
-			tf[t]++
+		e.length = len(l.Terms)
+		total += len(l.Terms)
+		clear(tf)
+		for _, t := range l.Terms {
+			id, ok := set.termIDs[t]
+			if !ok {
+				id = int32(len(set.postings))
+				set.termIDs[t] = id
+				set.postings = append(set.postings, nil)
+			}
+			tf[id]++
 		}
-		for t, n := range tf {
-			set.postings[t] = append(set.postings[t], posting{doc, n})
+		for id, n := range tf {
+			set.postings[id] = append(set.postings[id], posting{doc, n})
 		}
 		set.lessons = append(set.lessons, e)
 	}
@@ -437,10 +445,11 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 	n := float64(len(set.lessons))
 	analyzed := text.Analyze(s.Text)
 	for _, t := range analyzed {
-		ps := set.postings[t]
-		if len(ps) == 0 {
+		id, ok := set.termIDs[t]
+		if !ok {
 			continue
 		}
+		ps := set.postings[id]
 		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
 			tf := float64(p.tf)
