@@ -22,17 +22,29 @@ type app struct {
 	stdout, stderr io.Writer
 	vaultFlag      string
 	quiet          bool
+	// served is the running server's session when this command is one
+	// the server answers (see serve.go); nil otherwise.
+	served *session
 }
 
 // run builds the command tree and runs it; it never prints the returned
 // error (main does).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	if answered, err := askServer(ctx, args, stdin, stdout, stderr); answered {
+		return err
+	}
+	return runIn(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// runIn runs the command in this process; with served set, a command
+// that opens the index uses the running server's (see serve.go).
+func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, served *session) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error (please report it): %v", r)
 		}
 	}()
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, served: served}
 	root := &cli.Command{
 		Name:  "vaultmem",
 		Usage: "long-term memory for AI agents, kept in an Obsidian vault",
@@ -122,11 +134,17 @@ func (a *app) findVault() (string, error) {
 }
 
 // session is an opened vault (one os.Root, through which every file access
-// goes) and its config.
+// goes), its config and, once opened, its index.
 type session struct {
 	v      *vault.Vault
 	cfg    config
 	stderr io.Writer
+	ix     *index.Index
+	// shared is set for the running server's session lent to a command it
+	// answers: closing it closes nothing. lessonStore is the server's
+	// lesson store, kept between the commands it answers (its hot cache).
+	shared      bool
+	lessonStore *lessonCache
 }
 
 // writer returns the vault's Writer: notes up to max_note_size, and a
@@ -162,7 +180,17 @@ func (a *app) open() (*session, error) {
 	return &session{v: v, cfg: cfg, stderr: a.stderr}, nil
 }
 
-func (s *session) Close() error { return s.v.Close() }
+// Close closes the index, if opened, and the vault; nothing for a shared
+// session.
+func (s *session) Close() error {
+	if s.shared {
+		return nil
+	}
+	if s.ix != nil {
+		s.ix.Close()
+	}
+	return s.v.Close()
+}
 
 // withIndex wraps a read command's action: the vault's index, brought up
 // to date first as search and recall do but for the vectors, which these
@@ -174,8 +202,7 @@ func (a *app) withIndex(fn func(ctx context.Context, cmd *cli.Command, s *sessio
 		if err != nil {
 			return err
 		}
-		defer s.Close()
-		defer ix.Close()
+		defer s.Close() // and the index
 		st, err := a.syncText(ctx, s, ix)
 		if err != nil {
 			return err
@@ -217,7 +244,11 @@ func (a *app) printLine(v any) error {
 	return enc.Encode(v)
 }
 
-var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON for scripts and agents"}
+// jsonFlag is a new --json flag (one per command tree: a flag holds its
+// parsed value, and a server runs several trees at once).
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print JSON for scripts and agents"}
+}
 
 // pageFlags adds --limit and --offset to a listing command's flags.
 func pageFlags(flags ...cli.Flag) []cli.Flag {

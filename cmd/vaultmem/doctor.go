@@ -31,7 +31,7 @@ func (a *app) doctorCommand() *cli.Command {
 			"it exit 1. With --json: {ok, drift: [{path, problem, detail}], fixed, rebuilt,\n" +
 			"task_problems: [{path, line, reason}]}.",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

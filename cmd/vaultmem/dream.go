@@ -73,7 +73,7 @@ func (a *app) dreamCommand() *cli.Command {
 			"bytes, omitted, changed}, changed, skipped: [{path, line, reason}], memories, examined, log,\n" +
 			"commit, ms}.",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "plan and report; write nothing"},
 			&cli.BoolFlag{Name: "full", Usage: "look at every memory, not only those changed since the last run"},
 			&cli.BoolFlag{Name: "wait", Usage: "wait for another Dream on this vault to end, instead of exiting 3"},
@@ -86,8 +86,7 @@ func (a *app) dreamCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			if ix.ReadOnly() != "" && !cmd.Bool("dry-run") {
 				return fmt.Errorf("dream writes notes, but %s; try --dry-run", ix.ReadOnly())
 			}

@@ -43,6 +43,10 @@ func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	var served servedExit
+	if errors.As(err, &served) {
+		return int(served) // a server answered, and its output is printed
+	}
 	code := exitError
 	var ue usageError
 	var ce codedError

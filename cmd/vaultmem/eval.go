@@ -23,7 +23,7 @@ func (a *app) evalCommand() *cli.Command {
 				"the context, averaged by category and overall, for recall and for plain keyword and\n" +
 				"hybrid search packed in rank order into the same budget.",
 			Flags: []cli.Flag{
-				jsonFlag,
+				jsonFlag(),
 				&cli.IntFlag{Name: "budget", Value: 1000, Usage: "the token budget of each context"},
 				&cli.StringFlag{Name: "intent", Usage: "route every question as `INTENT` instead of classifying it"},
 				&cli.BoolFlag{Name: "no-vectors", Usage: "index without embeddings (keyword engines only), to see what the embedder adds"},

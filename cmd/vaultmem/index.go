@@ -51,8 +51,15 @@ func (s *session) cacheDir() string {
 	return s.v.Abs(vault.CacheDir)
 }
 
-// openIndexed opens the vault and its index; the caller closes both.
+// openIndexed opens the vault and its index; the caller closes the
+// session, which closes both. A command a running server answers gets the
+// server's (see serve.go), which closing leaves open.
 func (a *app) openIndexed(ctx context.Context, resident bool) (*session, *index.Index, error) {
+	if a.served != nil {
+		s := *a.served
+		s.stderr = a.stderr
+		return &s, s.ix, nil
+	}
 	s, err := a.open()
 	if err != nil {
 		return nil, nil, err
@@ -62,6 +69,7 @@ func (a *app) openIndexed(ctx context.Context, resident bool) (*session, *index.
 		s.Close()
 		return nil, nil, err
 	}
+	s.ix = ix
 	return s, ix, nil
 }
 
@@ -136,7 +144,7 @@ func (a *app) indexCommand() *cli.Command {
 			"With --json: {notes, chunks, parsed, removed, embedded, skipped: [{path, error}],\n" +
 			"warnings: [{path, error}], ms}. Search and recall do this themselves before answering.",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.BoolFlag{Name: "rebuild", Usage: "delete the cache and index every note again"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

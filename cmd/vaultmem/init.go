@@ -28,7 +28,7 @@ func (a *app) initCommand() *cli.Command {
 			"(as Claude writes it), the list becomes vaultmem's region (the old file is kept in\n" +
 			".vaultmem/state), so that no memory is listed twice. Safe to run again and safe on an existing Obsidian\n" +
 			"vault: it creates only what is missing and never touches a note.",
-		Flags: []cli.Flag{jsonFlag},
+		Flags: []cli.Flag{jsonFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			dir := a.vaultFlag
 			switch cmd.Args().Len() {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -17,9 +18,25 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
+// lessonCache is a server's lesson store, made on first use.
+type lessonCache struct {
+	once sync.Once
+	st   *lesson.Store
+	err  error
+}
+
 // lessons returns the vault's lesson store over ix, with the config's
-// rules, and its learned router when the config turns it on.
+// rules, and its learned router when the config turns it on; a server's
+// session keeps one between the commands it answers.
 func (s *session) lessons(ix *index.Index) (*lesson.Store, error) {
+	if c := s.lessonStore; c != nil {
+		c.once.Do(func() { c.st, c.err = s.newLessons(ix) })
+		return c.st, c.err
+	}
+	return s.newLessons(ix)
+}
+
+func (s *session) newLessons(ix *index.Index) (*lesson.Store, error) {
 	st, err := lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folder(vault.KindLesson), FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
 	if err != nil || !s.cfg.Lessons.Router {
 		return st, err
@@ -81,7 +98,7 @@ func (a *app) lessonCommand() *cli.Command {
 				Name: "add", Usage: "write a new lesson", ArgsUsage: "TITLE",
 				Description: "Writes <lessons folder>/TITLE.md at the initial strength.\n" +
 					"With --json: {path, name, trigger, action_bias, strength}.",
-				Flags: []cli.Flag{jsonFlag,
+				Flags: []cli.Flag{jsonFlag(),
 					&cli.StringSliceFlag{Name: "trigger", Usage: "when it applies: `WORDS`, tool:NAME or a path glob (repeat for several; required)"},
 					&cli.StringFlag{Name: "action-bias", Usage: "what to do or avoid, `TEXT`"},
 					&cli.StringFlag{Name: "domain", Usage: "its `DOMAIN` (testing, git, ...)"},
@@ -124,7 +141,7 @@ func (a *app) lessonCommand() *cli.Command {
 					"With --hook, reads a Claude Code PreToolUse hook's JSON on standard input (tool_name,\n" +
 					"tool_input) and prints the hook output that adds the matching lessons to the agent's context\n" +
 					"(nothing when none match); it never blocks the tool.",
-				Flags: append(situationFlags(), jsonFlag,
+				Flags: append(situationFlags(), jsonFlag(),
 					&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
 					&cli.BoolFlag{Name: "hook", Usage: "act as a Claude Code PreToolUse hook (stdin: the hook's JSON)"},
 				),
@@ -162,7 +179,7 @@ func (a *app) lessonCommand() *cli.Command {
 					"starting from the strength the note has now. Appends a History line and a record to the\n" +
 					"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
 					"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
-				Flags: append(situationFlags(), jsonFlag, agentFlag,
+				Flags: append(situationFlags(), jsonFlag(), agentFlag(),
 					&cli.BoolFlag{Name: "success", Usage: "applying it helped"},
 					&cli.BoolFlag{Name: "failure", Usage: "applying it did not help"},
 					&cli.StringFlag{Name: "episode", Usage: "the `NOTE` (a task, a memory) where it happened"},
@@ -193,7 +210,7 @@ func (a *app) lessonCommand() *cli.Command {
 				Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
 					"lesson is archived (kept as a note, out of matching). Pinned lessons never decay.\n" +
 					"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}], dry_run}.",
-				Flags: []cli.Flag{jsonFlag,
+				Flags: []cli.Flag{jsonFlag(),
 					&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
 					&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
 				},
@@ -226,7 +243,7 @@ func (a *app) lessonCommand() *cli.Command {
 			{
 				Name: "review", Usage: "the lessons that need a look: flagged, weak, or with frontmatter problems",
 				Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
-				Flags:       []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
+				Flags:       []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
@@ -253,7 +270,7 @@ func (a *app) lessonCommand() *cli.Command {
 			{
 				Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
 				Description: "With --json: [{lessons: [path, path], overlap, why}].",
-				Flags:       []cli.Flag{jsonFlag},
+				Flags:       []cli.Flag{jsonFlag()},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
@@ -277,7 +294,7 @@ func (a *app) lessonCommand() *cli.Command {
 			{
 				Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
 				Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
-				Flags:       []cli.Flag{jsonFlag},
+				Flags:       []cli.Flag{jsonFlag()},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					ref, err := oneArg(cmd, "LESSON")
 					if err != nil {
@@ -300,7 +317,7 @@ func (a *app) lessonCommand() *cli.Command {
 			{
 				Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
 				Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
-				Flags:       []cli.Flag{jsonFlag, &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
+				Flags:       []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
@@ -327,7 +344,7 @@ func (a *app) lessonCommand() *cli.Command {
 					"where it follows relevance x strength. The router reranks matches only with lessons.router:\n" +
 					"true in the config. With --json: {log: {train, held, test, static_p1, learned_p1, static_p3,\n" +
 					"learned_p3}, simulated: [{world, seed, report}]}.",
-				Flags: []cli.Flag{jsonFlag,
+				Flags: []cli.Flag{jsonFlag(),
 					&cli.FloatFlag{Name: "train-fraction", Value: 0.5, Usage: "the share of the log, oldest first, to train on (`F`, 0 to 1)"},
 					&cli.BoolFlag{Name: "simulate", Usage: "also replay simulated logs (3 seeds of each world, 3,000 records each)"},
 				},
@@ -380,7 +397,7 @@ func (a *app) lessonCommand() *cli.Command {
 					"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
 					"strength with success. With --json: {lessons, live, flagged, archived, outcomes, successes,\n" +
 					"precision, recall, strength_success_correlation} (null when not computable).",
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err

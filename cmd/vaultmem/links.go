@@ -16,7 +16,7 @@ func (a *app) linksCommand() *cli.Command {
 		Description: "With --json: {\"edges\": [{source, target, resolved, heading, block, label, embed,\n" +
 			"frontmatter, markdown, line}], total, more, next_offset}. source and target are vault-relative\n" +
 			"paths; an unresolved link has target = the link text as written and resolved false.",
-		Flags: pageFlags(jsonFlag),
+		Flags: pageFlags(jsonFlag()),
 		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -31,7 +31,7 @@ func (a *app) backlinksCommand() *cli.Command {
 		Name:      "backlinks",
 		Usage:     "list the links that point to a note",
 		ArgsUsage: "NOTE",
-		Flags:     pageFlags(jsonFlag),
+		Flags:     pageFlags(jsonFlag()),
 		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			arg, err := oneArg(cmd, "a NOTE (path or name)")
 			if err != nil {
@@ -50,7 +50,7 @@ func (a *app) unresolvedCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "unresolved",
 		Usage: "list links that match no file",
-		Flags: pageFlags(jsonFlag),
+		Flags: pageFlags(jsonFlag()),
 		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -88,7 +88,7 @@ func (a *app) orphansCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "orphans",
 		Usage: "list notes with no links to or from another file",
-		Flags: pageFlags(jsonFlag),
+		Flags: pageFlags(jsonFlag()),
 		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			if err := noArgs(cmd); err != nil {
 				return err

@@ -28,7 +28,7 @@ func (a *app) listCommand() *cli.Command {
 			"any other); --type none lists notes without one. --tag matches frontmatter and inline tags,\n" +
 			"case-insensitively; a parent tag matches its nested tags (--tag a matches #a/b).",
 		Flags: pageFlags(
-			jsonFlag,
+			jsonFlag(),
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T`"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T`"},
 		),

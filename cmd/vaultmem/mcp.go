@@ -49,8 +49,7 @@ func (a *app) mcpCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			w := s.writer()
 			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
@@ -110,6 +109,12 @@ func (a *app) mcpCommand() *cli.Command {
 				// Load the keyword index and the vectors before the first
 				// query needs them; a failure only means that query loads them.
 				ix.Warm(runCtx)
+				// CLI processes on this machine get their reads answered here.
+				stopServing, err := serveQueries(runCtx, s, logf)
+				if err != nil {
+					logf("%v; CLI commands answer in their own process", err)
+				}
+				defer stopServing()
 				if watcher != nil {
 					// Dream runs on its own here, where the watcher sees
 					// the edits that must hold it back.

@@ -37,11 +37,11 @@ func (a *app) recallCommand() *cli.Command {
 			"When the agent (--agent, VAULTMEM_AGENT) has a focused task, its context comes first (a quarter\n" +
 			"of the budget at most; --no-focus leaves it out).",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.IntFlag{Name: "budget", HideDefault: true, Usage: "at most `N` tokens of context, up to 100000 (default: the intent's budget, 500-2000)"},
 			&cli.StringFlag{Name: "intent", Usage: "skip classification: one of the six `INTENT`s"},
 			&cli.BoolFlag{Name: "explain", Usage: "print the route and each stage"},
-			agentFlag,
+			agentFlag(),
 			&cli.BoolFlag{Name: "no-focus", Usage: "leave out the context of the agent's focused task"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -60,8 +60,7 @@ func (a *app) recallCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			if _, err := a.syncIndex(ctx, s, ix); err != nil {
 				return err
 			}

@@ -25,7 +25,7 @@ func (a *app) rememberCommand() *cli.Command {
 			"given; --update keeps the note's other frontmatter keys as they are, and with\n" +
 			"--expected-hash HASH (from `show --json`) refuses, exit 3, when the note changed since.",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.StringFlag{Name: "type", Required: true, Usage: "the memory's `TYPE`: user, feedback, project or reference"},
 			&cli.StringFlag{Name: "name", Required: true, Usage: "a short `NAME` for the memory (also its file name)"},
 			&cli.StringFlag{Name: "description", Required: true, Usage: "a one-line `DESCRIPTION`: what the memory is, to judge its relevance later"},
@@ -63,8 +63,7 @@ func (a *app) rememberCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			// The index knows the memories by name (a memory's identity) and
 			// lists them in MEMORY.md: current first.
 			if _, err := a.syncIndex(ctx, s, ix); err != nil {

@@ -18,7 +18,7 @@ func (a *app) searchCommand() *cli.Command {
 			"included); vector uses the embedder; hybrid (the default) fuses both. The index is brought\n" +
 			"up to date first. With --json: {\"results\": [{path, heading, block, line, score, snippet}]}.",
 		Flags: []cli.Flag{
-			jsonFlag,
+			jsonFlag(),
 			&cli.StringFlag{Name: "mode", Value: "hybrid", Usage: "`MODE`: keyword, vector or hybrid"},
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most `N` results, up to 1000"},
 			&cli.IntFlag{Name: "offset", HideDefault: true, Usage: "skip the first `K` results (the next page)"},
@@ -46,8 +46,7 @@ func (a *app) searchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			if !cmd.Bool("no-sync") {
 				st, err := a.syncIndex(ctx, s, ix)
 				if err != nil {

@@ -34,7 +34,7 @@ func (a *app) showCommand() *cli.Command {
 		ArgsUsage: "NOTE",
 		Description: "NOTE is a vault path (\"memory/pnpm.md\", .md optional) or a note name as a [[wikilink]]\n" +
 			"would name it (\"pnpm\"), case-insensitive.",
-		Flags: []cli.Flag{jsonFlag},
+		Flags: []cli.Flag{jsonFlag()},
 		Action: a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
 			arg, err := oneArg(cmd, "a NOTE (path or name)")
 			if err != nil {

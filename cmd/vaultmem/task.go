@@ -13,9 +13,11 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// agentFlag names the agent a task command acts for.
-var agentFlag = &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
-	Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
+// agentFlag is a new --agent flag: the agent a task command acts for.
+func agentFlag() cli.Flag {
+	return &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
+		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
+}
 
 // agentOf returns the checked agent id of cmd.
 func agentOf(cmd *cli.Command) (string, error) {
@@ -80,7 +82,7 @@ func (a *app) textInput(cmd *cli.Command, args []string) (string, error) {
 
 func (a *app) taskCommand() *cli.Command {
 	newFlags := func() []cli.Flag {
-		return []cli.Flag{jsonFlag, agentFlag,
+		return []cli.Flag{jsonFlag(), agentFlag(),
 			&cli.StringFlag{Name: "priority", Usage: "`P`: high, medium (the default) or low"},
 			&cli.StringSliceFlag{Name: "depends-on", Usage: "a `TASK` this one waits for (repeat for several)"},
 			&cli.StringFlag{Name: "description", Usage: "what the task is about, `TEXT` (the note's body before its log)"},
@@ -154,7 +156,7 @@ func (a *app) taskCommand() *cli.Command {
 				Name: "start", Usage: "focus a task: status doing, held by this agent", ArgsUsage: "TASK",
 				Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
 					"unless --force. With --json: {path, agent, focus, took_from}.",
-				Flags: []cli.Flag{jsonFlag, agentFlag, &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
+				Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					agent, err := agentOf(cmd)
 					if err != nil {
@@ -179,7 +181,7 @@ func (a *app) taskCommand() *cli.Command {
 				Name: "done", Usage: "finish the focused task (or TASK); the focus moves to its parent", ArgsUsage: "[TASK]",
 				Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
 					"With --json: {done: path, focus: path or null}.",
-				Flags: []cli.Flag{jsonFlag, agentFlag, &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
+				Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					agent, err := agentOf(cmd)
 					if err != nil {
@@ -203,7 +205,7 @@ func (a *app) taskCommand() *cli.Command {
 			{
 				Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
 				Description: "With --json: {path, type, time, line, agent}.",
-				Flags:       []cli.Flag{jsonFlag, agentFlag, &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
+				Flags:       []cli.Flag{jsonFlag(), agentFlag(), &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					agent, err := agentOf(cmd)
 					if err != nil {
@@ -225,7 +227,7 @@ func (a *app) taskCommand() *cli.Command {
 				Description: "Appends to the focused task's log (or --task's). The text is the arguments, or standard\n" +
 					"input (read when piped, or with --stdin): pipe long text, logs or analyses.\n" +
 					"With --json: {path, type, time, line, agent}.",
-				Flags: []cli.Flag{jsonFlag, agentFlag,
+				Flags: []cli.Flag{jsonFlag(), agentFlag(),
 					&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
 					&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
 					&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
@@ -248,7 +250,7 @@ func (a *app) taskCommand() *cli.Command {
 			{
 				Name: "focus", Usage: "this agent's focused task",
 				Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
-				Flags:       []cli.Flag{jsonFlag, agentFlag},
+				Flags:       []cli.Flag{jsonFlag(), agentFlag()},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					agent, err := agentOf(cmd)
 					if err != nil {
@@ -289,7 +291,7 @@ func (a *app) taskCommand() *cli.Command {
 					"statuses) as warnings naming file and line. With --json: {path, name, status, priority,\n" +
 					"assignee, children: [...], folded, problems: [{path, line, reason}]} (the whole vault's tree\n" +
 					"is a top node without a path whose children are the roots).",
-				Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
+				Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					ref, err := optionalArg(cmd, "TASK")
 					if err != nil {
@@ -320,7 +322,7 @@ func (a *app) taskCommand() *cli.Command {
 				Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
 				Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
 					"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}]}.",
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
@@ -346,7 +348,7 @@ func (a *app) taskCommand() *cli.Command {
 				Description: "Ancestors, siblings not done (with their last milestone), children, and the task's log,\n" +
 					"newest events kept when the budget is short. With --json: {task, ancestors, siblings,\n" +
 					"children, events, context, used_tokens, budget, truncated, cut, pruned}.",
-				Flags: []cli.Flag{jsonFlag, agentFlag,
+				Flags: []cli.Flag{jsonFlag(), agentFlag(),
 					&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					agent, err := agentOf(cmd)

@@ -24,7 +24,7 @@ func (a *app) watchCommand() *cli.Command {
 			"With --json, one line per applied change: {event: \"sync\", time, paths, parsed, removed,\n" +
 			"embedded, notes, chunks, ms, rescan, error}, and one per Dream that changed something:\n" +
 			"{event: \"dream\", time, summary, report} (report as dream --json prints it).",
-		Flags: []cli.Flag{jsonFlag},
+		Flags: []cli.Flag{jsonFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -33,8 +33,7 @@ func (a *app) watchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			defer ix.Close()
+			defer s.Close() // and the index
 			var last time.Time
 			var out sync.Mutex // the watcher and Dream print from two goroutines: whole lines
 			keep := &keeper{store: s.store(ix), gate: s.dreamGate(), logf: func(format string, args ...any) {
@@ -62,6 +61,12 @@ func (a *app) watchCommand() *cli.Command {
 				return err
 			}
 			defer w.Close()
+			// CLI processes on this machine get their reads answered here.
+			stopServing, err := serveQueries(ctx, s, keep.logf)
+			if err != nil {
+				keep.logf("%v; CLI commands answer in their own process", err)
+			}
+			defer stopServing()
 			if !cmd.Bool("json") {
 				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
 			}

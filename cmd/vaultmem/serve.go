@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// While `vaultmem watch` or `vaultmem mcp` runs for a vault, it answers the
+// read commands a CLI process would otherwise answer by opening the index
+// itself (loading vectors, the embedder, the lessons): the CLI sends its
+// arguments over a local socket and prints what comes back. The server
+// runs the very same command code on its open index, so the answer is the
+// one the CLI would have given. When no server runs, or none accepts the
+// connection within serverWait, the CLI answers in process.
+
+// servedCommands are the commands a server answers, as their first words.
+var servedCommands = [][]string{
+	{"search"}, {"recall"}, {"show"}, {"links"}, {"backlinks"}, {"list"},
+	{"lesson", "match"}, {"task", "context"},
+}
+
+// serverWait is how long a CLI waits for the server to accept.
+const serverWait = 100 * time.Millisecond
+
+// serverEnv chooses whether a CLI asks a running server: "" (the default)
+// when one runs, "off" never, "require" always (failing when none
+// answers: to check that one does).
+const serverEnv = "VAULTMEM_SERVER"
+
+// maxRequest bounds what a server reads of one request.
+const maxRequest = 16 << 20
+
+// serveRequest is one command a CLI asks the server to run.
+type serveRequest struct {
+	Vault string   `json:"vault"`
+	Args  []string `json:"args"`
+	Stdin string   `json:"stdin,omitempty"`
+}
+
+// serveResponse is what the command printed, and its exit code.
+type serveResponse struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Code   int    `json:"code"`
+}
+
+// servedExit is the exit code of a command a server answered: its output
+// is printed already.
+type servedExit int
+
+func (e servedExit) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// socketPath is the socket of vault dir's server: in .vaultmem/tmp when
+// the path fits a socket address, else in a folder of this user's under
+// the system's temporary folder, named by a hash of dir.
+func socketPath(dir string) string {
+	p := filepath.Join(dir, filepath.FromSlash(vault.TmpDir), "serve.sock")
+	if len(p) < 100 {
+		return p
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return filepath.Join(os.TempDir(), fmt.Sprintf("vaultmem-%d", os.Getuid()), hex.EncodeToString(sum[:8])+".sock")
+}
+
+// servedCommand returns the command of args (its words, as in
+// servedCommands) when a server may answer it, where its words end in
+// args, and the vault flag's value.
+func servedCommand(args []string) (vaultDir string, command []string, end int, ok bool) {
+	var words []string
+	for i := 1; i < len(args) && len(words) < 2; i++ {
+		a := args[i]
+		switch {
+		case len(words) > 0: // after the command: its subcommand, or not
+			if strings.HasPrefix(a, "-") {
+				i = len(args)
+				continue
+			}
+			words = append(words, a)
+			end = i + 1
+		case a == "--vault" || a == "-vault":
+			if i+1 < len(args) {
+				vaultDir = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(a, "--vault=") || strings.HasPrefix(a, "-vault="):
+			vaultDir = a[strings.Index(a, "=")+1:]
+		case a == "-q" || a == "--quiet" || a == "-quiet":
+		case strings.HasPrefix(a, "-"):
+			return "", nil, 0, false // a flag of the root that takes us elsewhere (--help)
+		default:
+			words = append(words, a)
+			end = i + 1
+		}
+	}
+	for _, c := range servedCommands {
+		if len(words) >= len(c) && slices.Equal(words[:len(c)], c) {
+			if len(c) == 1 && len(words) == 2 {
+				end-- // a one-word command: the second word was its argument
+			}
+			return vaultDir, c, end, true
+		}
+	}
+	return "", nil, 0, false
+}
+
+// askServer sends the command to the vault's running server, if it is one
+// a server answers and one accepts in time, and prints its answer;
+// answered is false when the command must run in process.
+func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (answered bool, err error) {
+	mode := os.Getenv(serverEnv)
+	if mode == "off" {
+		return false, nil
+	}
+	flagVault, command, end, ok := servedCommand(args)
+	if !ok {
+		return false, nil
+	}
+	if mode == "require" {
+		defer func() {
+			if !answered {
+				answered, err = true, fmt.Errorf("%s=require, but no vaultmem server answered (run 'vaultmem watch' or 'vaultmem mcp' for this vault)", serverEnv)
+			}
+		}()
+	}
+	hasAgent := slices.ContainsFunc(args, func(a string) bool { return a == "--agent" || strings.HasPrefix(a, "--agent=") })
+	if agent := os.Getenv("VAULTMEM_AGENT"); agent != "" && !hasAgent && (command[0] == "recall" || command[0] == "task") {
+		// The server has its own environment: the agent goes as a flag.
+		args = slices.Insert(slices.Clone(args), end, "--agent="+agent)
+	}
+	a := &app{vaultFlag: flagVault}
+	if a.vaultFlag == "" {
+		a.vaultFlag = os.Getenv("VAULTMEM_VAULT")
+	}
+	dir, err := a.findVault()
+	if err != nil {
+		return false, nil // the command says why, in process
+	}
+	d := net.Dialer{Timeout: serverWait}
+	conn, err := d.DialContext(ctx, "unix", socketPath(dir))
+	if err != nil {
+		return false, nil
+	}
+	defer conn.Close()
+	req := serveRequest{Vault: dir, Args: args}
+	if slices.Contains(args, "--hook") { // lesson match --hook reads the hook's JSON
+		b, err := io.ReadAll(io.LimitReader(stdin, maxRequest/2))
+		if err != nil {
+			return false, nil
+		}
+		req.Stdin = string(b)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return false, nil
+	}
+	var resp serveResponse
+	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
+		if ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		return false, nil // the server went away: answer in process
+	}
+	io.WriteString(stdout, resp.Stdout)
+	io.WriteString(stderr, resp.Stderr)
+	if resp.Code == exitOK {
+		return true, nil
+	}
+	return true, servedExit(resp.Code)
+}
+
+// serveQueries answers the commands CLI processes send for the vault of s,
+// on its open index, until ctx ends; logf reports what goes wrong. It
+// returns at once (the server runs in the background) with a function that
+// stops it and removes the socket. When another process serves the vault
+// already, it serves nothing.
+func serveQueries(ctx context.Context, s *session, logf func(string, ...any)) (stop func(), err error) {
+	p := socketPath(s.v.Dir)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return func() {}, err
+	}
+	if c, err := net.DialTimeout("unix", p, serverWait); err == nil {
+		c.Close()
+		return func() {}, nil // another process serves this vault
+	}
+	os.Remove(p) // a socket left by a process that died
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
+	}
+	if err := os.Chmod(p, 0o600); err != nil {
+		l.Close()
+		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
+	}
+	shared := &session{v: s.v, cfg: s.cfg, stderr: s.stderr, ix: s.ix, shared: true, lessonStore: &lessonCache{}}
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(ctx)
+	wg.Go(func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				if ctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
+					logf("serve queries: %v", err)
+				}
+				return
+			}
+			wg.Go(func() { answer(ctx, conn, shared, logf) })
+		}
+	})
+	return func() {
+		cancel()
+		l.Close() // removes the socket
+		wg.Wait()
+	}, nil
+}
+
+// answer runs one command a CLI sent, and sends back what it printed.
+func answer(ctx context.Context, conn net.Conn, shared *session, logf func(string, ...any)) {
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
+	var req serveRequest
+	if err := json.NewDecoder(io.LimitReader(conn, maxRequest)).Decode(&req); err != nil {
+		logf("serve queries: a bad request: %v", err)
+		return
+	}
+	if _, _, _, ok := servedCommand(req.Args); !ok || req.Vault != shared.v.Dir {
+		return // not ours to answer: the CLI answers in process
+	}
+	var out, errb bytes.Buffer
+	err := runIn(ctx, req.Args, strings.NewReader(req.Stdin), &out, &errb, shared)
+	code := report(err, &errb)
+	if err := json.NewEncoder(conn).Encode(serveResponse{Stdout: out.String(), Stderr: errb.String(), Code: code}); err != nil {
+		logf("serve queries: answer: %v", err)
+	}
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// vaultmemEnv is vaultmem with more environment.
+func vaultmemEnv(t *testing.T, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT="), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// TestServedAnswersAsInProcess: while a watcher runs, the read commands
+// are answered by it (VAULTMEM_SERVER=require proves it), and print what
+// they print in their own process, errors and exit codes included.
+func TestServedAnswersAsInProcess(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always use pnpm, not npm. See [[Build notes]].")
+	if err := os.WriteFile(filepath.Join(dir, "Build notes.md"), []byte("# Build notes\n\nThe build uses pnpm and vite. #build\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "task", "add", "Ship search", "--description", "Full-text search.")
+	ok(t, dir, "task", "start", "Ship search", "--agent", "claude")
+	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
+	ok(t, dir, "index")
+
+	w := startWatch(t, dir)
+	sock := socketPath(dir)
+	for i := 0; ; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if i == 3000 {
+			t.Fatalf("no socket at %s; the watcher said:\n%s", sock, w.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if info, err := os.Stat(sock); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("socket %s: %v %v, want owner-only", sock, info.Mode(), err)
+	}
+	for _, args := range [][]string{
+		{"search", "pnpm"},
+		{"search", "--json", "--mode", "keyword", "pnpm"},
+		{"recall", "what package manager does the user want?"},
+		{"show", "Build notes"},
+		{"show", "--json", "memory/use-pnpm.md"},
+		{"links", "memory/use-pnpm.md"},
+		{"backlinks", "Build notes"},
+		{"list", "--type", "feedback"},
+		{"lesson", "match", "add", "a", "dependency"},
+		{"task", "context"},
+		{"show", "No such note"},
+		{"search", "???"},
+	} {
+		env := []string{"VAULTMEM_AGENT=claude"}
+		here := vaultmemEnv(t, dir, "", append(env, "VAULTMEM_SERVER=off"), args...)
+		served := vaultmemEnv(t, dir, "", append(env, "VAULTMEM_SERVER=require"), args...)
+		if served != here {
+			t.Errorf("%v\nserved:     %d %q %q\nin process: %d %q %q", args, served.code, served.stdout, served.stderr, here.code, here.stdout, here.stderr)
+		}
+	}
+	// Several at once: the server answers each on its own command tree.
+	want := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=off"}, "search", "--json", "pnpm")
+	var wg sync.WaitGroup
+	got := make([]result, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "--json", "pnpm") })
+	}
+	wg.Wait()
+	for i, r := range got {
+		if r != want {
+			t.Errorf("concurrent request %d: %+v, want %+v", i, r, want)
+		}
+	}
+	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	here := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=off"}, "lesson", "match", "--hook")
+	served := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=require"}, "lesson", "match", "--hook")
+	if served != here || !strings.Contains(served.stdout, "pin the version") {
+		t.Errorf("hook: served %+v, in process %+v", served, here)
+	}
+
+	w.stop()
+	if _, err := os.Stat(sock); err == nil {
+		t.Errorf("socket %s left behind", sock)
+	}
+	if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "pnpm"); r.code != 1 || !strings.Contains(r.stderr, "no vaultmem server answered") {
+		t.Errorf("require without a server: %+v", r)
+	}
+	if r := vaultmem(t, dir, "", "search", "pnpm"); r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") {
+		t.Errorf("without a server: %+v", r)
+	}
+}
+
+// TestStaleSocket: a socket left by a server that died is not answered;
+// commands answer in process, and the next server takes its place.
+func TestStaleSocket(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
+	sock := socketPath(dir)
+	os.MkdirAll(filepath.Dir(sock), 0o700)
+	if err := os.WriteFile(sock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := vaultmem(t, dir, "", "search", "helix"); r.code != 0 || !strings.Contains(r.stdout, "editor") {
+		t.Errorf("with a stale socket: %+v", r)
+	}
+	startWatch(t, dir)
+	for i := 0; ; i++ {
+		if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "helix"); r.code == 0 {
+			break
+		}
+		if i == 300 {
+			t.Fatal("the new server never answered")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestServedCommand(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		ok    bool
+		vault string
+		end   int
+	}{
+		{[]string{"vm", "search", "x"}, true, "", 2},
+		{[]string{"vm", "--vault", "/v", "-q", "recall", "why"}, true, "/v", 5},
+		{[]string{"vm", "--vault=/v", "lesson", "match", "x"}, true, "/v", 4},
+		{[]string{"vm", "task", "context", "--json"}, true, "", 3},
+		{[]string{"vm", "recall", "--agent=x", "why"}, true, "", 2},
+		{[]string{"vm", "lesson", "--json", "match"}, false, "", 0},
+		{[]string{"vm", "task", "done"}, false, "", 0},
+		{[]string{"vm", "lesson", "outcome", "x"}, false, "", 0},
+		{[]string{"vm", "remember", "x"}, false, "", 0},
+		{[]string{"vm", "--help", "search"}, false, "", 0},
+		{[]string{"vm"}, false, "", 0},
+	} {
+		vault, _, end, ok := servedCommand(tt.args)
+		if ok != tt.ok || vault != tt.vault || end != tt.end {
+			t.Errorf("%v: %q %d %v, want %q %d %v", tt.args, vault, end, ok, tt.vault, tt.end, tt.ok)
+		}
+	}
+}
