@@ -84,7 +84,9 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]result, 8)
 	for i := range got {
-		wg.Go(func() { got[i] = vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "--json", "pnpm") })
+		wg.Go(func() {
+			got[i] = vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "--json", "pnpm")
+		})
 	}
 	wg.Wait()
 	for i, r := range got {
