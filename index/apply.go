@@ -152,6 +152,35 @@ func (ix *Index) Refresh(ctx context.Context, fsys fs.FS, paths ...string) error
 	return nil
 }
 
+// SyncPaths is Sync for the files at paths alone (vault-relative; gone,
+// changed or new), without walking the vault: what a watcher does with
+// the paths its events named. Like Sync, it embeds the chunks that have
+// no vector yet and returns the totals. On a read-only cache it does
+// nothing.
+func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st Stats, err error) {
+	start := time.Now()
+	st = Stats{Skipped: []Skip{}, Warnings: []Skip{}}
+	if !ix.writable() {
+		st.ReadOnly = ix.readOnly
+		return st, nil
+	}
+	if len(paths) > 0 {
+		warm, err := ix.apply(ctx, fsys, nil, paths, start, nil, &st)
+		warm.wait()
+		if err != nil {
+			return st, fmt.Errorf("index %s: %w", ix.path, err)
+		}
+		if err := ix.embedPending(ctx, warm, &st); err != nil {
+			return st, fmt.Errorf("index %s: %w", ix.path, err)
+		}
+	}
+	if err := ix.totals(ctx, &st); err != nil {
+		return st, err
+	}
+	st.Duration = time.Since(start)
+	return st, nil
+}
+
 // write applies plan p in its transaction tx, and commits; it returns the
 // new state of every path it changed (nil: gone).
 func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fileState, error) {

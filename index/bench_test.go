@@ -251,6 +251,31 @@ func BenchmarkOneNoteSync(b *testing.B) {
 	}
 }
 
+// BenchmarkOneNoteSyncPaths is BenchmarkOneNoteSync as a watcher does it
+// now: only the path its event named, without walking the vault.
+func BenchmarkOneNoteSyncPaths(b *testing.B) {
+	dir := benchVault(b, 10000)
+	cache := b.TempDir()
+	coldIndex(b, dir, cache, Options{})
+	ix, err := Open(context.Background(), cache, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	fsys := os.DirFS(dir)
+	os.MkdirAll(filepath.Join(dir, "bench"), 0o755)
+	i := 0
+	for b.Loop() {
+		rel := fmt.Sprintf("bench/by path %d.md", i)
+		os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(fmt.Sprintf("# Saved\n\nA note holding zq%dxv.\n", i)), 0o644)
+		st, err := ix.SyncPaths(context.Background(), fsys, []string{rel})
+		if err != nil || st.Parsed == 0 {
+			b.Fatalf("sync after a save: %+v %v", st, err)
+		}
+		i++
+	}
+}
+
 // BenchmarkLexiconCatchUp measures the first keyword search of a resident
 // index after another handle synced one new note, at 10k notes: the
 // lexicon catches up (every note's hash compared, the new note's chunks

@@ -15,15 +15,24 @@ import (
 const DefaultMaxNoteSize = 10 << 20
 
 // IsHidden reports whether a vault-relative path lies in a dot-folder
-// (.obsidian, .git, .vaultmem, .trash, ...) or is a dot-file: such paths
-// are never notes.
+// (.obsidian, .git, .vaultmem, .trash, ...), is a dot-file, or is an
+// editor's temporary file (see IsEditorTemp): such paths are never notes,
+// and the index does not hold them.
 func IsHidden(p string) bool {
 	for _, part := range strings.Split(p, "/") {
 		if strings.HasPrefix(part, ".") && part != "." {
 			return true
 		}
 	}
-	return false
+	return IsEditorTemp(path.Base(p))
+}
+
+// IsEditorTemp reports whether a file name is an editor's temporary or
+// backup file: "name~", "name.swp", "name.swx", "name.tmp", "#name#",
+// vim's "4913" probe.
+func IsEditorTemp(base string) bool {
+	return strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") ||
+		strings.HasSuffix(base, ".tmp") || strings.HasPrefix(base, "#") || base == "4913"
 }
 
 // Walk calls fn for every file of the vault that is not hidden (see
@@ -48,7 +57,7 @@ func Walk(ctx context.Context, fsys fs.FS, fn func(p string, d fs.DirEntry, err 
 			}
 			return fn(p, d, err)
 		}
-		if d.IsDir() {
+		if d.IsDir() || IsEditorTemp(d.Name()) {
 			return nil
 		}
 		return fn(p, d, nil)

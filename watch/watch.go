@@ -19,7 +19,7 @@ import (
 // Options configure a Watcher. The zero value works.
 type Options struct {
 	// Debounce is how long the vault must stay quiet before a batch is
-	// synced; 0 means 100 ms.
+	// synced; 0 means 25 ms.
 	Debounce time.Duration
 	// MaxDelay bounds how long a continuous stream of events can put a
 	// sync off; 0 means 2 s.
@@ -32,7 +32,7 @@ type Options struct {
 	OnBatch func(Batch)
 }
 
-func (o Options) debounce() time.Duration  { return orDefault(o.Debounce, 100*time.Millisecond) }
+func (o Options) debounce() time.Duration  { return orDefault(o.Debounce, 25*time.Millisecond) }
 func (o Options) maxDelay() time.Duration  { return orDefault(o.MaxDelay, 2*time.Second) }
 func (o Options) packDelay() time.Duration { return orDefault(o.PackDelay, time.Second) }
 
@@ -64,6 +64,8 @@ type Batch struct {
 type Index interface {
 	// Sync brings the index up to date with the vault in fsys.
 	Sync(ctx context.Context, fsys fs.FS, progress index.Progress) (index.Stats, error)
+	// SyncPaths brings the files at paths up to date, without a walk.
+	SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (index.Stats, error)
 	// Pack writes what other processes load quickly (see index.Index.Pack).
 	Pack(ctx context.Context) error
 }
@@ -81,7 +83,14 @@ type Watcher struct {
 	mu      sync.Mutex
 	fsw     *fsnotify.Watcher
 	watched map[string]bool // vault-relative folders with a watch ("." is the root)
+	// walked is when the last sync walked the whole vault.
+	walked time.Time
 }
+
+// fullSyncEvery is how often a batch walks the whole vault although its
+// events named the paths that changed: a safety net for events the
+// operating system dropped without saying so.
+const fullSyncEvery = time.Minute
 
 // New prepares a watcher of the vault in dir that syncs into ix, taking
 // the vault's watcher lock. It returns an error wrapping [ErrRunning]
@@ -168,8 +177,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 }
 
 // sync reconciles the watches with the folders on disk (on a rescan),
-// then syncs the index: a folder's files written before its watch
-// existed are found by the sync's walk.
+// then syncs the index: the paths the events named, or, on a rescan (a
+// folder came or went, events were dropped) and once a minute, the whole
+// vault, whose walk finds a new folder's files written before its watch
+// existed.
 //
 // A panic in the sync (a bug that some note's content triggers) is
 // recovered and reported as the batch's error: the watcher goes on.
@@ -185,7 +196,14 @@ func (w *Watcher) sync(ctx context.Context, pending map[string]bool, rescan bool
 			b.Err = err
 		}
 	}
-	st, err := w.ix.Sync(ctx, w.v.FS(), nil)
+	var st index.Stats
+	var err error
+	if rescan || time.Since(w.walked) > fullSyncEvery {
+		st, err = w.ix.Sync(ctx, w.v.FS(), nil)
+		w.walked = time.Now()
+	} else {
+		st, err = w.ix.SyncPaths(ctx, w.v.FS(), b.Paths)
+	}
 	b.Stats, b.Time = st, time.Now()
 	if b.Err == nil {
 		b.Err = err
@@ -202,14 +220,7 @@ func (w *Watcher) relevant(ev fsnotify.Event) (string, bool) {
 		return "", false
 	}
 	p := filepath.ToSlash(rel)
-	for _, part := range strings.Split(p, "/") {
-		if strings.HasPrefix(part, ".") {
-			return "", false
-		}
-	}
-	base := filepath.Base(p)
-	if strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") ||
-		strings.HasSuffix(base, ".tmp") || strings.HasPrefix(base, "#") || base == "4913" {
+	if vault.IsHidden(p) {
 		return "", false
 	}
 	return p, true
