@@ -66,6 +66,7 @@ func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			a.listCommand(),
 			a.rememberCommand(),
 			a.mergeMemoryIndexCommand(),
+			a.mergeNoteCommand(),
 			a.dreamCommand(),
 			a.taskCommand(),
 			a.lessonCommand(),

@@ -60,7 +60,8 @@ func (a *app) initCommand() *cli.Command {
 			}
 			if cmd.Bool("json") {
 				return a.printJSON(map[string]any{"vault": dir, "created": res.created, "gitattributes": res.gitattributes,
-					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted, "merge_driver": mergeDriverCommand})
+					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted, "merge_driver": mergeDriverCommand,
+					"note_merge_driver": noteDriverCommand})
 			}
 			switch {
 			case len(res.created) == 0 && res.gitattributes == "unchanged":
@@ -80,11 +81,11 @@ func (a *app) initCommand() *cli.Command {
 			for _, c := range res.created {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)
 			}
-			if res.gitattributes == "appended" {
-				fmt.Fprintf(a.stdout, "  added '/MEMORY.md merge=%s' to .gitattributes\n", mergeDriverName)
+			if res.gitattributes != "unchanged" {
+				fmt.Fprintf(a.stdout, "  .gitattributes routes MEMORY.md, task and lesson notes to vaultmem's merge drivers\n")
 			}
-			fmt.Fprintf(a.stdout, "To merge MEMORY.md without conflicts, enable its merge driver in each clone (git config is not committed):\n  %s\n  %s\n",
-				mergeDriverCommand, mergeDriverLabel)
+			fmt.Fprintf(a.stdout, "To merge MEMORY.md, tasks and lessons without conflicts, enable the merge drivers in each clone\n"+
+				"(git config is not committed):\n  %s\n  %s\n  %s\n  %s\n", mergeDriverCommand, mergeDriverLabel, noteDriverCommand, noteDriverLabel)
 			return nil
 		},
 	}
@@ -111,7 +112,11 @@ func initVault(dir string) (initResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.gitattributes, err = ensureGitattributes(dir)
+	cfg, err := loadConfig(dir)
+	if err != nil {
+		return res, err
+	}
+	res.gitattributes, err = ensureGitattributes(dir, gitattributesLines(cfg.Folders.Tasks, cfg.Folders.Lessons))
 	return res, err
 }
 
@@ -243,11 +248,24 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 // gitattributesLine routes MEMORY.md's merges to the merge driver.
 const gitattributesLine = "/MEMORY.md merge=" + mergeDriverName
 
-// ensureGitattributes makes .gitattributes at the vault root hold
-// gitattributesLine: it creates the file, or appends the line to it
-// (leaving every other byte as it is). It returns "created", "appended"
-// or "unchanged".
-func ensureGitattributes(dir string) (string, error) {
+// gitattributesLines are the lines .gitattributes needs for a vault whose
+// tasks and lessons are in those folders: MEMORY.md and the task and
+// lesson notes to vaultmem's merge drivers, the outcome log to git's
+// union merge (it is only ever appended).
+func gitattributesLines(tasks, lessons string) []string {
+	lines := []string{gitattributesLine}
+	for _, f := range []string{tasks, lessons} {
+		if f = strings.Trim(filepath.ToSlash(f), "/"); f != "" && f != "." {
+			lines = append(lines, "/"+f+"/** merge="+noteDriverName)
+		}
+	}
+	return append(lines, "/"+vault.StateDir+"/lessons/outcomes.jsonl merge=union")
+}
+
+// ensureGitattributes makes .gitattributes at the vault root hold lines:
+// it creates the file, or appends the lines it lacks (leaving every other
+// byte as it is). It returns "created", "appended" or "unchanged".
+func ensureGitattributes(dir string, lines []string) (string, error) {
 	p := filepath.Join(dir, ".gitattributes")
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -255,7 +273,7 @@ func ensureGitattributes(dir string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("init: create %s: %w", p, err)
 		}
-		_, err = f.WriteString(gitattributesLine + "\n")
+		_, err = f.WriteString(strings.Join(lines, "\n") + "\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -267,17 +285,26 @@ func ensureGitattributes(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("init: read %s: %w", p, err)
 	}
+	have := map[string]bool{}
 	for _, line := range strings.Split(string(b), "\n") {
-		// An unanchored MEMORY.md line (any folder's) routes the root's too.
-		if l := strings.Join(strings.Fields(line), " "); l == gitattributesLine || "/"+l == gitattributesLine {
-			return "unchanged", nil
+		l := strings.Join(strings.Fields(line), " ")
+		have[l] = true
+		have["/"+l] = true // an unanchored line (any folder's) routes the root's too
+	}
+	var missing []string
+	for _, l := range lines {
+		if !have[l] {
+			missing = append(missing, l)
 		}
+	}
+	if len(missing) == 0 {
+		return "unchanged", nil
 	}
 	nl := "\n"
 	if bytes.Contains(b, []byte("\r\n")) {
 		nl = "\r\n"
 	}
-	add := gitattributesLine + nl
+	add := strings.Join(missing, nl) + nl
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		add = nl + add
 	}

@@ -147,11 +147,14 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 	}
 }
 
-// TestInitGitattributes: init routes MEMORY.md to the merge driver in
-// .gitattributes, creating the file or adding the line, keeping the
-// other lines byte for byte, once; and says how to enable the driver.
+// TestInitGitattributes: init routes MEMORY.md, the task and lesson notes
+// and the outcome log to their merge drivers in .gitattributes, creating
+// the file or adding the lines it lacks, keeping the other lines byte for
+// byte, once; and says how to enable the drivers.
 func TestInitGitattributes(t *testing.T) {
 	line := "/MEMORY.md merge=vaultmem-memory-index"
+	rest := []string{"/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note", "/.vaultmem/state/lessons/outcomes.jsonl merge=union"}
+	all := func(nl string) string { return line + nl + strings.Join(rest, nl) + nl }
 	for _, c := range []struct {
 		name   string
 		exists bool
@@ -159,13 +162,14 @@ func TestInitGitattributes(t *testing.T) {
 		want   string
 		status string
 	}{
-		{"missing", false, "", line + "\n", "created"},
-		{"empty", true, "", line + "\n", "appended"},
-		{"other lines", true, "*.png binary\n# keep me  \n", "*.png binary\n# keep me  \n" + line + "\n", "appended"},
-		{"no final newline", true, "*.png binary", "*.png binary\n" + line + "\n", "appended"},
-		{"CRLF", true, "*.png binary\r\n", "*.png binary\r\n" + line + "\r\n", "appended"},
-		{"already there", true, "*.png binary\n" + line + "\n*.pdf binary\n", "*.png binary\n" + line + "\n*.pdf binary\n", "unchanged"},
-		{"already there, spaced", true, "MEMORY.md   merge=vaultmem-memory-index", "MEMORY.md   merge=vaultmem-memory-index", "unchanged"},
+		{"missing", false, "", all("\n"), "created"},
+		{"empty", true, "", all("\n"), "appended"},
+		{"other lines", true, "*.png binary\n# keep me  \n", "*.png binary\n# keep me  \n" + all("\n"), "appended"},
+		{"no final newline", true, "*.png binary", "*.png binary\n" + all("\n"), "appended"},
+		{"CRLF", true, "*.png binary\r\n", "*.png binary\r\n" + all("\r\n"), "appended"},
+		{"MEMORY.md there", true, "*.png binary\n" + line + "\n*.pdf binary\n", "*.png binary\n" + line + "\n*.pdf binary\n" + strings.Join(rest, "\n") + "\n", "appended"},
+		{"all there", true, "*.png binary\n" + all("\n") + "*.pdf binary\n", "*.png binary\n" + all("\n") + "*.pdf binary\n", "unchanged"},
+		{"all there, spaced", true, "MEMORY.md   merge=vaultmem-memory-index\n" + strings.Join(rest, "\n"), "MEMORY.md   merge=vaultmem-memory-index\n" + strings.Join(rest, "\n"), "unchanged"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -184,7 +188,7 @@ func TestInitGitattributes(t *testing.T) {
 			if got := mustRead(t, p); got != c.want {
 				t.Errorf("second init: .gitattributes %q, want %q", got, c.want)
 			}
-			if !strings.Contains(out, "already a vaultmem vault") ||
+			if !strings.Contains(out, "already a vaultmem vault") || !strings.Contains(out, `git config merge.vaultmem-note.driver "vaultmem merge-note %O %A %B %P"`) ||
 				!strings.Contains(out, `git config merge.vaultmem-memory-index.driver "vaultmem merge-memory-index %O %A %B %P"`) ||
 				!strings.Contains(out, `git config merge.vaultmem-memory-index.name "vaultmem MEMORY.md region"`) {
 				t.Errorf("second init printed:\n%s", out)
