@@ -68,3 +68,19 @@ func TestMergeNote(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMergeNote: merging never panics, and merging a note with itself
+// gives it back unchanged.
+func FuzzMergeNote(f *testing.F) {
+	f.Add("---\ntype: task\nstatus: doing\n---\n\n## Log\n\n- 2026-11-23 10:00 note: a\n", "- 2026-11-23 11:00 note: b\n", "strength: 0.5\n")
+	f.Add("", "## History\n- x\n  y\n", "---\n---\n")
+	f.Fuzz(func(t *testing.T, base, add1, add2 string) {
+		n := []byte(base)
+		got, clean, err := vault.MergeNote("n.md", n, n, n, wholeText)
+		if err == nil && (!clean || !bytes.Equal(got, n)) {
+			t.Fatalf("merging %q with itself: %v %q", base, clean, got)
+		}
+		vault.MergeNote("n.md", n, []byte(base+add1), []byte(base+add2), wholeText)
+		vault.MergeNote("n.md", []byte(add1), n, []byte(add2), wholeText)
+	})
+}
