@@ -232,8 +232,10 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}
-	if err := bumpVectorsVersion(ctx, tx); err != nil {
-		return nil, err
+	if w.chunks { // a sync that only touched files' times leaves the vector pack as it is
+		if err := bumpVectorsVersion(ctx, tx); err != nil {
+			return nil, err
+		}
 	}
 	if w.lessons {
 		if err := setMeta(ctx, tx, metaLessonsVersion, newVersion()); err != nil {
@@ -253,7 +255,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 func (p *plan) store(ctx context.Context, w *writer, r parsed) error {
 	old, had := p.stored[r.f.path]
 	mtime := r.f.mtime
-	if p.now.Sub(time.Unix(0, mtime)) < racyWindow {
+	if racy(mtime, p.now) {
 		mtime = 0 // check it again next time
 	}
 	switch {

@@ -213,3 +213,21 @@ func TestTwoHandlesKeepTheFileListRight(t *testing.T) {
 	}
 	tv.assertFresh()
 }
+
+func TestRacy(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 10, 0, time.UTC)
+	for _, tt := range []struct {
+		mtime time.Time
+		want  bool
+	}{
+		{now.Add(-50 * time.Millisecond), true},   // fine times: within the tick-sized window
+		{now.Add(-150 * time.Millisecond), false}, // past it
+		{now.Add(-time.Second), true},             // a whole second: maybe a seconds-only file system
+		{now.Add(-3 * time.Second), false},
+		{now.Add(-1500 * time.Millisecond), false},
+	} {
+		if got := racy(tt.mtime.UnixNano(), now); got != tt.want {
+			t.Errorf("racy(%v before now) = %v, want %v", now.Sub(tt.mtime), got, tt.want)
+		}
+	}
+}

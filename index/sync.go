@@ -60,8 +60,25 @@ type Progress func(done, total int)
 // racyWindow is how recent a modification time must be for Sync not to
 // trust it: a file changed twice within the file system's timestamp
 // resolution could keep its size and time. Such files are hashed again on
-// the next sync, as git does with racily clean entries.
-const racyWindow = 2 * time.Second
+// the next sync, as git does with racily clean entries. A time with a
+// fraction of a second comes from a file system that keeps them (ext4,
+// APFS, NTFS, ...), whose resolution is the kernel clock's tick: a few
+// milliseconds, so fineRacyWindow is plenty; a whole second may come from
+// one that keeps seconds (FAT keeps two), hence racyWindow.
+const (
+	racyWindow     = 2 * time.Second
+	fineRacyWindow = 100 * time.Millisecond
+)
+
+// racy reports whether a file modified at mtime (Unix nanoseconds) is too
+// recent at now for its size and time to tell that it did not change.
+func racy(mtime int64, now time.Time) bool {
+	w := racyWindow
+	if mtime%int64(time.Second) != 0 {
+		w = fineRacyWindow
+	}
+	return now.Sub(time.Unix(0, mtime)) < w
+}
 
 // fileState is what the index last saw of a file.
 type fileState struct {
@@ -267,7 +284,7 @@ func walkSignature(files []seen, now time.Time) string {
 	h := fnv.New64a()
 	var buf [17]byte
 	for _, f := range files {
-		if now.Sub(time.Unix(0, f.mtime)) < racyWindow {
+		if racy(f.mtime, now) {
 			return ""
 		}
 		h.Write([]byte(f.path))

@@ -21,8 +21,9 @@ type writer struct {
 	// state of every path changed (nil: removed).
 	written map[int64]bool
 	states  map[string]*fileState
-	// lessons is set when a lesson row was written or deleted.
-	lessons bool
+	// lessons is set when a lesson row was written or deleted; chunks when
+	// a note's chunks were.
+	lessons, chunks bool
 }
 
 var writerSQL = map[string]string{
@@ -97,6 +98,7 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 	if err := w.deleteLesson(ctx, s.id); err != nil {
 		return err
 	}
+	w.chunks = true
 	_, err := w.exec(ctx, "deleteNote", s.id)
 	return err
 }
@@ -207,6 +209,7 @@ func (nr *noteRows) embedText(c chunk) string {
 // putNote inserts a note (id 0) or replaces an indexed one, with its tags,
 // resolved links and chunks.
 func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
+	w.chunks = true
 	if id == 0 {
 		res, err := w.exec(ctx, "insertNote", append([]any{nr.path}, nr.fields...)...)
 		if err != nil {
