@@ -29,7 +29,9 @@ func (a *app) watchCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, ix, err := a.openIndexed(ctx, false)
+			// Resident: the keyword index stays in memory, for the queries
+			// this process answers for the CLI (see serve.go).
+			s, ix, err := a.openIndexed(ctx, true)
 			if err != nil {
 				return err
 			}
@@ -67,6 +69,9 @@ func (a *app) watchCommand() *cli.Command {
 				keep.logf("%v; CLI commands answer in their own process", err)
 			}
 			defer stopServing()
+			var warming sync.WaitGroup
+			defer warming.Wait()
+			warming.Go(func() { ix.Warm(ctx) }) // a failure only means the first query loads what it needs
 			if !cmd.Bool("json") {
 				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
 			}
