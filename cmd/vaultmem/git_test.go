@@ -91,7 +91,8 @@ func TestTwoMachinesThroughGit(t *testing.T) {
 	const rounds = 3
 	successes, failures := 0, 0
 	for r := range rounds {
-		for m, dir := range map[string]string{"a": a, "b": b} {
+		for _, md := range [][2]string{{"a", a}, {"b", b}} {
+			m, dir := md[0], md[1]
 			ok(t, dir, "remember", "--type", "project", "--name", fmt.Sprintf("Fact %d %s", r, m), "--description", "a fact", fmt.Sprintf("Fact number %d from %s.", r, m))
 			ok(t, dir, "task", "event", "--task", "Ship search", "--type", "note", fmt.Sprintf("round %d on %s", r, m))
 			verdict := "--success"
@@ -111,6 +112,7 @@ func TestTwoMachinesThroughGit(t *testing.T) {
 	}
 	git(a, "pull", "-q", "--no-edit", "origin", "main")
 	fresh(a)
+	git(b, "pull", "-q", "--no-edit", "origin", "main")
 	if ha, hb := git(a, "rev-parse", "HEAD"), git(b, "rev-parse", "HEAD"); ha != hb {
 		t.Fatalf("the clones differ: %s vs %s", ha, hb)
 	}
