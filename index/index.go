@@ -218,7 +218,14 @@ const (
 
 func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index, error) {
 	q := url.Values{}
-	pragmas := []string{"busy_timeout(15000)", "foreign_keys(ON)", "cache_size(-65536)", "temp_store(MEMORY)"}
+	// A large page cache speeds up a cold index's writes; a resident
+	// index (a long-running process) keeps what its queries need in Go
+	// memory, and each pooled connection would hold a cache of its own.
+	cache := "cache_size(-65536)"
+	if opts.Resident {
+		cache = "cache_size(-8192)"
+	}
+	pragmas := []string{"busy_timeout(15000)", "foreign_keys(ON)", cache, "temp_store(MEMORY)"}
 	switch mode {
 	case readWrite:
 		pragmas = append(pragmas, "journal_mode(WAL)", "synchronous(NORMAL)")

@@ -86,7 +86,24 @@ func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, erro
 	if err := l.add(ctx, q, lexiconSQL); err != nil {
 		return nil, err
 	}
+	l.clip()
 	return l, nil
+}
+
+// clip gives every postings list the room it needs and no more: lists
+// grown by appending hold up to twice their length, which in a resident
+// keyword index of a large vault is tens of megabytes.
+func (l *lexicon) clip() {
+	for t, ps := range l.terms {
+		if cap(ps) > len(ps) {
+			l.terms[t] = slices.Clone(ps)
+		}
+	}
+	for t, ps := range l.cjk {
+		if cap(ps) > len(ps) {
+			l.cjk[t] = slices.Clone(ps)
+		}
+	}
 }
 
 // noteHashes reads every note's content hash, by id.

@@ -45,6 +45,7 @@ func (a *app) mcpCommand() *cli.Command {
 					return usagef("--%v", err)
 				}
 			}
+			longRunning()
 			s, ix, err := a.openIndexed(ctx, true)
 			if err != nil {
 				return err

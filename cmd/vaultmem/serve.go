@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -249,3 +250,9 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 		logf("serve queries: answer: %v", err)
 	}
 }
+
+// longRunning tunes the garbage collector for a process that keeps the
+// index in memory for hours (watch, mcp): a collection when the heap grew
+// by half of what is live, not by all of it, keeps its memory near what
+// it holds, for a little more CPU.
+func longRunning() { debug.SetGCPercent(50) }

@@ -29,6 +29,7 @@ func (a *app) watchCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
+			longRunning()
 			// Resident: the keyword index stays in memory, for the queries
 			// this process answers for the CLI (see serve.go).
 			s, ix, err := a.openIndexed(ctx, true)
