@@ -35,6 +35,16 @@ func vaultmemEnv(t *testing.T, dir, stdin string, env []string, args ...string) 
 // they print in their own process, errors and exit codes included.
 func TestServedAnswersAsInProcess(t *testing.T) {
 	dir := newVault(t)
+	// Recall's stages run to their end: the same question, the same answer
+	// however busy the machine (else a stage cut short differs).
+	cfg := filepath.Join(dir, ".vaultmem", "config.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "  # stage_deadlines: true", "  stage_deadlines: false", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always use pnpm, not npm. See [[Build notes]].")
 	if err := os.WriteFile(filepath.Join(dir, "Build notes.md"), []byte("# Build notes\n\nThe build uses pnpm and vite. #build\n"), 0o644); err != nil {
 		t.Fatal(err)
