@@ -121,7 +121,8 @@ func TestDreamInMCPAndWatch(t *testing.T) {
 	}
 	w := startWatch(t, dir)
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(mustRead(t, filepath.Join(dir, "memory", "deploy.md")), "merged_into") && time.Now().Before(deadline) {
+	// Dream's event is printed once its run is over, after it wrote the notes.
+	for !strings.Contains(w.output(), `"event":"dream"`) && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	w.stop()

@@ -199,13 +199,23 @@ func serveQueries(ctx context.Context, s *session, logf func(string, ...any)) (s
 		c.Close()
 		return func() {}, nil // another process serves this vault
 	}
-	os.Remove(p) // a socket left by a process that died
-	l, err := net.Listen("unix", p)
+	// The socket is made under another name, made owner-only, then moved
+	// into place: no one ever sees it with wider permissions.
+	tmp := fmt.Sprintf("%s.%d", p, os.Getpid())
+	os.Remove(tmp)
+	l, err := net.Listen("unix", tmp)
 	if err != nil {
 		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
 	}
-	if err := os.Chmod(p, 0o600); err != nil {
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(tmp, 0o600); err != nil {
 		l.Close()
+		os.Remove(tmp)
+		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
+	}
+	if err := os.Rename(tmp, p); err != nil { // over a socket left by a process that died
+		l.Close()
+		os.Remove(tmp)
 		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
 	}
 	shared := &session{v: s.v, cfg: s.cfg, stderr: s.stderr, ix: s.ix, shared: true, lessonStore: &lessonCache{}}
@@ -225,7 +235,8 @@ func serveQueries(ctx context.Context, s *session, logf func(string, ...any)) (s
 	})
 	return func() {
 		cancel()
-		l.Close() // removes the socket
+		l.Close()
+		os.Remove(p)
 		wg.Wait()
 	}, nil
 }
