@@ -61,20 +61,37 @@ func cues(intent Intent, patterns ...string) []cue {
 // rules are the classifier's cues, English and Chinese. Simple-fact cues
 // are the weakest: they only win when nothing more specific matches.
 var rules = concat(
-	cues(Causal, `\bwhy\b`, `\breasons?\b`, `\bcaus(e|es|ed|ing)\b`, `\bbecause\b`, `\bhow come\b`, `\blead(s)? to\b`,
-		`\bresult(ed|s)? in\b`, `\bmotivat`, `\bwhat made\b`, `为什么`, `为何`, `原因`, `导致`, `怎么会`),
+	cues(Causal, `\bwhy\b`, `\breasons?\b`, `\bcaus(e|es|ed|ing)\b`, `\bbecause\b`, `\bhow come\b`, `\b(lead|leads|led) to\b`,
+		`\bresult(ed|s)? in\b`, `\bmotivat`, `\bwhat made\b`,
+		// consequences and origins
+		`\bwhat (would |will |could )?happens? (if|when)\b`, `\bwhat if\b`, `\bimpacts? (of|on)\b`, `\bconsequences?\b`,
+		`\beffects? (of|on|did|does|will)\b`, `\bcome about\b`, `\bcomes? from\b`, `\bcame from\b`, `\borigins?\b`,
+		`\b(broke|break|breaks|triggered|triggers)\b`, `\bend(ed)? up\b`,
+		`为什么`, `为何`, `原因`, `导致`, `怎么会`, `如果.*(会|怎么样|发生)`, `后果`, `影响`, `怎么来的`, `起因`, `由来`),
 	cues(Preference, `\bi (said|told|mentioned|prefer|like|liked|want|wanted|asked)\b`, `\bmy (preference|preferences|favou?rite|style)\b`,
 		`\bremember\b`, `\bprefer(s|red|ence|ences)?\b`, `\bfavou?rite\b`, `\b(likes?|loves?|enjoys?|dislikes?|hates?)\b`,
-		`我(之前|以前|说过|喜欢|偏好|讨厌)`, `我的偏好`, `记得`, `喜欢`, `偏好`),
+		`\bdid i (say|tell|mention|ask|want)\b`, `\bdo i (use|like|want|prefer|usually)\b`, `\bi usually\b`, `\bworks for me\b`,
+		`我(之前|以前|说过|喜欢|偏好|讨厌|平时|习惯)`, `我的偏好`, `记得`, `喜欢`, `偏好`),
 	cues(Temporal, `\bwhen\b`, `\bhistory\b`, `\btimeline\b`, `\bevolv`, `\bhow long\b`, `\b(first|last) time\b`,
 		`\b(before|after|since|until|during)\b`, `\b(last|next|this) (week|month|year|summer|winter)\b`, `\bdates?\b`,
 		`\b(19|20)\d\d\b`, `\b(january|february|march|april|may|june|july|august|september|october|november|december)\b`,
-		`\b(yesterday|today|ago)\b`,
-		`什么时候`, `何时`, `历史`, `时间线`, `演变`, `哪(一)?年`, `日期`, `多久`, `昨天`, `今天`, `前天`, `上周`, `上个?月`, `去年`),
-	cues(Relationship, `\brelationship\b`, `\brelat(ed|ion|es)\b`, `\bdiffer(ence|ent|s)?\b`, `\bcompar(e|ed|ison)\b`, `\bversus\b`,
-		`\bvs\.?\b`, `\bbetween\b.*\band\b`, `\bwho is\b`, `\bin common\b`, `\bboth\b`, `关系`, `区别`, `不同`, `比较`, `对比`, `共同`),
+		`\b(yesterday|today|ago)\b`, `\bq[1-4]\b`, `\bhow many (days|weeks|months|years)\b`, `\b(weekend|week) of\b`, `\bfirst thing\b`,
+		`什么时候`, `何时`, `历史`, `时间线`, `演变`, `哪(一)?年`, `日期`, `多久`, `昨天`, `今天`, `前天`, `上周`, `上个?月`, `去年`,
+		`[一二三四五六七八九十\d]+月`, `(最后|第一)(一)?(个)?(周|星期|周末)`, `\d{4} ?年`),
+	cues(Relationship, `\brelationship\b`, `\brelat(e|ed|ion|es)\b`, `\bdiffer(ence|ent|s)?\b`, `\bcompar(e|ed|ison)\b`, `\bversus\b`,
+		`\bvs\.?\b`, `\bbetween\b.*\band\b`, `\bwho is \w+ to\b`, `\bin common\b`, `\bboth\b`,
+		`\bconnect(ed|ion|ions|s)?\b`, `\blink(ed|s)? (to|between|with)\b`, `\blink between\b`, `\bdepend(s|ing)? on\b`,
+		`\bworks? with\b`, `\breports? to\b`, `\bfit together\b`, `\bhow does \w+ know\b`, `\bpart of\b`,
+		`\bother (projects|services|people|teams|notes)\b`, `\bwho works on\b`,
+		`关系`, `区别`, `不同`, `比较`, `对比`, `共同`, `联系`, `关联`, `依赖`, `一起`),
+	// Questions after everything about a subject: hybrid, whatever else
+	// they mention.
+	cues(Hybrid, `\beverything\b`, `\boverview\b`, `\bsummari[sz]e\b`, `\bcatch me up\b`, `\bwhat'?s (going on|new)\b`,
+		`\bwhat do we know\b`, `\bstatus of\b`, `\bopen questions\b`, `\bplan for\b`, `\banything i should know\b`,
+		`\bthings to remember\b`, `\bthe context for\b`, `\bnotes on\b`, `\bstory\b`,
+		`(讲讲|总结|情况|状态|概况)`, `(要|该)注意`, `知道些什么`, `新东西`, `未解决`),
 	cues(SimpleFact, `^\s*(what|who|where|which)\b`, `\bwhat (is|are|was|were)\b`, `\bhow (do|does|to|did)\b`, `\bhow many\b`,
-		`是什么`, `怎么用`, `如何`, `哪(里|个)`, `谁`),
+		`\btell me\b`, `是什么`, `怎么用`, `如何`, `哪(里|个)`, `谁`, `什么(许可|版本|工作)`, `多少`, `做什么`),
 )
 
 func concat(lists ...[]cue) []cue {
@@ -97,8 +114,9 @@ type Classification struct {
 // ClassifyRules classifies query by the rules: the first cue of an intent
 // gives 0.6, each further one 0.15 more (at most 0.95); simple-fact cues
 // count only when no other intent's do. Two specific intents at once make
-// a hybrid question (confidence 0.6); no cue at all gives hybrid at 0.3,
-// under the rules threshold.
+// a hybrid question (confidence 0.6), as does a cue of a question after
+// everything about a subject at least as strong as the others; no cue at
+// all gives hybrid at 0.3, under the rules threshold.
 func ClassifyRules(query string) Classification {
 	hits := map[Intent]int{}
 	for _, c := range rules {
