@@ -35,131 +35,414 @@ func init() {
 
 const monthRE = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
 
+// The phrases composite expressions hold: a day ("21 June 2023", "June
+// 21", "2023-06-21", "the 21st of June"), a month of a year ("June
+// 2023"), a day in Chinese ("2023年6月21日", "六月21号").
+const (
+	monthNC         = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+	dayPhrase       = `(?:\d{4}-\d{1,2}-\d{1,2}|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthNC + `(?:,?\s+\d{4})?|` + monthNC + `\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4})?)`
+	monthYearPhrase = monthNC + `(?:,?\s+\d{4})?`
+	zhDayPhrase     = `(?:(?:\d{4}\s*年)?(?:\d{1,2}|十[一二]?|[一二三四五六七八九])月\d{1,2}[日号])`
+)
+
 var numberWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 // dateExprs are the date expressions a question can hold, most specific
 // first: a text span matched by one is not matched again by a later one.
-var dateExprs = []dateExpr{
-	{regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`), func(m []string, _ time.Time) (span, bool) {
-		return day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
-	}},
-	{regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})[日号]`), func(m []string, _ time.Time) (span, bool) {
-		return day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
-	}},
-	{regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
-		return day(atoi(m[3]), int(monthNames[strings.ToLower(m[2])]), atoi(m[1]))
-	}},
-	{regexp.MustCompile(`(?i)\b` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
-		return day(atoi(m[3]), int(monthNames[strings.ToLower(m[1])]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`\b(\d{4})-(\d{1,2})\b`), func(m []string, _ time.Time) (span, bool) {
-		return month(atoi(m[1]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`(\d{4})年(\d{1,2})月`), func(m []string, _ time.Time) (span, bool) {
-		return month(atoi(m[1]), atoi(m[2]))
-	}},
-	{regexp.MustCompile(`(?i)\b` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
-		return month(atoi(m[2]), int(monthNames[strings.ToLower(m[1])]))
-	}},
-	{regexp.MustCompile(`(?i)\bin\s+` + monthRE + `\b`), func(m []string, today time.Time) (span, bool) {
-		// The latest such month up to this one.
-		y := today.Year()
-		if monthNames[strings.ToLower(m[1])] > today.Month() {
-			y--
-		}
-		return month(y, int(monthNames[strings.ToLower(m[1])]))
-	}},
-	{regexp.MustCompile(`(?i)\b(?:in|during|of)\s+((?:19|20)\d\d)\b`), func(m []string, _ time.Time) (span, bool) {
-		y := atoi(m[1])
-		return span{date(y, 1, 1), date(y, 12, 31)}, true
-	}},
-	{regexp.MustCompile(`(?i)\bthe\s+day\s+before\s+yesterday\b|前天`), func(_ []string, today time.Time) (span, bool) {
-		d := today.AddDate(0, 0, -2)
-		return span{d, d}, true
-	}},
-	{regexp.MustCompile(`(?i)\byesterday\b|昨天`), func(_ []string, today time.Time) (span, bool) {
-		d := today.AddDate(0, 0, -1)
-		return span{d, d}, true
-	}},
-	{regexp.MustCompile(`(?i)\b(today|tonight|this\s+morning|this\s+afternoon|this\s+evening)\b|今天`), func(_ []string, today time.Time) (span, bool) {
-		return span{today, today}, true
-	}},
-	{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(m []string, today time.Time) (span, bool) {
-		n, ok := numberWords[strings.ToLower(m[1])]
-		if !ok {
-			n = atoi(m[1])
-		}
-		switch strings.TrimSuffix(strings.ToLower(m[2]), "s") {
-		case "day":
-			d := today.AddDate(0, 0, -n)
+var dateExprs []dateExpr
+
+// The list is made in init: its composite expressions parse their parts
+// with datesIn, which reads it.
+func init() {
+	dateExprs = []dateExpr{
+		// Composite expressions first: they hold the simpler ones.
+		{regexp.MustCompile(`(?i)\bbetween\s+(` + dayPhrase + `|` + monthYearPhrase + `)\s+and\s+(` + dayPhrase + `|` + monthYearPhrase + `)`), func(m []string, today time.Time) (span, bool) {
+			a, ok1 := phraseSpan(m[1], today)
+			b, ok2 := phraseSpan(m[2], today)
+			if !ok1 || !ok2 || b.to.Before(a.from) {
+				return span{}, false
+			}
+			return span{a.from, b.to}, true
+		}},
+		{regexp.MustCompile(`从\s*(` + zhDayPhrase + `)\s*(?:到|至)\s*(` + zhDayPhrase + `)`), func(m []string, today time.Time) (span, bool) {
+			a, ok1 := zhDay(m[1], today)
+			b, ok2 := zhDay(m[2], today)
+			if !ok1 || !ok2 || b.Before(a) {
+				return span{}, false
+			}
+			return span{a, b}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(?:the\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)\s+(before|after)\s+(` + dayPhrase + `)`), func(m []string, today time.Time) (span, bool) {
+			anchor, ok := dayOf(m[3], today)
+			if !ok {
+				return span{}, false
+			}
+			return weekdayNear(strings.ToLower(m[1]), strings.ToLower(m[2]) == "before", anchor), true
+		}},
+		{regexp.MustCompile(`(` + zhDayPhrase + `)(?:之前|以前|前)的?(?:那个|那)?(星期[一二三四五六日天]|周[一二三四五六日末]|周末)`), func(m []string, today time.Time) (span, bool) {
+			anchor, ok := zhDay(m[1], today)
+			if !ok {
+				return span{}, false
+			}
+			return weekdayNear(zhWeekday(m[2]), true, anchor), true
+		}},
+		{regexp.MustCompile(`(` + zhDayPhrase + `)(?:之后|以后|后)的?(?:那个|那)?(星期[一二三四五六日天]|周[一二三四五六日末]|周末)`), func(m []string, today time.Time) (span, bool) {
+			anchor, ok := zhDay(m[1], today)
+			if !ok {
+				return span{}, false
+			}
+			return weekdayNear(zhWeekday(m[2]), false, anchor), true
+		}},
+		{regexp.MustCompile(`(?i)\b(?:the\s+)?(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(week|weekend)\s+(?:of|in)\s+` + monthRE + `(?:,?\s+(\d{4}))?\b`), func(m []string, today time.Time) (span, bool) {
+			y, mo := yearOf(m[4], monthNames[strings.ToLower(m[3])], today), int(monthNames[strings.ToLower(m[3])])
+			return nthOfMonth(y, mo, ordinal(strings.ToLower(m[1])), strings.ToLower(m[2]) == "weekend")
+		}},
+		{regexp.MustCompile(`(?:(\d{4})\s*年)?\s*(\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月(?:份)?的?(第[一二三四1-4]个?|最后一个?)(周末|星期|周|礼拜)`), func(m []string, today time.Time) (span, bool) {
+			mo := zhNumber(m[2])
+			y := yearOf(m[1], time.Month(mo), today)
+			n := 5
+			if strings.HasPrefix(m[3], "第") {
+				n = zhNumber(strings.TrimSuffix(strings.TrimPrefix(m[3], "第"), "个"))
+			}
+			return nthOfMonth(y, mo, n, m[4] == "周末")
+		}},
+		{regexp.MustCompile(`(?i)\b(early|mid|late|end of|the end of|beginning of|the beginning of|start of|the start of)[\s-]+` + monthRE + `(?:,?\s+(\d{4}))?\b`), func(m []string, today time.Time) (span, bool) {
+			mo := monthNames[strings.ToLower(m[2])]
+			full, ok := month(yearOf(m[3], mo, today), int(mo))
+			if !ok {
+				return span{}, false
+			}
+			return partOfMonth(full, strings.ToLower(m[1])), true
+		}},
+		{regexp.MustCompile(`(?:(\d{4})\s*年)?\s*(\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月(初|上旬|中旬|下旬|底|末)`), func(m []string, today time.Time) (span, bool) {
+			mo := zhNumber(m[2])
+			full, ok := month(yearOf(m[1], time.Month(mo), today), mo)
+			if !ok {
+				return span{}, false
+			}
+			part := map[string]string{"初": "early", "上旬": "early", "中旬": "mid", "下旬": "late", "底": "late", "末": "late"}[m[3]]
+			return partOfMonth(full, part), true
+		}},
+		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?)\s+(before|after)\s+(` + dayPhrase + `)`), func(m []string, today time.Time) (span, bool) {
+			anchor, ok := dayOf(m[4], today)
+			if !ok {
+				return span{}, false
+			}
+			n, ok := numberWords[strings.ToLower(m[1])]
+			if !ok {
+				n = atoi(m[1])
+			}
+			if strings.ToLower(m[3]) == "before" {
+				n = -n
+			}
+			var d time.Time
+			switch strings.TrimSuffix(strings.ToLower(m[2]), "s") {
+			case "day":
+				d = anchor.AddDate(0, 0, n)
+			case "week":
+				d = anchor.AddDate(0, 0, 7*n)
+			default:
+				d = anchor.AddDate(0, n, 0)
+			}
 			return span{d, d}, true
-		case "week":
-			return week(today.AddDate(0, 0, -7*n)), true
-		case "month":
-			t := today.AddDate(0, -n, 0)
-			return month(t.Year(), int(t.Month()))
-		}
-		y := today.Year() - n
-		return span{date(y, 1, 1), date(y, 12, 31)}, true
-	}},
-	{regexp.MustCompile(`(?i)\b(last|this|past)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|上个?月|本月|这个月|去年|今年)`), func(m []string, today time.Time) (span, bool) {
-		which, unit := strings.ToLower(m[1]), strings.ToLower(m[2])
-		switch m[3] {
-		case "上周", "上星期", "上个星期":
-			which, unit = "last", "week"
-		case "本周", "这周", "这个星期":
-			which, unit = "this", "week"
-		case "上月", "上个月":
-			which, unit = "last", "month"
-		case "本月", "这个月":
-			which, unit = "this", "month"
-		case "去年":
-			which, unit = "last", "year"
-		case "今年":
-			which, unit = "this", "year"
-		}
-		switch {
-		case which == "past" && unit == "week":
-			return span{today.AddDate(0, 0, -7), today}, true
-		case which == "past" && unit == "month":
-			return span{today.AddDate(0, -1, 0), today}, true
-		case which == "past":
-			return span{today.AddDate(-1, 0, 0), today}, true
-		case unit == "week" && which == "last":
-			return week(today.AddDate(0, 0, -7)), true
-		case unit == "week":
-			w := week(today)
-			return span{w.from, today}, true
-		case unit == "month" && which == "last":
-			t := date(today.Year(), int(today.Month()), 1).AddDate(0, -1, 0)
-			return month(t.Year(), int(t.Month()))
-		case unit == "month":
-			return span{date(today.Year(), int(today.Month()), 1), today}, true
-		case which == "last":
-			return span{date(today.Year()-1, 1, 1), date(today.Year()-1, 12, 31)}, true
-		}
-		return span{date(today.Year(), 1, 1), today}, true
-	}},
-	{regexp.MustCompile(`(?i)\b(?:on|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
-		// The latest such weekday before today.
-		want := weekdays[strings.ToLower(m[1])]
-		d := today.AddDate(0, 0, -1)
-		for d.Weekday() != want {
-			d = d.AddDate(0, 0, -1)
-		}
-		return span{d, d}, true
-	}},
+		}},
+		{regexp.MustCompile(`(?i)\b(last|this|past)\s+weekend\b|上个?周末|这个?周末`), func(m []string, today time.Time) (span, bool) {
+			// Weeks start on Monday: this weekend is this week's Saturday and
+			// Sunday, last weekend the week before's.
+			sat := week(today).from.AddDate(0, 0, 5)
+			if strings.EqualFold(m[1], "last") || strings.EqualFold(m[1], "past") || strings.HasPrefix(m[0], "上") {
+				sat = sat.AddDate(0, 0, -7)
+			}
+			return span{sat, sat.AddDate(0, 0, 1)}, true
+		}},
+		{regexp.MustCompile(`(?i)\b` + monthRE + `\s+(\d{1,2})(st|nd|rd|th)?\b(?:,?\s*(\d{4}))?`), func(m []string, today time.Time) (span, bool) {
+			mo := monthNames[strings.ToLower(m[1])]
+			if m[4] == "" && m[3] == "" && mo == time.May {
+				return span{}, false // "may 5 ..." is more often the verb
+			}
+			return day(yearOf(m[4], mo, today), int(mo), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(?i)\b(\d{1,2})(st|nd|rd|th)?\s+(of\s+)?` + monthRE + `\b(?:,?\s*(\d{4}))?`), func(m []string, today time.Time) (span, bool) {
+			mo := monthNames[strings.ToLower(m[4])]
+			if m[5] == "" && m[2] == "" && m[3] == "" && mo == time.May {
+				return span{}, false // "5 may ..." is more often the verb
+			}
+			return day(yearOf(m[5], mo, today), int(mo), atoi(m[1]))
+		}},
+		{regexp.MustCompile(`(?:(\d{4})\s*年)?(\d{1,2}|十[一二]?|[一二三四五六七八九])月(\d{1,2})[日号]`), func(m []string, today time.Time) (span, bool) {
+			mo := zhNumber(m[2])
+			return day(yearOf(m[1], time.Month(mo), today), mo, atoi(m[3]))
+		}},
+		{regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`), func(m []string, _ time.Time) (span, bool) {
+			return day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+		}},
+		{regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})[日号]`), func(m []string, _ time.Time) (span, bool) {
+			return day(atoi(m[1]), atoi(m[2]), atoi(m[3]))
+		}},
+		{regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+			return day(atoi(m[3]), int(monthNames[strings.ToLower(m[2])]), atoi(m[1]))
+		}},
+		{regexp.MustCompile(`(?i)\b` + monthRE + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+			return day(atoi(m[3]), int(monthNames[strings.ToLower(m[1])]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`\b(\d{4})-(\d{1,2})\b`), func(m []string, _ time.Time) (span, bool) {
+			return month(atoi(m[1]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(\d{4})年(\d{1,2})月`), func(m []string, _ time.Time) (span, bool) {
+			return month(atoi(m[1]), atoi(m[2]))
+		}},
+		{regexp.MustCompile(`(?i)\b` + monthRE + `,?\s+(\d{4})\b`), func(m []string, _ time.Time) (span, bool) {
+			return month(atoi(m[2]), int(monthNames[strings.ToLower(m[1])]))
+		}},
+		{regexp.MustCompile(`(?i)\bin\s+` + monthRE + `\b`), func(m []string, today time.Time) (span, bool) {
+			// The latest such month up to this one.
+			y := today.Year()
+			if monthNames[strings.ToLower(m[1])] > today.Month() {
+				y--
+			}
+			return month(y, int(monthNames[strings.ToLower(m[1])]))
+		}},
+		{regexp.MustCompile(`(?i)\b(?:in|during|of)\s+((?:19|20)\d\d)\b`), func(m []string, _ time.Time) (span, bool) {
+			y := atoi(m[1])
+			return span{date(y, 1, 1), date(y, 12, 31)}, true
+		}},
+		{regexp.MustCompile(`(?i)\bthe\s+day\s+before\s+yesterday\b|前天`), func(_ []string, today time.Time) (span, bool) {
+			d := today.AddDate(0, 0, -2)
+			return span{d, d}, true
+		}},
+		{regexp.MustCompile(`(?i)\byesterday\b|昨天`), func(_ []string, today time.Time) (span, bool) {
+			d := today.AddDate(0, 0, -1)
+			return span{d, d}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(today|tonight|this\s+morning|this\s+afternoon|this\s+evening)\b|今天`), func(_ []string, today time.Time) (span, bool) {
+			return span{today, today}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?|years?)\s+ago\b`), func(m []string, today time.Time) (span, bool) {
+			n, ok := numberWords[strings.ToLower(m[1])]
+			if !ok {
+				n = atoi(m[1])
+			}
+			switch strings.TrimSuffix(strings.ToLower(m[2]), "s") {
+			case "day":
+				d := today.AddDate(0, 0, -n)
+				return span{d, d}, true
+			case "week":
+				return week(today.AddDate(0, 0, -7*n)), true
+			case "month":
+				t := today.AddDate(0, -n, 0)
+				return month(t.Year(), int(t.Month()))
+			}
+			y := today.Year() - n
+			return span{date(y, 1, 1), date(y, 12, 31)}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(last|this|past)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|上个?月|本月|这个月|去年|今年)`), func(m []string, today time.Time) (span, bool) {
+			which, unit := strings.ToLower(m[1]), strings.ToLower(m[2])
+			switch m[3] {
+			case "上周", "上星期", "上个星期":
+				which, unit = "last", "week"
+			case "本周", "这周", "这个星期":
+				which, unit = "this", "week"
+			case "上月", "上个月":
+				which, unit = "last", "month"
+			case "本月", "这个月":
+				which, unit = "this", "month"
+			case "去年":
+				which, unit = "last", "year"
+			case "今年":
+				which, unit = "this", "year"
+			}
+			switch {
+			case which == "past" && unit == "week":
+				return span{today.AddDate(0, 0, -7), today}, true
+			case which == "past" && unit == "month":
+				return span{today.AddDate(0, -1, 0), today}, true
+			case which == "past":
+				return span{today.AddDate(-1, 0, 0), today}, true
+			case unit == "week" && which == "last":
+				return week(today.AddDate(0, 0, -7)), true
+			case unit == "week":
+				w := week(today)
+				return span{w.from, today}, true
+			case unit == "month" && which == "last":
+				t := date(today.Year(), int(today.Month()), 1).AddDate(0, -1, 0)
+				return month(t.Year(), int(t.Month()))
+			case unit == "month":
+				return span{date(today.Year(), int(today.Month()), 1), today}, true
+			case which == "last":
+				return span{date(today.Year()-1, 1, 1), date(today.Year()-1, 12, 31)}, true
+			}
+			return span{date(today.Year(), 1, 1), today}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(?:on|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
+			// The latest such weekday before today.
+			want := weekdays[strings.ToLower(m[1])]
+			d := today.AddDate(0, 0, -1)
+			for d.Weekday() != want {
+				d = d.AddDate(0, 0, -1)
+			}
+			return span{d, d}, true
+		}},
+	}
 }
 
 var weekdays = map[string]time.Weekday{"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
 	"wednesday": time.Wednesday, "thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday}
 
+// phraseSpan is the one span the phrase s names.
+func phraseSpan(s string, today time.Time) (span, bool) {
+	spans, _ := datesIn(s, today)
+	if len(spans) != 1 {
+		return span{}, false
+	}
+	return spans[0], true
+}
+
+// dayOf is the one day the phrase s names.
+func dayOf(s string, today time.Time) (time.Time, bool) {
+	sp, ok := phraseSpan(s, today)
+	if !ok || !sp.from.Equal(sp.to) {
+		return time.Time{}, false
+	}
+	return sp.from, true
+}
+
+// zhDay is dayOf for a Chinese phrase.
+func zhDay(s string, today time.Time) (time.Time, bool) { return dayOf(s, today) }
+
+// yearOf is the year y names, or without one the latest year in which
+// month m is not after today's month.
+func yearOf(y string, m time.Month, today time.Time) int {
+	if y != "" {
+		return atoi(y)
+	}
+	if m > today.Month() {
+		return today.Year() - 1
+	}
+	return today.Year()
+}
+
+// weekdayNear is the day named (a weekday, or "weekend": Saturday and
+// Sunday) nearest before, or after, anchor.
+func weekdayNear(name string, before bool, anchor time.Time) span {
+	step := 1
+	if before {
+		step = -1
+	}
+	want, weekend := weekdays[name], name == "weekend"
+	if weekend {
+		want = time.Saturday
+		if before {
+			want = time.Sunday
+		}
+	}
+	d := anchor.AddDate(0, 0, step)
+	for d.Weekday() != want {
+		d = d.AddDate(0, 0, step)
+	}
+	switch {
+	case weekend && before:
+		return span{d.AddDate(0, 0, -1), d}
+	case weekend:
+		return span{d, d.AddDate(0, 0, 1)}
+	}
+	return span{d, d}
+}
+
+// ordinal is the number an ordinal word names; 5 for "last".
+func ordinal(w string) int {
+	switch w {
+	case "first", "1st":
+		return 1
+	case "second", "2nd":
+		return 2
+	case "third", "3rd":
+		return 3
+	case "fourth", "4th":
+		return 4
+	}
+	return 5
+}
+
+// nthOfMonth is the nth (5: the last) week of month m of year y — days
+// 1-7, 8-14, 15-21, 22-28, or the last seven — or with weekend its nth
+// Saturday and the Sunday after (the last: the last Saturday's).
+func nthOfMonth(y, m, n int, weekend bool) (span, bool) {
+	full, ok := month(y, m)
+	if !ok || n < 1 || n > 5 {
+		return span{}, false
+	}
+	if !weekend {
+		if n == 5 {
+			return span{full.to.AddDate(0, 0, -6), full.to}, true
+		}
+		from := full.from.AddDate(0, 0, 7*(n-1))
+		return span{from, from.AddDate(0, 0, 6)}, true
+	}
+	sat := full.from
+	for sat.Weekday() != time.Saturday {
+		sat = sat.AddDate(0, 0, 1)
+	}
+	if n == 5 {
+		for sat.AddDate(0, 0, 7).Month() == time.Month(m) {
+			sat = sat.AddDate(0, 0, 7)
+		}
+	} else {
+		sat = sat.AddDate(0, 0, 7*(n-1))
+		if sat.Month() != time.Month(m) {
+			return span{}, false
+		}
+	}
+	return span{sat, sat.AddDate(0, 0, 1)}, true
+}
+
+// partOfMonth is the early (days 1-10), mid (11-20) or late (21-end) part
+// of the month full.
+func partOfMonth(full span, part string) span {
+	switch {
+	case strings.Contains(part, "early"), strings.Contains(part, "beginning"), strings.Contains(part, "start"):
+		return span{full.from, full.from.AddDate(0, 0, 9)}
+	case part == "mid":
+		return span{full.from.AddDate(0, 0, 10), full.from.AddDate(0, 0, 19)}
+	}
+	return span{full.from.AddDate(0, 0, 20), full.to}
+}
+
+// zhNumber reads a number from 1 to 12 written with digits or Chinese
+// numerals; 0 when it is neither.
+func zhNumber(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	digits := map[rune]int{'一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	r := []rune(s)
+	switch {
+	case len(r) == 1 && r[0] == '十':
+		return 10
+	case len(r) == 1:
+		return digits[r[0]]
+	case len(r) == 2 && r[0] == '十':
+		return 10 + digits[r[1]]
+	}
+	return 0
+}
+
+// zhWeekday is the English name of a Chinese weekday ("星期五", "周五"),
+// or "weekend" ("周末").
+func zhWeekday(s string) string {
+	if strings.Contains(s, "末") {
+		return "weekend"
+	}
+	r := []rune(s)
+	return map[rune]string{'一': "monday", '二': "tuesday", '三': "wednesday", '四': "thursday", '五': "friday", '六': "saturday",
+		'日': "sunday", '天': "sunday"}[r[len(r)-1]]
+}
+
 // datesIn returns the spans of days question names, relative to now (in
 // now's location), and the question with those expressions taken out.
 func datesIn(question string, now time.Time) ([]span, string) {
 	today := date(now.Year(), int(now.Month()), now.Day())
-	rest := question
+	rest := strings.Join(strings.Fields(question), " ") // the expressions' \s is ASCII white space alone
 	var out []span
 	for _, e := range dateExprs {
 		rest = e.re.ReplaceAllStringFunc(rest, func(match string) string {
