@@ -226,9 +226,9 @@ func BenchmarkLexiconLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkOneNoteSync syncs a 10,000-note index after one note was
-// written: what a watcher does after each save.
-func BenchmarkOneNoteSync(b *testing.B) {
+// indexedBenchVault is the 10,000-note benchmark vault, indexed, and its
+// index (closed when b ends).
+func indexedBenchVault(b *testing.B) (string, *Index) {
 	dir := benchVault(b, 10000)
 	cache := b.TempDir()
 	coldIndex(b, dir, cache, Options{})
@@ -236,7 +236,14 @@ func BenchmarkOneNoteSync(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer ix.Close()
+	b.Cleanup(func() { ix.Close() })
+	return dir, ix
+}
+
+// BenchmarkOneNoteSync syncs a 10,000-note index after one note was
+// written: what a watcher does after each save.
+func BenchmarkOneNoteSync(b *testing.B) {
+	dir, ix := indexedBenchVault(b)
 	fsys := os.DirFS(dir)
 	i := 0
 	for b.Loop() {
@@ -254,14 +261,7 @@ func BenchmarkOneNoteSync(b *testing.B) {
 // BenchmarkOneNoteSyncPaths is BenchmarkOneNoteSync as a watcher does it
 // now: only the path its event named, without walking the vault.
 func BenchmarkOneNoteSyncPaths(b *testing.B) {
-	dir := benchVault(b, 10000)
-	cache := b.TempDir()
-	coldIndex(b, dir, cache, Options{})
-	ix, err := Open(context.Background(), cache, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	dir, ix := indexedBenchVault(b)
 	fsys := os.DirFS(dir)
 	os.MkdirAll(filepath.Join(dir, "bench"), 0o755)
 	i := 0

@@ -76,7 +76,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 				what += fmt.Sprintf("; archived (below %s)", num(s.rules.ArchiveBelow))
 				kv = append(kv, "archived", true)
 			}
-			next, err := set(l.Path, n.Content, kv...)
+			next, err := vault.SetFrontmatterKeys(l.Path, n.Content, kv...)
 			if err != nil {
 				return nil, err
 			}

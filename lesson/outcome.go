@@ -115,7 +115,7 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
 		}
 		out.History = historyLine(at, what, episode)
-		next, err := set(p, n.Content, vault.LessonStrength, after, vault.LessonApplications, out.Applications,
+		next, err := vault.SetFrontmatterKeys(p, n.Content, vault.LessonStrength, after, vault.LessonApplications, out.Applications,
 			vault.LessonLastApplied, vault.FromJSON(at.Format(DateLayout)))
 		if err != nil {
 			return nil, err
@@ -165,17 +165,6 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 
 var errEmpty = errors.New("the note is empty (being saved?)")
 
-// set returns content with the frontmatter keys set, in order (pairs of
-// key and value).
-func set(p string, content []byte, kv ...any) ([]byte, error) {
-	var err error
-	for i := 0; i+1 < len(kv); i += 2 {
-		if content, err = vault.SetFrontmatter(p, content, kv[i].(string), kv[i+1]); err != nil {
-			return nil, err
-		}
-	}
-	return content, nil
-}
 
 // ReadLog reads the outcome log's records, oldest first; none when there is
 // no log yet. A line that is not a record is an error naming the file and

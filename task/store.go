@@ -196,17 +196,6 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 	return err
 }
 
-// set returns content with the frontmatter keys set, in order (pairs of
-// key and value).
-func set(p string, content []byte, kv ...any) ([]byte, error) {
-	var err error
-	for i := 0; i+1 < len(kv); i += 2 {
-		if content, err = vault.SetFrontmatter(p, content, kv[i].(string), kv[i+1]); err != nil {
-			return nil, err
-		}
-	}
-	return content, nil
-}
 
 // field is a frontmatter string of n, trimmed ("" when absent).
 func field(n *vault.Note, key string) string {
@@ -397,7 +386,7 @@ func (s *Store) Start(ctx context.Context, agent, ref string, force bool) (Start
 		if field(n, "started") == "" {
 			kv = append(kv, "started", date(s.today()))
 		}
-		next, err := set(p, n.Content, kv...)
+		next, err := vault.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
 			return nil, err
 		}
@@ -464,7 +453,7 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 		if status(n) == Done {
 			return n.Content, nil
 		}
-		return set(p, n.Content, "status", Done, "finished", date(s.today()))
+		return vault.SetFrontmatterKeys(p, n.Content, "status", Done, "finished", date(s.today()))
 	})
 	if err != nil {
 		return Finished{}, err
@@ -487,7 +476,7 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 				if field(n, "assignee") == "" {
 					kv = append(kv, "assignee", agent)
 				}
-				return set(parent, n.Content, kv...)
+				return vault.SetFrontmatterKeys(parent, n.Content, kv...)
 			})
 			if err != nil {
 				return Finished{}, fmt.Errorf("parent %s: %w", parent, err)
@@ -564,7 +553,7 @@ func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any)
 	at := s.now()
 	line := vault.FormatEvent(at, typ, text)
 	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
-		next, err := set(p, n.Content, kv...)
+		next, err := vault.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
 			return nil, err
 		}

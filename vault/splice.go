@@ -58,6 +58,18 @@ func SetFrontmatter(p string, content []byte, key string, value any) ([]byte, er
 	return out, nil
 }
 
+// SetFrontmatterKeys is SetFrontmatter for several keys, in order: kv
+// holds pairs of a key (a string) and its value.
+func SetFrontmatterKeys(p string, content []byte, kv ...any) ([]byte, error) {
+	var err error
+	for i := 0; i+1 < len(kv); i += 2 {
+		if content, err = SetFrontmatter(p, content, kv[i].(string), kv[i+1]); err != nil {
+			return nil, err
+		}
+	}
+	return content, nil
+}
+
 // DeleteFrontmatter returns content without the top-level frontmatter key
 // (every entry of it), changing nothing else; see [SetFrontmatter]. A note
 // without frontmatter or without the key is returned unchanged. It returns

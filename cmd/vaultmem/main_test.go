@@ -32,12 +32,13 @@ type result struct {
 	code           int
 }
 
-// vaultmem runs the command in dir with the given stdin.
-func vaultmem(t *testing.T, dir, stdin string, args ...string) result {
+// vaultmemEnv runs the command in dir with the given stdin and more
+// environment (NAME=value).
+func vaultmemEnv(t *testing.T, dir, stdin string, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT=")
+	cmd.Env = append(append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -46,9 +47,15 @@ func vaultmem(t *testing.T, dir, stdin string, args ...string) result {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run vaultmem %v: %v", args, err)
+		t.Fatal(err)
 	}
 	return result{out.String(), errb.String(), code}
+}
+
+// vaultmem runs the command in dir with the given stdin.
+func vaultmem(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	return vaultmemEnv(t, dir, stdin, nil, args...)
 }
 
 // ok runs vaultmem and fails the test unless it exits 0.

@@ -50,13 +50,9 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			if len(args) == 4 && args[3] != "" {
 				file = filepath.ToSlash(args[3])
 			}
-			var versions [3][]byte
-			for i, name := range []string{"base", "ours", "theirs"} {
-				b, err := os.ReadFile(args[i])
-				if err != nil {
-					return fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
-				}
-				versions[i] = b
+			versions, err := readVersions(args, file)
+			if err != nil {
+				return err
 			}
 			out, err := memory.MergeIndex(file, versions[0], versions[1], versions[2])
 			var pe *vault.ParseError
@@ -98,13 +94,9 @@ func (a *app) mergeNoteCommand() *cli.Command {
 			if len(args) == 4 && args[3] != "" {
 				file = filepath.ToSlash(args[3])
 			}
-			var versions [3][]byte
-			for i, name := range []string{"base", "ours", "theirs"} {
-				b, err := os.ReadFile(args[i])
-				if err != nil {
-					return fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
-				}
-				versions[i] = b
+			versions, err := readVersions(args, file)
+			if err != nil {
+				return err
 			}
 			out, clean, err := vault.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
 				return gitMergeFile(ctx, base, ours, theirs)
@@ -121,6 +113,20 @@ func (a *app) mergeNoteCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// readVersions reads the three versions git gives a merge driver (base,
+// ours, theirs) of file.
+func readVersions(args []string, file string) ([3][]byte, error) {
+	var versions [3][]byte
+	for i, name := range []string{"base", "ours", "theirs"} {
+		b, err := os.ReadFile(args[i])
+		if err != nil {
+			return versions, fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
+		}
+		versions[i] = b
+	}
+	return versions, nil
 }
 
 // gitMergeFile merges texts line by line with `git merge-file`; clean is

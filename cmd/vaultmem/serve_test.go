@@ -1,34 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
-
-// vaultmemEnv is vaultmem with more environment.
-func vaultmemEnv(t *testing.T, dir, stdin string, env []string, args ...string) result {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT="), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{out.String(), errb.String(), code}
-}
 
 // TestServedAnswersAsInProcess: while a watcher runs, the read commands
 // are answered by it (VAULTMEM_SERVER=require proves it), and print what
