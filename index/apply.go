@@ -40,6 +40,9 @@ type plan struct {
 // grows with the files looked at, not with the vault, once this process
 // has the file list in memory (see fileCache).
 func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []string, now time.Time, progress Progress, st *Stats) (*warmStart, error) {
+	if only != nil && ix.indexedAlready(ctx, fsys, only) {
+		return nil, nil // another writer of this process indexed them: no lock to take
+	}
 	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one writer at a time
 	if err != nil {
 		return nil, fmt.Errorf("begin index update: %w", err)
@@ -111,6 +114,55 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	cache.applyChanges(next, states)
 	ix.keepFiles(cache)
 	return p.warm, nil
+}
+
+// indexedAlready reports whether the index holds every file at paths as
+// it is now, by the file list this process keeps (see fileCache) at the
+// cache's current version: a note whose time was too recent to trust is
+// read and its hash compared. A watcher's sync of the notes a command of
+// this process, or another, has just indexed then costs no write lock,
+// which that command may be waiting for.
+func (ix *Index) indexedAlready(ctx context.Context, fsys fs.FS, paths []string) bool {
+	gen, err := ix.meta(ctx, ix.db, metaFilesVersion)
+	if err != nil {
+		return false
+	}
+	// The states are copied under the lock: a sync that takes the list
+	// changes it without.
+	type state struct {
+		fileState
+		held bool
+	}
+	states := make(map[string]state, len(paths))
+	ix.mu.Lock()
+	c := ix.files
+	if c != nil && gen != "" && c.gen == gen {
+		for _, p := range paths {
+			s, held := c.files[p]
+			states[p] = state{s, held}
+		}
+	}
+	ix.mu.Unlock()
+	if len(states) == 0 {
+		return false
+	}
+	for _, f := range filesNow(fsys, paths) {
+		s, held := states[f.path].fileState, states[f.path].held
+		switch {
+		case f.size < 0 && !held: // gone, and not indexed
+		case f.size < 0 || !held || s.note != f.note || s.size != f.size:
+			return false
+		case s.mtime == f.mtime && s.mtime != 0:
+		case !s.note || s.hash == "":
+			return false
+		default: // a time too recent to trust: the content decides
+			b, err := fs.ReadFile(fsys, f.path)
+			if err != nil || vault.Hash(b) != s.hash {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // filesNow returns the files at paths as they are in fsys now, in path

@@ -331,3 +331,33 @@ func TestRefreshAndSyncMatchRebuild(t *testing.T) {
 		}
 	}
 }
+
+// TestRefreshOfIndexedPathsTakesNoLock: refreshing notes the index holds
+// as they are (a watcher's sync of what a command just indexed) does not
+// wait for the write lock another process holds.
+func TestRefreshOfIndexedPathsTakesNoLock(t *testing.T) {
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	tv.write("a.md", "# A\n\nJust written.\n")
+	ctx := context.Background()
+	fsys := os.DirFS(tv.dir)
+	if err := tv.ix.Refresh(ctx, fsys, "a.md", "gone.md"); err != nil {
+		t.Fatal(err)
+	}
+	other := tv.open()
+	defer other.Close()
+	tx, err := other.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if !tv.ix.indexedAlready(ctx, fsys, []string{"a.md", "gone.md"}) {
+		t.Fatal("a note just indexed (its time too recent to trust) is not seen as indexed")
+	}
+	if err := tv.ix.Refresh(ctx, fsys, "a.md", "gone.md"); err != nil {
+		t.Fatalf("refresh of indexed notes while another holds the lock: %v", err)
+	}
+	tv.write("a.md", "# A\n\nChanged.\n")
+	if tv.ix.indexedAlready(ctx, fsys, []string{"a.md"}) {
+		t.Error("a changed note is seen as indexed")
+	}
+}
