@@ -45,6 +45,15 @@ type Score struct {
 	Overall    float64            `json:"overall"`
 	ByCategory map[string]float64 `json:"by_category"`
 	Intents    map[string]int     `json:"intents,omitempty"`
+	// ByConversation is the same by conversation (sample id): what tuning
+	// on one and checking on another compares.
+	ByConversation map[string]Part `json:"by_conversation"`
+}
+
+// Part is the evidence recall of one conversation.
+type Part struct {
+	Overall    float64            `json:"overall"`
+	ByCategory map[string]float64 `json:"by_category"`
 }
 
 // Categories are the LoCoMo question categories scored (5, adversarial,
@@ -97,13 +106,13 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 	type tally struct{ sum, n map[string]float64 }
 	tallies := map[string]*tally{}
 	intents := map[string]int{}
-	add := func(retriever, cat string, score float64) {
+	add := func(retriever, sample, cat string, score float64) {
 		t, ok := tallies[retriever]
 		if !ok {
 			t = &tally{map[string]float64{}, map[string]float64{}}
 			tallies[retriever] = t
 		}
-		for _, k := range []string{cat, "overall"} {
+		for _, k := range []string{cat, "overall", sample + "\x00" + cat, sample + "\x00overall"} {
 			t.sum[k] += score
 			t.n[k]++
 		}
@@ -132,13 +141,13 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 				return nil, fmt.Errorf("%s: %w", q.ID, err)
 			}
 			intents[string(res.Intent)]++
-			add("recall", cat, evidenceShare(res.Context, q.Evidence))
+			add("recall", sample, cat, evidenceShare(res.Context, q.Evidence))
 			for _, mode := range []index.Mode{index.Keyword, index.Hybrid} {
 				hits, err := ix.Search(ctx, index.Query{Text: q.Question, Mode: mode, Limit: 200})
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", q.ID, err)
 				}
-				add(string(mode), cat, evidenceShare(packHits(hits, budget), q.Evidence))
+				add(string(mode), sample, cat, evidenceShare(packHits(hits, budget), q.Evidence))
 				if opts.NoVectors {
 					break // hybrid is keyword without vectors
 				}
@@ -148,11 +157,24 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 	}
 	rep := &Report{Budget: budget, Questions: total, Scores: map[string]Score{}, MS: time.Since(start).Milliseconds()}
 	for r, t := range tallies {
-		s := Score{Overall: t.sum["overall"] / t.n["overall"], ByCategory: map[string]float64{}}
+		s := Score{Overall: t.sum["overall"] / t.n["overall"], ByCategory: map[string]float64{}, ByConversation: map[string]Part{}}
 		for _, cat := range Categories {
 			if t.n[cat] > 0 {
 				s.ByCategory[cat] = t.sum[cat] / t.n[cat]
 			}
+		}
+		for _, sample := range samples {
+			k := sample + "\x00"
+			if t.n[k+"overall"] == 0 {
+				continue
+			}
+			p := Part{Overall: t.sum[k+"overall"] / t.n[k+"overall"], ByCategory: map[string]float64{}}
+			for _, cat := range Categories {
+				if t.n[k+cat] > 0 {
+					p.ByCategory[cat] = t.sum[k+cat] / t.n[k+cat]
+				}
+			}
+			s.ByConversation[sample] = p
 		}
 		if r == "recall" {
 			s.Intents = intents

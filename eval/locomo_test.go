@@ -32,6 +32,9 @@ func TestLocomoEvidenceRecall(t *testing.T) {
 	if r.Overall < 0.78 || r.ByCategory["multi-hop"] < 0.45 {
 		t.Errorf("LoCoMo evidence recall fell: %+v", r)
 	}
+	if len(r.ByConversation) != 2 || r.ByConversation["conv-26"].Overall == 0 || r.ByConversation["conv-30"].Overall == 0 {
+		t.Errorf("per-conversation figures: %+v", r.ByConversation)
+	}
 	if k := rep.Scores["keyword"]; r.Overall <= k.Overall {
 		t.Errorf("recall (%.3f) no better than plain keyword search (%.3f)", r.Overall, k.Overall)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/eval"
@@ -64,5 +65,20 @@ func (a *app) printEval(rep *eval.Report) {
 		}
 		fmt.Fprintf(a.stdout, "%-10s %8.3f %10.3f %9.3f %12.3f %11.3f\n", r, s.Overall, s.ByCategory["multi-hop"],
 			s.ByCategory["temporal"], s.ByCategory["open-domain"], s.ByCategory["single-hop"])
+		convs := make([]string, 0, len(s.ByConversation))
+		for c := range s.ByConversation {
+			convs = append(convs, c)
+		}
+		slices.Sort(convs)
+		for _, c := range convs {
+			p := s.ByConversation[c]
+			cell := func(cat string) string { // "-": no question of that category
+				if v, ok := p.ByCategory[cat]; ok {
+					return fmt.Sprintf("%.3f", v)
+				}
+				return "-"
+			}
+			fmt.Fprintf(a.stdout, "  %-8s %8.3f %10s %9s %12s %11s\n", c, p.Overall, cell("multi-hop"), cell("temporal"), cell("open-domain"), cell("single-hop"))
+		}
 	}
 }
