@@ -71,6 +71,10 @@ type Options struct {
 	// Index configures each conversation's index (NoVectors: keyword
 	// engines only).
 	Index index.Options
+	// Together indexes every conversation in one vault (a folder each),
+	// as a vault that holds many people does: a question about one of
+	// them competes with the others' notes.
+	Together bool
 }
 
 // LoCoMo measures evidence recall on the LoCoMo benchmark in dir (qa.jsonl
@@ -118,20 +122,41 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 		}
 	}
 	total := 0
-	for _, sample := range samples {
-		vdir := filepath.Join(dir, "vault", sample)
+	indexes := map[string]*index.Index{} // by the folder indexed
+	open := func(vdir string) (*index.Index, error) {
+		if ix, ok := indexes[vdir]; ok {
+			return ix, nil
+		}
 		cache, err := os.MkdirTemp("", "vaultmem-eval-")
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(cache)
 		ix, err := index.Open(ctx, cache, opts)
 		if err != nil {
+			os.RemoveAll(cache)
 			return nil, err
 		}
-		defer ix.Close()
+		indexes[vdir] = ix
 		if _, err := ix.Sync(ctx, os.DirFS(vdir), nil); err != nil {
 			return nil, fmt.Errorf("index %s: %w", vdir, err)
+		}
+		return ix, nil
+	}
+	defer func() {
+		for _, ix := range indexes {
+			cache := filepath.Dir(ix.Path())
+			ix.Close()
+			os.RemoveAll(cache)
+		}
+	}()
+	for _, sample := range samples {
+		vdir := filepath.Join(dir, "vault", sample)
+		if o.Together {
+			vdir = filepath.Join(dir, "vault")
+		}
+		ix, err := open(vdir)
+		if err != nil {
+			return nil, err
 		}
 		eng := recall.New(ix, recall.Options{NoDeadlines: true}) // the same answers on a busy machine
 		for _, q := range bySample[sample] {

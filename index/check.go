@@ -138,6 +138,7 @@ func (ix *Index) Digest(ctx context.Context) (string, error) {
 		"SELECT n.path, t.tag, t.display, t.seq FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
 		"SELECT n.path, m.name, m.pinned, m.written FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY 1",
 		"SELECT path, reason FROM files ORDER BY path",
+		"SELECT n.path, e.name, e.kind FROM entities e JOIN notes n ON n.id = e.note_id ORDER BY 1, 2, 3",
 		"SELECT n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY 1",
 		"SELECT n.path, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence, l.applications, l.last_applied, l.pinned, l.text, l.tags, l.terms, l.problems FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY 1",
 		"SELECT n.path, e.seq, e.raw, e.key, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line FROM edges e JOIN notes n ON n.id = e.source_id ORDER BY 1, 2",

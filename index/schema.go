@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 17
+const schemaVersion = 18
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -92,6 +92,18 @@ CREATE TABLE lessons (
 	terms        TEXT NOT NULL,
 	problems     TEXT NOT NULL
 );
+-- Whom a note is by or about: the values of its person-like frontmatter
+-- fields (speakers, participants, attendees, authors, ...; see
+-- personFields), lower-cased, and for a name of several words its first
+-- word too (kind 'first'), for recall to find the notes of the people a
+-- question names.
+CREATE TABLE entities (
+	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	name    TEXT NOT NULL,
+	kind    TEXT NOT NULL
+);
+CREATE INDEX entities_name ON entities(name);
+CREATE INDEX entities_note ON entities(note_id);
 CREATE TABLE tags (
 	note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag     TEXT NOT NULL,

@@ -42,6 +42,8 @@ var writerSQL = map[string]string{
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteLesson": `DELETE FROM lessons WHERE note_id = ?`,
+	"deleteEntities": `DELETE FROM entities WHERE note_id = ?`,
+	"insertEntity":   `INSERT INTO entities(note_id, name, kind) VALUES(?, ?, ?)`,
 	"insertLesson": `INSERT INTO lessons(note_id, name, trigger, action_bias, domain, strength, confidence, applications, last_applied, pinned, text, tags, terms, problems)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"deleteNote": `DELETE FROM notes WHERE id = ?`,
@@ -136,6 +138,7 @@ type noteRows struct {
 	memory *memoryRow // nil when the note is no live memory
 	task   []any      // the tasks columns from name on; nil when it is no task
 	lesson []any      // the lessons columns from name on; nil when it is no lesson
+	people [][2]string // entities rows: name, kind
 	edges  [][]any    // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
@@ -177,6 +180,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	if n.Kind() == vault.KindLesson {
 		nr.lesson = lessonRow(n)
 	}
+	nr.people = entityRows(n)
 	for _, t := range n.Tags {
 		nr.tags = append(nr.tags, t)
 	}
@@ -219,7 +223,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	} else {
-		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask"} {
+		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
 			}
@@ -253,6 +257,11 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 		w.lessons = true
+	}
+	for _, e := range nr.people {
+		if _, err := w.exec(ctx, "insertEntity", id, e[0], e[1]); err != nil {
+			return err
+		}
 	}
 	for _, e := range nr.edges {
 		if _, err := w.exec(ctx, "insertEdge", append([]any{id}, e...)...); err != nil {

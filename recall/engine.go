@@ -51,6 +51,8 @@ type neighbourhood interface {
 	Dated(ctx context.Context, from, to string, limit int) ([]string, error)
 	Openings(ctx context.Context, paths []string, n int) ([]index.Result, error)
 	Around(ctx context.Context, chunk int64, n int) ([]index.Result, error)
+	// EntityNotes are the notes whose person fields name a person.
+	EntityNotes(ctx context.Context, name string) ([]string, error)
 }
 
 // cache keeps the classifier's answers.
@@ -207,6 +209,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
 		Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
 	s := newSearch(e, q, route, budget)
+	s.people = e.people(ctx, q)
 	for i, stage := range stages {
 		start := time.Now()
 		sctx, cancel := context.WithTimeout(ctx, e.deadlines[i])

@@ -45,6 +45,9 @@ func (s *search) rank() []*candidate {
 			priority = 0.9
 		}
 		c.final = base * priority
+		if s.people[c.hit.Path] {
+			c.final *= peopleBoost
+		}
 		layer := Layer(c.hit.Kind)
 		if slices.Contains(s.route.Layers, layer) {
 			c.final += layerBonus

@@ -438,3 +438,45 @@ func TestHowTo(t *testing.T) {
 		}
 	}
 }
+
+// peopleNotes are the conversations of several people, two of them
+// sharing a first name, each with a beach trip.
+var peopleNotes = map[string]string{
+	"talks/t1.md": "---\nspeakers: [\"[[Alice Smith]]\", Bob]\ndate: 2023-05-01\n---\n# Talk\n\nWe went to the beach on Saturday.\n",
+	"talks/t2.md": "---\nspeakers: [Alice Jones, Carol]\ndate: 2023-06-10\n---\n# Talk\n\nThe beach! A beach trip to the beach: we went to the beach and swam at the beach.\n",
+	"talks/t3.md": "---\nparticipants: [Dan]\ndate: 2023-07-20\n---\n# Talk\n\nI liked the beach trip, the beach was the best part; we went to the beach a lot, beach after beach.\n",
+	"talks/t4.md": "---\nauthors: [Erin]\ndate: 2023-08-02\n---\n# Notes\n\nA day at the beach.\n",
+}
+
+// TestRecallScopesToThePeopleNamed: a question about one person prefers
+// the notes whose person fields (speakers, participants, authors) name
+// them: the whole name first, a first name shared by two when that is
+// all the question says.
+func TestRecallScopesToThePeopleNamed(t *testing.T) {
+	ix, _ := testIndex(t, "", peopleNotes)
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	top := func(q string) string {
+		t.Helper()
+		res, err := e.Recall(context.Background(), recall.Request{Query: q, Budget: 60})
+		if err != nil || len(res.Items) == 0 {
+			t.Fatalf("%q: %v %+v", q, err, res)
+		}
+		return res.Items[0].Path
+	}
+	for q, want := range map[string][]string{
+		"When did Alice Smith go to the beach?":  {"talks/t1.md"},
+		"when did alice jones swim at the beach": {"talks/t2.md"},
+		"How was Erin's beach day?":              {"talks/t4.md"},
+		"Did Dan like the beach trip?":           {"talks/t3.md"},
+		"When did Alice go to the beach?":        {"talks/t1.md", "talks/t2.md"},
+	} {
+		if got := top(q); !slices.Contains(want, got) {
+			t.Errorf("%q: first item from %s, want one of %v", q, got, want)
+		}
+	}
+	for name, want := range map[string]int{"alice smith": 1, "ALICE SMITH": 1, "alice": 2, "bob": 1, "nobody": 0} {
+		if got, err := ix.EntityNotes(context.Background(), name); err != nil || len(got) != want {
+			t.Errorf("EntityNotes(%q) = %v, %v; want %d notes", name, got, err, want)
+		}
+	}
+}

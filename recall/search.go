@@ -66,6 +66,9 @@ type search struct {
 	linked map[string][]string
 	dated  map[string][]string
 	around map[int64][]index.Result
+	// people are the notes of the people the question names (see
+	// Engine.people): ranking prefers them.
+	people map[string]bool
 }
 
 // cached returns m[k], asking get on first use; a failure is not kept.

@@ -28,6 +28,7 @@ func (a *app) evalCommand() *cli.Command {
 				&cli.IntFlag{Name: "budget", Value: 1000, Usage: "the token budget of each context"},
 				&cli.StringFlag{Name: "intent", Usage: "route every question as `INTENT` instead of classifying it"},
 				&cli.BoolFlag{Name: "no-vectors", Usage: "index without embeddings (keyword engines only), to see what the embedder adds"},
+				&cli.BoolFlag{Name: "together", Usage: "index every conversation in one vault, as a vault of many people is"},
 			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() != 1 {
@@ -41,7 +42,7 @@ func (a *app) evalCommand() *cli.Command {
 					return usagef("--budget must be a positive number of tokens")
 				}
 				rep, err := eval.LoCoMo(ctx, cmd.Args().First(), eval.Options{Budget: int(cmd.Int("budget")), Intent: intent,
-					Index: index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true}})
+					Index: index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true}, Together: cmd.Bool("together")})
 				if err != nil {
 					return err
 				}

@@ -1,0 +1,48 @@
+package recall
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/text"
+)
+
+// peopleBoost multiplies the score of a chunk of a note of the people a
+// question names.
+const peopleBoost = 5.0
+
+// maxNameWords is the longest name looked for, in words.
+const maxNameWords = 3
+
+// people returns the notes of the people question names: its runs of up
+// to three words (longest first, stop words never starting or ending
+// one) that a note's person fields (speakers, participants, authors, ...)
+// hold, whole or as a first name. With many people in one vault, "when
+// did Caroline go to the beach?" is about Caroline's notes, not another
+// person's beach trip.
+func (e *Engine) people(ctx context.Context, question string) map[string]bool {
+	words := text.Words(question)
+	out := map[string]bool{}
+	used := make([]bool, len(words))
+	for n := maxNameWords; n >= 1; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			if used[i] || used[i+n-1] || text.IsStopWord(strings.ToLower(words[i])) || text.IsStopWord(strings.ToLower(words[i+n-1])) {
+				continue
+			}
+			if len([]rune(words[i])) < 2 {
+				continue
+			}
+			paths, err := e.ix.EntityNotes(ctx, strings.Join(words[i:i+n], " "))
+			if err != nil || len(paths) == 0 {
+				continue
+			}
+			for _, p := range paths {
+				out[p] = true
+			}
+			for k := i; k < i+n; k++ {
+				used[k] = true
+			}
+		}
+	}
+	return out
+}
