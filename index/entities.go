@@ -39,20 +39,38 @@ func entityRows(n *vault.Note) [][2]string {
 	return out
 }
 
-// EntityNotes returns the notes whose person fields name name
-// (case-insensitively): those naming the whole name when some do, else
-// those where it is the first word of a name. Paths, by path.
-func (ix *Index) EntityNotes(ctx context.Context, name string) ([]string, error) {
-	name = strings.ToLower(strings.Join(strings.Fields(name), " "))
-	for _, kind := range []string{"full", "first"} {
-		paths, err := ix.paths(ctx, `SELECT DISTINCT n.path FROM entities e JOIN notes n ON n.id = e.note_id
-			WHERE e.name = ? AND e.kind = ? ORDER BY n.path`, name, kind)
-		if err != nil {
-			return nil, fmt.Errorf("read the notes of %q: %w", name, err)
+// EntityNotes returns, for each of names that some note's person fields
+// name (case-insensitively), those notes: the ones naming the whole name
+// when some do, else those where it is the first word of a name. Paths,
+// by path; one query for all the names.
+func (ix *Index) EntityNotes(ctx context.Context, names []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = strings.ToLower(strings.Join(strings.Fields(n), " "))
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT e.name, e.kind, n.path FROM entities e JOIN notes n ON n.id = e.note_id
+		WHERE e.name IN (?`+strings.Repeat(", ?", len(names)-1)+`) ORDER BY e.name, e.kind DESC, n.path`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the notes of %v: %w", names, err)
+	}
+	defer rows.Close()
+	full := map[string]bool{}
+	for rows.Next() {
+		var name, kind, p string
+		if err := rows.Scan(&name, &kind, &p); err != nil {
+			return nil, err
 		}
-		if len(paths) > 0 {
-			return paths, nil
+		switch {
+		case kind == "full":
+			full[name] = true
+			out[name] = append(out[name], p)
+		case !full[name]: // "first" sorts after "full": only when no whole name matched
+			out[name] = append(out[name], p)
 		}
 	}
-	return []string{}, nil
+	return out, rows.Err()
 }

@@ -51,8 +51,8 @@ type neighbourhood interface {
 	Dated(ctx context.Context, from, to string, limit int) ([]string, error)
 	Openings(ctx context.Context, paths []string, n int) ([]index.Result, error)
 	Around(ctx context.Context, chunk int64, n int) ([]index.Result, error)
-	// EntityNotes are the notes whose person fields name a person.
-	EntityNotes(ctx context.Context, name string) ([]string, error)
+	// EntityNotes are the notes whose person fields name each person.
+	EntityNotes(ctx context.Context, names []string) (map[string][]string, error)
 }
 
 // cache keeps the classifier's answers.

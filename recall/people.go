@@ -22,26 +22,34 @@ const maxNameWords = 3
 // person's beach trip.
 func (e *Engine) people(ctx context.Context, question string) map[string]bool {
 	words := text.Words(question)
-	out := map[string]bool{}
-	used := make([]bool, len(words))
+	type run struct{ i, n int }
+	var runs []run
+	var names []string
 	for n := maxNameWords; n >= 1; n-- {
 		for i := 0; i+n <= len(words); i++ {
-			if used[i] || used[i+n-1] || text.IsStopWord(strings.ToLower(words[i])) || text.IsStopWord(strings.ToLower(words[i+n-1])) {
+			if len([]rune(words[i])) < 2 || text.IsStopWord(strings.ToLower(words[i])) || text.IsStopWord(strings.ToLower(words[i+n-1])) {
 				continue
 			}
-			if len([]rune(words[i])) < 2 {
-				continue
-			}
-			paths, err := e.ix.EntityNotes(ctx, strings.Join(words[i:i+n], " "))
-			if err != nil || len(paths) == 0 {
-				continue
-			}
-			for _, p := range paths {
-				out[p] = true
-			}
-			for k := i; k < i+n; k++ {
-				used[k] = true
-			}
+			runs = append(runs, run{i, n})
+			names = append(names, strings.ToLower(strings.Join(words[i:i+n], " ")))
+		}
+	}
+	found, err := e.ix.EntityNotes(ctx, names)
+	out := map[string]bool{}
+	if err != nil || len(found) == 0 {
+		return out
+	}
+	used := make([]bool, len(words))
+	for k, r := range runs { // longest first: "alice smith" before "alice"
+		paths := found[names[k]]
+		if len(paths) == 0 || used[r.i] || used[r.i+r.n-1] {
+			continue
+		}
+		for _, p := range paths {
+			out[p] = true
+		}
+		for j := r.i; j < r.i+r.n; j++ {
+			used[j] = true
 		}
 	}
 	return out

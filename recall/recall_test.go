@@ -474,9 +474,13 @@ func TestRecallScopesToThePeopleNamed(t *testing.T) {
 			t.Errorf("%q: first item from %s, want one of %v", q, got, want)
 		}
 	}
-	for name, want := range map[string]int{"alice smith": 1, "ALICE SMITH": 1, "alice": 2, "bob": 1, "nobody": 0} {
-		if got, err := ix.EntityNotes(context.Background(), name); err != nil || len(got) != want {
-			t.Errorf("EntityNotes(%q) = %v, %v; want %d notes", name, got, err, want)
+	got, err := ix.EntityNotes(context.Background(), []string{"alice smith", "ALICE SMITH", "alice", "bob", "nobody"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{"alice smith": 1, "alice": 2, "bob": 1, "nobody": 0} {
+		if len(got[name]) != want {
+			t.Errorf("EntityNotes: %q has %v, want %d notes", name, got[name], want)
 		}
 	}
 }
