@@ -16,6 +16,10 @@ type doctorReport struct {
 	// cycles, links to no task, unknown statuses): the notes are left as
 	// they are, for a human to fix.
 	TaskProblems []index.Problem `json:"task_problems"`
+	// LessonProblems are the lessons' frontmatter problems (a strength
+	// that is no number in 0..1, no trigger), each left out of matching
+	// until a human fixes it.
+	LessonProblems []index.Problem `json:"lesson_problems"`
 }
 
 func (a *app) doctorCommand() *cli.Command {
@@ -28,8 +32,9 @@ func (a *app) doctorCommand() *cli.Command {
 			"--fix syncs, and rebuilds the cache if drift remains. Exits 1 while drift remains.\n" +
 			"Also lists what is wrong in the task tree (parent cycles, parents and dependencies that are no\n" +
 			"task, unknown statuses and priorities), by file and line, changing nothing; these do not make\n" +
-			"it exit 1. With --json: {ok, drift: [{path, problem, detail}], fixed, rebuilt,\n" +
-			"task_problems: [{path, line, reason}]}.",
+			"it exit 1; and the lessons whose frontmatter keeps them out of matching, likewise. With --json:\n" +
+			"{ok, drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
+			"lesson_problems: [{path, line, reason}]}.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -64,6 +69,16 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			rep.TaskProblems = nonNil(rep.TaskProblems)
+			lessons, err := ix.Lessons(ctx)
+			if err != nil {
+				return err
+			}
+			rep.LessonProblems = []index.Problem{}
+			for _, l := range lessons {
+				for _, p := range l.Problems {
+					rep.LessonProblems = append(rep.LessonProblems, index.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
+				}
+			}
 			if cmd.Bool("json") {
 				if err := a.printJSON(rep); err != nil {
 					return err
@@ -82,6 +97,9 @@ func (a *app) doctorCommand() *cli.Command {
 func (a *app) printDrift(rep doctorReport) {
 	for _, p := range rep.TaskProblems {
 		fmt.Fprintf(a.stdout, "%s:%d: task: %s\n", p.Path, p.Line, p.Message)
+	}
+	for _, p := range rep.LessonProblems {
+		fmt.Fprintf(a.stdout, "%s:%d: lesson: %s\n", p.Path, p.Line, p.Message)
 	}
 	if rep.OK {
 		fmt.Fprintln(a.stdout, "the index matches the notes")

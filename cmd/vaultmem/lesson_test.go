@@ -114,6 +114,13 @@ func TestLessonWorkflow(t *testing.T) {
 		t.Errorf("decay: %q", out)
 	}
 
+	if err := os.WriteFile(filepath.Join(dir, "lessons", "broken.md"), []byte("---\ntype: lesson\ntrigger: deploy\nstrength: lots\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "index")
+	if out := ok(t, dir, "doctor"); !strings.Contains(out, `lessons/broken.md:4: lesson: strength "lots" is not a number between 0 and 1`) {
+		t.Errorf("doctor: %q", out)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
