@@ -43,8 +43,12 @@ const serverWait = 100 * time.Millisecond
 // answers: to check that one does).
 const serverEnv = "VAULTMEM_SERVER"
 
-// maxRequest bounds what a server reads of one request.
-const maxRequest = 16 << 20
+// maxRequest bounds what a server reads of one request; requestWait how
+// long it waits for a client to send its request, and to read the answer.
+const (
+	maxRequest  = 16 << 20
+	requestWait = 30 * time.Second
+)
 
 // serveRequest is one command a CLI asks the server to run.
 type serveRequest struct {
@@ -246,6 +250,9 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
+	// A client that connects and sends nothing (or never reads) does not
+	// keep the goroutine: it has this long to send, then to read.
+	conn.SetReadDeadline(time.Now().Add(requestWait))
 	var req serveRequest
 	if err := json.NewDecoder(io.LimitReader(conn, maxRequest)).Decode(&req); err != nil {
 		logf("serve queries: a bad request: %v", err)
@@ -257,6 +264,7 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 	var out, errb bytes.Buffer
 	err := runIn(ctx, req.Args, strings.NewReader(req.Stdin), &out, &errb, shared)
 	code := report(err, &errb)
+	conn.SetWriteDeadline(time.Now().Add(requestWait))
 	if err := json.NewEncoder(conn).Encode(serveResponse{Stdout: out.String(), Stderr: errb.String(), Code: code}); err != nil {
 		logf("serve queries: answer: %v", err)
 	}
