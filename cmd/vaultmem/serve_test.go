@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +68,16 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 		if served != here {
 			t.Errorf("%v\nserved:     %d %q %q\nin process: %d %q %q", args, served.code, served.stdout, served.stderr, here.code, here.stdout, here.stderr)
 		}
+	}
+	// Garbage, a request for another vault and a client that goes away:
+	// the server answers the next request all the same.
+	for _, junk := range []string{"not json\n", `{"vault": "/elsewhere", "args": ["vaultmem", "search", "x"]}` + "\n", ""} {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte(junk))
+		c.Close()
 	}
 	// Several at once: the server answers each on its own command tree.
 	want := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=off"}, "search", "--json", "pnpm")
