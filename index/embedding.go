@@ -1,10 +1,13 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/vaultmem/vaultmem/embed"
@@ -180,13 +183,20 @@ func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error
 
 // loadLSA reads the stored model; nil when there is none.
 func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
-	var b []byte
-	err := ix.db.QueryRowContext(ctx, "SELECT value FROM blobs WHERE key = 'lsa'").Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	version, err := ix.meta(ctx, ix.db, metaLSAVersion)
 	if err != nil {
-		return nil, fmt.Errorf("load embedder: %w", err)
+		return nil, err
+	}
+	b := ix.readLSAFile(version)
+	if b == nil {
+		err = ix.db.QueryRowContext(ctx, "SELECT value FROM blobs WHERE key = 'lsa'").Scan(&b)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load embedder: %w", err)
+		}
+		ix.writeLSAFile(version, b)
 	}
 	m, err := embed.UnmarshalLSA(b)
 	if err != nil {
@@ -238,10 +248,50 @@ func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, 
 	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(n)); err != nil {
 		return nil, err
 	}
+	version := newVersion()
+	if err := setMeta(ctx, tx, metaLSAVersion, version); err != nil {
+		return nil, err
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store embedder: %w", err)
 	}
+	ix.writeLSAFile(version, b)
 	return &lsaState{model: m, fitChunks: n}, nil
+}
+
+// metaLSAVersion names the meta row that changes with every model the
+// default embedder stores; lsaFile, in the cache folder, holds the model
+// as a file (its version on the first line), which a process reads in a
+// few milliseconds where the blob takes tens through SQLite.
+const (
+	metaLSAVersion = "lsa_version"
+	lsaFile        = "lsa.model"
+)
+
+// readLSAFile returns the model in lsaFile if it is of version; nil
+// otherwise.
+func (ix *Index) readLSAFile(version string) []byte {
+	if version == "" || ix.memory {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(ix.path), lsaFile))
+	if err != nil {
+		return nil
+	}
+	head, body, ok := bytes.Cut(b, []byte("\n"))
+	if !ok || string(head) != version {
+		return nil
+	}
+	return body
+}
+
+// writeLSAFile writes the model b of version to lsaFile, if it can; the
+// model's own checksum catches a file a crash cut short.
+func (ix *Index) writeLSAFile(version string, b []byte) {
+	if version == "" || ix.memory || !ix.writable() {
+		return
+	}
+	writeFileAtomic(filepath.Join(filepath.Dir(ix.path), lsaFile), append([]byte(version+"\n"), b...))
 }
 
 // useEmbedder drops the vectors of another embedder.

@@ -56,17 +56,18 @@ func (ix *Index) Pack(ctx context.Context) error {
 	if err != nil || vs.fromPack || len(vs.ids) == 0 {
 		return err
 	}
-	if err := writePack(ix.packPath(), encodePack(vs)); err != nil {
+	if err := writeFileAtomic(ix.packPath(), encodePack(vs)); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
 	}
 	return nil
 }
 
-// writePack writes b to p through a temp file renamed over it, so that a
-// reader never sees half a pack. No fsync: the pack is a cache, and its
-// checksum catches what a crash could leave.
-func writePack(p string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(p), packFile+".*")
+// writeFileAtomic writes b to p (a cache file: the vector pack, the
+// model) through a temp file renamed over it, so that a reader never sees
+// half of it. No fsync: it is a cache, and its checksum catches what a
+// crash could leave.
+func writeFileAtomic(p string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
 	if err != nil {
 		return err
 	}

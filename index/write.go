@@ -41,7 +41,7 @@ var writerSQL = map[string]string{
 	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"deleteLesson": `DELETE FROM lessons WHERE note_id = ?`,
+	"deleteLesson":   `DELETE FROM lessons WHERE note_id = ?`,
 	"deleteEntities": `DELETE FROM entities WHERE note_id = ?`,
 	"insertEntity":   `INSERT INTO entities(note_id, name, kind) VALUES(?, ?, ?)`,
 	"insertLesson": `INSERT INTO lessons(note_id, name, trigger, action_bias, domain, strength, confidence, applications, last_applied, pinned, text, tags, terms, problems)
@@ -135,11 +135,11 @@ type noteRows struct {
 	path   string
 	fields []any // the notes columns from hash to warnings
 	tags   []string
-	memory *memoryRow // nil when the note is no live memory
-	task   []any      // the tasks columns from name on; nil when it is no task
-	lesson []any      // the lessons columns from name on; nil when it is no lesson
+	memory *memoryRow  // nil when the note is no live memory
+	task   []any       // the tasks columns from name on; nil when it is no task
+	lesson []any       // the lessons columns from name on; nil when it is no lesson
 	people [][2]string // entities rows: name, kind
-	edges  [][]any    // edges columns from seq to line
+	edges  [][]any     // edges columns from seq to line
 	chunks []chunk
 	cjk    []string // per chunk: bigrams of its CJK text
 	// The FTS columns shared by every chunk of the note, and each chunk's
