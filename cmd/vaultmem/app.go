@@ -30,7 +30,8 @@ type app struct {
 // run builds the command tree and runs it; it never prints the returned
 // error (main does).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
-	if answered, err := askServer(ctx, args, stdin, stdout, stderr); answered {
+	answered, stdin, err := askServer(ctx, args, stdin, stdout, stderr)
+	if answered {
 		return err
 	}
 	return runIn(ctx, args, stdin, stdout, stderr, nil)

@@ -125,15 +125,18 @@ func servedCommand(args []string) (vaultDir string, command []string, end int, o
 
 // askServer sends the command to the vault's running server, if it is one
 // a server answers and one accepts in time, and prints its answer;
-// answered is false when the command must run in process.
-func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (answered bool, err error) {
+// answered is false when the command must run in process, which then
+// reads its standard input from rest (what askServer read of stdin, if
+// anything, then the remainder).
+func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (answered bool, rest io.Reader, err error) {
+	rest = stdin
 	mode := os.Getenv(serverEnv)
 	if mode == "off" {
-		return false, nil
+		return false, rest, nil
 	}
 	flagVault, command, end, ok := servedCommand(args)
 	if !ok {
-		return false, nil
+		return false, rest, nil
 	}
 	if mode == "require" {
 		defer func() {
@@ -153,40 +156,41 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	dir, err := a.findVault()
 	if err != nil {
-		return false, nil // the command says why, in process
+		return false, rest, nil // the command says why, in process
 	}
 	d := net.Dialer{Timeout: serverWait}
 	conn, err := d.DialContext(ctx, "unix", socketPath(dir))
 	if err != nil {
-		return false, nil
+		return false, rest, nil
 	}
 	defer conn.Close()
 	req := serveRequest{Vault: dir, Args: args}
 	if slices.Contains(args, "--hook") { // lesson match --hook reads the hook's JSON
 		b, err := io.ReadAll(io.LimitReader(stdin, maxRequest/2))
+		rest = io.MultiReader(bytes.NewReader(b), stdin)
 		if err != nil {
-			return false, nil
+			return false, rest, nil
 		}
 		req.Stdin = string(b)
 	}
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return false, nil
+		return false, rest, nil
 	}
 	var resp serveResponse
 	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
 		if ctx.Err() != nil {
-			return true, ctx.Err()
+			return true, rest, ctx.Err()
 		}
-		return false, nil // the server went away: answer in process
+		return false, rest, nil // the server went away: answer in process
 	}
 	io.WriteString(stdout, resp.Stdout)
 	io.WriteString(stderr, resp.Stderr)
 	if resp.Code == exitOK {
-		return true, nil
+		return true, rest, nil
 	}
-	return true, servedExit(resp.Code)
+	return true, rest, servedExit(resp.Code)
 }
 
 // serveQueries answers the commands CLI processes send for the vault of s,

@@ -163,3 +163,33 @@ func TestServedCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestServerThatDropsTheRequest: a socket that takes the request and
+// closes without an answer leaves the command to answer in process, with
+// the standard input it had already read (a hook's JSON).
+func TestServerThatDropsTheRequest(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
+	sock := socketPath(dir)
+	os.MkdirAll(filepath.Dir(sock), 0o700)
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 1<<16)
+			c.Read(buf)
+			c.Close()
+		}
+	}()
+	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	if r := vaultmem(t, dir, hook, "lesson", "match", "--hook"); r.code != 0 || !strings.Contains(r.stdout, "pin the version") {
+		t.Errorf("hook after a dropped request: %+v", r)
+	}
+}
