@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -78,6 +79,8 @@ type TaskTreeIn struct {
 
 // TaskReadyIn is the task_ready tool's input.
 type TaskReadyIn struct {
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many tasks, 1 to 1000 (0 or omitted: 100)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read on"`
 	AgentIn
 }
 
@@ -85,6 +88,7 @@ type TaskReadyIn struct {
 type TaskReadyOut struct {
 	// Tasks are the tasks that can be worked on now, most urgent first.
 	Tasks []task.Ready `json:"tasks"`
+	index.PageInfo
 }
 
 // TaskContextIn is the task_context tool's input.
@@ -129,7 +133,7 @@ func (s *Server) addTaskTools() {
 		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, s.taskTree)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
 		"no open subtask), most urgent first, each with why it comes where it does.",
-		InputSchema: schemaFor[TaskReadyIn](), Annotations: read("Ready tasks")}, s.taskReady)
+		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, index.MaxLimit)), Annotations: read("Ready tasks")}, s.taskReady)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
 		"cut to a token budget: the task, its ancestors, open siblings, children and its log of events. Call it when you resume work. " +
 		"The text content is the context to use; the structured result holds its parts.",
@@ -291,11 +295,22 @@ func (s *Server) taskReady(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, TaskReadyOut{}, err
 	}
-	res, err := s.tasks.Ready(ctx)
+	offset, err := index.ParseCursor(in.Cursor)
 	if err != nil {
 		return nil, TaskReadyOut{}, toolError(err)
 	}
-	return nil, TaskReadyOut{Tasks: res}, nil
+	all, err := s.tasks.Ready(ctx)
+	if err != nil {
+		return nil, TaskReadyOut{}, toolError(err)
+	}
+	page, info, err := index.Paginate(all, index.Page{Offset: offset, Limit: in.Limit})
+	if err != nil {
+		return nil, TaskReadyOut{}, toolError(err)
+	}
+	if page == nil {
+		page = []task.Ready{}
+	}
+	return nil, TaskReadyOut{Tasks: page, PageInfo: info}, nil
 }
 
 func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in TaskContextIn) (*mcp.CallToolResult, task.Context, error) {

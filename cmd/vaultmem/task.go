@@ -321,25 +321,32 @@ func (a *app) taskCommand() *cli.Command {
 			{
 				Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
 				Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
-					"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}]}.",
-				Flags: []cli.Flag{jsonFlag()},
+					"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}],\n" +
+					"total, more, next_offset} (a page: --limit, --offset).",
+				Flags: pageFlags(jsonFlag()),
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
 					}
-					rs, err := st.Ready(ctx)
+					all, err := st.Ready(ctx)
+					if err != nil {
+						return err
+					}
+					rs, info, err := paginate(cmd, all)
 					if err != nil {
 						return err
 					}
 					if cmd.Bool("json") {
-						return a.printJSON(map[string]any{"tasks": rs})
+						return a.printJSON(withPage(map[string]any{"tasks": rs}, info))
 					}
 					if len(rs) == 0 {
 						fmt.Fprintln(a.stdout, "no task is ready")
 					}
+					offset := int(cmd.Int("offset"))
 					for i, r := range rs {
-						fmt.Fprintf(a.stdout, "%d. %s — %s\n   %s\n", i+1, r.Name, r.Path, r.Why)
+						fmt.Fprintf(a.stdout, "%d. %s — %s\n   %s\n", offset+i+1, r.Name, r.Path, r.Why)
 					}
+					a.printMore(info)
 					return nil
 				}),
 			},

@@ -66,6 +66,21 @@ func TestTaskWorkflow(t *testing.T) {
 	}
 	golden(t, "task-tree.txt", ok(t, dir, "task", "tree"))
 	golden(t, "task-tree-all.json", ok(t, dir, "task", "tree", "--all", "--json"))
+	ok(t, dir, "task", "add", "Write docs")
+	var page struct {
+		Tasks      []struct{ Path string }
+		Total      int
+		More       int
+		NextOffset int `json:"next_offset"`
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "task", "ready", "--json", "--limit", "1")), &page); err != nil ||
+		len(page.Tasks) != 1 || page.Total != 2 || page.More != 1 || page.NextOffset != 1 {
+		t.Errorf("ready, a page of one: %+v %v", page, err)
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "task", "ready", "--json", "--offset", "1")), &page); err != nil ||
+		len(page.Tasks) != 1 || page.More != 0 {
+		t.Errorf("ready, the second page: %+v %v", page, err)
+	}
 }
 
 // TestTaskErrors: refusals exit 3 naming why, bad arguments 2, a missing
