@@ -165,7 +165,6 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 
 var errEmpty = errors.New("the note is empty (being saved?)")
 
-
 // ReadLog reads the outcome log's records, oldest first; none when there is
 // no log yet. A line that is not a record is an error naming the file and
 // line.

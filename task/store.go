@@ -196,7 +196,6 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 	return err
 }
 
-
 // field is a frontmatter string of n, trimmed ("" when absent).
 func field(n *vault.Note, key string) string {
 	v, _ := n.Frontmatter.String(key)
