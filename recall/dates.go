@@ -66,8 +66,8 @@ func init() {
 			return span{a.from, b.to}, true
 		}},
 		{regexp.MustCompile(`从\s*(` + zhDayPhrase + `)\s*(?:到|至)\s*(` + zhDayPhrase + `)`), func(m []string, today time.Time) (span, bool) {
-			a, ok1 := zhDay(m[1], today)
-			b, ok2 := zhDay(m[2], today)
+			a, ok1 := dayOf(m[1], today)
+			b, ok2 := dayOf(m[2], today)
 			if !ok1 || !ok2 || b.Before(a) {
 				return span{}, false
 			}
@@ -81,14 +81,14 @@ func init() {
 			return weekdayNear(strings.ToLower(m[1]), strings.ToLower(m[2]) == "before", anchor), true
 		}},
 		{regexp.MustCompile(`(` + zhDayPhrase + `)(?:之前|以前|前)的?(?:那个|那)?(星期[一二三四五六日天]|周[一二三四五六日末]|周末)`), func(m []string, today time.Time) (span, bool) {
-			anchor, ok := zhDay(m[1], today)
+			anchor, ok := dayOf(m[1], today)
 			if !ok {
 				return span{}, false
 			}
 			return weekdayNear(zhWeekday(m[2]), true, anchor), true
 		}},
 		{regexp.MustCompile(`(` + zhDayPhrase + `)(?:之后|以后|后)的?(?:那个|那)?(星期[一二三四五六日天]|周[一二三四五六日末]|周末)`), func(m []string, today time.Time) (span, bool) {
-			anchor, ok := zhDay(m[1], today)
+			anchor, ok := dayOf(m[1], today)
 			if !ok {
 				return span{}, false
 			}
@@ -306,9 +306,6 @@ func dayOf(s string, today time.Time) (time.Time, bool) {
 	}
 	return sp.from, true
 }
-
-// zhDay is dayOf for a Chinese phrase.
-func zhDay(s string, today time.Time) (time.Time, bool) { return dayOf(s, today) }
 
 // yearOf is the year y names, or without one the latest year in which
 // month m is not after today's month.
