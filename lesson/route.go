@@ -1,9 +1,7 @@
 package lesson
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,16 +46,6 @@ func (s *Store) Router(cacheDir string) (*router.Model, error) {
 		return m, fmt.Errorf("save the router: %w", err)
 	}
 	return m, nil
-}
-
-// RemoveRouter deletes the router's files in cacheDir, if any.
-func RemoveRouter(cacheDir string) error {
-	for _, f := range []string{RouterFile, routerSeenFile} {
-		if err := os.Remove(filepath.Join(cacheDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
 }
 
 func routerRecords(recs []Record) []router.Record {

@@ -77,9 +77,6 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 	return s, nil
 }
 
-// Rules are the Store's strength rule.
-func (s *Store) Rules() Rules { return s.rules }
-
 // Matcher is the Store's fast path.
 func (s *Store) Matcher() *Matcher { return s.m }
 
