@@ -60,6 +60,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		if t := tally[l.Path]; t[0] >= weakOutcomes && 2*t[1] < t[0] {
 			r.Reasons = append(r.Reasons, fmt.Sprintf("weak: %d of %d outcomes were successes", t[1], t[0]))
 		}
+		for _, g := range badGlobs(l.Trigger) {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("trigger %q is no path glob: it never matches", g))
+		}
 		for _, p := range l.Problems {
 			r.Reasons = append(r.Reasons, fmt.Sprintf("%s:%d: %s", l.Path, p.Line, p.Message))
 			if r.Line == 0 {

@@ -236,6 +236,7 @@ func TestBadLessons(t *testing.T) {
 		"lessons/broken.md":  "---\ntype: lesson\ntrigger: [deploy\n---\n",
 		"lessons/ok.md":      "---\ntype: lesson\ntrigger: deploy\naction_bias: check the flags\n---\n",
 		"lessons/archive.md": "---\ntype: lesson\ntrigger: deploy\narchived: true\n---\n",
+		"lessons/glob.md":    "---\ntype: lesson\ntrigger: [\"src/[a-\"]\naction_bias: x\n---\n",
 	}
 	for p, c := range bad {
 		f.write(p, c)
@@ -257,6 +258,7 @@ func TestBadLessons(t *testing.T) {
 		"lessons/range.md":  "lessons/range.md:5: strength 1.5 is outside 0..1",
 		"lessons/none.md":   "no trigger",
 		"lessons/broken.md": "lessons/broken.md:3",
+		"lessons/glob.md":   `trigger "src/[a-" is no path glob`,
 	} {
 		if !strings.Contains(reasons[p], w) {
 			t.Errorf("%s: review says %q, want %q", p, reasons[p], w)
@@ -270,6 +272,9 @@ func TestBadLessons(t *testing.T) {
 	}
 	if _, err := f.s.Outcome(f.ctx, lesson.Outcome{Lesson: "lessons/archive.md", Success: true}); !errors.Is(err, lesson.ErrArchived) {
 		t.Errorf("outcome on an archived lesson: %v", err)
+	}
+	if _, err := f.s.Add(f.ctx, lesson.New{Title: "Bad glob", Trigger: []string{"path:src/[a-"}}); !errors.Is(err, lesson.ErrInvalid) {
+		t.Errorf("add with a bad glob: %v", err)
 	}
 	if _, err := f.s.Outcome(f.ctx, lesson.Outcome{Lesson: "no such lesson", Success: true}); !errors.Is(err, vault.ErrNotFound) {
 		t.Errorf("outcome on a missing lesson: %v", err)

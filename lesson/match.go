@@ -324,6 +324,18 @@ func newLessonSet(version string, ls []index.Lesson) *lessonSet {
 	return set
 }
 
+// badGlobs are the path-glob items of trigger that are no valid glob
+// (matching leaves them out).
+func badGlobs(trigger []string) []string {
+	var bad []string
+	for _, t := range trigger {
+		if kind, v := triggerKind(t); kind == "glob" && !doublestar.ValidatePattern(v) {
+			bad = append(bad, t)
+		}
+	}
+	return bad
+}
+
 // hasMatchProblem reports whether l's problems keep it out of matching:
 // one in its trigger or strength.
 func hasMatchProblem(l index.Lesson) bool {

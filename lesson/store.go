@@ -136,6 +136,9 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	if len(trigger) == 0 {
 		return Added{}, fmt.Errorf("%w: a lesson needs a trigger (words, tool:NAME or a path glob)", ErrInvalid)
 	}
+	if bad := badGlobs(trigger); len(bad) > 0 {
+		return Added{}, fmt.Errorf("%w: trigger %q is no path glob (see https://pkg.go.dev/github.com/bmatcuk/doublestar/v4)", ErrInvalid, bad[0])
+	}
 	links := func(refs []string) ([]string, error) {
 		var out []string
 		for _, r := range refs {
