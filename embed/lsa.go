@@ -91,13 +91,46 @@ type LSA struct {
 // The error is ctx's, an invalid option (a negative value, more than 4096
 // dimensions), or a failure of the eigensolver, wrapped with "fit lsa".
 func FitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error) {
+	m, _, err := fitLSA(ctx, docs, opts)
+	return m, err
+}
+
+// FitLSAEmbed fits a model on docs as [FitLSA] does and returns docs'
+// vectors too, those [LSA.Embed] gives them up to float rounding, without
+// reading the texts a second time: each is its row of the corpus matrix
+// the model was fitted on, folded in. Fitting a vault's chunks and
+// embedding them so costs about half as much as FitLSA then Embed.
+func FitLSAEmbed(ctx context.Context, docs []string, opts LSAOptions) (*LSA, [][]float32, error) {
+	m, c, err := fitLSA(ctx, docs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([][]float32, len(docs))
+	k := m.Dimensions()
+	flat := make([]float32, len(docs)*k)
+	parallelFor(len(docs), 256, func(lo, hi int) {
+		e := m.newEmbedder(foldInPower)
+		for i := lo; i < hi; i++ {
+			out[i] = flat[i*k : (i+1)*k : (i+1)*k]
+			a := c.a
+			e.project(a.col[a.ptr[i]:a.ptr[i+1]], a.val[a.ptr[i]:a.ptr[i+1]], out[i])
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("fit lsa: %w", err)
+	}
+	return m, out, nil
+}
+
+// fitLSA fits a model and returns the corpus it was fitted on.
+func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
-		return nil, fmt.Errorf("fit lsa: %w", err)
+		return nil, nil, fmt.Errorf("fit lsa: %w", err)
 	}
 	c, err := buildCorpus(ctx, docs, opts.MaxVocab, opts.MinDF)
 	if err != nil {
-		return nil, fmt.Errorf("fit lsa: %w", err)
+		return nil, nil, fmt.Errorf("fit lsa: %w", err)
 	}
 	m := &LSA{terms: c.terms, idf: c.idf}
 	if len(c.a.col) == 0 {
@@ -106,7 +139,7 @@ func FitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error) {
 	} else {
 		v, sigma, err := truncatedSVD(ctx, c.a, c.a.transpose(), opts.Dimensions, opts.Seed)
 		if err != nil {
-			return nil, fmt.Errorf("fit lsa: %w", err)
+			return nil, nil, fmt.Errorf("fit lsa: %w", err)
 		}
 		m.v = v
 		m.sigma = make([]float32, len(sigma))
@@ -115,7 +148,7 @@ func FitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error) {
 		}
 	}
 	m.index()
-	return m, nil
+	return m, c, nil
 }
 
 var errNoConvergence = errors.New("eigen decomposition did not converge")
@@ -260,6 +293,28 @@ func (e *embedder) embed(text string, out []float32) {
 		}
 		i = j
 	}
+	e.finish(out)
+}
+
+// project writes the normalised fold-in of a weighted term vector (terms
+// by their rows of the model, weights) into out.
+func (e *embedder) project(terms []int32, weights []float32, out []float32) {
+	clear(e.acc)
+	clear(out)
+	k := len(e.acc)
+	for p, t := range terms {
+		w := float64(weights[p])
+		row := e.m.v[int(t)*k : (int(t)+1)*k]
+		for c, x := range row {
+			e.acc[c] += w * float64(x)
+		}
+	}
+	e.finish(out)
+}
+
+// finish scales the sum in acc by σᵖ and writes it, normalised, into out
+// (left zero when the sum is zero).
+func (e *embedder) finish(out []float32) {
 	var norm float64
 	for c := range e.acc {
 		e.acc[c] *= e.scale[c]

@@ -305,3 +305,45 @@ func TestLSAMaxVocab(t *testing.T) {
 		t.Errorf("Drift = %g, want 0.4 (3 of 5 terms known)", d)
 	}
 }
+
+// TestFitLSAEmbed checks that the vectors FitLSAEmbed gives its documents
+// are those Embed gives them, and the model is FitLSA's, on corpora with
+// repeated words, words too rare to keep, empty and stop-word-only
+// documents and CJK text.
+func TestFitLSAEmbed(t *testing.T) {
+	corpora := map[string][]string{
+		"music":     musicCorpus,
+		"synthetic": syntheticCorpus(600, 3),
+		"odd": {
+			"", "the and of", "guitar guitar guitar melody", "melody song song",
+			"写代码 写代码 测试", "测试 写代码", "unique-word guitar", "song melody guitar",
+		},
+	}
+	for name, docs := range corpora {
+		t.Run(name, func(t *testing.T) {
+			m, vecs, err := embed.FitLSAEmbed(context.Background(), docs, embed.LSAOptions{Dimensions: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := m.MarshalBinary()
+			b, _ := fit(t, docs, embed.LSAOptions{Dimensions: 16}).MarshalBinary()
+			if !bytes.Equal(a, b) {
+				t.Error("FitLSAEmbed's model differs from FitLSA's")
+			}
+			want, err := m.Embed(context.Background(), docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vecs) != len(docs) {
+				t.Fatalf("%d vectors for %d documents", len(vecs), len(docs))
+			}
+			for i := range docs {
+				for c := range want[i] {
+					if d := math.Abs(float64(vecs[i][c] - want[i][c])); d > 1e-5 {
+						t.Fatalf("document %d (%q), dimension %d: %g, Embed gives %g", i, docs[i], c, vecs[i][c], want[i][c])
+					}
+				}
+			}
+		})
+	}
+}

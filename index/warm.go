@@ -73,12 +73,8 @@ func (w *warmStart) start() {
 		// order the readers finished in.
 		slices.Sort(w.docs)
 		w.fit = len(w.docs)
-		w.model, w.err = embed.FitLSA(w.ctx, w.docs, embed.LSAOptions{})
-		if w.err != nil {
-			return
-		}
 		var vecs [][]float32
-		if vecs, w.err = w.model.Embed(w.ctx, w.docs); w.err != nil {
+		if w.model, vecs, w.err = embed.FitLSAEmbed(w.ctx, w.docs, embed.LSAOptions{}); w.err != nil {
 			return
 		}
 		w.vecs = make(map[string][]float32, len(vecs))
