@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -173,16 +175,56 @@ func TestReadersWorkWhileAWriterHoldsTheCache(t *testing.T) {
 	}
 }
 
-func TestDot(t *testing.T) {
+func TestDotCodes(t *testing.T) {
 	for n := range 11 {
-		a, b := make([]float32, n), make([]float32, n)
+		a, codes := make([]float32, n), make([]int8, n)
 		var want float32
 		for i := range n {
-			a[i], b[i] = float32(i+1), float32(2*i-3)
-			want += a[i] * b[i]
+			a[i], codes[i] = float32(i+1), int8(2*i-3)
+			want += a[i] * float32(codes[i])
 		}
-		if got := dot(a, b); got != want {
-			t.Errorf("dot of length %d = %v, want %v", n, got, want)
+		if got := dotCodes(a, codes); got != want {
+			t.Errorf("dotCodes of length %d = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// TestQuantize: a quantized unit vector gives back every component
+// within half a step, its cosine with another unit vector within 1 %,
+// and a zero or broken vector gives scale 0, never NaN.
+func TestQuantize(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	unit := func(n int) []float32 {
+		v := make([]float32, n)
+		var sum float64
+		for i := range v {
+			v[i] = float32(rnd.NormFloat64())
+			sum += float64(v[i] * v[i])
+		}
+		for i := range v {
+			v[i] /= float32(math.Sqrt(sum))
+		}
+		return v
+	}
+	for range 200 {
+		v, q := unit(128), unit(128)
+		codes := make([]int8, len(v))
+		scale := quantize(v, codes)
+		var exact float32
+		for i, x := range v {
+			if d := math.Abs(float64(x - scale*float32(codes[i]))); d > float64(scale)/2+1e-7 {
+				t.Fatalf("component %d: %v comes back as %v", i, x, scale*float32(codes[i]))
+			}
+			exact += x * q[i]
+		}
+		if got := scale * dotCodes(q, codes); math.Abs(float64(got-exact)) > 0.01 {
+			t.Fatalf("cosine %v quantized, %v exact", got, exact)
+		}
+	}
+	for _, v := range [][]float32{{0, 0, 0}, {float32(math.NaN()), 1, 0}, {float32(math.Inf(1)), 0, 0}} {
+		codes := []int8{5, 5, 5}
+		if scale := quantize(v, codes); scale != 0 || codes[0]|codes[1]|codes[2] != 0 {
+			t.Errorf("quantize(%v) = %v, %v; want 0 and zero codes", v, scale, codes)
 		}
 	}
 }

@@ -259,11 +259,35 @@ func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index,
 			return nil, err
 		}
 	}
-	if err := ix.migrate(ctx, mode == readWrite || mode == inMemory); err != nil {
+	err = ix.migrate(ctx, mode == readWrite || mode == inMemory)
+	// A connection's first statement can meet another process turning a
+	// new cache to write-ahead logging, which SQLite reports as busy at
+	// once, without waiting: wait a little and try again.
+	for try := 0; isBusy(err) && try < busyRetries; try++ {
+		select {
+		case <-ctx.Done():
+		case <-time.After(busyPause):
+		}
+		err = ix.migrate(ctx, mode == readWrite || mode == inMemory)
+	}
+	if err != nil {
 		ix.Close()
 		return nil, err
 	}
 	return ix, nil
+}
+
+// How often and how long opening a cache waits when SQLite says it is
+// busy without waiting itself (see open).
+const (
+	busyRetries = 50
+	busyPause   = 100 * time.Millisecond
+)
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // errSchema marks a cache made with another schema.

@@ -22,7 +22,7 @@ import (
 // transaction that changes chunks or vectors sets a new random version.
 const (
 	packFile           = "vectors.pack"
-	packMagic          = "vaultmem-vectors\x02"
+	packMagic          = "vaultmem-vectors\x03"
 	metaVectorsVersion = "vectors_version"
 )
 
@@ -86,7 +86,7 @@ func writeFileAtomic(p string, b []byte) error {
 
 func encodePack(vs *vectorSet) []byte {
 	n := len(vs.ids)
-	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+16*n+4*len(vs.data)+4)
+	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+20*n+len(vs.codes)+4)
 	b = append(b, packMagic...)
 	b = binary.AppendUvarint(b, uint64(len(vs.version)))
 	b = append(b, vs.version...)
@@ -103,8 +103,11 @@ func encodePack(vs *vectorSet) []byte {
 	for _, note := range vs.notes {
 		b = binary.LittleEndian.AppendUint64(b, uint64(note))
 	}
-	for _, x := range vs.data {
+	for _, x := range vs.scales {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	for _, c := range vs.codes {
+		b = append(b, byte(c))
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, packCRC))
 }
@@ -162,13 +165,16 @@ func (ix *Index) readPack(version string) (*vectorSet, error) {
 	n := int(binary.LittleEndian.Uint32(r[4:]))
 	at := len(body) - len(r) + 8
 	at += (8 - at%8) % 8
-	if dims <= 0 || len(body)-at != 16*n+4*n*dims {
+	if dims <= 0 || len(body)-at != 20*n+n*dims {
 		return nil, errStalePack
 	}
 	vs := &vectorSet{dims: dims, embedID: embedID, version: ver, fromPack: true}
 	vs.ids = littleInt64s(body[at : at+8*n])
 	vs.notes = littleInt64s(body[at+8*n : at+16*n])
-	vs.data = littleFloat32s(body[at+16*n:])
+	vs.scales = littleFloat32s(body[at+16*n : at+20*n])
+	if codes := body[at+20*n:]; len(codes) > 0 {
+		vs.codes = unsafe.Slice((*int8)(unsafe.Pointer(&codes[0])), len(codes))
+	}
 	return vs, nil
 }
 

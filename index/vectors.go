@@ -13,12 +13,16 @@ import (
 	"sync"
 )
 
-// vectorSet holds every chunk vector contiguously for an exact scan.
+// vectorSet holds every chunk vector contiguously for an exact scan, each
+// quantized to one signed byte per dimension with a scale of its own
+// (see quantize): a quarter of the memory of float32s, for a cosine that
+// differs from the exact one by well under 1 %.
 type vectorSet struct {
 	dims    int
-	ids     []int64 // chunk ids
-	notes   []int64 // note id of each chunk
-	data    []float32
+	ids     []int64   // chunk ids
+	notes   []int64   // note id of each chunk
+	scales  []float32 // per vector
+	codes   []int8    // len(ids) × dims
 	embedID string
 	// version is the index's vectors version the set was read at;
 	// fromPack says it came from the vector pack (see Pack).
@@ -65,7 +69,9 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(length(vec)), 0) / 4 FROM vectors").Scan(&count, &dims); err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
 	}
-	vs := &vectorSet{dims: dims, embedID: embedID, version: version, ids: make([]int64, 0, count), notes: make([]int64, 0, count), data: make([]float32, 0, count*dims)}
+	vs := &vectorSet{dims: dims, embedID: embedID, version: version, ids: make([]int64, 0, count), notes: make([]int64, 0, count),
+		scales: make([]float32, 0, count), codes: make([]int8, 0, count*dims)}
+	v := make([]float32, dims)
 	rows, err := ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
 	if err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
@@ -82,9 +88,10 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 		}
 		vs.ids = append(vs.ids, id)
 		vs.notes = append(vs.notes, note)
-		n := len(vs.data)
-		vs.data = append(vs.data, make([]float32, dims)...)
-		decodeVector(b, vs.data[n:])
+		decodeVector(b, v)
+		n := len(vs.codes)
+		vs.codes = append(vs.codes, make([]int8, dims)...)
+		vs.scales = append(vs.scales, quantize(v, vs.codes[n:]))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -155,7 +162,7 @@ func (vs *vectorSet) scan(q []float32, k int, keep func(note int64) bool, from, 
 		if keep != nil && !keep(vs.notes[i]) {
 			continue
 		}
-		c := scored{vs.ids[i], float64(dot(vs.data[i*d:i*d+d], q))}
+		c := scored{vs.ids[i], float64(vs.scales[i] * dotCodes(q, vs.codes[i*d:i*d+d]))}
 		if len(h) < k {
 			heap.Push(&h, c)
 		} else if better(c, h[0]) {
@@ -170,20 +177,39 @@ func (vs *vectorSet) scan(q []float32, k int, keep func(note int64) bool, from, 
 	return out
 }
 
-// dot is the dot product of a and b (of equal length), with four
-// accumulators so that the multiplications overlap.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
+// quantize writes v as signed bytes into codes (of equal length) and
+// returns the scale that gives v back: v[i] ≈ scale × codes[i]. The
+// largest component of v maps to ±127.
+func quantize(v []float32, codes []int8) float32 {
+	var top float32
+	for _, x := range v {
+		top = max(top, float32(math.Abs(float64(x))))
+	}
+	if top == 0 || math.IsNaN(float64(top)) || math.IsInf(float64(top), 0) {
+		clear(codes)
+		return 0
+	}
+	for i, x := range v {
+		codes[i] = int8(math.Round(float64(x / top * 127)))
+	}
+	return top / 127
+}
+
+// dotCodes is the dot product of a and the quantized vector codes (of
+// equal length) before its scale, with four accumulators so that the
+// multiplications overlap.
+func dotCodes(a []float32, codes []int8) float32 {
+	codes = codes[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += a[i] * float32(codes[i])
+		s1 += a[i+1] * float32(codes[i+1])
+		s2 += a[i+2] * float32(codes[i+2])
+		s3 += a[i+3] * float32(codes[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += a[i] * float32(codes[i])
 	}
 	return s0 + s1 + s2 + s3
 }
