@@ -33,8 +33,11 @@ type lexicon struct {
 	docs    []lexDoc
 	terms   map[string][]posting
 	// cjk holds the tokens of the cjk column (bigrams) with their
-	// positions, for phrase and prefix queries.
-	cjk map[string][]cjkPosting
+	// positions, for phrase and prefix queries; the positions of all of
+	// them lie in one array, positions, which saves a slice header and an
+	// allocation for every posting.
+	cjk       map[string][]cjkPosting
+	positions []int32
 	// hashes are the content hashes of the notes it holds, by note id:
 	// what catchUp compares with the cache's.
 	hashes  map[int64]string
@@ -51,11 +54,15 @@ type lexDoc struct {
 	dropped  bool
 }
 
-// cjkPosting is a chunk holding a token of the cjk column, and where.
+// cjkPosting is a chunk holding a token of the cjk column, and where:
+// lexicon.positions[off:off+n] (see lexicon.at).
 type cjkPosting struct {
-	doc int32
-	pos []int32
+	doc    int32
+	off, n uint32
 }
+
+// at returns the positions of p's token in its chunk.
+func (l *lexicon) at(p cjkPosting) []int32 { return l.positions[p.off : p.off+p.n : p.off+p.n] }
 
 // posting is a chunk holding a term, with the weights of the columns of
 // each of the term's occurrences in it summed (bm25's weighted frequency).
@@ -104,6 +111,7 @@ func (l *lexicon) clip() {
 			l.cjk[t] = slices.Clone(ps)
 		}
 	}
+	l.positions = slices.Clone(l.positions)
 }
 
 // noteHashes reads every note's content hash, by id.
@@ -198,7 +206,8 @@ func (l *lexicon) add(ctx context.Context, q querier, query string, args ...any)
 			if !ok {
 				t = strings.Clone(t) // a key must not pin the row's whole text
 			}
-			l.cjk[t] = append(ps, cjkPosting{doc, pos})
+			l.cjk[t] = append(ps, cjkPosting{doc, uint32(len(l.positions)), uint32(len(pos))})
+			l.positions = append(l.positions, pos...)
 		}
 		l.docs = append(l.docs, lexDoc{id: id, note: note, length: float64(length)})
 		l.live++
@@ -343,7 +352,7 @@ func (l *lexicon) cjkMatches(run []rune) map[int32]int {
 			}
 			for _, p := range ps {
 				if !l.docs[p.doc].dropped {
-					counts[p.doc] += len(p.pos)
+					counts[p.doc] += int(p.n)
 				}
 			}
 		}
@@ -355,14 +364,14 @@ func (l *lexicon) cjkMatches(run []rune) map[int32]int {
 	for k, g := range grams[1:] {
 		later[k] = map[int32][]int32{}
 		for _, p := range l.cjk[g] {
-			later[k][p.doc] = p.pos
+			later[k][p.doc] = l.at(p)
 		}
 	}
 	for _, p := range l.cjk[grams[0]] {
 		if l.docs[p.doc].dropped {
 			continue
 		}
-		for _, start := range p.pos {
+		for _, start := range l.at(p) {
 			if phraseAt(later, p.doc, start) {
 				counts[p.doc]++
 			}
