@@ -84,6 +84,11 @@ func writeFileAtomic(p string, b []byte) error {
 	return err
 }
 
+// encodePack lays out a pack: the magic, the version and the embedder's
+// ID (each a uvarint length and its bytes), dimensions and count (uint32),
+// zeros up to an 8-byte boundary, then the chunk ids and note ids (int64
+// each), the vectors' scales (float32 each) and their codes (dimensions
+// int8 each), all little-endian, and a CRC-32C of everything before it.
 func encodePack(vs *vectorSet) []byte {
 	n := len(vs.ids)
 	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+20*n+len(vs.codes)+4)
