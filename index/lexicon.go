@@ -273,6 +273,9 @@ func (l *lexicon) hits(_ context.Context, term string, _ int) (int, error) {
 }
 
 func (l *lexicon) df(term string) int {
+	if l.dropped == 0 {
+		return len(l.terms[term])
+	}
 	n := 0
 	for _, p := range l.terms[term] {
 		if !l.docs[p.doc].dropped {
@@ -296,28 +299,32 @@ func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f
 	acc := accumulators.Get().(*accumulator)
 	defer accumulators.Put(acc)
 	acc.reset(len(l.docs))
-	// score adds one phrase's BM25 term to a chunk holding it with
-	// weighted frequency w, hit chunks holding it in all.
-	score := func(doc int32, w, hit float64) {
-		idf := math.Log((n - hit + 0.5) / (hit + 0.5))
-		if idf <= 0 {
-			idf = 1e-6
+	// idf is the inverse document frequency of a phrase hit chunks hold.
+	idf := func(hit int) float64 {
+		if v := math.Log((n - float64(hit) + 0.5) / (float64(hit) + 0.5)); v > 0 {
+			return v
 		}
+		return 1e-6
+	}
+	// score adds one phrase's BM25 term to a chunk holding it with
+	// weighted frequency w.
+	score := func(doc int32, w, idf float64) {
 		d := &l.docs[doc]
 		acc.add(doc, idf*(w*(bm25K1+1))/(w+bm25K1*(1-bm25B+bm25B*d.length/avgdl)))
 	}
 	for _, t := range q.terms {
-		hit := float64(l.df(t))
+		w := idf(l.df(t))
 		for _, p := range l.terms[t] {
 			if !l.docs[p.doc].dropped {
-				score(p.doc, float64(p.freq), hit)
+				score(p.doc, float64(p.freq), w)
 			}
 		}
 	}
 	for _, run := range q.cjk {
 		counts := l.cjkMatches(run)
+		w := idf(len(counts))
 		for doc, c := range counts {
-			score(doc, float64(c)*columnWeights[len(columnWeights)-1], float64(len(counts)))
+			score(doc, float64(c)*columnWeights[len(columnWeights)-1], w)
 		}
 	}
 	h := make(minHeap, 0, limit+1)

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -208,10 +209,14 @@ func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, erro
 		args = append(args, len(folder)+1, folder+"/")
 	}
 	if len(q.Paths) > 0 {
-		where = append(where, "path IN (?"+strings.Repeat(", ?", len(q.Paths)-1)+")")
-		for _, p := range q.Paths {
-			args = append(args, p)
+		// One JSON array, however many paths: a hub note's links can
+		// outnumber SQLite's bound parameters.
+		paths, err := json.Marshal(q.Paths)
+		if err != nil {
+			return f, err
 		}
+		where = append(where, "path IN (SELECT value FROM json_each(?))")
+		args = append(args, string(paths))
 	}
 	if len(where) == 0 {
 		return f, nil
@@ -466,7 +471,7 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 	if !f.all() {
 		keep = f.keep
 	}
-	return vs.nearest(qv[0], limit, keep), nil
+	return vs.nearest(ctx, qv[0], limit, keep)
 }
 
 // queryEmbedder is the embedder for queries: the configured one, or the

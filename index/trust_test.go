@@ -129,6 +129,32 @@ func TestSearchBounds(t *testing.T) {
 	}
 }
 
+// TestSearchManyPaths: a Paths filter longer than SQLite's bound
+// parameters allow (a hub note's links) still keeps exactly those notes.
+func TestSearchManyPaths(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	ctx := context.Background()
+	all, err := tv.ix.Search(ctx, Query{Text: "freeze", Mode: Keyword})
+	if err != nil || len(all) == 0 {
+		t.Fatalf("search: %v, %d results", err, len(all))
+	}
+	paths := make([]string, 0, 40_001)
+	for i := range 40_000 {
+		paths = append(paths, fmt.Sprintf("missing/%d.md", i))
+	}
+	paths = append(paths, all[0].Path)
+	res, err := tv.ix.Search(ctx, Query{Text: "freeze", Mode: Keyword, Paths: paths})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("40,001 paths: %v, %d results", err, len(res))
+	}
+	for _, r := range res {
+		if r.Path != all[0].Path {
+			t.Errorf("result in %s, not among the paths asked for", r.Path)
+		}
+	}
+}
+
 func TestPaginate(t *testing.T) {
 	all := []int{0, 1, 2, 3, 4}
 	for _, tc := range []struct {

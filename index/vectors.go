@@ -129,36 +129,49 @@ func (h *minHeap) Pop() any {
 
 // nearest returns the k chunks most similar to q (cosine: vectors are
 // normalised), best first, among those whose note passes keep (nil: all).
-// A large set is scanned in parts on every core.
-func (vs *vectorSet) nearest(q []float32, k int, keep func(note int64) bool) []scored {
+// A large set is scanned in parts on every core. When ctx ends, the scan
+// stops and nearest returns ctx's error.
+func (vs *vectorSet) nearest(ctx context.Context, q []float32, k int, keep func(note int64) bool) ([]scored, error) {
 	if len(q) != vs.dims || k <= 0 {
-		return nil
+		return nil, nil
 	}
 	parts := min(runtime.GOMAXPROCS(0), len(vs.ids)/minVectorsPerPart, 8)
 	if parts <= 1 {
-		return vs.scan(q, k, keep, 0, len(vs.ids))
+		found := vs.scan(ctx, q, k, keep, 0, len(vs.ids))
+		return found, ctx.Err()
 	}
 	found := make([][]scored, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			found[p] = vs.scan(q, k, keep, p*len(vs.ids)/parts, (p+1)*len(vs.ids)/parts)
+			found[p] = vs.scan(ctx, q, k, keep, p*len(vs.ids)/parts, (p+1)*len(vs.ids)/parts)
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	all := slices.Concat(found...)
 	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
-	return all[:min(k, len(all))]
+	return all[:min(k, len(all))], nil
 }
+
+// scanCheck is how many vectors a scan compares between two looks at
+// whether its context ended.
+const scanCheck = 4096
 
 // minVectorsPerPart is the fewest vectors worth a goroutine of their own.
 const minVectorsPerPart = 8192
 
-// scan returns the k best of the vectors from index i to j, best first.
-func (vs *vectorSet) scan(q []float32, k int, keep func(note int64) bool, from, to int) []scored {
+// scan returns the k best of the vectors from index i to j, best first;
+// nil when ctx ends first.
+func (vs *vectorSet) scan(ctx context.Context, q []float32, k int, keep func(note int64) bool, from, to int) []scored {
 	h := make(minHeap, 0, k+1)
 	d := vs.dims
 	for i := from; i < to; i++ {
+		if (i-from)%scanCheck == 0 && ctx.Err() != nil {
+			return nil
+		}
 		if keep != nil && !keep(vs.notes[i]) {
 			continue
 		}
