@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +16,8 @@ import (
 
 // BenchmarkRecall measures recall on a 10,000-note generated vault with
 // the rules classifier and the default embedder: p50 and p99 over
-// questions built from note titles.
+// questions built from note titles, and p50 per intent (each question
+// form is classified as one).
 func BenchmarkRecall(b *testing.B) {
 	dir := b.TempDir()
 	if _, _, err := gen.Write(dir, gen.Options{Notes: 10000}); err != nil {
@@ -53,17 +54,29 @@ func BenchmarkRecall(b *testing.B) {
 		}
 	}
 	var lat []time.Duration
+	byIntent := map[recall.Intent][]time.Duration{}
 	i := 0
 	for b.Loop() {
 		start := time.Now()
 		res, err := e.Recall(ctx, recall.Request{Query: qs[i%len(qs)]})
-		lat = append(lat, time.Since(start))
+		took := time.Since(start)
 		if err != nil || res.UsedTokens > res.Budget {
 			b.Fatalf("%q: %v", qs[i%len(qs)], err)
 		}
+		lat = append(lat, took)
+		byIntent[res.Intent] = append(byIntent[res.Intent], took)
 		i++
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(quantile(lat, 50), "p50-ms")
+	b.ReportMetric(quantile(lat, 99), "p99-ms")
+	for in, l := range byIntent {
+		b.ReportMetric(quantile(l, 50), string(in)+"-p50-ms")
+	}
+}
+
+// quantile returns the q-th percentile of lat in milliseconds, sorting
+// lat.
+func quantile(lat []time.Duration, q int) float64 {
+	slices.Sort(lat)
+	return float64(lat[min(len(lat)-1, len(lat)*q/100)].Microseconds()) / 1000
 }

@@ -209,6 +209,14 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
 		Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
 	s := newSearch(e, q, route, budget)
+	if route.Strategy != ExactOnly {
+		// The vectors are ranked while the fast stage ranks by keyword;
+		// the recall's end stops what is left of it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		s.prefetch(ctx)
+	}
 	s.people = e.people(ctx, q)
 	for i, stage := range stages {
 		start := time.Now()

@@ -15,7 +15,7 @@ func graphEngine(ctx context.Context, s *search, l level) {
 	}
 }
 
-// graph expands along the route's graph dimensions: the notes linked
+// graph expands along the route's link dimensions: the notes linked
 // from and to the best hits' notes are searched for the query too. On
 // entity and relationship routes, a note a best hit links to with a
 // label holding a word of the question ([[Alice Smith|the boss]] for
@@ -23,7 +23,7 @@ func graphEngine(ctx context.Context, s *search, l level) {
 // where its own text may not. (Aliases and tags are fields of the exact
 // engine, weighted above the text.)
 func (s *search) graph(ctx context.Context, from int) {
-	if len(s.route.Graph) == 0 {
+	if !s.followsLinks() {
 		return
 	}
 	seen := map[string]bool{}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,6 +55,8 @@ type search struct {
 	kwDone  bool
 	vector  []index.Result
 	vecDone bool
+	// vecPending delivers the vector ranking prefetch started.
+	vecPending chan vectorAnswer
 	// days are the spans of days the question names and rest the question
 	// without them (see datesIn); datedDone says their notes were searched
 	// (once: the stages would find the same).
@@ -95,10 +98,16 @@ const graphPool = 200
 // deep as the deepest stage takes, or graphPool when the graph engine
 // reads it too.
 func (s *search) keywordDepth() int {
-	if len(s.route.Graph) > 0 {
+	if s.followsLinks() {
 		return max(graphPool, s.depth())
 	}
 	return s.depth()
+}
+
+// followsLinks reports whether the route has a graph dimension along
+// links (concept, entity, relationship); temporal is along dates.
+func (s *search) followsLinks() bool {
+	return slices.ContainsFunc(s.route.Graph, func(g string) bool { return g != "temporal" })
 }
 
 // keywordHits returns the query's keyword ranking, querying on first use.

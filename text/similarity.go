@@ -1,5 +1,10 @@
 package text
 
+import (
+	"slices"
+	"strings"
+)
+
 // NearDuplicate is the similarity from which two texts are near
 // duplicates: 0.4 x the Jaccard index of their word sets + 0.6 x their
 // longest common subsequence over the longer's length (seed 000's rule).
@@ -13,15 +18,12 @@ const minJaccard = (NearDuplicate - 0.6) / 0.4
 // many others.
 type WordSet struct {
 	seq []string
-	set map[string]bool
+	set []string // the distinct words, sorted
 }
 
 // NewWordSet returns the set of words (see Words).
 func NewWordSet(words []string) WordSet {
-	set := make(map[string]bool, len(words))
-	for _, w := range words {
-		set[w] = true
-	}
+	set := slices.Compact(slices.Sorted(slices.Values(words)))
 	return WordSet{words, set}
 }
 
@@ -44,9 +46,16 @@ func (a WordSet) Similarity(b WordSet) float64 {
 		return 0
 	}
 	inter := 0
-	for w := range a.set {
-		if b.set[w] {
+	for i, j := 0, 0; i < len(a.set) && j < len(b.set); {
+		switch c := strings.Compare(a.set[i], b.set[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
 			inter++
+			i++
+			j++
 		}
 	}
 	j := float64(inter) / float64(len(a.set)+len(b.set)-inter)

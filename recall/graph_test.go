@@ -1,0 +1,112 @@
+package recall
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+)
+
+// internalIndex indexes notes (path -> text) in a temporary vault.
+func internalIndex(t *testing.T, notes map[string]string) *index.Index {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range notes {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := index.Open(context.Background(), filepath.Join(dir, ".vaultmem", "cache"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(context.Background(), os.DirFS(dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// TestGraphFollowsLinksOnlyAlongLinkDimensions: the graph engine searches
+// the notes linked to the best hits on routes with a concept, entity or
+// relationship dimension; a route whose one dimension is temporal (along
+// dates) leaves links alone.
+func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
+	ix := internalIndex(t, map[string]string{
+		"release.md": "# Release\n\nThe release train leaves on Friday. See [[freeze]].\n",
+		"freeze.md":  "# Freeze\n\nNo release merges during the holiday freeze.\n",
+	})
+	e := New(ix, Options{NoDeadlines: true})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		intent Intent
+		want   bool
+	}{
+		{Causal, true},       // concept, relationship
+		{Relationship, true}, // entity, relationship
+		{Hybrid, true},
+		{Temporal, false}, // temporal only
+		{SimpleFact, false},
+	} {
+		s := newSearch(e, "release train", e.routes[tc.intent], 500)
+		hits, err := ix.Search(ctx, index.Query{Text: "release train", Mode: index.Keyword, Paths: []string{"release.md"}})
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("search: %v, %d hits", err, len(hits))
+		}
+		s.add("exact", hits, 1)
+		s.graph(ctx, 3)
+		got := false
+		for _, c := range s.cands {
+			if _, ok := c.votes["graph"]; ok && c.hit.Path == "freeze.md" {
+				got = true
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: the linked note found by the graph engine: %v, want %v", tc.intent, got, tc.want)
+		}
+	}
+}
+
+// TestSemanticWaitsForThePrefetch: the vector ranking started before the
+// stages is what the semantic engine adds; a stage whose deadline has
+// passed adds nothing and leaves it to a later stage, which waits for it.
+func TestSemanticWaitsForThePrefetch(t *testing.T) {
+	ix := internalIndex(t, map[string]string{
+		"release.md": "# Release\n\nThe release train leaves on Friday.\n",
+		"cooking.md": "# Cooking\n\nBraise the leeks slowly in butter.\n",
+	})
+	e := New(ix, Options{NoDeadlines: true})
+	ctx := context.Background()
+	s := newSearch(e, "when does the release train leave", e.routes[Causal], 500)
+	s.prefetch(ctx)
+	gone, cancel := context.WithDeadline(ctx, time.Unix(0, 0))
+	defer cancel()
+	s.semantic(gone, 10)
+	// The prefetch may have finished by now; a passed deadline takes it
+	// only if it had.
+	if !s.vecDone && len(s.cands) != 0 {
+		t.Fatalf("a stage past its deadline added %d candidates without the vector ranking", len(s.cands))
+	}
+	s.semantic(ctx, 10)
+	if !s.vecDone {
+		t.Fatal("the vector ranking was not taken")
+	}
+	want, err := ix.Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: s.depth(), NoSnippets: true})
+	if err != nil || len(want) == 0 {
+		t.Fatalf("vector search: %v, %d hits", err, len(want))
+	}
+	if len(s.vector) != len(want) {
+		t.Fatalf("prefetched %d hits, a vector search gives %d", len(s.vector), len(want))
+	}
+	for i := range want {
+		if s.vector[i].Chunk != want[i].Chunk {
+			t.Errorf("hit %d: chunk %d, want %d", i, s.vector[i].Chunk, want[i].Chunk)
+		}
+	}
+	if c := s.cands[want[0].Chunk]; c == nil || c.votes["semantic"] == 0 {
+		t.Errorf("the best vector hit has no semantic vote: %+v", c)
+	}
+}
