@@ -223,7 +223,7 @@ func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index,
 	// memory, and each pooled connection would hold a cache of its own.
 	cache := "cache_size(-65536)"
 	if opts.Resident {
-		cache = "cache_size(-8192)"
+		cache = "cache_size(-2048)"
 	}
 	pragmas := []string{"busy_timeout(15000)", "foreign_keys(ON)", cache, "temp_store(MEMORY)"}
 	switch mode {

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -31,7 +32,7 @@ type lexicon struct {
 	mu      sync.RWMutex
 	version string
 	docs    []lexDoc
-	terms   map[string][]posting
+	terms   map[string]postings
 	// cjk holds the tokens of the cjk column (bigrams) with their
 	// positions, for phrase and prefix queries; the positions of all of
 	// them lie in one array, positions, which saves a slice header and an
@@ -64,11 +65,70 @@ type cjkPosting struct {
 // at returns the positions of p's token in its chunk.
 func (l *lexicon) at(p cjkPosting) []int32 { return l.positions[p.off : p.off+p.n : p.off+p.n] }
 
-// posting is a chunk holding a term, with the weights of the columns of
-// each of the term's occurrences in it summed (bm25's weighted frequency).
-type posting struct {
-	doc  int32
-	freq float32
+// postings are the chunks holding a term, in the order they were added
+// (ascending doc), each with the weights of the columns of the term's
+// occurrences in it summed (bm25's weighted frequency). They are packed
+// in bytes, a posting in two as a rule instead of eight: the gap from the
+// previous posting's doc, shifted left one bit, as a varint, its low bit
+// set when a second varint, twice the frequency, follows; a posting
+// without one has frequency 1 (once in the text column). Frequencies are
+// sums of columnWeights, which are multiples of one half (see
+// TestColumnWeightsAreHalves), so twice one is a whole number.
+type postings struct {
+	data []byte
+	n    int32 // postings, dropped chunks' included
+	last int32 // the doc of the last posting
+}
+
+// add appends a posting of doc, which must be above every doc in p, with
+// weighted frequency freq.
+func (p *postings) add(doc int32, freq float64) {
+	gap := uint64(doc - p.last)
+	if p.n == 0 {
+		gap = uint64(doc)
+	}
+	if freq == 1 {
+		p.data = binary.AppendUvarint(p.data, gap<<1)
+	} else {
+		p.data = binary.AppendUvarint(p.data, gap<<1|1)
+		p.data = binary.AppendUvarint(p.data, uint64(math.Round(2*freq)))
+	}
+	p.n++
+	p.last = doc
+}
+
+// each calls f with every posting's doc and weighted frequency, in order.
+// (rank decodes the same way, inline: a call per posting costs.)
+func (p postings) each(f func(doc int32, freq float64)) {
+	data, doc := p.data, int32(0)
+	for i := 0; i < len(data); {
+		v := uint64(data[i])
+		if i++; v >= 0x80 {
+			v, i = uvarintLong(data, i-1)
+		}
+		doc += int32(v >> 1)
+		freq := 1.0
+		if v&1 == 1 {
+			w := uint64(data[i])
+			if i++; w >= 0x80 {
+				w, i = uvarintLong(data, i-1)
+			}
+			freq = float64(w) / 2
+		}
+		f(doc, freq)
+	}
+}
+
+// uvarintLong reads the varint at b[i:], of two bytes or more, and
+// returns it and the index after it; a malformed one ends b. The callers
+// read a one-byte varint, most of them, themselves: a call per posting
+// costs.
+func uvarintLong(b []byte, i int) (uint64, int) {
+	v, k := binary.Uvarint(b[i:])
+	if k <= 0 {
+		return 0, len(b)
+	}
+	return v, i + k
 }
 
 // BM25 parameters: FTS5's, fixed.
@@ -84,7 +144,7 @@ const lexiconSQL = `SELECT f.rowid, c.note_id, f.name, f.aliases, f.description,
 
 // loadLexicon reads every full-text row.
 func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, error) {
-	l := &lexicon{version: version, terms: map[string][]posting{}, cjk: map[string][]cjkPosting{}}
+	l := &lexicon{version: version, terms: map[string]postings{}, cjk: map[string][]cjkPosting{}}
 	hashes, err := noteHashes(ctx, q)
 	if err != nil {
 		return nil, err
@@ -102,8 +162,9 @@ func loadLexicon(ctx context.Context, q querier, version string) (*lexicon, erro
 // keyword index of a large vault is tens of megabytes.
 func (l *lexicon) clip() {
 	for t, ps := range l.terms {
-		if cap(ps) > len(ps) {
-			l.terms[t] = slices.Clone(ps)
+		if cap(ps.data) > len(ps.data) {
+			ps.data = slices.Clone(ps.data)
+			l.terms[t] = ps
 		}
 	}
 	for t, ps := range l.cjk {
@@ -217,7 +278,8 @@ func (l *lexicon) add(ctx context.Context, q querier, query string, args ...any)
 			if !ok {
 				t = strings.Clone(t)
 			}
-			l.terms[t] = append(ps, posting{doc, float32(f)})
+			ps.add(doc, f)
+			l.terms[t] = ps
 		}
 	}
 	return rows.Err()
@@ -273,15 +335,16 @@ func (l *lexicon) hits(_ context.Context, term string, _ int) (int, error) {
 }
 
 func (l *lexicon) df(term string) int {
+	ps := l.terms[term]
 	if l.dropped == 0 {
-		return len(l.terms[term])
+		return int(ps.n)
 	}
 	n := 0
-	for _, p := range l.terms[term] {
-		if !l.docs[p.doc].dropped {
+	ps.each(func(doc int32, _ float64) {
+		if !l.docs[doc].dropped {
 			n++
 		}
-	}
+	})
 	return n
 }
 
@@ -314,9 +377,23 @@ func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f
 	}
 	for _, t := range q.terms {
 		w := idf(l.df(t))
-		for _, p := range l.terms[t] {
-			if !l.docs[p.doc].dropped {
-				score(p.doc, float64(p.freq), w)
+		data, doc := l.terms[t].data, int32(0)
+		for i := 0; i < len(data); {
+			v := uint64(data[i])
+			if i++; v >= 0x80 {
+				v, i = uvarintLong(data, i-1)
+			}
+			doc += int32(v >> 1)
+			freq := 1.0
+			if v&1 == 1 {
+				f := uint64(data[i])
+				if i++; f >= 0x80 {
+					f, i = uvarintLong(data, i-1)
+				}
+				freq = float64(f) / 2
+			}
+			if !l.docs[doc].dropped {
+				score(doc, freq, w)
 			}
 		}
 	}

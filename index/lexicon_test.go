@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -266,4 +267,68 @@ func TestLexiconUnderConcurrentSyncs(t *testing.T) {
 			t.Errorf("okapi%d: %d results after the syncs, want 1", i, len(got))
 		}
 	}
+}
+
+// TestColumnWeightsAreHalves: postings keep twice a weighted frequency as
+// a whole number, which holds while every column weight is a multiple of
+// one half.
+func TestColumnWeightsAreHalves(t *testing.T) {
+	for i, w := range columnWeights {
+		if 2*w != math.Trunc(2*w) || w <= 0 {
+			t.Errorf("column %d: weight %v is not a positive multiple of 0.5; postings would round its frequencies", i, w)
+		}
+	}
+}
+
+// TestPostingsRoundTrip: every posting added comes back, in order, with
+// its doc and frequency: gaps of every varint length, the first doc 0,
+// frequency 1 (packed alone) and sums of column weights.
+func TestPostingsRoundTrip(t *testing.T) {
+	type pf struct {
+		doc  int32
+		freq float64
+	}
+	for _, want := range [][]pf{
+		{},
+		{{0, 1}},
+		{{0, 5}, {1, 1}, {2, 7.5}},
+		{{3, 1}, {200, 2.5}, {70_000, 1}, {70_001, 11}, {1<<31 - 1, 1}},
+		{{5, 1000.5}, {6, 0.5}},
+	} {
+		var p postings
+		for _, x := range want {
+			p.add(x.doc, x.freq)
+		}
+		var got []pf
+		p.each(func(doc int32, freq float64) { got = append(got, pf{doc, freq}) })
+		if !slices.Equal(got, want) || int(p.n) != len(want) {
+			t.Errorf("added %v, got back %v (n %d)", want, got, p.n)
+		}
+	}
+}
+
+// FuzzPostings: any ascending docs with frequencies that are sums of half
+// units round-trip.
+func FuzzPostings(f *testing.F) {
+	f.Add([]byte{0, 2, 1, 2, 200, 9})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p postings
+		type pf struct {
+			doc  int32
+			freq float64
+		}
+		var want []pf
+		doc := int32(-1)
+		for i := 0; i+1 < len(b); i += 2 {
+			doc += 1 + int32(b[i])*int32(b[i]) // gaps up to 65,026
+			freq := float64(b[i+1]) / 2
+			p.add(doc, freq)
+			want = append(want, pf{doc, freq})
+		}
+		var got []pf
+		p.each(func(doc int32, freq float64) { got = append(got, pf{doc, freq}) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("added %v, got back %v", want, got)
+		}
+	})
 }
