@@ -37,6 +37,19 @@ type Report struct {
 	Questions int              `json:"questions"`
 	Scores    map[string]Score `json:"scores"` // by retriever: recall, keyword, hybrid
 	MS        int64            `json:"ms"`
+	// Answers are recall's score on each question, in the order asked,
+	// when Options.Answers asked for them.
+	Answers []Answer `json:"answers,omitempty"`
+}
+
+// Answer is recall's evidence recall on one question.
+type Answer struct {
+	ID       string  `json:"qa_id"`
+	Sample   string  `json:"sample_id"`
+	Category string  `json:"category"`
+	Question string  `json:"question"`
+	Intent   string  `json:"intent"`
+	Recall   float64 `json:"recall"`
 }
 
 // Score is one retriever's evidence recall: overall, by category and, for
@@ -75,6 +88,8 @@ type Options struct {
 	// as a vault that holds many people does: a question about one of
 	// them competes with the others' notes.
 	Together bool
+	// Answers keeps recall's score on each question (Report.Answers).
+	Answers bool
 }
 
 // LoCoMo measures evidence recall on the LoCoMo benchmark in dir (qa.jsonl
@@ -110,6 +125,7 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 	type tally struct{ sum, n map[string]float64 }
 	tallies := map[string]*tally{}
 	intents := map[string]int{}
+	var answers []Answer
 	add := func(retriever, sample, cat string, score float64) {
 		t, ok := tallies[retriever]
 		if !ok {
@@ -166,7 +182,11 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 				return nil, fmt.Errorf("%s: %w", q.ID, err)
 			}
 			intents[string(res.Intent)]++
-			add("recall", sample, cat, evidenceShare(res.Context, q.Evidence))
+			share := evidenceShare(res.Context, q.Evidence)
+			add("recall", sample, cat, share)
+			if o.Answers {
+				answers = append(answers, Answer{q.ID, sample, cat, q.Question, string(res.Intent), share})
+			}
 			for _, mode := range []index.Mode{index.Keyword, index.Hybrid} {
 				hits, err := ix.Search(ctx, index.Query{Text: q.Question, Mode: mode, Limit: 200})
 				if err != nil {
@@ -180,7 +200,7 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 			total++
 		}
 	}
-	rep := &Report{Budget: budget, Questions: total, Scores: map[string]Score{}, MS: time.Since(start).Milliseconds()}
+	rep := &Report{Budget: budget, Questions: total, Scores: map[string]Score{}, MS: time.Since(start).Milliseconds(), Answers: answers}
 	for r, t := range tallies {
 		s := Score{Overall: t.sum["overall"] / t.n["overall"], ByCategory: map[string]float64{}, ByConversation: map[string]Part{}}
 		for _, cat := range Categories {

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,9 +39,20 @@ func TestLocomoEvidenceRecall(t *testing.T) {
 	if k := rep.Scores["keyword"]; r.Overall <= k.Overall {
 		t.Errorf("recall (%.3f) no better than plain keyword search (%.3f)", r.Overall, k.Overall)
 	}
-	resident, err := eval.LoCoMo(context.Background(), dir, eval.Options{Index: index.Options{Resident: true}})
+	resident, err := eval.LoCoMo(context.Background(), dir, eval.Options{Index: index.Options{Resident: true}, Answers: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The answers are the questions scored, and average to the overall
+	// figure.
+	sum := 0.0
+	for _, a := range resident.Answers {
+		sum += a.Recall
+	}
+	if len(resident.Answers) != resident.Questions || len(rep.Answers) != 0 ||
+		math.Abs(sum/float64(len(resident.Answers))-resident.Scores["recall"].Overall) > 1e-9 {
+		t.Errorf("%d answers (and %d not asked for) averaging %.4f, for %d questions at %.4f", len(resident.Answers), len(rep.Answers),
+			sum/float64(max(1, len(resident.Answers))), resident.Questions, resident.Scores["recall"].Overall)
 	}
 	if !reflect.DeepEqual(resident.Scores, rep.Scores) {
 		t.Errorf("scores with the in-memory lexicon differ from FTS5's:\n%+v\n%+v", resident.Scores, rep.Scores)

@@ -48,6 +48,9 @@ func (s *search) rank() []*candidate {
 		if s.people[c.hit.Path] {
 			c.final *= peopleBoost
 		}
+		if s.duration && statesDuration(c.hit.Text) {
+			c.final *= durationBoost
+		}
 		layer := Layer(c.hit.Kind)
 		if slices.Contains(s.route.Layers, layer) {
 			c.final += layerBonus

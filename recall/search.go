@@ -72,6 +72,10 @@ type search struct {
 	// people are the notes of the people the question names (see
 	// Engine.people): ranking prefers them.
 	people map[string]bool
+	// duration says the question asks how long something took or lasted
+	// (see asksDuration): ranking prefers chunks that state a length of
+	// time.
+	duration bool
 }
 
 // cached returns m[k], asking get on first use; a failure is not kept.
@@ -125,7 +129,7 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 func newSearch(e *Engine, q string, r Route, budget int) *search {
 	days, rest := datesIn(q, e.now())
 	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{},
-		days: days, rest: rest, linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
+		days: days, rest: rest, duration: asksDuration(q), linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
 }
 
 // rrfK is the reciprocal rank fusion constant.

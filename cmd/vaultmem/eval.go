@@ -29,6 +29,7 @@ func (a *app) evalCommand() *cli.Command {
 				&cli.StringFlag{Name: "intent", Usage: "route every question as `INTENT` instead of classifying it"},
 				&cli.BoolFlag{Name: "no-vectors", Usage: "index without embeddings (keyword engines only), to see what the embedder adds"},
 				&cli.BoolFlag{Name: "together", Usage: "index every conversation in one vault, as a vault of many people is"},
+				&cli.BoolFlag{Name: "questions", Usage: "also give recall's score on each question (--json: answers; else the ones under 1)"},
 			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() != 1 {
@@ -42,7 +43,7 @@ func (a *app) evalCommand() *cli.Command {
 					return usagef("--budget must be a positive number of tokens")
 				}
 				rep, err := eval.LoCoMo(ctx, cmd.Args().First(), eval.Options{Budget: int(cmd.Int("budget")), Intent: intent,
-					Index: index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true}, Together: cmd.Bool("together")})
+					Index: index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true}, Together: cmd.Bool("together"), Answers: cmd.Bool("questions")})
 				if err != nil {
 					return err
 				}
@@ -57,6 +58,7 @@ func (a *app) evalCommand() *cli.Command {
 }
 
 func (a *app) printEval(rep *eval.Report) {
+	defer a.printMisses(rep.Answers)
 	fmt.Fprintf(a.stdout, "LoCoMo evidence recall, %d questions, %d-token contexts (%d ms)\n\n", rep.Questions, rep.Budget, rep.MS)
 	fmt.Fprintf(a.stdout, "%-10s %8s %10s %9s %12s %11s\n", "retriever", "overall", "multi-hop", "temporal", "open-domain", "single-hop")
 	for _, r := range []string{"recall", "hybrid", "keyword"} {
@@ -80,6 +82,20 @@ func (a *app) printEval(rep *eval.Report) {
 				return "-"
 			}
 			fmt.Fprintf(a.stdout, "  %-8s %8.3f %10s %9s %12s %11s\n", c, p.Overall, cell("multi-hop"), cell("temporal"), cell("open-domain"), cell("single-hop"))
+		}
+	}
+}
+
+// printMisses lists the questions recall did not fully answer: score,
+// id, category, intent and the question.
+func (a *app) printMisses(answers []eval.Answer) {
+	if len(answers) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stdout, "\nrecall under 1:\n")
+	for _, q := range answers {
+		if q.Recall < 1 {
+			fmt.Fprintf(a.stdout, "  %.2f  %-12s %-11s %-19s %s\n", q.Recall, q.ID, q.Category, q.Intent, q.Question)
 		}
 	}
 }
