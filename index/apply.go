@@ -107,6 +107,13 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	if err := setMeta(ctx, tx, metaFilesVersion, next); err != nil {
 		return p.warm, err
 	}
+	// The walk signature stored described the vault before this change;
+	// left in place, a later walk that looks the same again (a note
+	// added, then deleted) would skip the sync that must remove it. The
+	// sync that walked sets the new one (see update).
+	if err := setMeta(ctx, tx, metaWalkSignature, ""); err != nil {
+		return p.warm, err
+	}
 	states, err := ix.write(ctx, tx, p)
 	if err != nil {
 		return p.warm, err

@@ -56,21 +56,36 @@ func TestWalkSignatureSkipsOnlyUnchangedVaults(t *testing.T) {
 	}
 	tv.assertFresh()
 
-	// A note written just now makes the walk untrustworthy: the last
-	// trustworthy signature stays.
+	// A note written just now makes the walk untrustworthy: no signature
+	// is kept for it, and the old one, which no longer describes the
+	// index, goes.
 	sig2, _ := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature)
 	if sig2 == sig {
 		t.Error("signature not renewed after a change")
 	}
 	tv.write("New.md", "fresh")
-	tv.sync()
-	if got, _ := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature); got != sig2 {
-		t.Errorf("signature %q after a racy walk, want %q kept", got, sig2)
+	soon := time.Now().Add(time.Hour) // racy, however slow the machine
+	os.Chtimes(filepath.Join(tv.dir, "New.md"), soon, soon)
+	if st := tv.sync(); st.Parsed != 1 {
+		t.Errorf("new racy note: parsed %d, want 1", st.Parsed)
+	}
+	if got, _ := tv.ix.meta(context.Background(), tv.ix.db, metaWalkSignature); got != "" {
+		t.Errorf("signature %q after a racy walk that changed the index, want none", got)
 	}
 	tv.write("New.md", "fresh, longer")
+	os.Chtimes(filepath.Join(tv.dir, "New.md"), soon, soon)
 	if st := tv.sync(); st.Parsed != 1 {
 		t.Errorf("rewritten racy note: parsed %d, want 1", st.Parsed)
 	}
+	// Deleting it makes the vault look as it did when sig2 was taken: the
+	// sync must still remove it.
+	if err := os.Remove(filepath.Join(tv.dir, "New.md")); err != nil {
+		t.Fatal(err)
+	}
+	if st := tv.sync(); st.Removed != 1 {
+		t.Errorf("note added and deleted again: removed %d, want 1", st.Removed)
+	}
+	tv.assertFresh()
 }
 
 func TestVectorPack(t *testing.T) {
