@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -123,16 +124,23 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	case Vector:
 		ranked, err = ix.vector(ctx, q.Text, limit, f)
 	case Hybrid:
+		// The two rankings at once: loading the vectors and the model
+		// (a new process) and scanning them take as long as the keyword
+		// ranking.
 		pool := max(limit*3, 30)
-		var kw, vec []scored
-		if kw, err = ix.keyword(ctx, q.Text, pool, f, q.AnyWord); err != nil {
-			break
+		var vec []scored
+		var vecErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			vec, vecErr = ix.vector(ctx, q.Text, pool, f)
+		}()
+		kw, kwErr := ix.keyword(ctx, q.Text, pool, f, q.AnyWord)
+		<-done
+		if errors.Is(vecErr, ErrNoVectors) {
+			vec, vecErr = nil, nil
 		}
-		vec, err = ix.vector(ctx, q.Text, pool, f)
-		if errors.Is(err, ErrNoVectors) {
-			vec, err = nil, nil
-		}
-		if err == nil {
+		if err = cmp.Or(kwErr, vecErr); err == nil {
 			ranked = fuse(limit, kw, vec)
 		}
 	default:

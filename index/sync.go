@@ -420,6 +420,21 @@ func (ix *Index) Built(ctx context.Context) (bool, error) {
 	return built, nil
 }
 
+// Version names the state of what searches find: it changes with every
+// transaction that changes the notes, chunks or vectors (a sync that
+// found a change, an embedding pass), and only then. A command that
+// searched while a sync ran keeps its answer when the version is the same
+// after the sync as before the search.
+func (ix *Index) Version(ctx context.Context) (string, error) {
+	var files, vectors string
+	err := ix.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?), ''),
+		coalesce((SELECT value FROM meta WHERE key = ?), '')`, metaFilesVersion, metaVectorsVersion).Scan(&files, &vectors)
+	if err != nil {
+		return "", fmt.Errorf("read index %s: %w", ix.path, err)
+	}
+	return files + "/" + vectors, nil
+}
+
 // totals fills in the index's note and chunk counts, the files it skips
 // and the notes with warnings.
 func (ix *Index) totals(ctx context.Context, st *Stats) error {

@@ -82,6 +82,46 @@ func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index
 	return a.syncNow(ctx, s, ix, true)
 }
 
+// searchWhileSyncing runs find on the index as it is while syncIndex
+// brings it up to date, and keeps find's answer when the sync changed
+// nothing searches see (the index's version is the same after the sync as
+// before find began); otherwise, or when find failed, it runs find again
+// on the synced index. A one-shot search so overlaps its stat walk with
+// the search, on a machine with a core for each.
+func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *index.Index, find func(context.Context) (T, error)) (T, index.Stats, error) {
+	var zero T
+	before, err := ix.Version(ctx)
+	if err != nil {
+		return zero, index.Stats{}, err
+	}
+	type answer struct {
+		v   T
+		err error
+	}
+	early := make(chan answer, 1)
+	go func() {
+		v, err := find(ctx)
+		early <- answer{v, err}
+	}()
+	st, err := a.syncIndex(ctx, s, ix)
+	got := <-early // always: the index must not close under find
+	if err != nil {
+		return zero, st, err
+	}
+	if err := a.requireBuilt(ctx, ix); err != nil {
+		return zero, st, err
+	}
+	after, err := ix.Version(ctx)
+	if err != nil {
+		return zero, st, err
+	}
+	if got.err == nil && after == before {
+		return got.v, st, nil
+	}
+	v, err := find(ctx)
+	return v, st, err
+}
+
 // syncText is syncIndex for a reader that does no vector search (show,
 // links, list, tasks): new chunks get their vectors at the next sync that
 // needs them, so this one need not load the embedder and the vectors.

@@ -73,6 +73,23 @@ func TestIndexAndSearch(t *testing.T) {
 	if out := ok(t, dir, "--vault", dir, "search", "zebra"); !strings.Contains(out, "memory/new.md") {
 		t.Errorf("new note not found: %s", out)
 	}
+	// The search runs while the sync does, and again when the sync
+	// changed the index: an edit and a deletion are seen at once.
+	if err := os.WriteFile(filepath.Join(dir, "memory", "new.md"), []byte("---\nname: Okapi\ndescription: okapi crossing\ntype: user\n---\nStripes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := ok(t, dir, "--vault", dir, "search", "--mode", "keyword", "zebra"); strings.Contains(out, "memory/new.md") {
+		t.Errorf("edited note found by its old word: %s", out)
+	}
+	if out := ok(t, dir, "--vault", dir, "search", "okapi"); !strings.Contains(out, "memory/new.md") {
+		t.Errorf("edited note not found by its new word: %s", out)
+	}
+	if err := os.Remove(filepath.Join(dir, "memory", "new.md")); err != nil {
+		t.Fatal(err)
+	}
+	if out := ok(t, dir, "--vault", dir, "search", "okapi"); strings.Contains(out, "memory/new.md") {
+		t.Errorf("deleted note found: %s", out)
+	}
 	r := vaultmem(t, dir, "", "--vault", dir, "search", "--mode", "fuzzy", "x")
 	if r.code != 2 || !strings.Contains(r.stderr, "unknown search mode") {
 		t.Errorf("bad mode: %d %s", r.code, r.stderr)

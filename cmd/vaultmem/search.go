@@ -47,21 +47,23 @@ func (a *app) searchCommand() *cli.Command {
 				return err
 			}
 			defer s.Close() // and the index
-			if !cmd.Bool("no-sync") {
-				st, err := a.syncIndex(ctx, s, ix)
-				if err != nil {
+			search := func(ctx context.Context) ([]index.Result, error) { return ix.Search(ctx, q) }
+			var results []index.Result
+			if cmd.Bool("no-sync") {
+				if err := a.requireBuilt(ctx, ix); err != nil {
+					return err
+				}
+				if results, err = search(ctx); err != nil {
+					return err
+				}
+			} else {
+				var st index.Stats
+				if results, st, err = searchWhileSyncing(ctx, a, s, ix, search); err != nil {
 					return err
 				}
 				if st.EmbedError != "" && mode != index.Keyword && !a.quiet {
 					fmt.Fprintf(a.stderr, "warning: %s; results are keyword-only\n", st.EmbedError)
 				}
-			}
-			if err := a.requireBuilt(ctx, ix); err != nil {
-				return err
-			}
-			results, err := ix.Search(ctx, q)
-			if err != nil {
-				return err
 			}
 			more := len(results) > offset+limit
 			results = results[min(offset, len(results)):min(offset+limit, len(results))]
