@@ -288,3 +288,39 @@ func TestRacy(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion: the version changes with a sync that changed what searches
+// find, and with nothing else.
+func TestVersion(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{})
+	ctx := context.Background()
+	tv.age()
+	tv.sync()
+	v1, err := tv.ix.Version(ctx)
+	if err != nil || v1 == "/" {
+		t.Fatalf("version after a sync: %q %v", v1, err)
+	}
+	tv.sync()
+	if v, _ := tv.ix.Version(ctx); v != v1 {
+		t.Errorf("a sync that changed nothing: %q, was %q", v, v1)
+	}
+	if _, err := tv.ix.Search(ctx, Query{Text: "freeze"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := tv.ix.Version(ctx); v != v1 {
+		t.Errorf("a search: %q, was %q", v, v1)
+	}
+	tv.write("memory/new.md", "---\nname: Okapi\ntype: user\n---\nStripes.\n")
+	tv.sync()
+	v2, _ := tv.ix.Version(ctx)
+	if v2 == v1 {
+		t.Errorf("a note added: version still %q", v2)
+	}
+	if err := os.Remove(filepath.Join(tv.dir, "memory", "new.md")); err != nil {
+		t.Fatal(err)
+	}
+	tv.sync()
+	if v, _ := tv.ix.Version(ctx); v == v2 || v == v1 {
+		t.Errorf("a note removed: version %q (before %q, at first %q)", v, v2, v1)
+	}
+}
