@@ -29,6 +29,10 @@ type Options struct {
 	Now func() time.Time
 }
 
+// DefaultDeadlines are the fast, extend and full stages' deadlines when
+// Options leave them zero.
+var DefaultDeadlines = [3]time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond}
+
 // Index is what recall asks of the index; *index.Index is one. It is
 // made of the small interfaces each part of recall uses.
 type Index interface {
@@ -79,7 +83,7 @@ func New(ix Index, opts Options) *Engine {
 	for in, r := range opts.Routes {
 		e.routes[in] = r
 	}
-	for i, d := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond} {
+	for i, d := range DefaultDeadlines {
 		if e.deadlines[i] <= 0 {
 			e.deadlines[i] = d
 		}

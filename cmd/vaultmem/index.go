@@ -87,8 +87,11 @@ func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index
 // nothing searches see (the index's version is the same after the sync as
 // before find began); otherwise, or when find failed, it runs find again
 // on the synced index. A one-shot search so overlaps its stat walk with
-// the search, on a machine with a core for each.
-func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *index.Index, find func(context.Context) (T, error)) (T, index.Stats, error) {
+// the search, on a machine with a core for each. early tells find whether
+// it runs beside the sync: an answer the sync's competition for the cores
+// may have cut short (a recall stage's deadline) should then be an error,
+// so that find runs again.
+func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *index.Index, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
 	before, err := ix.Version(ctx)
 	if err != nil {
@@ -100,7 +103,7 @@ func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *inde
 	}
 	early := make(chan answer, 1)
 	go func() {
-		v, err := find(ctx)
+		v, err := find(ctx, true)
 		early <- answer{v, err}
 	}()
 	st, err := a.syncIndex(ctx, s, ix)
@@ -118,7 +121,7 @@ func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *inde
 	if got.err == nil && after == before {
 		return got.v, st, nil
 	}
-	v, err := find(ctx)
+	v, err := find(ctx, false)
 	return v, st, err
 }
 

@@ -61,38 +61,20 @@ func (a *app) recallCommand() *cli.Command {
 				return err
 			}
 			defer s.Close() // and the index
-			if _, err := a.syncIndex(ctx, s, ix); err != nil {
-				return err
+			find := func(ctx context.Context, early bool) (*recall.Result, error) {
+				opts := s.recallOptions()
+				if early && !opts.NoDeadlines {
+					// Beside the sync, the stages share the cores with it:
+					// they run to their end, within the time all of them
+					// would have.
+					opts.NoDeadlines = true
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, recall.DefaultDeadlines[0]+recall.DefaultDeadlines[1]+recall.DefaultDeadlines[2])
+					defer cancel()
+				}
+				return a.recall(ctx, cmd, s, ix, q, intent, opts)
 			}
-			if err := a.requireBuilt(ctx, ix); err != nil {
-				return err
-			}
-			req := recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent}
-			if !cmd.Bool("no-focus") {
-				agent, err := agentOf(cmd)
-				if err != nil {
-					return err
-				}
-				c, ok, err := s.tasks(ix).FocusContext(ctx, agent, req.Budget)
-				if err != nil {
-					return err
-				}
-				if ok {
-					req.Focus, req.FocusPath = c.Context, c.Task.Path
-				}
-			}
-			if recall.HowTo(q) {
-				st, err := s.lessons(ix)
-				if err != nil {
-					return err
-				}
-				if lines, err := st.Matcher().ForRecall(ctx, q); err != nil {
-					return err
-				} else if lines != "" {
-					req.Presets = append(req.Presets, recall.LessonsPreset(lines))
-				}
-			}
-			res, err := recall.New(ix, s.recallOptions()).Recall(ctx, req)
+			res, _, err := searchWhileSyncing(ctx, a, s, ix, find)
 			if err != nil {
 				return err
 			}
@@ -106,6 +88,38 @@ func (a *app) recallCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// recall answers question q on the index: the focused task's context
+// first (unless --no-focus), the lessons for a how-to question, then what
+// the engines find.
+func (a *app) recall(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index, q string, intent recall.Intent, opts recall.Options) (*recall.Result, error) {
+	req := recall.Request{Query: q, Budget: int(cmd.Int("budget")), Intent: intent}
+	if !cmd.Bool("no-focus") {
+		agent, err := agentOf(cmd)
+		if err != nil {
+			return nil, err
+		}
+		c, ok, err := s.tasks(ix).FocusContext(ctx, agent, req.Budget)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			req.Focus, req.FocusPath = c.Context, c.Task.Path
+		}
+	}
+	if recall.HowTo(q) {
+		st, err := s.lessons(ix)
+		if err != nil {
+			return nil, err
+		}
+		if lines, err := st.Matcher().ForRecall(ctx, q); err != nil {
+			return nil, err
+		} else if lines != "" {
+			req.Presets = append(req.Presets, recall.LessonsPreset(lines))
+		}
+	}
+	return recall.New(ix, opts).Recall(ctx, req)
 }
 
 func (a *app) explain(res *recall.Result) {

@@ -39,3 +39,34 @@ func TestRecallGolden(t *testing.T) {
 		t.Errorf("unknown intent: exit %d", r.code)
 	}
 }
+
+// TestRecallSeesChangesAtOnce: recall runs while its sync does, and again
+// when the sync changed the index: a note written, edited or deleted just
+// before is recalled as it is now, with stage deadlines on.
+func TestRecallSeesChangesAtOnce(t *testing.T) {
+	dir := fixtureVault(t, "memory-folder")
+	ok(t, dir, "--vault", dir, "index")
+	note := filepath.Join(dir, "memory", "okapi.md")
+	recalled := func(word string) bool {
+		t.Helper()
+		return strings.Contains(ok(t, dir, "--vault", dir, "recall", "--intent", "simple-fact", word), "memory/okapi.md")
+	}
+	if err := os.WriteFile(note, []byte("---\nname: Okapi\ntype: user\n---\nThe okapi zebra crossing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !recalled("okapi") {
+		t.Error("a new note is not recalled")
+	}
+	if err := os.WriteFile(note, []byte("---\nname: Giraffe\ntype: user\n---\nThe giraffe crossing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if recalled("zebra") || !recalled("giraffe") {
+		t.Error("an edited note is recalled by its old words, or not by its new ones")
+	}
+	if err := os.Remove(note); err != nil {
+		t.Fatal(err)
+	}
+	if recalled("giraffe") {
+		t.Error("a deleted note is recalled")
+	}
+}

@@ -47,13 +47,13 @@ func (a *app) searchCommand() *cli.Command {
 				return err
 			}
 			defer s.Close() // and the index
-			search := func(ctx context.Context) ([]index.Result, error) { return ix.Search(ctx, q) }
+			search := func(ctx context.Context, _ bool) ([]index.Result, error) { return ix.Search(ctx, q) }
 			var results []index.Result
 			if cmd.Bool("no-sync") {
 				if err := a.requireBuilt(ctx, ix); err != nil {
 					return err
 				}
-				if results, err = search(ctx); err != nil {
+				if results, err = search(ctx, false); err != nil {
 					return err
 				}
 			} else {
