@@ -21,10 +21,14 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 	}{
 		// Tuned on: the rules were changed while looking at its misses.
 		{"testdata/intents.tsv", 0.97, 200},
-		// Held out: written afterwards, never tuned on.
-		{"testdata/intents-heldout.tsv", heldOutFloor, 40},
-		// Held out, second set.
-		{"testdata/intents-heldout2.tsv", heldOut2Floor, 48},
+		// The first held-out set: written after the rules were tuned on
+		// intents.tsv; scored 0.738 held out, then tuned on too (its
+		// misses gave the cues for stances, "what's behind", "how did X
+		// get in", shared and tied things, milestones, progress).
+		{"testdata/intents-heldout.tsv", 0.97, 40},
+		// Held out: the second set, written before that tuning and never
+		// tuned on (0.750 before it, 0.792 after).
+		{"testdata/intents-heldout2.tsv", heldOutFloor, 48},
 	} {
 		t.Run(set.file, func(t *testing.T) { scoreIntents(t, set.file, set.floor, set.least) })
 	}
@@ -87,8 +91,4 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 }
 
 // heldOutFloor is the rules' accuracy on the held-out set, rounded down.
-const heldOutFloor = 0.73
-
-// heldOut2Floor is the rules' accuracy on the second held-out set,
-// rounded down.
-const heldOut2Floor = 0.75
+const heldOutFloor = 0.79
