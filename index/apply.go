@@ -291,8 +291,12 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}
-	if w.chunks { // a sync that only touched files' times leaves the vector pack as it is
-		if err := bumpVectorsVersion(ctx, tx); err != nil {
+	// A sync that only touched files' times leaves the vectors (and the
+	// pack) as they are.
+	var before, after string
+	if w.chunks {
+		var err error
+		if before, after, err = bumpVectorsVersion(ctx, tx); err != nil {
 			return nil, err
 		}
 	}
@@ -304,7 +308,9 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}
-	ix.invalidate()
+	if w.chunks {
+		ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.without(w.dropped, after) })
+	}
 	return w.states, nil
 }
 

@@ -16,8 +16,27 @@ import (
 // lsaState is the default embedder fitted on this vault.
 type lsaState struct {
 	model *embed.LSA
-	// fitChunks is how many chunks the model was fitted on.
+	// fitChunks is how many chunks the model was fitted on; version the
+	// index's LSA version it was stored or loaded at.
 	fitChunks int
+	version   string
+}
+
+// currentLSA returns the model this process holds while it is the one the
+// index stores, nil when it holds none or another process has stored a
+// newer one since.
+func (ix *Index) currentLSA(ctx context.Context) (*lsaState, error) {
+	ix.mu.Lock()
+	state := ix.lsa
+	ix.mu.Unlock()
+	if state == nil {
+		return nil, nil
+	}
+	version, err := ix.meta(ctx, ix.db, metaLSAVersion)
+	if err != nil || version != state.version {
+		return nil, err
+	}
+	return state, nil
 }
 
 // Refit rules of the default embedder: the model is fitted again on all
@@ -33,8 +52,8 @@ const embedBatch = 256
 
 // pendingChunk is a chunk without a vector.
 type pendingChunk struct {
-	id   int64
-	text string
+	id, note int64
+	text     string
 }
 
 // embedText is what is embedded for a chunk: the note's title and the
@@ -100,9 +119,6 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 		}
 		st.Embedded += len(batch)
 	}
-	if st.Embedded > 0 {
-		ix.invalidate()
-	}
 	return nil
 }
 
@@ -139,11 +155,11 @@ func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error
 		ix.mu.Unlock()
 		return state.model, nil
 	}
-	ix.mu.Lock()
-	state := ix.lsa
-	ix.mu.Unlock()
+	state, err := ix.currentLSA(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if state == nil {
-		var err error
 		if state, err = ix.loadLSA(ctx); err != nil {
 			return nil, err
 		}
@@ -204,7 +220,7 @@ func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
 	}
 	n, _ := ix.meta(ctx, ix.db, "lsa_fit_chunks")
 	fit, _ := strconv.Atoi(n)
-	return &lsaState{model: m, fitChunks: fit}, nil
+	return &lsaState{model: m, fitChunks: fit, version: version}, nil
 }
 
 // fitLSA fits the default embedder on every chunk and stores it.
@@ -256,7 +272,7 @@ func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, 
 		return nil, fmt.Errorf("store embedder: %w", err)
 	}
 	ix.writeLSAFile(version, b)
-	return &lsaState{model: m, fitChunks: n}, nil
+	return &lsaState{model: m, fitChunks: n, version: version}, nil
 }
 
 // metaLSAVersion names the meta row that changes with every model the
@@ -311,7 +327,7 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO pending(chunk_id) SELECT id FROM chunks"); err != nil {
 		return err
 	}
-	if err := bumpVectorsVersion(ctx, tx); err != nil {
+	if _, _, err := bumpVectorsVersion(ctx, tx); err != nil {
 		return err
 	}
 	if err := setMeta(ctx, tx, "embedder", id); err != nil {
@@ -326,7 +342,7 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 
 // pending lists the chunks without a vector.
 func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM pending p
+	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, c.note_id, "+embedTextSQL+` FROM pending p
 		CROSS JOIN chunks c ON c.id = p.chunk_id JOIN notes n ON n.id = c.note_id ORDER BY p.chunk_id`)
 	if err != nil {
 		return nil, fmt.Errorf("find chunks to embed: %w", err)
@@ -335,7 +351,7 @@ func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
 	var out []pendingChunk
 	for rows.Next() {
 		var p pendingChunk
-		if err := rows.Scan(&p.id, &p.text); err != nil {
+		if err := rows.Scan(&p.id, &p.note, &p.text); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -359,16 +375,29 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		return err
 	}
 	defer done.Close()
+	// What was stored, for the in-memory vectors: a chunk a sync deleted
+	// in the meantime gets none.
+	var ids, notes []int64
+	var stored [][]float32
 	for i, p := range batch {
-		if _, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id); err != nil {
+		res, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id)
+		if err != nil {
 			return fmt.Errorf("store vector: %w", err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n > 0 {
+			ids, notes, stored = append(ids, p.id), append(notes, p.note), append(stored, vecs[i])
 		}
 		if _, err := done.ExecContext(ctx, p.id); err != nil {
 			return fmt.Errorf("store vector: %w", err)
 		}
 	}
-	if err := bumpVectorsVersion(ctx, tx); err != nil {
+	before, after, err := bumpVectorsVersion(ctx, tx)
+	if err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.with(ids, notes, stored, after) })
+	return nil
 }

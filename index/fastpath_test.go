@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -323,4 +324,148 @@ func TestVersion(t *testing.T) {
 	if v, _ := tv.ix.Version(ctx); v == v2 || v == v1 {
 		t.Errorf("a note removed: version %q (before %q, at first %q)", v, v2, v1)
 	}
+}
+
+// TestVectorSetDelta: a set changed by without and with (dead vectors
+// skipped, new ones appended, compacted past an eighth dead) finds what a
+// set read afresh from the same vectors finds, and packs to it.
+func TestVectorSetDelta(t *testing.T) {
+	const dims = 16
+	r := rand.New(rand.NewPCG(1, 2))
+	vec := func() []float32 {
+		v := make([]float32, dims)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	type entry struct {
+		id, note int64
+		v        []float32
+	}
+	var live []entry
+	fresh := func() *vectorSet {
+		vs := &vectorSet{dims: dims, embedID: "e", version: "v"}
+		var ids, notes []int64
+		var vecs [][]float32
+		for _, e := range live {
+			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, e.v)
+		}
+		return vs.with(ids, notes, vecs, "v")
+	}
+	add := func(vs *vectorSet, note int64, n int) *vectorSet {
+		var ids, notes []int64
+		var vecs [][]float32
+		for range n {
+			e := entry{int64(1000*note) + int64(len(live)), note, vec()}
+			live = append(live, e)
+			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, e.v)
+		}
+		return vs.with(ids, notes, vecs, "v")
+	}
+	drop := func(vs *vectorSet, notes ...int64) *vectorSet {
+		gone := map[int64]bool{}
+		for _, n := range notes {
+			gone[n] = true
+		}
+		live = slices.DeleteFunc(live, func(e entry) bool { return gone[e.note] })
+		return vs.without(gone, "v")
+	}
+	vs := &vectorSet{dims: dims, embedID: "e", version: "v"}
+	for note := range int64(40) {
+		vs = add(vs, note, 3)
+	}
+	old, probe := vs, vec()
+	oldWant, _ := old.nearest(context.Background(), probe, 5, nil)
+	check := func(step string) {
+		t.Helper()
+		want := fresh()
+		for range 5 {
+			q := vec()
+			got, _ := vs.nearest(context.Background(), q, 7, nil)
+			exp, _ := want.nearest(context.Background(), q, 7, nil)
+			if !reflect.DeepEqual(got, exp) {
+				t.Fatalf("%s: nearest %v, a fresh set finds %v", step, got, exp)
+			}
+		}
+		packed, err := decodePack(encodePack(vs), "v")
+		if err != nil || !reflect.DeepEqual(packed.ids, want.ids) || !reflect.DeepEqual(packed.codes, want.codes) {
+			t.Fatalf("%s: the pack holds %v (%v), want %v", step, packed, err, want.ids)
+		}
+	}
+	vs = drop(vs, 3)
+	check("one note dropped")
+	if vs.ndead != 3 {
+		t.Errorf("dead %d, want 3 (not compacted yet)", vs.ndead)
+	}
+	vs = add(vs, 3, 4) // the note again, rewritten
+	vs = add(vs, 77, 2)
+	check("notes added")
+	vs = drop(vs, 5, 6, 7)
+	check("more dropped")
+	vs = drop(vs, 8, 9) // 18 of 126 dead: over an eighth, compacted
+	if vs.ndead != 0 {
+		t.Errorf("dead %d after passing an eighth, want a compacted set", vs.ndead)
+	}
+	check("compacted")
+	vs = add(vs, 90, 5)
+	check("added after compaction")
+	// The first set, which searches may still hold, is as it was.
+	if again, _ := old.nearest(context.Background(), probe, 5, nil); !reflect.DeepEqual(again, oldWant) || len(old.ids) != 120 || old.ndead != 0 {
+		t.Errorf("the first set changed: %d vectors, %d dead, nearest %v, was %v", len(old.ids), old.ndead, again, oldWant)
+	}
+}
+
+// TestVectorsFollowSyncs: a long-running index's vectors follow its own
+// syncs without a read of every vector (the set is moved along, not
+// loaded again), and load again after another process's change; either
+// way vector search answers as a newly opened index does.
+func TestVectorsFollowSyncs(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{Resident: true})
+	tv.sync()
+	ctx := context.Background()
+	q := Query{Text: "ferry timetable harbour", Mode: Vector, Limit: 5}
+	same := func(step string) {
+		t.Helper()
+		got, err := tv.ix.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := tv.open()
+		defer fresh.Close()
+		want, err := fresh.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: vector search\n%v\na new index finds\n%v", step, got, want)
+		}
+	}
+	same("at start") // loads the vectors
+	loaded := tv.ix.vec
+	tv.write("memory/ferry.md", "---\nname: ferry\ndescription: the ferry\ntype: reference\n---\nThe ferry timetable changes at the harbour in winter.\n")
+	tv.sync()
+	same("a note added")
+	tv.write("memory/ferry.md", "---\nname: ferry\ndescription: the ferry\ntype: reference\n---\nNo more ferries: the harbour closed.\n")
+	tv.sync()
+	same("the note rewritten")
+	if tv.ix.vec == nil || tv.ix.vec == loaded || tv.ix.vec.fromPack || len(tv.ix.vec.ids) <= len(loaded.ids) {
+		t.Errorf("the vectors were not moved along by this process's syncs: %+v", tv.ix.vec)
+	}
+	moved := tv.ix.vec
+
+	// Another process changes the index: the set is read again.
+	other := tv.open()
+	defer other.Close()
+	tv.write("memory/harbour.md", "---\nname: harbour\ndescription: the harbour\ntype: reference\n---\nThe harbour ferry timetable is online.\n")
+	if _, err := other.Sync(ctx, os.DirFS(tv.dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	same("another process's change")
+	if tv.ix.vec == moved {
+		t.Error("the vectors were not read again after another process's change")
+	}
+	tv.remove("memory/harbour.md")
+	tv.sync()
+	same("a note removed")
 }

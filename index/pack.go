@@ -28,13 +28,17 @@ const (
 
 var packCRC = crc32.MakeTable(crc32.Castagnoli)
 
-// bumpVectorsVersion marks, inside tx, that chunks or vectors changed.
-func bumpVectorsVersion(ctx context.Context, tx *sql.Tx) error {
+// bumpVectorsVersion marks, inside tx, that chunks or vectors changed,
+// and returns the versions before and after.
+func bumpVectorsVersion(ctx context.Context, tx *sql.Tx) (before, after string, err error) {
 	// Random, not a counter: a rebuilt cache must never meet an old
 	// pack's version again.
-	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, hex(randomblob(12)))
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, metaVectorsVersion)
-	return err
+	err = tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?1), ''), hex(randomblob(12))`,
+		metaVectorsVersion).Scan(&before, &after)
+	if err == nil {
+		err = setMeta(ctx, tx, metaVectorsVersion, after)
+	}
+	return before, after, err
 }
 
 func (ix *Index) packPath() string { return filepath.Join(filepath.Dir(ix.path), packFile) }
@@ -90,6 +94,9 @@ func writeFileAtomic(p string, b []byte) error {
 // each), the vectors' scales (float32 each) and their codes (dimensions
 // int8 each), all little-endian, and a CRC-32C of everything before it.
 func encodePack(vs *vectorSet) []byte {
+	if vs.ndead > 0 {
+		vs = vs.compact()
+	}
 	n := len(vs.ids)
 	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+20*n+len(vs.codes)+4)
 	b = append(b, packMagic...)
@@ -144,7 +151,16 @@ var errStalePack = errors.New("index: vector pack missing, damaged or out of dat
 // readPack loads the vector pack if it was made at version.
 func (ix *Index) readPack(version string) (*vectorSet, error) {
 	b, err := os.ReadFile(ix.packPath())
-	if err != nil || len(b) < len(packMagic)+4 || string(b[:len(packMagic)]) != packMagic {
+	if err != nil {
+		return nil, errStalePack
+	}
+	return decodePack(b, version)
+}
+
+// decodePack reads the vectors of pack b (see encodePack) if it was made
+// at version; they use b's memory.
+func decodePack(b []byte, version string) (*vectorSet, error) {
+	if len(b) < len(packMagic)+4 || string(b[:len(packMagic)]) != packMagic {
 		return nil, errStalePack
 	}
 	body := b[:len(b)-4]

@@ -488,11 +488,12 @@ func (ix *Index) queryEmbedder(ctx context.Context) (Embedder, error) {
 	if ix.opts.Embedder != nil {
 		return ix.opts.Embedder, nil
 	}
-	ix.mu.Lock()
-	state := ix.lsa
-	ix.mu.Unlock()
+	// Another process may have fitted it again since this one loaded it.
+	state, err := ix.currentLSA(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if state == nil {
-		var err error
 		if state, err = ix.loadLSA(ctx); err != nil || state == nil {
 			return nil, err
 		}

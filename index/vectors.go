@@ -24,10 +24,102 @@ type vectorSet struct {
 	scales  []float32 // per vector
 	codes   []int8    // len(ids) × dims
 	embedID string
-	// version is the index's vectors version the set was read at;
+	// version is the index's vectors version the set was read at, or
+	// brought to by this process's own changes (see advanceVectors);
 	// fromPack says it came from the vector pack (see Pack).
 	version  string
 	fromPack bool
+	// dead marks the vectors dropped since the set was read (bit i for
+	// vector i; nil for none), ndead counts them. A set is never changed
+	// once searches can see it: without and with make new ones.
+	dead  []uint64
+	ndead int
+}
+
+// isDead reports whether vector i was dropped.
+func (vs *vectorSet) isDead(i int) bool {
+	return vs.dead != nil && vs.dead[i>>6]&(1<<(i&63)) != 0
+}
+
+// without returns vs without the vectors of the given notes, at version.
+// It shares vs's arrays; only the small dead set is copied.
+func (vs *vectorSet) without(notes map[int64]bool, version string) *vectorSet {
+	nv := *vs
+	nv.version, nv.fromPack = version, false
+	nv.dead = make([]uint64, (len(vs.ids)+63)/64)
+	copy(nv.dead, vs.dead)
+	for i, n := range vs.notes {
+		if notes[n] && !vs.isDead(i) {
+			nv.dead[i>>6] |= 1 << (i & 63)
+			nv.ndead++
+		}
+	}
+	if nv.ndead*8 >= len(nv.ids) {
+		return nv.compact()
+	}
+	return &nv
+}
+
+// with returns vs with the vectors vecs of chunks ids (of notes notes),
+// at version. It appends to vs's arrays past their length, where no
+// search of vs looks; callers change only the index's current set, one at
+// a time (under Index.mu).
+func (vs *vectorSet) with(ids, notes []int64, vecs [][]float32, version string) *vectorSet {
+	nv := *vs
+	nv.version, nv.fromPack = version, false
+	nv.ids = append(vs.ids[:len(vs.ids):len(vs.ids)], ids...)
+	nv.notes = append(vs.notes[:len(vs.notes):len(vs.notes)], notes...)
+	if cap(vs.codes)-len(vs.codes) >= len(vecs)*vs.dims && cap(vs.scales)-len(vs.scales) >= len(vecs) {
+		nv.codes, nv.scales = vs.codes, vs.scales // room enough: append in place
+	} else {
+		grow := len(vs.ids)/4 + len(vecs)
+		nv.codes = slices.Grow(slices.Clip(vs.codes), grow*vs.dims)
+		nv.scales = slices.Grow(slices.Clip(vs.scales), grow)
+	}
+	for _, v := range vecs {
+		n := len(nv.codes)
+		nv.codes = append(nv.codes, make([]int8, vs.dims)...)
+		nv.scales = append(nv.scales, quantize(v, nv.codes[n:]))
+	}
+	if vs.dead != nil {
+		nv.dead = make([]uint64, (len(nv.ids)+63)/64)
+		copy(nv.dead, vs.dead)
+	}
+	return &nv
+}
+
+// compact returns vs without its dead vectors, in new arrays.
+func (vs *vectorSet) compact() *vectorSet {
+	n := len(vs.ids) - vs.ndead
+	nv := &vectorSet{dims: vs.dims, embedID: vs.embedID, version: vs.version, ids: make([]int64, 0, n), notes: make([]int64, 0, n),
+		scales: make([]float32, 0, n), codes: make([]int8, 0, n*vs.dims)}
+	for i := range vs.ids {
+		if !vs.isDead(i) {
+			nv.ids = append(nv.ids, vs.ids[i])
+			nv.notes = append(nv.notes, vs.notes[i])
+			nv.scales = append(nv.scales, vs.scales[i])
+			nv.codes = append(nv.codes, vs.codes[i*vs.dims:(i+1)*vs.dims]...)
+		}
+	}
+	return nv
+}
+
+// advanceVectors brings the in-memory vectors from version before to
+// after by change, after this process committed that change: when they
+// were at before, the set changes without a read of every vector;
+// otherwise (not loaded, or another process changed the index in
+// between) they are read again on next use.
+func (ix *Index) advanceVectors(before, after string, change func(vs *vectorSet) *vectorSet) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	switch {
+	case ix.vec == nil:
+	case before == "" || ix.vec.version != before:
+		ix.vec = nil
+	default:
+		ix.vec = change(ix.vec)
+		ix.vec.version = after
+	}
 }
 
 // encodeVector stores a vector as little-endian float32s.
@@ -45,17 +137,20 @@ func decodeVector(b []byte, into []float32) {
 	}
 }
 
-// vectors returns the in-memory vector set, loading it on first use.
+// vectors returns the in-memory vector set, loading it on first use and
+// again when the index's vectors changed since (this process's own
+// changes move it along instead: see advanceVectors; another process's,
+// a note saved by a CLI command while a server runs, make it load again).
 func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.vec != nil {
-		return ix.vec, nil
-	}
 	// The version first: the rows read after it are at least as new.
 	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)
 	if err != nil {
 		return nil, err
+	}
+	if ix.vec != nil && ix.vec.version == version {
+		return ix.vec, nil
 	}
 	if vs, err := ix.readPack(version); err == nil {
 		ix.vec = vs
@@ -172,7 +267,7 @@ func (vs *vectorSet) scan(ctx context.Context, q []float32, k int, keep func(not
 		if (i-from)%scanCheck == 0 && ctx.Err() != nil {
 			return nil
 		}
-		if keep != nil && !keep(vs.notes[i]) {
+		if keep != nil && !keep(vs.notes[i]) || vs.isDead(i) {
 			continue
 		}
 		c := scored{vs.ids[i], float64(vs.scales[i] * dotCodes(q, vs.codes[i*d:i*d+d]))}

@@ -22,8 +22,10 @@ type writer struct {
 	written map[int64]bool
 	states  map[string]*fileState
 	// lessons is set when a lesson row was written or deleted; chunks when
-	// a note's chunks were.
+	// a note's chunks were. dropped holds the notes whose chunks (and
+	// vectors) were deleted: replaced or removed.
 	lessons, chunks bool
+	dropped         map[int64]bool
 }
 
 var writerSQL = map[string]string{
@@ -60,7 +62,7 @@ var writerSQL = map[string]string{
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}, dropped: map[int64]bool{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -101,6 +103,7 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 		return err
 	}
 	w.chunks = true
+	w.dropped[s.id] = true
 	_, err := w.exec(ctx, "deleteNote", s.id)
 	return err
 }
@@ -223,6 +226,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	} else {
+		w.dropped[id] = true
 		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
