@@ -43,6 +43,29 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 	return ix.results(ctx, ranked, Query{NoSnippets: true})
 }
 
+// Ends returns the earliest and the latest of the dated chunks of the
+// note at path (a task's log events, by date, then place in the note),
+// without snippets: the two ends of what it records, which a question
+// asking how long something took wants together. One chunk when the note
+// has one dated chunk, none when it has none.
+func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
+	out, err := ix.chunks(ctx, `SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date, c.seq LIMIT 1)
+		UNION
+		SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date DESC, c.seq DESC LIMIT 1)`, path)
+	if err != nil {
+		return nil, fmt.Errorf("dated ends of %s: %w", path, err)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Date != out[j].Date {
+			return out[i].Date < out[j].Date
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out, nil
+}
+
 // Openings returns the first n chunks of each note at paths, a note's in
 // note order, without snippets.
 func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {

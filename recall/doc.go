@@ -17,7 +17,9 @@
 //     lexical reranker), each under its own deadline; a stage runs only
 //     when the previous one did not return enough: see [Engine.Recall].
 //     The temporal engine searches the notes dated on the days a question
-//     names (and, on the temporal route, those dated like the best hits);
+//     names (and, on the temporal route, those dated like the best hits;
+//     for a question asking how long, the first and last events of the
+//     best hits' task logs);
 //     the graph engine the notes linked to and from the best hits, and on
 //     entity and relationship routes the notes their link labels name.
 //  4. Fuse and dedup: reciprocal rank fusion of the engines; exact

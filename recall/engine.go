@@ -55,6 +55,9 @@ type neighbourhood interface {
 	Dated(ctx context.Context, from, to string, limit int) ([]string, error)
 	Openings(ctx context.Context, paths []string, n int) ([]index.Result, error)
 	Around(ctx context.Context, chunk int64, n int) ([]index.Result, error)
+	// Ends are the earliest and latest dated chunks of a note (a task's
+	// log): the temporal engine's answer to "how long did it take?".
+	Ends(ctx context.Context, path string) ([]index.Result, error)
 	// EntityNotes are the notes whose person fields name each person.
 	EntityNotes(ctx context.Context, names []string) (map[string][]string, error)
 }

@@ -484,3 +484,30 @@ func TestRecallScopesToThePeopleNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestHowLongGetsBothEndsOfALog: "how long did X take?" is answered by
+// the first and the last events of X's task log together, though the
+// events between them share more of the question's words.
+func TestHowLongGetsBothEndsOfALog(t *testing.T) {
+	ix, _ := testIndex(t, "", map[string]string{
+		"tasks/billing.md": "---\ntype: task\nname: Billing migration\nstatus: done\n---\n\nMove billing to the new ledger.\n\n## Log\n\n" +
+			"- 2026-03-01 10:00 note: kicked off\n" +
+			"- 2026-03-05 09:00 milestone: billing migration schema merged\n" +
+			"- 2026-03-08 09:00 note: billing migration dry run took an hour\n" +
+			"- 2026-03-12 11:00 decision: billing migration runs dual writes for a week\n" +
+			"- 2026-03-14 11:00 blocker: billing migration waits on the tax export\n" +
+			"- 2026-03-16 11:00 note: billing migration of the EU accounts\n" +
+			"- 2026-03-20 17:00 milestone: last account moved\n",
+		"notes/ledger.md": "# Ledger\n\nThe new ledger keeps every billing entry twice.\n",
+	})
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	res, err := e.Recall(context.Background(), recall.Request{Query: "How long did the billing migration take?", Budget: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, end := range []string{"kicked off", "last account moved"} {
+		if !strings.Contains(res.Context, end) {
+			t.Errorf("the log's end %q is not in the context:\n%s", end, res.Context)
+		}
+	}
+}

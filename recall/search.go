@@ -74,8 +74,9 @@ type search struct {
 	people map[string]bool
 	// duration says the question asks how long something took or lasted
 	// (see asksDuration): ranking prefers chunks that state a length of
-	// time.
-	duration bool
+	// time, and the temporal engine adds the ends of the best hits'
+	// dated records (endsDone: once).
+	duration, endsDone bool
 }
 
 // cached returns m[k], asking get on first use; a failure is not kept.

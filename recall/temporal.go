@@ -64,6 +64,9 @@ func (s *search) temporal(ctx context.Context, from int) {
 			s.add("temporal", opened, 0.5)
 		}
 	}
+	if s.duration && !s.endsDone {
+		s.ends(ctx, from)
+	}
 	if !slices.Contains(s.route.Graph, "temporal") {
 		return
 	}
@@ -91,5 +94,28 @@ func (s *search) temporal(ctx context.Context, from int) {
 	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: sameDay, NoSnippets: true})
 	if err == nil {
 		s.add("temporal", hits, 0.5)
+	}
+}
+
+// ends answers a question asking how long something took with the two
+// ends of the dated record of the best hits' notes (the first and last
+// events of a task's log): what took place between them is the answer,
+// and neither end alone says it. Each end votes as a hit on a day the
+// question names.
+func (s *search) ends(ctx context.Context, from int) {
+	s.endsDone = true
+	seen := map[string]bool{}
+	for _, c := range s.top(from) {
+		if seen[c.hit.Path] {
+			continue
+		}
+		seen[c.hit.Path] = true
+		ends, err := s.e.ix.Ends(ctx, c.hit.Path)
+		if err != nil {
+			return
+		}
+		if len(ends) == 2 {
+			s.add("temporal", ends, 1)
+		}
 	}
 }
