@@ -88,9 +88,9 @@ func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index
 // before find began); otherwise, or when find failed, it runs find again
 // on the synced index. A one-shot search so overlaps its stat walk with
 // the search, on a machine with a core for each. early tells find whether
-// it runs beside the sync: an answer the sync's competition for the cores
-// may have cut short (a recall stage's deadline) should then be an error,
-// so that find runs again.
+// it runs beside the sync, competing with it for the cores (recall then
+// runs its stages without their deadlines, which the competition would
+// cut short).
 func searchWhileSyncing[T any](ctx context.Context, a *app, s *session, ix *index.Index, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
 	before, err := ix.Version(ctx)
