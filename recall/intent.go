@@ -76,6 +76,8 @@ var rules = concat(
 		`我(之前|以前|说过|喜欢|偏好|讨厌|平时|习惯)`, `我的偏好`, `记得`, `喜欢`, `偏好`, `我(对|的).{0,12}(态度|看法|立场|观点)`),
 	cues(Temporal, `\bwhen\b`, `\bhistory\b`, `\btimeline\b`, `\bevolv`, `\bhow long\b`, `\b(first|last) time\b`,
 		`\bmilestones?\b`, `\bin (what|which|chronological) order\b`, `\bin order\b`, `\bsequence of\b`, `\bchronolog`,
+		// "between" two dates is a span, not two things related
+		`\bbetween (the )?((19|20)\d\d|\d{1,2}(st|nd|rd|th)?|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|last|yesterday|today|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
 		`\b(before|after|since|until|during)\b`, `\b(last|next|this) (week|month|year|summer|winter)\b`, `\bdates?\b`,
 		`\b(19|20)\d\d\b`, `\b(january|february|march|april|may|june|july|august|september|october|november|december)\b`,
 		`\b(yesterday|today|ago)\b`, `\bq[1-4]\b`, `\bhow many (days|weeks|months|years)\b`, `\b(weekend|week) of\b`, `\bfirst thing\b`,

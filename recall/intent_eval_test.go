@@ -20,7 +20,7 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 		least int
 	}{
 		// Tuned on: the rules were changed while looking at its misses.
-		{"testdata/intents.tsv", 0.97, 200},
+		{"testdata/intents.tsv", 0.98, 200},
 		// The first held-out set: written after the rules were tuned on
 		// intents.tsv; scored 0.738 held out, then tuned on too (its
 		// misses gave the cues for stances, "what's behind", "how did X
