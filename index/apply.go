@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -240,6 +241,10 @@ func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st 
 	return st, nil
 }
 
+// ftsAutomerge is FTS5's default automerge setting, which a bulk load
+// turns off for its duration.
+const ftsAutomerge = 4
+
 // write applies plan p in its transaction tx, and commits; it returns the
 // new state of every path it changed (nil: gone).
 func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fileState, error) {
@@ -256,6 +261,15 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		p.st.Removed++
 	}
 
+	// Filling an empty index, FTS5 merges nothing on the way and all of
+	// it once at the end: less work than merging as it goes, and one
+	// segment for the queries after.
+	bulk := len(p.stored) == 0 && len(p.todo) > 0
+	if bulk {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)`); err != nil {
+			return nil, fmt.Errorf("full-text bulk load: %w", err)
+		}
+	}
 	// Links resolve against every file present now (a note that turns out
 	// unreadable is there as a plain file: a link to it resolves all the
 	// same).
@@ -290,6 +304,14 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	}
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
+	}
+	if bulk {
+		for _, cmd := range []string{`INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`,
+			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', ` + strconv.Itoa(ftsAutomerge) + `)`} {
+			if _, err := tx.ExecContext(ctx, cmd); err != nil {
+				return nil, fmt.Errorf("full-text bulk load: %w", err)
+			}
+		}
 	}
 	// A sync that only touched files' times leaves the vectors (and the
 	// pack) as they are.

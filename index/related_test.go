@@ -37,3 +37,18 @@ func TestEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkLoadRestoresAutomerge: a cold index turns FTS5's automerge off
+// while it fills the table and back on after, or the one-note syncs after
+// it would pile up segments that every query reads.
+func TestBulkLoadRestoresAutomerge(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	var v string
+	if err := tv.ix.db.QueryRow(`SELECT v FROM chunks_fts_config WHERE k = 'automerge'`).Scan(&v); err != nil || v != "4" {
+		t.Errorf("automerge after a cold index: %q, %v; want 4", v, err)
+	}
+	if res, err := tv.ix.Search(context.Background(), Query{Text: "freeze", Mode: Keyword}); err != nil || len(res) == 0 {
+		t.Errorf("search after the bulk load: %v, %v", res, err)
+	}
+}
