@@ -2,40 +2,18 @@ package recall
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
 )
 
-// internalIndex indexes notes (path -> text) in a temporary vault.
-func internalIndex(t *testing.T, notes map[string]string) *index.Index {
-	t.Helper()
-	dir := t.TempDir()
-	for p, c := range notes {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, err := index.Open(context.Background(), filepath.Join(dir, ".vaultmem", "cache"), index.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(context.Background(), os.DirFS(dir), nil); err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
-
 // TestGraphFollowsLinksOnlyAlongLinkDimensions: the graph engine searches
 // the notes linked to the best hits on routes with a concept, entity or
 // relationship dimension; a route whose one dimension is temporal (along
 // dates) leaves links alone.
 func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
-	ix := internalIndex(t, map[string]string{
+	ix, _ := NewTestIndex(t, "", map[string]string{
 		"release.md": "# Release\n\nThe release train leaves on Friday. See [[freeze]].\n",
 		"freeze.md":  "# Freeze\n\nNo release merges during the holiday freeze.\n",
 	})
@@ -74,7 +52,7 @@ func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
 // stages is what the semantic engine adds; a stage whose deadline has
 // passed adds nothing and leaves it to a later stage, which waits for it.
 func TestSemanticWaitsForThePrefetch(t *testing.T) {
-	ix := internalIndex(t, map[string]string{
+	ix, _ := NewTestIndex(t, "", map[string]string{
 		"release.md": "# Release\n\nThe release train leaves on Friday.\n",
 		"cooking.md": "# Cooking\n\nBraise the leeks slowly in butter.\n",
 	})

@@ -7,15 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/vaultmem/vaultmem/fixtures"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/text"
@@ -62,29 +59,7 @@ func TestClassifyRules(t *testing.T) {
 }
 
 // testIndex indexes a fixture vault plus extra notes into a temp cache.
-func testIndex(t testing.TB, fixture string, extra map[string]string) (*index.Index, string) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := fixtures.CopyTo(dir, fixture); err != nil {
-		t.Fatal(err)
-	}
-	for p, c := range extra {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, err := index.Open(context.Background(), filepath.Join(dir, ".vaultmem", "cache"), index.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(context.Background(), os.DirFS(dir), nil); err != nil {
-		t.Fatal(err)
-	}
-	return ix, dir
-}
+var testIndex = recall.NewTestIndex
 
 var extraNotes = map[string]string{
 	"deploys.md":           "# Deploys\n\nDeploys go out on Tuesdays after the freeze.\n\n## Rollback\n\nRoll back with `make rollback` when the canary fails; it takes five minutes and pages nobody.\n",
