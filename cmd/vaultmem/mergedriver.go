@@ -42,18 +42,11 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			"  " + mergeDriverCommand + "\n" +
 			"and the line `/MEMORY.md merge=" + mergeDriverName + "` in .gitattributes (vaultmem init writes it).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			args := cmd.Args().Slice()
-			if len(args) < 3 || len(args) > 4 {
-				return usagef("%s takes BASE OURS THEIRS [PATH], got %d arguments", cmd.Name, len(args))
-			}
-			file := vault.MemoryIndexFile
-			if len(args) == 4 && args[3] != "" {
-				file = filepath.ToSlash(args[3])
-			}
-			versions, err := readVersions(args, file)
+			file, versions, err := readVersions(cmd, vault.MemoryIndexFile)
 			if err != nil {
 				return err
 			}
+			ours := cmd.Args().Get(1)
 			out, err := memory.MergeIndex(file, versions[0], versions[1], versions[2])
 			var pe *vault.ParseError
 			switch {
@@ -62,7 +55,7 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			case err != nil:
 				return err
 			}
-			if err := os.WriteFile(args[1], out, 0o644); err != nil {
+			if err := os.WriteFile(ours, out, 0o644); err != nil {
 				return fmt.Errorf("merge %s: write the result: %w", file, err)
 			}
 			return nil
@@ -86,25 +79,18 @@ func (a *app) mergeNoteCommand() *cli.Command {
 			"  " + noteDriverCommand + "\n" +
 			"and lines `/tasks/** merge=" + noteDriverName + "` in .gitattributes (vaultmem init writes them).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			args := cmd.Args().Slice()
-			if len(args) < 3 || len(args) > 4 {
-				return usagef("%s takes BASE OURS THEIRS [PATH], got %d arguments", cmd.Name, len(args))
-			}
-			file := "note.md"
-			if len(args) == 4 && args[3] != "" {
-				file = filepath.ToSlash(args[3])
-			}
-			versions, err := readVersions(args, file)
+			file, versions, err := readVersions(cmd, "note.md")
 			if err != nil {
 				return err
 			}
+			ours := cmd.Args().Get(1)
 			out, clean, err := vault.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
 				return gitMergeFile(ctx, base, ours, theirs)
 			})
 			if err != nil {
 				return fmt.Errorf("merge %s: %w", file, err)
 			}
-			if err := os.WriteFile(args[1], out, 0o644); err != nil {
+			if err := os.WriteFile(ours, out, 0o644); err != nil {
 				return fmt.Errorf("merge %s: write the result: %w", file, err)
 			}
 			if !clean {
@@ -115,18 +101,26 @@ func (a *app) mergeNoteCommand() *cli.Command {
 	}
 }
 
-// readVersions reads the three versions git gives a merge driver (base,
-// ours, theirs) of file.
-func readVersions(args []string, file string) ([3][]byte, error) {
-	var versions [3][]byte
+// readVersions checks a merge driver's arguments (BASE OURS THEIRS
+// [PATH]) and reads the three versions git gives it; file is PATH, or
+// defaultFile without one.
+func readVersions(cmd *cli.Command, defaultFile string) (file string, versions [3][]byte, err error) {
+	args := cmd.Args().Slice()
+	if len(args) < 3 || len(args) > 4 {
+		return "", versions, usagef("%s takes BASE OURS THEIRS [PATH], got %d arguments", cmd.Name, len(args))
+	}
+	file = defaultFile
+	if len(args) == 4 && args[3] != "" {
+		file = filepath.ToSlash(args[3])
+	}
 	for i, name := range []string{"base", "ours", "theirs"} {
 		b, err := os.ReadFile(args[i])
 		if err != nil {
-			return versions, fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
+			return file, versions, fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
 		}
 		versions[i] = b
 	}
-	return versions, nil
+	return file, versions, nil
 }
 
 // gitMergeFile merges texts line by line with `git merge-file`; clean is
