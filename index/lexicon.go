@@ -577,7 +577,7 @@ func (ix *Index) Warm(ctx context.Context) error {
 	if ix.opts.NoVectors {
 		return nil
 	}
-	if _, err := ix.queryEmbedder(ctx); err != nil {
+	if _, err := ix.queryEmbedder(ctx, ""); err != nil {
 		return err
 	}
 	_, err := ix.vectors(ctx)

@@ -457,18 +457,15 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 	if ix.opts.NoVectors {
 		return nil, ErrNoVectors
 	}
-	e, err := ix.queryEmbedder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		return nil, ErrNoVectors
-	}
 	vs, err := ix.vectors(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(vs.ids) == 0 || vs.embedID != e.ID() {
+	e, err := ix.queryEmbedder(ctx, vs.embedID)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil || len(vs.ids) == 0 || vs.embedID != e.ID() {
 		return nil, ErrNoVectors
 	}
 	qv, err := e.Embed(ctx, []string{text})
@@ -484,16 +481,18 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 
 // queryEmbedder is the embedder for queries: the configured one, or the
 // stored LSA model (never fitted at query time); nil when there is none.
-func (ix *Index) queryEmbedder(ctx context.Context) (Embedder, error) {
+// A model held that is not want (the embedder the vectors were made
+// with; "" for any) is loaded again: another process fitted a new one
+// since.
+func (ix *Index) queryEmbedder(ctx context.Context, want string) (Embedder, error) {
 	if ix.opts.Embedder != nil {
 		return ix.opts.Embedder, nil
 	}
-	// Another process may have fitted it again since this one loaded it.
-	state, err := ix.currentLSA(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if state == nil {
+	ix.mu.Lock()
+	state := ix.lsa
+	ix.mu.Unlock()
+	if state == nil || want != "" && state.model.ID() != want {
+		var err error
 		if state, err = ix.loadLSA(ctx); err != nil || state == nil {
 			return nil, err
 		}
