@@ -245,6 +245,15 @@ func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st 
 // turns off for its duration.
 const ftsAutomerge = 4
 
+// ftsHashSize is FTS5's default for how many bytes of new postings it
+// holds in memory before writing them out as a segment; ftsBulkHashSize
+// is what a bulk load holds, in fewer, larger segments that need less
+// merging.
+const (
+	ftsHashSize     = 1 << 20
+	ftsBulkHashSize = 16 << 20
+)
+
 // write applies plan p in its transaction tx, and commits; it returns the
 // new state of every path it changed (nil: gone).
 func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fileState, error) {
@@ -266,8 +275,11 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	// segment for the queries after.
 	bulk := len(p.stored) == 0 && len(p.todo) > 0
 	if bulk {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)`); err != nil {
-			return nil, fmt.Errorf("full-text bulk load: %w", err)
+		for _, cmd := range []string{`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)`,
+			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('hashsize', ` + strconv.Itoa(ftsBulkHashSize) + `)`} {
+			if _, err := tx.ExecContext(ctx, cmd); err != nil {
+				return nil, fmt.Errorf("full-text bulk load: %w", err)
+			}
 		}
 	}
 	// Links resolve against every file present now (a note that turns out
@@ -302,12 +314,16 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if len(p.stored) == 0 {
 		p.gone = nil // every link in the index is fresh
 	}
+	if err := w.flushFTS(ctx); err != nil {
+		return nil, err
+	}
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}
 	if bulk {
 		for _, cmd := range []string{`INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`,
-			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', ` + strconv.Itoa(ftsAutomerge) + `)`} {
+			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', ` + strconv.Itoa(ftsAutomerge) + `)`,
+			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('hashsize', ` + strconv.Itoa(ftsHashSize) + `)`} {
 			if _, err := tx.ExecContext(ctx, cmd); err != nil {
 				return nil, fmt.Errorf("full-text bulk load: %w", err)
 			}

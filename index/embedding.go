@@ -370,11 +370,6 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		return err
 	}
 	defer st.Close()
-	done, err := tx.PrepareContext(ctx, "DELETE FROM pending WHERE chunk_id = ?")
-	if err != nil {
-		return err
-	}
-	defer done.Close()
 	// What was stored, for the in-memory vectors: a chunk a sync deleted
 	// in the meantime gets none.
 	var ids, notes []int64
@@ -387,9 +382,14 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		if n, err := res.RowsAffected(); err == nil && n > 0 {
 			ids, notes, stored = append(ids, p.id), append(notes, p.note), append(stored, vecs[i])
 		}
-		if _, err := done.ExecContext(ctx, p.id); err != nil {
-			return fmt.Errorf("store vector: %w", err)
-		}
+	}
+	// The batch is no longer pending: one statement for all of it.
+	batchIDs := make([]int64, len(batch))
+	for i, p := range batch {
+		batchIDs[i] = p.id
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM pending WHERE chunk_id IN (SELECT value FROM json_each(?))", jsonString(batchIDs)); err != nil {
+		return fmt.Errorf("store vector: %w", err)
 	}
 	before, after, err := bumpVectorsVersion(ctx, tx)
 	if err != nil {

@@ -294,6 +294,17 @@ func TestOpenTogether(t *testing.T) {
 // rebuilt from scratch every time, whatever this process kept in memory,
 // and its links must resolve as a resolver built from the walk says.
 func TestRefreshAndSyncMatchRebuild(t *testing.T) {
+	t.Run("default", refreshAndSyncMatchRebuild)
+	// Full-text rows inserted one at a time, between the other rows of
+	// their note and of the notes removed in the same sync.
+	t.Run("unbatched", func(t *testing.T) {
+		defer func(n int) { ftsBatchBytes = n }(ftsBatchBytes)
+		ftsBatchBytes = 1
+		refreshAndSyncMatchRebuild(t)
+	})
+}
+
+func refreshAndSyncMatchRebuild(t *testing.T) {
 	tv := newTestVault(t, "", Options{NoVectors: true})
 	pool := []string{"Note.md", "note.md", "a/Note.md", "a/b/Other.md", "Other.md", "c/Third.md", "img.png", "a/img.png", "Bin.md"}
 	targets := []string{"Note", "note", "a/Note", "Other", "b/Other", "Third", "img.png", "a/img.png", "Bin", "Missing"}
@@ -328,6 +339,9 @@ func TestRefreshAndSyncMatchRebuild(t *testing.T) {
 		tv.assertFresh()
 		if drift, err := tv.ix.Check(ctx, os.DirFS(tv.dir)); err != nil || len(drift) > 0 {
 			t.Fatalf("step %d: drift %+v, %v", step, drift, err)
+		}
+		if _, err := tv.ix.db.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
+			t.Fatalf("step %d: full-text index: %v", step, err)
 		}
 	}
 }

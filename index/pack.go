@@ -227,6 +227,6 @@ func littleFloat32s(b []byte) []float32 {
 		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
 	}
 	out := make([]float32, len(b)/4)
-	decodeVector(b, out)
+	decodeFloat32s(b, out)
 	return out
 }

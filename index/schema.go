@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 18
+const schemaVersion = 19
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -160,6 +160,7 @@ CREATE TABLE blobs (
 	key   TEXT PRIMARY KEY,
 	value BLOB NOT NULL
 );
+-- A chunk's vector, quantized as the searches hold it (see encodeVector).
 CREATE TABLE vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL

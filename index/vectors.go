@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 )
 
 // vectorSet holds every chunk vector contiguously for an exact scan, each
@@ -122,16 +123,27 @@ func (ix *Index) advanceVectors(before, after string, change func(vs *vectorSet)
 	}
 }
 
-// encodeVector stores a vector as little-endian float32s.
+// encodeVector stores a vector as the vector set holds it (see quantize):
+// its scale as a little-endian float32, then one signed byte per
+// dimension. What searches use is all that is kept: a quarter of the
+// bytes of float32s to write and read.
 func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
+	b := make([]byte, 4+len(v))
+	scale := quantize(v, asInt8s(b[4:]))
+	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
 	return b
 }
 
-func decodeVector(b []byte, into []float32) {
+// asInt8s returns b's bytes as signed bytes, sharing its memory.
+func asInt8s(b []byte) []int8 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), len(b))
+}
+
+// decodeFloat32s reads little-endian float32s from b into into.
+func decodeFloat32s(b []byte, into []float32) {
 	for i := range into {
 		into[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
@@ -161,12 +173,11 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 		return nil, err
 	}
 	var count, dims int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(length(vec)), 0) / 4 FROM vectors").Scan(&count, &dims); err != nil {
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), max(coalesce(max(length(vec)), 0) - 4, 0) FROM vectors").Scan(&count, &dims); err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
 	}
 	vs := &vectorSet{dims: dims, embedID: embedID, version: version, ids: make([]int64, 0, count), notes: make([]int64, 0, count),
 		scales: make([]float32, 0, count), codes: make([]int8, 0, count*dims)}
-	v := make([]float32, dims)
 	rows, err := ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
 	if err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
@@ -178,15 +189,13 @@ func (ix *Index) vectors(ctx context.Context) (*vectorSet, error) {
 		if err := rows.Scan(&id, &note, &b); err != nil {
 			return nil, err
 		}
-		if len(b) != 4*dims {
+		if len(b) != 4+dims {
 			continue // from another embedder: re-embedded on the next sync
 		}
 		vs.ids = append(vs.ids, id)
 		vs.notes = append(vs.notes, note)
-		decodeVector(b, v)
-		n := len(vs.codes)
-		vs.codes = append(vs.codes, make([]int8, dims)...)
-		vs.scales = append(vs.scales, quantize(v, vs.codes[n:]))
+		vs.scales = append(vs.scales, math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		vs.codes = append(vs.codes, asInt8s(b[4:])...)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

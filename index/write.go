@@ -26,7 +26,20 @@ type writer struct {
 	// vectors) were deleted: replaced or removed.
 	lessons, chunks bool
 	dropped         map[int64]bool
+	// fts holds full-text rows not yet inserted, ftsBytes their text's
+	// size (see putFTS).
+	fts      [][]any
+	ftsBytes int
 }
+
+// ftsBatchBytes is how much full-text row text a writer holds before it
+// inserts the rows, one after another. FTS5 writes its pending postings
+// out as a new segment whenever another statement of the transaction
+// opens a statement journal (a multi-row insert or delete, a foreign key
+// check), so rows inserted one note at a time made a segment of a few
+// rows per note, and a bulk load spent most of its full-text time merging
+// thousands of them. A variable for tests.
+var ftsBatchBytes = 8 << 20
 
 var writerSQL = map[string]string{
 	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings, archived)
@@ -57,7 +70,7 @@ var writerSQL = map[string]string{
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertChunk":   `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens, date) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertFTS":     `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insertPending": `INSERT INTO pending(chunk_id) VALUES(?)`,
+	"insertPending": `INSERT INTO pending(chunk_id) SELECT id FROM chunks WHERE note_id = ?`,
 	"setTarget":     `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
 }
 
@@ -94,6 +107,9 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 	w.states[p] = nil
 	if !s.note {
 		_, err := w.exec(ctx, "deleteFile", p)
+		return err
+	}
+	if err := w.flushFTS(ctx); err != nil {
 		return err
 	}
 	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
@@ -227,6 +243,9 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		}
 	} else {
 		w.dropped[id] = true
+		if err := w.flushFTS(ctx); err != nil {
+			return err
+		}
 		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
@@ -281,13 +300,45 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.exec(ctx, "insertFTS", cid, nr.names, nr.aliases, nr.description, nr.tagText, nr.headings[i], nr.texts[i], nr.cjk[i]); err != nil {
-			return err
-		}
-		if _, err := w.exec(ctx, "insertPending", cid); err != nil {
+		if err := w.putFTS(ctx, cid, nr.names, nr.aliases, nr.description, nr.tagText, nr.headings[i], nr.texts[i], nr.cjk[i]); err != nil {
 			return err
 		}
 	}
+	if len(nr.chunks) > 0 {
+		if _, err := w.exec(ctx, "insertPending", id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putFTS queues the full-text row of chunk id (its columns in the order
+// of chunks_fts), inserting the queued rows once they are
+// ftsBatchBytes.
+func (w *writer) putFTS(ctx context.Context, id int64, columns ...string) error {
+	row := make([]any, 0, 1+len(columns))
+	row = append(row, id)
+	for _, c := range columns {
+		row = append(row, c)
+		w.ftsBytes += len(c)
+	}
+	w.fts = append(w.fts, row)
+	if w.ftsBytes >= ftsBatchBytes {
+		return w.flushFTS(ctx)
+	}
+	return nil
+}
+
+// flushFTS inserts the queued full-text rows. It must run before the
+// transaction commits, and before any statement that deletes full-text
+// rows.
+func (w *writer) flushFTS(ctx context.Context) error {
+	for _, row := range w.fts {
+		if _, err := w.exec(ctx, "insertFTS", row...); err != nil {
+			return err
+		}
+	}
+	w.fts, w.ftsBytes = w.fts[:0], 0
 	return nil
 }
 
