@@ -224,7 +224,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		defer cancel()
 		s.prefetch(ctx)
 	}
-	s.people = e.people(ctx, q)
+	s.people, s.named = e.people(ctx, q)
 	for i, stage := range stages {
 		start := time.Now()
 		sctx, cancel := context.WithTimeout(ctx, e.deadlines[i])

@@ -36,3 +36,6 @@ func NewTestIndex(t testing.TB, fixture string, extra map[string]string) (*index
 	}
 	return ix, dir
 }
+
+// Speaker is speaker, for the table test outside the package.
+var Speaker = speaker

@@ -47,6 +47,9 @@ func (s *search) rank() []*candidate {
 		c.final = base * priority
 		if s.people[c.hit.Path] {
 			c.final *= peopleBoost
+			if saysNamed(speaker(c.hit.Text), s.named) {
+				c.final *= speakerBoost
+			}
 		}
 		if s.duration && statesDuration(c.hit.Text) {
 			c.final *= durationBoost

@@ -486,3 +486,47 @@ func TestHowLongGetsBothEndsOfALog(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallPrefersTheLinesOfThePersonNamed: in a transcript of several
+// people, a question about what one of them does prefers that person's
+// lines ("Ann: ...") to the others' lines about the same words.
+func TestRecallPrefersTheLinesOfThePersonNamed(t *testing.T) {
+	chat := "---\nspeakers: [Ann Lee, Bob]\ndate: 2023-05-01\n---\n# Chat\n\n" +
+		"**1** Bob: Ann, weekends are for hobbies! What weekend hobbies do you have? ^t1\n\n" +
+		"**2** Ann Lee: On weekends I go climbing, and I play the cello in a hobby orchestra. ^t2\n\n" +
+		"**3** Bob: My weekend hobbies are chess and hobbies like baking, weekend after weekend. ^t3\n\n"
+	// Small talk, so that the chat is long enough to be returned a line
+	// at a time.
+	for i := 4; i < 30; i++ {
+		who := []string{"Ann Lee", "Bob"}[i%2]
+		chat += fmt.Sprintf("**%d** %s: The trains were late again on day %d, and the office lifts were slow. ^t%d\n\n", i, who, i, i)
+	}
+	ix, _ := testIndex(t, "", map[string]string{"chats/c1.md": chat})
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	res, err := e.Recall(context.Background(), recall.Request{Query: "What weekend hobbies does Ann have?", Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) < 2 || !strings.Contains(res.Items[0].Text, "climbing") || strings.Contains(res.Items[0].Text, "chess") {
+		t.Fatalf("first item is not Ann's line alone:\n%+v", res.Items)
+	}
+}
+
+func TestSpeaker(t *testing.T) {
+	for text, want := range map[string]string{
+		"Melanie: I just signed up for a pottery class.":          "melanie",
+		"**D5:4** Melanie: I just signed up for a pottery class.": "melanie",
+		"**Ann Lee**: climbing on Sundays":                        "ann lee",
+		"Ann Lee: climbing\nBob: chess":                           "ann lee",
+		"Note: the build is green.":                               "note",
+		"The plan is simple: ship it.":                            "",
+		"10:32 Bob: hello":                                        "",
+		"We met at 10: then lunch.":                               "",
+		"no label at all":                                         "",
+		"":                                                        "",
+	} {
+		if got := recall.Speaker(text); got != want {
+			t.Errorf("speaker(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -70,8 +70,10 @@ type search struct {
 	dated  map[string][]string
 	around map[int64][]index.Result
 	// people are the notes of the people the question names (see
-	// Engine.people): ranking prefers them.
-	people map[string]bool
+	// Engine.people): ranking prefers them, and the chunks these people
+	// say (see speaker); named holds their names as the question gives
+	// them, lower-cased.
+	people, named map[string]bool
 	// duration says the question asks how long something took or lasted
 	// (see asksDuration): ranking prefers chunks that state a length of
 	// time, and the temporal engine adds the ends of the best hits'
