@@ -73,7 +73,8 @@ var rules = concat(
 		`\bremember\b`, `\bprefer(s|red|ence|ences)?\b`, `\bfavou?rite\b`, `\b(likes?|loves?|enjoys?|dislikes?|hates?)\b`,
 		`\bdid i (say|tell|mention|ask|want)\b`, `\bdo i (use|like|want|prefer|usually)\b`, `\bi usually\b`, `\bworks for me\b`,
 		`\bmy (stance|view|views|take|opinion|opinions|stand|position|habit|habits)\b`, `\bhow do i feel about\b`, `\bwhat do i think (of|about)\b`,
-		`我(之前|以前|说过|喜欢|偏好|讨厌|平时|习惯)`, `我的偏好`, `记得`, `喜欢`, `偏好`, `我(对|的).{0,12}(态度|看法|立场|观点)`),
+		`\bam i (a|an|more|into)\b`, `\b(annoys?|bothers?|irritates?|frustrates?) me\b`, `\bmy (usual|typical|default|go-to|preferred)\b`,
+		`我(之前|以前|说过|喜欢|偏好|讨厌|平时|习惯|一般|通常|平常|总是)`, `我的偏好`, `记得`, `喜欢`, `偏好`, `我(对|的).{0,12}(态度|看法|立场|观点)`),
 	cues(Temporal, `\bwhen\b`, `\bhistory\b`, `\btimeline\b`, `\bevolv`, `\bhow long\b`, `\b(first|last) time\b`,
 		`\bmilestones?\b`, `\bin (what|which|chronological) order\b`, `\bin order\b`, `\bsequence of\b`, `\bchronolog`,
 		// "between" two dates is a span, not two things related
@@ -89,6 +90,7 @@ var rules = concat(
 		`\bworks? with\b`, `\breports? to\b`, `\bfit together\b`, `\bhow does \w+ know\b`, `\bpart of\b`,
 		`\bother (projects|services|people|teams|notes)\b`, `\bwho works on\b`, `\btied (to|in|together)\b`,
 		`\binteract(s|ing|ion|ions)?\b`, `\bshare(s|d)?\b`, `\bin relation to\b`,
+		`\b(which|what) \w+ (call|calls|use|uses|import|imports|reference|references)\b`, `\bhow (is|are) .+ (linked|related|connected|tied)\b`,
 		`关系`, `区别`, `不同`, `比较`, `对比`, `共同`, `联系`, `关联`, `依赖`, `一起`, `共用`, `共享`),
 	// Questions after everything about a subject: hybrid, whatever else
 	// they mention.
@@ -96,6 +98,7 @@ var rules = concat(
 		`\bwhat do we know\b`, `\bstatus of\b`, `\bopen questions\b`, `\bplan for\b`, `\banything i should know\b`,
 		`\bthings to remember\b`, `\bthe context for\b`, `\bnotes on\b`, `\bstory\b`,
 		`\bwhat should (i|we) know\b`, `\bwhere are we (with|on|at)\b`, `\bprogress (on|of|with)\b`,
+		`\b(need|ought) to know\b`, `\bstate of\b`, `\ball about\b`, `\btell me about\b`,
 		`(讲讲|总结|情况|状态|概况)`, `(要|该)注意`, `知道些什么`, `新东西`, `未解决`, `进展`, `进度`),
 	cues(SimpleFact, `^\s*(what|who|where|which)\b`, `\bwhat (is|are|was|were)\b`, `\bhow (do|does|to|did)\b`, `\bhow many\b`,
 		`\btell me\b`, `是什么`, `怎么用`, `如何`, `哪(里|个)`, `谁`, `什么(许可|版本|工作)`, `多少`, `做什么`),

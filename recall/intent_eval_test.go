@@ -26,9 +26,15 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 		// misses gave the cues for stances, "what's behind", "how did X
 		// get in", shared and tied things, milestones, progress).
 		{"testdata/intents-heldout.tsv", 0.97, 40},
-		// Held out: the second set, written before that tuning and never
-		// tuned on (0.750 before it, 0.792 after).
-		{"testdata/intents-heldout2.tsv", heldOutFloor, 48},
+		// The second held-out set, written before that tuning: 0.750
+		// before it, 0.792 after; then tuned on too (its misses gave the
+		// cues for "am I a", "annoys me", "my usual", "which services
+		// call", "how are A and B linked", "need to know", "state of",
+		// "all about").
+		{"testdata/intents-heldout2.tsv", 0.97, 48},
+		// Held out: the third set, written before those cues and never
+		// tuned on (0.817 before them and after).
+		{"testdata/intents-heldout3.tsv", heldOutFloor, 60},
 	} {
 		t.Run(set.file, func(t *testing.T) { scoreIntents(t, set.file, set.floor, set.least) })
 	}
@@ -91,4 +97,4 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 }
 
 // heldOutFloor is the rules' accuracy on the held-out set, rounded down.
-const heldOutFloor = 0.79
+const heldOutFloor = 0.81
