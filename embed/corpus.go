@@ -52,8 +52,81 @@ type counts struct {
 	end   []int   // end[i] is where document i's pairs end in ids and tf
 	ids   []int32 // local term ids, in order of first use within a document
 	tf    []int32
-	mark  []int32 // per term: 1 + the document that last used it
-	cnt   []int32 // per term: its count in that document
+	mark  []int32  // per term: 1 + the document that last used it
+	cnt   []int32  // per term: its count in that document
+	keys  []string // each document's key, when counted by a Corpus
+}
+
+// Corpus gathers the documents of an LSA model, one at a time and from
+// several goroutines at once, counting each one's terms as it comes
+// instead of keeping its text: a vault's chunks are counted while they
+// are read, and their texts (tens of megabytes) are not held until the
+// fit. [FitLSACorpus] fits on it.
+type Corpus struct {
+	idle chan *counts // the shards no Add is counting into
+	all  []*counts
+}
+
+// NewCorpus returns an empty corpus.
+func NewCorpus() *Corpus {
+	n := runtime.GOMAXPROCS(0)
+	c := &Corpus{idle: make(chan *counts, n)}
+	for range n {
+		sh := &counts{}
+		c.all = append(c.all, sh)
+		c.idle <- sh
+	}
+	return c
+}
+
+// Add counts document doc under key. Keys must be unique: the fit orders
+// the documents by key, so that the model does not depend on the order
+// they were added in. Safe for concurrent use, but not with the fit.
+func (c *Corpus) Add(key, doc string) {
+	sh := <-c.idle
+	sh.countMore([]string{doc})
+	sh.keys = append(sh.keys, key)
+	c.idle <- sh
+}
+
+// Len returns the number of documents added.
+func (c *Corpus) Len() int {
+	n := 0
+	for _, sh := range c.all {
+		n += len(sh.keys)
+	}
+	return n
+}
+
+// build assembles the corpus matrix, its rows in key order, and returns
+// it with the keys in that order. It empties c.
+func (c *Corpus) build(ctx context.Context, maxVocab, minDF int) (*corpus, []string, error) {
+	type doc struct {
+		key  string
+		w, i int32
+	}
+	var docs []doc
+	for w, sh := range c.all {
+		for i, k := range sh.keys {
+			docs = append(docs, doc{k, int32(w), int32(i)})
+		}
+	}
+	slices.SortFunc(docs, func(x, y doc) int { return cmp.Compare(x.key, y.key) })
+	rows := make([][]int32, len(c.all))
+	for w, sh := range c.all {
+		rows[w] = make([]int32, len(sh.keys))
+	}
+	keys := make([]string, len(docs))
+	for r, d := range docs {
+		rows[d.w][d.i] = int32(r)
+		keys[r] = d.key
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	cp := assemble(c.all, rows, len(docs), maxVocab, minDF)
+	c.all = nil // the counts are in the matrix now: free them for the fit
+	return cp, keys, nil
 }
 
 // buildCorpus counts the terms of docs (in parallel), keeps the maxVocab
@@ -63,10 +136,16 @@ type counts struct {
 func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corpus, error) {
 	// Count, each worker on a contiguous share of the documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
-	shares := make([]counts, workers)
+	shares := make([]*counts, workers)
+	rows := make([][]int32, workers) // the matrix row of each share's documents
 	var wg sync.WaitGroup
 	for w := range shares {
 		lo, hi := len(docs)*w/workers, len(docs)*(w+1)/workers
+		shares[w] = &counts{}
+		rows[w] = make([]int32, hi-lo)
+		for i := range rows[w] {
+			rows[w][i] = int32(lo + i)
+		}
 		wg.Go(func() {
 			// Count in slices of the share, so that a cancelled context
 			// stops the work early.
@@ -82,14 +161,19 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return assemble(shares, rows, len(docs), maxVocab, minDF), nil
+}
 
+// assemble chooses the vocabulary of the counted documents of shares (n
+// in all) and weighs them into the matrix, the document i of share w at
+// row rows[w][i].
+func assemble(shares []*counts, rows [][]int32, n, maxVocab, minDF int) *corpus {
 	// Merge the workers' dictionaries.
-	global := make(map[string]int32, len(shares[0].terms))
+	global := map[string]int32{}
 	var terms []string
 	var df []int
-	local := make([][]int32, workers) // worker term id -> global term id
-	for w := range shares {
-		sh := &shares[w]
+	local := make([][]int32, len(shares)) // worker term id -> global term id
+	for w, sh := range shares {
 		local[w] = make([]int32, len(sh.terms))
 		for l, t := range sh.terms {
 			g, ok := global[t]
@@ -129,39 +213,36 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	for j, g := range keep {
 		col[g] = int32(j)
 		c.terms[j] = terms[g]
-		c.idf[j] = inverseDF(len(docs), df[g])
+		c.idf[j] = inverseDF(n, df[g])
 	}
 
 	// Weigh the documents into the matrix.
-	a := &csr{rows: len(docs), cols: len(keep), ptr: make([]int, len(docs)+1)}
+	a := &csr{rows: n, cols: len(keep), ptr: make([]int, n+1)}
 	c.a = a
-	row := 0
-	for w := range shares {
-		sh := &shares[w]
+	for w, sh := range shares {
 		start := 0
-		for _, end := range sh.end {
-			n := 0
+		for i, end := range sh.end {
+			k := 0
 			for _, l := range sh.ids[start:end] {
 				if col[local[w][l]] >= 0 {
-					n++
+					k++
 				}
 			}
-			a.ptr[row+1] = a.ptr[row] + n
-			row++
+			a.ptr[rows[w][i]+1] = k
 			start = end
 		}
 	}
-	a.col = make([]int32, a.ptr[len(docs)])
-	a.val = make([]float32, a.ptr[len(docs)])
-	row = 0
-	for w := range shares {
-		sh := &shares[w]
-		first := row
-		row += len(sh.end)
-		wg.Go(func() { c.fill(a, first, sh, local[w], col) })
+	for r := range n {
+		a.ptr[r+1] += a.ptr[r]
+	}
+	a.col = make([]int32, a.ptr[n])
+	a.val = make([]float32, a.ptr[n])
+	var wg sync.WaitGroup
+	for w, sh := range shares {
+		wg.Go(func() { c.fill(a, rows[w], sh, local[w], col) })
 	}
 	wg.Wait()
-	return c, nil
+	return c
 }
 
 // countMore counts more documents into c.
@@ -233,9 +314,9 @@ func (c *counts) id(term []byte) int32 {
 	return id
 }
 
-// fill writes the weighted rows of one worker's documents, which start at
-// row first, into a: columns ascending, each row L2-normalised.
-func (c *corpus) fill(a *csr, first int, sh *counts, local, col []int32) {
+// fill writes the weighted rows of one worker's documents, document i at
+// row rows[i], into a: columns ascending, each row L2-normalised.
+func (c *corpus) fill(a *csr, rows []int32, sh *counts, local, col []int32) {
 	var keys []uint64
 	start := 0
 	for i, end := range sh.end {
@@ -258,7 +339,7 @@ func (c *corpus) fill(a *csr, first int, sh *counts, local, col []int32) {
 			norm += w * w
 		}
 		scale := float32(1 / math.Sqrt(norm))
-		out := a.ptr[first+i]
+		out := a.ptr[rows[i]]
 		for q, k := range keys {
 			a.col[out+q] = int32(k >> 32)
 			a.val[out+q] = math.Float32frombits(uint32(k)) * scale

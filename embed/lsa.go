@@ -105,11 +105,18 @@ func FitLSAEmbed(ctx context.Context, docs []string, opts LSAOptions) (*LSA, [][
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([][]float32, len(docs))
-	k := m.Dimensions()
-	flat := make([]float32, len(docs)*k)
+	out, err := foldIn(ctx, m, c)
+	return m, out, err
+}
+
+// foldIn returns the vectors of the documents of c, which m was fitted
+// on: each its row of the matrix, folded in.
+func foldIn(ctx context.Context, m *LSA, c *corpus) ([][]float32, error) {
 	a := c.a
-	parallelFor(len(docs), 256, func(lo, hi int) {
+	out := make([][]float32, a.rows)
+	k := m.Dimensions()
+	flat := make([]float32, a.rows*k)
+	parallelFor(a.rows, 256, func(lo, hi int) {
 		e := m.newEmbedder(foldInPower)
 		for i := lo; i < hi; i++ {
 			out[i] = flat[i*k : (i+1)*k : (i+1)*k]
@@ -117,9 +124,31 @@ func FitLSAEmbed(ctx context.Context, docs []string, opts LSAOptions) (*LSA, [][
 		}
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("fit lsa: %w", err)
+		return nil, fmt.Errorf("fit lsa: %w", err)
 	}
-	return m, out, nil
+	return out, nil
+}
+
+// FitLSACorpus fits a model on the documents of c as [FitLSA] does on
+// their texts in key order, and returns their keys in that order with
+// their vectors, as [FitLSAEmbed] does. It empties c (its counts are
+// freed as soon as they are in the corpus matrix); no document may be
+// added to c while it runs.
+func FitLSACorpus(ctx context.Context, c *Corpus, opts LSAOptions) (*LSA, []string, [][]float32, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("fit lsa: %w", err)
+	}
+	cp, keys, err := c.build(ctx, opts.MaxVocab, opts.MinDF)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("fit lsa: %w", err)
+	}
+	m, err := fitCorpus(ctx, cp, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	vecs, err := foldIn(ctx, m, cp)
+	return m, keys, vecs, err
 }
 
 // fitLSA fits a model and returns the corpus it was fitted on.
@@ -132,6 +161,12 @@ func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus,
 	if err != nil {
 		return nil, nil, fmt.Errorf("fit lsa: %w", err)
 	}
+	m, err := fitCorpus(ctx, c, opts)
+	return m, c, err
+}
+
+// fitCorpus fits a model on corpus c (opts with their defaults).
+func fitCorpus(ctx context.Context, c *corpus, opts LSAOptions) (*LSA, error) {
 	m := &LSA{terms: c.terms, idf: c.idf}
 	if len(c.a.col) == 0 {
 		m.sigma = []float32{0}
@@ -139,7 +174,7 @@ func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus,
 	} else {
 		v, sigma, err := truncatedSVD(ctx, c.a, c.a.transpose(), opts.Dimensions, opts.Seed)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fit lsa: %w", err)
+			return nil, fmt.Errorf("fit lsa: %w", err)
 		}
 		m.v = v
 		m.sigma = make([]float32, len(sigma))
@@ -148,7 +183,7 @@ func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus,
 		}
 	}
 	m.index()
-	return m, c, nil
+	return m, nil
 }
 
 var errNoConvergence = errors.New("eigen decomposition did not converge")

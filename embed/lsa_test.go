@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -345,5 +349,50 @@ func TestFitLSAEmbed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFitLSACorpus: documents counted one at a time, from several
+// goroutines and in any order, give the model FitLSA fits on their texts
+// in key order, byte for byte, and FitLSAEmbed's vectors.
+func TestFitLSACorpus(t *testing.T) {
+	docs := syntheticCorpus(600, 3)
+	keys := make([]string, len(docs))
+	for i := range docs {
+		keys[i] = fmt.Sprintf("note %04d\x00%d", i/4, i%4)
+	}
+	order := rand.New(rand.NewPCG(5, 6)).Perm(len(docs))
+	c := embed.NewCorpus()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for _, i := range order[w*len(docs)/4 : (w+1)*len(docs)/4] {
+				c.Add(keys[i], docs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if c.Len() != len(docs) {
+		t.Fatalf("Len %d, want %d", c.Len(), len(docs))
+	}
+	opts := embed.LSAOptions{Dimensions: 16}
+	m, gotKeys, vecs, err := embed.FitLSACorpus(context.Background(), c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantVecs, err := embed.FitLSAEmbed(context.Background(), docs, opts) // docs are in key order
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m.MarshalBinary()
+	b, _ := want.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("FitLSACorpus's model differs from FitLSA's on the texts in key order")
+	}
+	if !slices.Equal(gotKeys, keys) {
+		t.Fatalf("keys not in order: %q...", gotKeys[:min(5, len(gotKeys))])
+	}
+	if !reflect.DeepEqual(vecs, wantVecs) {
+		t.Error("FitLSACorpus's vectors differ from FitLSAEmbed's")
 	}
 }

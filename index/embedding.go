@@ -50,9 +50,12 @@ const (
 
 const embedBatch = 256
 
-// pendingChunk is a chunk without a vector.
+// pendingChunk is a chunk without a vector: chunk seq of the note at
+// path, with its embed text (unless left out: see pending).
 type pendingChunk struct {
 	id, note int64
+	path     string
+	seq      int
 	text     string
 }
 
@@ -85,27 +88,30 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	if err := ix.useEmbedder(ctx, e.ID()); err != nil {
 		return err
 	}
-	pending, err := ix.pending(ctx)
+	// With a warm start's vectors in hand, the texts are read only for
+	// chunks it does not have (none, unless the vault changed meanwhile).
+	inHand := warm != nil && warm.vecs != nil
+	pending, err := ix.pending(ctx, !inHand)
 	if err != nil {
 		return err
 	}
 	size := embedBatch
-	if warm != nil && warm.vecs != nil {
-		size = max(len(pending), 1) // the vectors are in hand: one transaction
+	if inHand {
+		size = max(len(pending), 1) // one transaction
 	}
 	for len(pending) > 0 {
 		batch := pending[:min(len(pending), size)]
 		pending = pending[len(batch):]
-		texts := make([]string, len(batch))
-		for i, p := range batch {
-			texts[i] = p.text
-		}
-		vecs, ok := warm.vectors(texts)
+		vecs, ok := warm.vectors(batch)
 		if !ok {
+			texts, terr := ix.embedTexts(ctx, batch)
+			if terr != nil {
+				return terr
+			}
 			vecs, err = e.Embed(ctx, texts)
 		}
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		if err == nil && len(vecs) != len(batch) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -173,7 +179,7 @@ func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error
 	}
 	refit := state == nil || float64(total) >= refitGrowth*float64(state.fitChunks)
 	if !refit {
-		pending, err := ix.pending(ctx)
+		pending, err := ix.pending(ctx, true)
 		if err != nil {
 			return nil, err
 		}
@@ -340,9 +346,14 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	return nil
 }
 
-// pending lists the chunks without a vector.
-func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, c.note_id, "+embedTextSQL+` FROM pending p
+// pending lists the chunks without a vector, with their embed texts when
+// withText is set.
+func (ix *Index) pending(ctx context.Context, withText bool) ([]pendingChunk, error) {
+	text := "''"
+	if withText {
+		text = embedTextSQL
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, c.note_id, n.path, c.seq, "+text+` FROM pending p
 		CROSS JOIN chunks c ON c.id = p.chunk_id JOIN notes n ON n.id = c.note_id ORDER BY p.chunk_id`)
 	if err != nil {
 		return nil, fmt.Errorf("find chunks to embed: %w", err)
@@ -351,12 +362,49 @@ func (ix *Index) pending(ctx context.Context) ([]pendingChunk, error) {
 	var out []pendingChunk
 	for rows.Next() {
 		var p pendingChunk
-		if err := rows.Scan(&p.id, &p.note, &p.text); err != nil {
+		if err := rows.Scan(&p.id, &p.note, &p.path, &p.seq, &p.text); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// embedTexts returns the embed texts of batch, reading those that pending
+// left out. A chunk deleted since has none ("").
+func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string, error) {
+	texts := make([]string, len(batch))
+	ids := map[int64]bool{}
+	for i, p := range batch {
+		texts[i] = p.text
+		if p.text == "" {
+			ids[p.id] = true
+		}
+	}
+	if len(ids) == 0 {
+		return texts, nil
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM chunks c JOIN notes n ON n.id = c.note_id
+		WHERE c.id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read chunks to embed: %w", err)
+	}
+	defer rows.Close()
+	read := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var t string
+		if err := rows.Scan(&id, &t); err != nil {
+			return nil, err
+		}
+		read[id] = t
+	}
+	for i, p := range batch {
+		if ids[p.id] {
+			texts[i] = read[p.id]
+		}
+	}
+	return texts, rows.Err()
 }
 
 func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]float32) error {

@@ -3,7 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
-	"slices"
+	"fmt"
 	"sync"
 
 	"github.com/vaultmem/vaultmem/embed"
@@ -12,20 +12,21 @@ import (
 // warmStart fits the default embedder and embeds the new chunks while the
 // single writer is still storing them. It is used when a sync fills an
 // empty index (the first index of a vault, or a rebuild): then every chunk
-// is new, the readers hand over every chunk's text, and the fit, which
-// otherwise would start only after the writer, runs on the cores the
-// writer leaves idle.
+// is new, the readers count every chunk's terms as they read it (see
+// embed.Corpus: the texts are not kept), and the fit, which otherwise
+// would start only after the writer, runs on the cores the writer leaves
+// idle.
 type warmStart struct {
 	ctx     context.Context
+	corpus  *embed.Corpus
 	mu      sync.Mutex
-	docs    []string
 	started bool
 	done    chan struct{}
 
 	// Set when done is closed.
 	model *embed.LSA
 	fit   int                  // how many chunks it was fitted on
-	vecs  map[string][]float32 // by embed text
+	vecs  map[string][]float32 // by chunk (see chunkKey)
 	err   error
 }
 
@@ -39,19 +40,24 @@ func (ix *Index) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, erro
 	if err := tx.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM chunks)").Scan(&any); err != nil || any {
 		return nil, err
 	}
-	return &warmStart{ctx: ctx, done: make(chan struct{})}, nil
+	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{})}, nil
 }
 
-// add records the embed texts of a note's new chunks. Safe for concurrent
+// chunkKey identifies chunk seq of the note at path. Keys sort as the
+// chunks do by path, then seq (as fitLSA reads them), so that a warm
+// start fits the model a refit would.
+func chunkKey(path string, seq int) string {
+	return fmt.Sprintf("%s\x00%010d", path, seq)
+}
+
+// add counts the embed texts of a note's new chunks. Safe for concurrent
 // use; a nil warmStart ignores it.
 func (w *warmStart) add(nr *noteRows) {
 	if w == nil {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, c := range nr.chunks {
-		w.docs = append(w.docs, nr.embedText(c))
+	for i, c := range nr.chunks {
+		w.corpus.Add(chunkKey(nr.path, i), nr.embedText(c))
 	}
 }
 
@@ -66,22 +72,22 @@ func (w *warmStart) start() {
 	w.mu.Unlock()
 	go func() {
 		defer close(w.done)
-		if len(w.docs) == 0 {
+		if w.corpus.Len() == 0 {
 			return
 		}
-		// Sorted, so that the same notes give the same model whatever
-		// order the readers finished in.
-		slices.Sort(w.docs)
-		w.fit = len(w.docs)
+		// In key order, so that the same notes give the same model
+		// whatever order the readers finished in.
+		var keys []string
 		var vecs [][]float32
-		if w.model, vecs, w.err = embed.FitLSAEmbed(w.ctx, w.docs, embed.LSAOptions{}); w.err != nil {
+		if w.model, keys, vecs, w.err = embed.FitLSACorpus(w.ctx, w.corpus, embed.LSAOptions{}); w.err != nil {
 			return
 		}
+		w.fit = len(keys)
 		w.vecs = make(map[string][]float32, len(vecs))
 		for i, v := range vecs {
-			w.vecs[w.docs[i]] = v
+			w.vecs[keys[i]] = v
 		}
-		w.docs = nil
+		w.corpus = nil
 	}()
 }
 
@@ -100,14 +106,15 @@ func (w *warmStart) wait() {
 	}
 }
 
-// vectors returns the warm start's vectors of texts, if it has them all.
-func (w *warmStart) vectors(texts []string) ([][]float32, bool) {
+// vectors returns the warm start's vectors of the chunks of batch, if it
+// has them all.
+func (w *warmStart) vectors(batch []pendingChunk) ([][]float32, bool) {
 	if w == nil || w.vecs == nil {
 		return nil, false
 	}
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v, ok := w.vecs[t]
+	out := make([][]float32, len(batch))
+	for i, p := range batch {
+		v, ok := w.vecs[chunkKey(p.path, p.seq)]
 		if !ok {
 			return nil, false
 		}

@@ -1,0 +1,110 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/embed"
+)
+
+// TestWarmStartFitsWhatARefitWould: the first index of a vault counts its
+// chunks as the readers read them and fits the default embedder on them:
+// the model is byte for byte the one a refit fits on the stored chunks
+// (by path, then chunk number, some notes with more than ten chunks), and
+// every chunk gets the vector that model gives it.
+func TestWarmStartFitsWhatARefitWould(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{})
+	topics := []string{"ferry harbour timetable winter", "compiler cache linker flags", "garden tomatoes compost rain",
+		"invoice ledger tax export", "violin orchestra concert rehearsal"}
+	for n := range 12 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Note %d\n\n", n)
+		for sec := range 3 + n {
+			topic := topics[(n+sec)%len(topics)]
+			fmt.Fprintf(&b, "## Part %d\n\n", sec)
+			for range 40 { // long enough for a chunk per section
+				fmt.Fprintf(&b, "The %s of part %d of note %d. ", topic, sec, n)
+			}
+			b.WriteString("\n\n")
+		}
+		tv.write(fmt.Sprintf("notes/n%02d.md", n), b.String())
+	}
+	st := tv.sync()
+	ctx := context.Background()
+	var most int
+	if err := tv.ix.db.QueryRowContext(ctx, "SELECT max(seq) FROM chunks").Scan(&most); err != nil || most < 10 {
+		t.Fatalf("no note with more than ten chunks (%d, %v): the order of chunk numbers is not tested", most, err)
+	}
+	state, err := tv.ix.loadLSA(ctx)
+	if err != nil || state == nil {
+		t.Fatalf("no model stored: %v", err)
+	}
+	rows, err := tv.ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, s)
+	}
+	rows.Close()
+	if st.Embedded != len(docs) || state.fitChunks != len(docs) {
+		t.Errorf("%d chunks, %d embedded, model fitted on %d", len(docs), st.Embedded, state.fitChunks)
+	}
+	want, err := embed.FitLSA(ctx, docs, embed.LSAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := state.model.MarshalBinary()
+	refit, _ := want.MarshalBinary()
+	if !bytes.Equal(got, refit) {
+		t.Fatal("the warm start's model differs from a refit's on the same chunks")
+	}
+	// Every chunk's stored vector is the model's (within quantization).
+	vs, err := tv.ix.vectors(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantVecs, err := want.Embed(ctx, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byChunk := map[int64]int{}
+	for i, id := range vs.ids {
+		byChunk[id] = i
+	}
+	rows, err = tv.ix.db.QueryContext(ctx, "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for k := 0; rows.Next(); k++ {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		i, ok := byChunk[id]
+		if !ok {
+			t.Fatalf("chunk %d has no vector", id)
+		}
+		for d, x := range wantVecs[k] {
+			if got := vs.scales[i] * float32(vs.codes[i*vs.dims+d]); abs32(got-x) > vs.scales[i]/2+1e-4 {
+				t.Fatalf("chunk %d (%q...), dimension %d: %g, the model gives %g", id, docs[k][:20], d, got, x)
+			}
+		}
+	}
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
