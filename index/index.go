@@ -218,10 +218,11 @@ const (
 
 func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index, error) {
 	q := url.Values{}
-	// A large page cache speeds up a cold index's writes; a resident
-	// index (a long-running process) keeps what its queries need in Go
-	// memory, and each pooled connection would hold a cache of its own.
-	cache := "cache_size(-65536)"
+	// 16 MB of page cache: a cold index of 13,400 notes takes as long
+	// with it as with 64 MB, and peaks 100-170 MB lower; a resident index
+	// (a long-running process) keeps what its queries need in Go memory,
+	// and each pooled connection would hold a cache of its own.
+	cache := "cache_size(-16384)"
 	if opts.Resident {
 		cache = "cache_size(-2048)"
 	}
