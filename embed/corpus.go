@@ -3,6 +3,8 @@ package embed
 import (
 	"cmp"
 	"context"
+	"hash/fnv"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -12,9 +14,50 @@ import (
 // corpus is what an LSA model is fitted on: the vocabulary and the
 // documents × terms TF-IDF matrix.
 type corpus struct {
-	terms []string  // the vocabulary, most frequent (by document frequency) first
-	idf   []float32 // inverse document frequency of each term
-	a     *csr      // documents × terms, each row L2-normalised
+	terms  []string  // the vocabulary, most frequent (by document frequency) first
+	idf    []float32 // inverse document frequency of each term
+	a      *csr      // documents × terms, each row L2-normalised
+	hashes []uint64  // each document's text's FNV-1a hash, by row
+}
+
+// textHash is the FNV-1a hash of a document's text, by which a sample of
+// the documents is taken (see corpus.sample).
+func textHash(doc string) uint64 {
+	h := fnv.New64a()
+	io.WriteString(h, doc)
+	return h.Sum64()
+}
+
+// sample returns the matrix of the n documents whose texts hash lowest
+// (ties by row), in row order: all of them when there are at most n.
+func (c *corpus) sample(n int) *csr {
+	a := c.a
+	if a.rows <= n {
+		return a
+	}
+	rows := make([]int, a.rows)
+	for i := range rows {
+		rows[i] = i
+	}
+	slices.SortFunc(rows, func(x, y int) int {
+		if d := cmp.Compare(c.hashes[x], c.hashes[y]); d != 0 {
+			return d
+		}
+		return cmp.Compare(x, y)
+	})
+	rows = rows[:n]
+	slices.Sort(rows)
+	s := &csr{rows: n, cols: a.cols, ptr: make([]int, n+1)}
+	for k, r := range rows {
+		s.ptr[k+1] = s.ptr[k] + a.ptr[r+1] - a.ptr[r]
+	}
+	s.col = make([]int32, 0, s.ptr[n])
+	s.val = make([]float32, 0, s.ptr[n])
+	for _, r := range rows {
+		s.col = append(s.col, a.col[a.ptr[r]:a.ptr[r+1]]...)
+		s.val = append(s.val, a.val[a.ptr[r]:a.ptr[r+1]]...)
+	}
+	return s
 }
 
 // termWeight is the sublinear TF-IDF weight of a term seen tf times in a
@@ -45,16 +88,17 @@ func inverseDF(n, df int) float32 {
 // their document frequencies, and each of its documents as (term, count)
 // pairs, with term ids local to the worker.
 type counts struct {
-	dict  map[string]int32 // term -> id
-	words map[string]int32 // word as written (lower cased) -> term id, or -1 when dropped
-	terms []string
-	df    []int32
-	end   []int   // end[i] is where document i's pairs end in ids and tf
-	ids   []int32 // local term ids, in order of first use within a document
-	tf    []int32
-	mark  []int32  // per term: 1 + the document that last used it
-	cnt   []int32  // per term: its count in that document
-	keys  []string // each document's key, when counted by a Corpus
+	dict   map[string]int32 // term -> id
+	words  map[string]int32 // word as written (lower cased) -> term id, or -1 when dropped
+	terms  []string
+	df     []int32
+	end    []int   // end[i] is where document i's pairs end in ids and tf
+	ids    []int32 // local term ids, in order of first use within a document
+	tf     []int32
+	mark   []int32  // per term: 1 + the document that last used it
+	cnt    []int32  // per term: its count in that document
+	keys   []string // each document's key, when counted by a Corpus
+	hashes []uint64 // and its text's hash (see textHash)
 }
 
 // Corpus gathers the documents of an LSA model, one at a time and from
@@ -83,9 +127,11 @@ func NewCorpus() *Corpus {
 // the documents by key, so that the model does not depend on the order
 // they were added in. Safe for concurrent use, but not with the fit.
 func (c *Corpus) Add(key, doc string) {
+	h := textHash(doc)
 	sh := <-c.idle
 	sh.countMore([]string{doc})
 	sh.keys = append(sh.keys, key)
+	sh.hashes = append(sh.hashes, h)
 	c.idle <- sh
 }
 
@@ -117,14 +163,17 @@ func (c *Corpus) build(ctx context.Context, maxVocab, minDF int) (*corpus, []str
 		rows[w] = make([]int32, len(sh.keys))
 	}
 	keys := make([]string, len(docs))
+	hashes := make([]uint64, len(docs))
 	for r, d := range docs {
 		rows[d.w][d.i] = int32(r)
 		keys[r] = d.key
+		hashes[r] = c.all[d.w].hashes[d.i]
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	cp := assemble(c.all, rows, len(docs), maxVocab, minDF)
+	cp.hashes = hashes
 	c.all = nil // the counts are in the matrix now: free them for the fit
 	return cp, keys, nil
 }
@@ -161,7 +210,12 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return assemble(shares, rows, len(docs), maxVocab, minDF), nil
+	c := assemble(shares, rows, len(docs), maxVocab, minDF)
+	c.hashes = make([]uint64, len(docs))
+	for i, d := range docs {
+		c.hashes[i] = textHash(d)
+	}
+	return c, nil
 }
 
 // assemble chooses the vocabulary of the counted documents of shares (n

@@ -27,10 +27,16 @@ type LSAOptions struct {
 	// Seed seeds the random projection; 0 means 1. The same documents and
 	// seed give the same model, byte for byte, on the same platform.
 	Seed uint64
+	// Sample is the most documents the model's directions are fitted on;
+	// 0 means 32,768. Of a larger corpus, those whose texts hash lowest
+	// (FNV-1a) are taken, so that the same documents give the same model
+	// whatever their number; every document still counts for the
+	// vocabulary and the term weights, and gets its vector.
+	Sample int
 }
 
 func (o LSAOptions) withDefaults() (LSAOptions, error) {
-	if o.Dimensions < 0 || o.MaxVocab < 0 || o.MinDF < 0 {
+	if o.Dimensions < 0 || o.MaxVocab < 0 || o.MinDF < 0 || o.Sample < 0 {
 		return o, fmt.Errorf("invalid options %+v: negative value", o)
 	}
 	if o.Dimensions > maxDimensions {
@@ -43,6 +49,9 @@ func (o LSAOptions) withDefaults() (LSAOptions, error) {
 		o.MaxVocab = 30000
 	}
 	o.MaxVocab = min(o.MaxVocab, maxVocab)
+	if o.Sample == 0 {
+		o.Sample = 1 << 15
+	}
 	if o.MinDF == 0 {
 		o.MinDF = 2
 	}
@@ -86,7 +95,9 @@ type LSA struct {
 // terms at all (no documents, only empty ones, or no term in MinDF
 // documents) gives a model of 1 dimension that embeds every text as the
 // zero vector. Fitting 40,000 short documents takes about a second on two
-// cores; it uses every CPU and checks ctx between its stages.
+// cores; it uses every CPU and checks ctx between its stages. Of more than
+// [LSAOptions.Sample] documents, a sample gives the directions (see
+// there).
 //
 // The error is ctx's, an invalid option (a negative value, more than 4096
 // dimensions), or a failure of the eigensolver, wrapped with "fit lsa".
@@ -172,7 +183,8 @@ func fitCorpus(ctx context.Context, c *corpus, opts LSAOptions) (*LSA, error) {
 		m.sigma = []float32{0}
 		m.v = make([]float32, len(c.terms))
 	} else {
-		v, sigma, err := truncatedSVD(ctx, c.a, c.a.transpose(), opts.Dimensions, opts.Seed)
+		a := c.sample(opts.Sample)
+		v, sigma, err := truncatedSVD(ctx, a, a.transpose(), opts.Dimensions, opts.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("fit lsa: %w", err)
 		}

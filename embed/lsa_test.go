@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -375,24 +376,95 @@ func TestFitLSACorpus(t *testing.T) {
 	if c.Len() != len(docs) {
 		t.Fatalf("Len %d, want %d", c.Len(), len(docs))
 	}
-	opts := embed.LSAOptions{Dimensions: 16}
-	m, gotKeys, vecs, err := embed.FitLSACorpus(context.Background(), c, opts)
-	if err != nil {
-		t.Fatal(err)
+	// The whole corpus, and a sample of a sixth of it.
+	for _, opts := range []embed.LSAOptions{{Dimensions: 16}, {Dimensions: 16, Sample: 100}} {
+		m, gotKeys, vecs, err := embed.FitLSACorpus(context.Background(), c, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantVecs, err := embed.FitLSAEmbed(context.Background(), docs, opts) // docs are in key order
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := m.MarshalBinary()
+		b, _ := want.MarshalBinary()
+		if !bytes.Equal(a, b) {
+			t.Errorf("sample %d: FitLSACorpus's model differs from FitLSA's on the texts in key order", opts.Sample)
+		}
+		if !slices.Equal(gotKeys, keys) {
+			t.Fatalf("keys not in order: %q...", gotKeys[:min(5, len(gotKeys))])
+		}
+		if !reflect.DeepEqual(vecs, wantVecs) {
+			t.Errorf("sample %d: FitLSACorpus's vectors differ from FitLSAEmbed's", opts.Sample)
+		}
+		c = embed.NewCorpus() // the fit empties it: count again for the next
+		for i := range docs {
+			c.Add(keys[i], docs[i])
+		}
 	}
-	want, wantVecs, err := embed.FitLSAEmbed(context.Background(), docs, opts) // docs are in key order
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestFitLSASample: fitted on a sample of a fifth of the documents, the
+// model still tells their topics apart (each document's nearest other
+// document is of its topic), as the model fitted on all of them does;
+// and the sample changes the model.
+func TestFitLSASample(t *testing.T) {
+	topics := [][]string{
+		strings.Fields("guitar violin melody song orchestra concert chord rhythm tempo piano"),
+		strings.Fields("invoice ledger tax payment audit budget refund receipt account balance"),
+		strings.Fields("garden tomato compost seed soil harvest weed water sunlight shovel"),
+		strings.Fields("compiler linker binary module package build flag test debug cache"),
 	}
-	a, _ := m.MarshalBinary()
-	b, _ := want.MarshalBinary()
-	if !bytes.Equal(a, b) {
-		t.Error("FitLSACorpus's model differs from FitLSA's on the texts in key order")
+	r := rand.New(rand.NewPCG(8, 9))
+	docs := make([]string, 400)
+	for i := range docs {
+		words := topics[i%len(topics)]
+		var b strings.Builder
+		for range 8 + r.IntN(8) {
+			b.WriteString(words[r.IntN(len(words))] + " ")
+		}
+		docs[i] = b.String()
 	}
-	if !slices.Equal(gotKeys, keys) {
-		t.Fatalf("keys not in order: %q...", gotKeys[:min(5, len(gotKeys))])
+	var models [][]byte
+	for _, sample := range []int{0, 80} {
+		m, vecs, err := embed.FitLSAEmbed(context.Background(), docs, embed.LSAOptions{Dimensions: 8, Sample: sample})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := m.MarshalBinary()
+		models = append(models, b)
+		right := 0
+		for i := range docs {
+			best, bestSim := -1, -2.0
+			for j := range docs {
+				if j != i {
+					if s := cosine(vecs[i], vecs[j]); s > bestSim {
+						best, bestSim = j, s
+					}
+				}
+			}
+			if best%len(topics) == i%len(topics) {
+				right++
+			}
+		}
+		if right < len(docs)*95/100 {
+			t.Errorf("sample %d: %d of %d documents nearest one of their topic", sample, right, len(docs))
+		}
 	}
-	if !reflect.DeepEqual(vecs, wantVecs) {
-		t.Error("FitLSACorpus's vectors differ from FitLSAEmbed's")
+	if bytes.Equal(models[0], models[1]) {
+		t.Error("the sample did not change the model: it was not used")
 	}
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }
