@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,14 +49,17 @@ const (
 var numberWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
-// dateExprs are the date expressions a question can hold, most specific
-// first: a text span matched by one is not matched again by a later one.
-var dateExprs []dateExpr
+// dateExprs returns the date expressions a question can hold, most
+// specific first: a text span matched by one is not matched again by a
+// later one. They are compiled on first use.
+var dateExprs func() []dateExpr
 
-// The list is made in init: its composite expressions parse their parts
-// with datesIn, which reads it.
-func init() {
-	dateExprs = []dateExpr{
+// The function is set in init: the composite expressions parse their parts
+// with datesIn, which reads the list.
+func init() { dateExprs = sync.OnceValue(newDateExprs) }
+
+func newDateExprs() []dateExpr {
+	return []dateExpr{
 		// Composite expressions first: they hold the simpler ones.
 		{regexp.MustCompile(`(?i)\bbetween\s+(` + dayPhrase + `|` + monthYearPhrase + `)\s+and\s+(` + dayPhrase + `|` + monthYearPhrase + `)`), func(m []string, today time.Time) (span, bool) {
 			a, ok1 := phraseSpan(m[1], today)
@@ -441,7 +445,7 @@ func datesIn(question string, now time.Time) ([]span, string) {
 	today := date(now.Year(), int(now.Month()), now.Day())
 	rest := strings.Join(strings.Fields(question), " ") // the expressions' \s is ASCII white space alone
 	var out []span
-	for _, e := range dateExprs {
+	for _, e := range dateExprs() {
 		rest = e.re.ReplaceAllStringFunc(rest, func(match string) string {
 			if s, ok := e.parse(e.re.FindStringSubmatch(match), today); ok {
 				out = append(out, s)
