@@ -229,7 +229,8 @@ func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
 	return &lsaState{model: m, fitChunks: fit, version: version}, nil
 }
 
-// fitLSA fits the default embedder on every chunk and stores it.
+// fitLSA fits the default embedder on every chunk (its directions on a
+// sample of them: see embed.LSAOptions.Sample) and stores it.
 func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
 	// In path order, so that the same notes give the same model.
 	rows, err := ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
