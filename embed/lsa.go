@@ -29,9 +29,9 @@ type LSAOptions struct {
 	Seed uint64
 	// Sample is the most documents the model's directions are fitted on;
 	// 0 means 32,768. Of a larger corpus, those whose texts hash lowest
-	// (FNV-1a) are taken, so that the same documents give the same model
-	// whatever their number; every document still counts for the
-	// vocabulary and the term weights, and gets its vector.
+	// (FNV-1a) are taken, so that the same documents always give the same
+	// sample; every document still counts for the vocabulary and the term
+	// weights, and gets its vector.
 	Sample int
 }
 
