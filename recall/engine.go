@@ -278,7 +278,8 @@ func holdsAll(c *candidate, terms []string) bool {
 }
 
 // classify names the intent: the caller's, a cached answer, the LLM's
-// when it is sure enough, else the rules' when they are, else hybrid.
+// when it is sure enough, else the rules' and the examples' (see
+// classifyLocal).
 func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classification, error) {
 	if given != "" {
 		if _, err := ParseIntent(string(given)); err != nil {
@@ -286,12 +287,9 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 		}
 		return Classification{given, 1, "given"}, nil
 	}
-	rules := ClassifyRules(q)
+	local := classifyLocal(q)
 	if e.llm == nil {
-		if rules.Confidence < rulesThreshold {
-			rules.Intent = Hybrid
-		}
-		return rules, nil
+		return local, nil
 	}
 	key := "intent:" + e.llm.Model + ":" + strings.ToLower(q)
 	if v, ok := e.ix.Get(ctx, key); ok {
@@ -303,10 +301,7 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 	}
 	c, err := classifyLLM(ctx, e.llm, q)
 	if err != nil || c.Confidence < llmThreshold {
-		c = rules
-		if c.Confidence < rulesThreshold {
-			c.Intent = Hybrid
-		}
+		c = local
 	}
 	e.ix.Put(ctx, key, fmt.Sprintf("%s %g", c.Intent, c.Confidence), 24*time.Hour) // a cache: failing to keep it costs a call
 	return c, nil

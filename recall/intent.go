@@ -24,6 +24,9 @@ const (
 // Intents lists every intent.
 var Intents = []Intent{SimpleFact, Preference, Causal, Relationship, Temporal, Hybrid}
 
+// intentCount is len(Intents), as a constant.
+const intentCount = 6
+
 // ParseIntent checks an intent name.
 func ParseIntent(s string) (Intent, error) {
 	for _, i := range Intents {
@@ -161,6 +164,24 @@ func ClassifyRules(query string) Classification {
 		return Classification{SimpleFact, score(hits[SimpleFact]), "rules"}
 	}
 	return Classification{Hybrid, 0.3, "rules"}
+}
+
+// classifyLocal names the intent of query without an LLM: the rules' answer,
+// unless they are unsure (no cue, two intents tied, or a lone cue of a
+// question after everything, all of which say hybrid at 0.6 at most);
+// then the examples classifier's (see bayes) when it is sure enough
+// (rulesThreshold); else hybrid.
+func classifyLocal(query string) Classification {
+	c := ClassifyRules(query)
+	if c.Confidence < rulesThreshold || c.Intent == Hybrid && c.Confidence <= 0.6 {
+		if b := examples().classify(query); b.Confidence >= rulesThreshold {
+			return b
+		}
+	}
+	if c.Confidence < rulesThreshold {
+		c.Intent = Hybrid
+	}
+	return c
 }
 
 // howTo matches questions about how to do something, in English and

@@ -6,13 +6,17 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
-// TestIntentRulesOnLabelledSet scores the rules on labelled sets of
-// questions (English and Chinese, all six intents) and logs the
-// per-intent confusion matrix (go test -v -run
+// TestIntentRulesOnLabelledSet scores what recall classifies with when it
+// has no LLM (the rules, and the examples classifier when they are
+// unsure: see classifyLocal) on labelled sets of questions (English and
+// Chinese, all six intents), logs the rules' accuracy alone beside it and
+// the per-intent confusion matrix (go test -v -run
 // TestIntentRulesOnLabelledSet ./recall). The floors are the accuracies
-// the rules reach now: a change that loses questions fails them.
+// reached now: a change that loses questions fails them. The first three
+// sets are what the examples classifier is trained on (intentdata).
 func TestIntentRulesOnLabelledSet(t *testing.T) {
 	for _, set := range []struct {
 		file  string
@@ -20,20 +24,21 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 		least int
 	}{
 		// Tuned on: the rules were changed while looking at its misses.
-		{"testdata/intents.tsv", 0.98, 200},
+		{"intentdata/intents.tsv", 0.98, 200},
 		// The first held-out set: written after the rules were tuned on
 		// intents.tsv; scored 0.738 held out, then tuned on too (its
 		// misses gave the cues for stances, "what's behind", "how did X
 		// get in", shared and tied things, milestones, progress).
-		{"testdata/intents-heldout.tsv", 0.97, 40},
+		{"intentdata/intents-heldout.tsv", 0.97, 40},
 		// The second held-out set, written before that tuning: 0.750
 		// before it, 0.792 after; then tuned on too (its misses gave the
 		// cues for "am I a", "annoys me", "my usual", "which services
 		// call", "how are A and B linked", "need to know", "state of",
 		// "all about").
-		{"testdata/intents-heldout2.tsv", 0.97, 48},
-		// Held out: the third set, written before those cues and never
-		// tuned on (0.817 before them and after).
+		{"intentdata/intents-heldout2.tsv", 0.97, 48},
+		// Held out: the third set, written before those cues, never tuned
+		// on and not trained on: the rules alone 0.817 before them and
+		// after; with the examples classifier 0.917.
 		{"testdata/intents-heldout3.tsv", heldOutFloor, 60},
 	} {
 		t.Run(set.file, func(t *testing.T) { scoreIntents(t, set.file, set.floor, set.least) })
@@ -47,7 +52,7 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 	}
 	defer f.Close()
 	confusion := map[Intent]map[Intent]int{}
-	total, right := 0, 0
+	total, right, rulesRight := 0, 0, 0
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
@@ -59,11 +64,14 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 		if !ok || err != nil {
 			t.Fatalf("%s:%d: %q is not INTENT<TAB>QUESTION", file, line, text)
 		}
-		c := ClassifyRules(q)
-		got := c.Intent
-		if c.Confidence < rulesThreshold { // what recall does with an unsure answer
-			got = Hybrid
+		rules := ClassifyRules(q)
+		if rules.Confidence < rulesThreshold { // what recall does with an unsure answer
+			rules.Intent = Hybrid
 		}
+		if rules.Intent == want {
+			rulesRight++
+		}
+		got := classifyLocal(q).Intent // what recall uses without an LLM
 		if confusion[want] == nil {
 			confusion[want] = map[Intent]int{}
 		}
@@ -87,7 +95,8 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 		}
 	}
 	acc := float64(right) / float64(total)
-	t.Logf("%d questions, %d right: accuracy %.3f\n%s", total, right, acc, b.String())
+	t.Logf("%d questions, %d right: accuracy %.3f (the rules alone: %.3f)\n%s", total, right, acc,
+		float64(rulesRight)/float64(total), b.String())
 	if total < least {
 		t.Errorf("%s has %d questions, want at least %d", file, total, least)
 	}
@@ -96,5 +105,41 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 	}
 }
 
-// heldOutFloor is the rules' accuracy on the held-out set, rounded down.
-const heldOutFloor = 0.81
+// heldOutFloor is the accuracy on the held-out set, rounded down.
+const heldOutFloor = 0.91
+
+// TestExamplesClassifier: questions no cue of the rules matches are
+// classified by the labelled questions they resemble when that is sure
+// enough, and are hybrid (the rules' unsure answer) when it is not; a
+// question the rules are sure of keeps their answer.
+func TestExamplesClassifier(t *testing.T) {
+	for q, want := range map[string]Intent{
+		"Fill me in on the search rewrite.": Hybrid,
+		"Run me through the auth project.":  Hybrid,
+	} {
+		got := classifyLocal(q)
+		if got.Intent != want || got.Classifier != "examples" || got.Confidence < rulesThreshold {
+			t.Errorf("%q: %+v, want %s from the examples", q, got, want)
+		}
+		if again := classifyLocal(q); again != got {
+			t.Errorf("%q: %+v, then %+v", q, got, again)
+		}
+	}
+	q := "Whose code review blocked the release?"
+	if b := examples().classify(q); b.Confidence >= rulesThreshold {
+		t.Fatalf("%q: the examples are sure (%+v): pick a question they are not sure of", q, b)
+	}
+	if got := classifyLocal(q); got.Intent != Hybrid || got.Classifier != "rules" {
+		t.Errorf("%q, the examples unsure: %+v, want the rules' hybrid", q, got)
+	}
+	if got := classifyLocal("Why did the deploy fail?"); got.Intent != Causal || got.Classifier != "rules" {
+		t.Errorf("a causal question: %+v", got)
+	}
+}
+
+func TestTrainBayesNamesABadLine(t *testing.T) {
+	_, err := trainBayes(fstest.MapFS{"intentdata/a.tsv": {Data: []byte("# labelled\nsimple-fact\tWhat port?\nsimple fact\tWho owns it?\n")}})
+	if err == nil || !strings.Contains(err.Error(), "intentdata/a.tsv:3") || !strings.Contains(err.Error(), "simple fact") {
+		t.Errorf("err = %v, want the file, line 3 and the label", err)
+	}
+}
