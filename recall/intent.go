@@ -124,8 +124,9 @@ func concat(lists ...[]cue) []cue {
 type Classification struct {
 	Intent     Intent
 	Confidence float64
-	// Classifier is "rules", "llm", "cache" (an earlier answer) or
-	// "given" (the caller named the intent).
+	// Classifier is "rules", "examples" (the naive Bayes classifier of
+	// labelled questions: see bayes), "llm", "cache" (an earlier answer)
+	// or "given" (the caller named the intent).
 	Classifier string
 }
 
