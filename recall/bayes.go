@@ -2,10 +2,12 @@ package recall
 
 import (
 	"bufio"
+	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -63,26 +65,24 @@ func trainBayes(fsys fs.FS) (*bayes, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(strings.NewReader(string(data)))
-		for line := 1; sc.Scan(); line++ {
-			s := sc.Text()
-			if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
-				continue
-			}
-			label, q, _ := strings.Cut(s, "\t")
-			k := intentIndex(Intent(label))
-			if k < 0 {
-				return nil, fmt.Errorf("%s:%d: unknown intent %q", name, line, label)
-			}
+		questions, err := readLabelled(name, data)
+		if err != nil {
+			return nil, err
+		}
+		for _, lq := range questions {
+			k := slices.Index(Intents, lq.intent) // known: readLabelled checked it
 			docs[k]++
 			n++
-			for _, f := range questionFeatures(q) {
+			for _, f := range questionFeatures(lq.text) {
 				c := counts[f]
 				c[k]++
 				counts[f] = c
 				total[k]++
 			}
 		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("no labelled questions in %v", files)
 	}
 	b := &bayes{logLike: make(map[string][intentCount]float64, len(counts))}
 	vocab := float64(len(counts))
@@ -98,6 +98,33 @@ func trainBayes(fsys fs.FS) (*bayes, error) {
 		b.logLike[f] = l
 	}
 	return b, nil
+}
+
+// labelledQuestion is a question with the intent it is after.
+type labelledQuestion struct {
+	intent Intent
+	text   string
+}
+
+// readLabelled reads the labelled questions of file name: INTENT<TAB>QUESTION
+// a line, blank lines and "#" comments skipped. A bad line is an error
+// naming the file and the line.
+func readLabelled(name string, data []byte) ([]labelledQuestion, error) {
+	var out []labelledQuestion
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
+			continue
+		}
+		label, q, ok := strings.Cut(s, "\t")
+		in, err := ParseIntent(label)
+		if err != nil || !ok || strings.TrimSpace(q) == "" {
+			return nil, fmt.Errorf("%s:%d: %q is not INTENT<TAB>QUESTION with one of the six intents", name, line, s)
+		}
+		out = append(out, labelledQuestion{in, q})
+	}
+	return out, sc.Err()
 }
 
 // classify returns the most probable intent of q, its posterior
@@ -148,13 +175,4 @@ func questionFeatures(q string) []string {
 		}
 	}
 	return out
-}
-
-func intentIndex(in Intent) int {
-	for k, i := range Intents {
-		if i == in {
-			return k
-		}
-	}
-	return -1
 }

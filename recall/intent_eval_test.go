@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
@@ -49,24 +48,18 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 }
 
 func scoreIntents(t *testing.T, file string, floor float64, least int) {
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	questions, err := readLabelled(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	confusion := map[Intent]map[Intent]int{}
 	total, right, rulesRight := 0, 0, 0
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") || strings.TrimSpace(text) == "" {
-			continue
-		}
-		label, q, ok := strings.Cut(text, "\t")
-		want, err := ParseIntent(label)
-		if !ok || err != nil {
-			t.Fatalf("%s:%d: %q is not INTENT<TAB>QUESTION", file, line, text)
-		}
+	for _, lq := range questions {
+		want, q := lq.intent, lq.text
 		rules := ClassifyRules(q)
 		if rules.Confidence < rulesThreshold { // what recall does with an unsure answer
 			rules.Intent = Hybrid
@@ -141,8 +134,13 @@ func TestExamplesClassifier(t *testing.T) {
 }
 
 func TestTrainBayesNamesABadLine(t *testing.T) {
-	_, err := trainBayes(fstest.MapFS{"intentdata/a.tsv": {Data: []byte("# labelled\nsimple-fact\tWhat port?\nsimple fact\tWho owns it?\n")}})
-	if err == nil || !strings.Contains(err.Error(), "intentdata/a.tsv:3") || !strings.Contains(err.Error(), "simple fact") {
-		t.Errorf("err = %v, want the file, line 3 and the label", err)
+	for _, bad := range []string{"simple fact\tWho owns it?", "simple-fact Who owns it?", "simple-fact\t  "} {
+		_, err := trainBayes(fstest.MapFS{"intentdata/a.tsv": {Data: []byte("# labelled\nsimple-fact\tWhat port?\n" + bad + "\n")}})
+		if err == nil || !strings.Contains(err.Error(), "intentdata/a.tsv:3") {
+			t.Errorf("%q: err = %v, want the file and line 3", bad, err)
+		}
+	}
+	if _, err := trainBayes(fstest.MapFS{}); err == nil {
+		t.Error("no labelled questions: no error")
 	}
 }
