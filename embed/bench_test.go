@@ -2,6 +2,7 @@ package embed_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -98,4 +99,29 @@ func BenchmarkLSAEmbed(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "texts/s")
+}
+
+// BenchmarkFitLSACorpus counts 40,000 synthetic documents into a Corpus
+// from two goroutines, fits the default model on it and folds every
+// document in: what a vault's first index does with its chunks.
+func BenchmarkFitLSACorpus(b *testing.B) {
+	docs := benchCorpus()
+	b.ResetTimer()
+	for b.Loop() {
+		c := embed.NewCorpus()
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Go(func() {
+				for i := w; i < len(docs); i += 2 {
+					c.Add(fmt.Sprintf("%08d", i), docs[i])
+				}
+			})
+		}
+		wg.Wait()
+		n := 0
+		_, err := embed.FitLSACorpus(context.Background(), c, embed.LSAOptions{}, func(keys []string, _ [][]float32) { n += len(keys) })
+		if err != nil || n != len(docs) {
+			b.Fatal(n, err)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package embed
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"hash/fnv"
 	"io"
 	"math"
@@ -12,13 +13,24 @@ import (
 )
 
 // corpus is what an LSA model is fitted on: the vocabulary and the
-// documents × terms TF-IDF matrix.
+// documents' counted terms, from which the rows of the documents × terms
+// TF-IDF matrix are weighed on demand (see weigh): the matrix of a large
+// corpus is never held whole, only the rows of the sample the directions
+// are fitted on (see sample), and each row is weighed again to be folded
+// in.
 type corpus struct {
 	terms  []string  // the vocabulary, most frequent (by document frequency) first
 	idf    []float32 // inverse document frequency of each term
-	a      *csr      // documents × terms, each row L2-normalised
+	n      int       // documents
 	hashes []uint64  // each document's text's FNV-1a hash, by row
+	shares []*counts // the counted documents
+	docs   []docRef  // by row: where the document's counts are
+	local  [][]int32 // per share: its term id -> global term id
+	col    []int32   // global term id -> column of the matrix, or -1
 }
+
+// docRef is where a document's counts are: document i of shares[w].
+type docRef struct{ w, i int32 }
 
 // textHash is the FNV-1a hash of a document's text, by which a sample of
 // the documents is taken (see corpus.sample).
@@ -31,33 +43,110 @@ func textHash(doc string) uint64 {
 // sample returns the matrix of the n documents whose texts hash lowest
 // (ties by row), in row order: all of them when there are at most n.
 func (c *corpus) sample(n int) *csr {
-	a := c.a
-	if a.rows <= n {
-		return a
-	}
-	rows := make([]int, a.rows)
+	rows := make([]int32, c.n)
 	for i := range rows {
-		rows[i] = i
+		rows[i] = int32(i)
 	}
-	slices.SortFunc(rows, func(x, y int) int {
-		if d := cmp.Compare(c.hashes[x], c.hashes[y]); d != 0 {
-			return d
-		}
-		return cmp.Compare(x, y)
-	})
-	rows = rows[:n]
-	slices.Sort(rows)
-	s := &csr{rows: n, cols: a.cols, ptr: make([]int, n+1)}
+	if c.n > n {
+		slices.SortFunc(rows, func(x, y int32) int {
+			if d := cmp.Compare(c.hashes[x], c.hashes[y]); d != 0 {
+				return d
+			}
+			return cmp.Compare(x, y)
+		})
+		rows = rows[:n]
+		slices.Sort(rows)
+	}
+	return c.matrix(rows)
+}
+
+// matrix returns the weighed rows of the given documents (ascending), in
+// that order.
+func (c *corpus) matrix(rows []int32) *csr {
+	a := &csr{rows: len(rows), cols: len(c.terms), ptr: make([]int, len(rows)+1)}
 	for k, r := range rows {
-		s.ptr[k+1] = s.ptr[k] + a.ptr[r+1] - a.ptr[r]
+		a.ptr[k+1] = a.ptr[k] + c.kept(r)
 	}
-	s.col = make([]int32, 0, s.ptr[n])
-	s.val = make([]float32, 0, s.ptr[n])
-	for _, r := range rows {
-		s.col = append(s.col, a.col[a.ptr[r]:a.ptr[r+1]]...)
-		s.val = append(s.val, a.val[a.ptr[r]:a.ptr[r+1]]...)
+	a.col = make([]int32, a.ptr[len(rows)])
+	a.val = make([]float32, a.ptr[len(rows)])
+	parallelFor(len(rows), 1024, func(lo, hi int) {
+		var w weigher
+		for k := lo; k < hi; k++ {
+			cols, vals := w.weigh(c, rows[k])
+			copy(a.col[a.ptr[k]:], cols)
+			copy(a.val[a.ptr[k]:], vals)
+		}
+	})
+	return a
+}
+
+// pairs calls fn with the local term id and count of each term of the
+// document at row r, ids ascending, and the share's local -> global ids.
+func (c *corpus) pairs(r int32, fn func(local []int32, id int32, tf int)) {
+	d := c.docs[r]
+	sh := c.shares[d.w]
+	start := 0
+	if d.i > 0 {
+		start = sh.end[d.i-1]
 	}
-	return s
+	b := sh.pairs[start:sh.end[d.i]]
+	local := c.local[d.w]
+	var id uint64
+	for len(b) > 0 {
+		delta, n := binary.Uvarint(b)
+		tf, m := binary.Uvarint(b[n:])
+		b = b[n+m:]
+		id += delta
+		fn(local, int32(id), int(tf))
+	}
+}
+
+// kept returns how many of the terms of the document at row r are in the
+// vocabulary.
+func (c *corpus) kept(r int32) int {
+	k := 0
+	c.pairs(r, func(local []int32, id int32, _ int) {
+		if c.col[local[id]] >= 0 {
+			k++
+		}
+	})
+	return k
+}
+
+// weigher weighs documents into matrix rows; its buffers are reused, so
+// each row it returns is valid until the next.
+type weigher struct {
+	keys []uint64
+	cols []int32
+	vals []float32
+}
+
+// weigh returns the row of the document at row r: its terms in the
+// vocabulary by column, ascending, with their TF-IDF weights,
+// L2-normalised.
+func (w *weigher) weigh(c *corpus, r int32) ([]int32, []float32) {
+	w.keys = w.keys[:0]
+	c.pairs(r, func(local []int32, id int32, tf int) {
+		if j := c.col[local[id]]; j >= 0 {
+			wt := termWeight(tf, c.idf[j])
+			w.keys = append(w.keys, uint64(j)<<32|uint64(math.Float32bits(wt)))
+		}
+	})
+	// Sorted by column first, so that the norm is summed in an order that
+	// does not depend on how the documents were shared out.
+	slices.Sort(w.keys)
+	var norm float64
+	for _, k := range w.keys {
+		x := float64(math.Float32frombits(uint32(k)))
+		norm += x * x
+	}
+	scale := float32(1 / math.Sqrt(norm))
+	w.cols, w.vals = w.cols[:0], w.vals[:0]
+	for _, k := range w.keys {
+		w.cols = append(w.cols, int32(k>>32))
+		w.vals = append(w.vals, math.Float32frombits(uint32(k))*scale)
+	}
+	return w.cols, w.vals
 }
 
 // termWeight is the sublinear TF-IDF weight of a term seen tf times in a
@@ -92,9 +181,8 @@ type counts struct {
 	words  map[string]int32 // word as written (lower cased) -> term id, or -1 when dropped
 	terms  []string
 	df     []int32
-	end    []int   // end[i] is where document i's pairs end in ids and tf
-	ids    []int32 // local term ids, in order of first use within a document
-	tf     []int32
+	end    []int    // end[i] is where document i's pairs end
+	pairs  []byte   // each document's terms, ids ascending, as uvarint pairs: id minus the previous one's, count
 	mark   []int32  // per term: 1 + the document that last used it
 	cnt    []int32  // per term: its count in that document
 	keys   []string // each document's key, when counted by a Corpus
@@ -144,37 +232,38 @@ func (c *Corpus) Len() int {
 	return n
 }
 
-// build assembles the corpus matrix, its rows in key order, and returns
-// it with the keys in that order. It empties c.
+// build chooses the vocabulary of the documents of c, their rows in key
+// order, and returns the corpus with the keys in that order. It empties
+// c: the corpus holds its counts now.
 func (c *Corpus) build(ctx context.Context, maxVocab, minDF int) (*corpus, []string, error) {
 	type doc struct {
-		key  string
-		w, i int32
+		key string
+		docRef
 	}
 	var docs []doc
 	for w, sh := range c.all {
 		for i, k := range sh.keys {
-			docs = append(docs, doc{k, int32(w), int32(i)})
+			docs = append(docs, doc{k, docRef{int32(w), int32(i)}})
 		}
 	}
 	slices.SortFunc(docs, func(x, y doc) int { return cmp.Compare(x.key, y.key) })
-	rows := make([][]int32, len(c.all))
-	for w, sh := range c.all {
-		rows[w] = make([]int32, len(sh.keys))
-	}
+	refs := make([]docRef, len(docs))
 	keys := make([]string, len(docs))
 	hashes := make([]uint64, len(docs))
 	for r, d := range docs {
-		rows[d.w][d.i] = int32(r)
+		refs[r] = d.docRef
 		keys[r] = d.key
 		hashes[r] = c.all[d.w].hashes[d.i]
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	cp := assemble(c.all, rows, len(docs), maxVocab, minDF)
+	for _, sh := range c.all {
+		sh.keys, sh.hashes = nil, nil
+	}
+	cp := assemble(c.all, refs, maxVocab, minDF)
 	cp.hashes = hashes
-	c.all = nil // the counts are in the matrix now: free them for the fit
+	c.all = nil
 	return cp, keys, nil
 }
 
@@ -186,14 +275,13 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	// Count, each worker on a contiguous share of the documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
 	shares := make([]*counts, workers)
-	rows := make([][]int32, workers) // the matrix row of each share's documents
+	refs := make([]docRef, len(docs))
 	var wg sync.WaitGroup
 	for w := range shares {
 		lo, hi := len(docs)*w/workers, len(docs)*(w+1)/workers
 		shares[w] = &counts{}
-		rows[w] = make([]int32, hi-lo)
-		for i := range rows[w] {
-			rows[w][i] = int32(lo + i)
+		for i := range hi - lo {
+			refs[lo+i] = docRef{int32(w), int32(i)}
 		}
 		wg.Go(func() {
 			// Count in slices of the share, so that a cancelled context
@@ -210,7 +298,7 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c := assemble(shares, rows, len(docs), maxVocab, minDF)
+	c := assemble(shares, refs, maxVocab, minDF)
 	c.hashes = make([]uint64, len(docs))
 	for i, d := range docs {
 		c.hashes[i] = textHash(d)
@@ -218,10 +306,9 @@ func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corp
 	return c, nil
 }
 
-// assemble chooses the vocabulary of the counted documents of shares (n
-// in all) and weighs them into the matrix, the document i of share w at
-// row rows[w][i].
-func assemble(shares []*counts, rows [][]int32, n, maxVocab, minDF int) *corpus {
+// assemble chooses the vocabulary of the counted documents of shares,
+// the document at row r being refs[r].
+func assemble(shares []*counts, refs []docRef, maxVocab, minDF int) *corpus {
 	// Merge the workers' dictionaries.
 	global := map[string]int32{}
 	var terms []string
@@ -240,6 +327,8 @@ func assemble(shares []*counts, rows [][]int32, n, maxVocab, minDF int) *corpus 
 			df[g] += int(sh.df[l])
 			local[w][l] = g
 		}
+		// What only counting needs.
+		sh.dict, sh.words, sh.terms, sh.df, sh.mark, sh.cnt = nil, nil, nil, nil, nil, nil
 	}
 
 	// Choose the vocabulary: by document frequency, ties by the term, so
@@ -259,43 +348,17 @@ func assemble(shares []*counts, rows [][]int32, n, maxVocab, minDF int) *corpus 
 	if len(keep) > maxVocab {
 		keep = keep[:maxVocab]
 	}
-	col := make([]int32, len(terms)) // global term id -> column, or -1
-	for g := range col {
-		col[g] = -1
+	n := len(refs)
+	c := &corpus{terms: make([]string, len(keep)), idf: make([]float32, len(keep)), n: n,
+		shares: shares, docs: refs, local: local, col: make([]int32, len(terms))}
+	for g := range c.col {
+		c.col[g] = -1
 	}
-	c := &corpus{terms: make([]string, len(keep)), idf: make([]float32, len(keep))}
 	for j, g := range keep {
-		col[g] = int32(j)
+		c.col[g] = int32(j)
 		c.terms[j] = terms[g]
 		c.idf[j] = inverseDF(n, df[g])
 	}
-
-	// Weigh the documents into the matrix.
-	a := &csr{rows: n, cols: len(keep), ptr: make([]int, n+1)}
-	c.a = a
-	for w, sh := range shares {
-		start := 0
-		for i, end := range sh.end {
-			k := 0
-			for _, l := range sh.ids[start:end] {
-				if col[local[w][l]] >= 0 {
-					k++
-				}
-			}
-			a.ptr[rows[w][i]+1] = k
-			start = end
-		}
-	}
-	for r := range n {
-		a.ptr[r+1] += a.ptr[r]
-	}
-	a.col = make([]int32, a.ptr[n])
-	a.val = make([]float32, a.ptr[n])
-	var wg sync.WaitGroup
-	for w, sh := range shares {
-		wg.Go(func() { c.fill(a, rows[w], sh, local[w], col) })
-	}
-	wg.Wait()
 	return c
 }
 
@@ -308,8 +371,7 @@ func (c *counts) countMore(docs []string) {
 		for _, d := range docs {
 			size += len(d)
 		}
-		c.ids = make([]int32, 0, size/8) // about one distinct term in 8 bytes of text
-		c.tf = make([]int32, 0, size/8)
+		c.pairs = make([]byte, 0, size/3) // about one distinct term in 8 bytes of text, 3 bytes each
 	}
 	var tok tokenizer
 	var uniq []int32 // the document's distinct terms, in order of first use
@@ -344,12 +406,17 @@ func (c *counts) countMore(docs []string) {
 				add(id)
 			}
 		})
+		// Ids ascending, as small differences: three bytes a term where
+		// an int32 and a count took eight.
+		slices.Sort(uniq)
+		prev := int32(0)
 		for _, id := range uniq {
-			c.ids = append(c.ids, id)
-			c.tf = append(c.tf, c.cnt[id])
+			c.pairs = binary.AppendUvarint(c.pairs, uint64(id-prev))
+			c.pairs = binary.AppendUvarint(c.pairs, uint64(c.cnt[id]))
+			prev = id
 			c.df[id]++
 		}
-		c.end = append(c.end, len(c.ids))
+		c.end = append(c.end, len(c.pairs))
 	}
 }
 
@@ -366,37 +433,4 @@ func (c *counts) id(term []byte) int32 {
 		c.cnt = append(c.cnt, 0)
 	}
 	return id
-}
-
-// fill writes the weighted rows of one worker's documents, document i at
-// row rows[i], into a: columns ascending, each row L2-normalised.
-func (c *corpus) fill(a *csr, rows []int32, sh *counts, local, col []int32) {
-	var keys []uint64
-	start := 0
-	for i, end := range sh.end {
-		keys = keys[:0]
-		for p := start; p < end; p++ {
-			j := col[local[sh.ids[p]]]
-			if j < 0 {
-				continue
-			}
-			w := termWeight(int(sh.tf[p]), c.idf[j])
-			keys = append(keys, uint64(j)<<32|uint64(math.Float32bits(w)))
-		}
-		start = end
-		// Sorted by column first, so that the norm is summed in an order
-		// that does not depend on how the documents were shared out.
-		slices.Sort(keys)
-		var norm float64
-		for _, k := range keys {
-			w := float64(math.Float32frombits(uint32(k)))
-			norm += w * w
-		}
-		scale := float32(1 / math.Sqrt(norm))
-		out := a.ptr[rows[i]]
-		for q, k := range keys {
-			a.col[out+q] = int32(k >> 32)
-			a.val[out+q] = math.Float32frombits(uint32(k)) * scale
-		}
-	}
 }

@@ -116,50 +116,73 @@ func FitLSAEmbed(ctx context.Context, docs []string, opts LSAOptions) (*LSA, [][
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := foldIn(ctx, m, c)
+	k := m.Dimensions()
+	flat := make([]float32, len(docs)*k)
+	out := make([][]float32, len(docs))
+	err = foldIn(ctx, m, c, func(lo int, vecs [][]float32) {
+		for i, v := range vecs {
+			out[lo+i] = flat[(lo+i)*k : (lo+i+1)*k : (lo+i+1)*k]
+			copy(out[lo+i], v)
+		}
+	})
 	return m, out, err
 }
 
-// foldIn returns the vectors of the documents of c, which m was fitted
-// on: each its row of the matrix, folded in.
-func foldIn(ctx context.Context, m *LSA, c *corpus) ([][]float32, error) {
-	a := c.a
-	out := make([][]float32, a.rows)
+// foldInBatch is how many documents foldIn folds in between two calls of
+// its callback.
+const foldInBatch = 1024
+
+// foldIn folds the documents of c, which m was fitted on, into m's space,
+// each its weighed row of the matrix, and calls vectors with each batch
+// of them in row order, the first at row lo. The vectors are reused once
+// vectors returns.
+func foldIn(ctx context.Context, m *LSA, c *corpus, vectors func(lo int, vecs [][]float32)) error {
 	k := m.Dimensions()
-	flat := make([]float32, a.rows*k)
-	parallelFor(a.rows, 256, func(lo, hi int) {
-		e := m.newEmbedder(foldInPower)
-		for i := lo; i < hi; i++ {
-			out[i] = flat[i*k : (i+1)*k : (i+1)*k]
-			e.project(a.col[a.ptr[i]:a.ptr[i+1]], a.val[a.ptr[i]:a.ptr[i+1]], out[i])
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("fit lsa: %w", err)
+	batch := make([][]float32, min(c.n, foldInBatch))
+	flat := make([]float32, len(batch)*k)
+	for i := range batch {
+		batch[i] = flat[i*k : (i+1)*k : (i+1)*k]
 	}
-	return out, nil
+	for lo := 0; lo < c.n; lo += len(batch) {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("fit lsa: %w", err)
+		}
+		out := batch[:min(len(batch), c.n-lo)]
+		parallelFor(len(out), 128, func(from, to int) {
+			e := m.newEmbedder(foldInPower)
+			var w weigher
+			for i := from; i < to; i++ {
+				cols, vals := w.weigh(c, int32(lo+i))
+				e.project(cols, vals, out[i])
+			}
+		})
+		vectors(lo, out)
+	}
+	return nil
 }
 
 // FitLSACorpus fits a model on the documents of c as [FitLSA] does on
-// their texts in key order, and returns their keys in that order with
-// their vectors, as [FitLSAEmbed] does. It empties c (its counts are
-// freed as soon as they are in the corpus matrix); no document may be
-// added to c while it runs.
-func FitLSACorpus(ctx context.Context, c *Corpus, opts LSAOptions) (*LSA, []string, [][]float32, error) {
+// their texts in key order, and gives each document its vector as
+// [FitLSAEmbed] does: it calls vectors with batches of keys and their
+// vectors, in key order, which are reused once vectors returns (copy
+// what you keep). Only one batch of vectors is held at a time. It empties
+// c (the counts are freed when the fit returns); no document may be added
+// to c while it runs.
+func FitLSACorpus(ctx context.Context, c *Corpus, opts LSAOptions, vectors func(keys []string, vecs [][]float32)) (*LSA, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("fit lsa: %w", err)
+		return nil, fmt.Errorf("fit lsa: %w", err)
 	}
 	cp, keys, err := c.build(ctx, opts.MaxVocab, opts.MinDF)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("fit lsa: %w", err)
+		return nil, fmt.Errorf("fit lsa: %w", err)
 	}
 	m, err := fitCorpus(ctx, cp, opts)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	vecs, err := foldIn(ctx, m, cp)
-	return m, keys, vecs, err
+	err = foldIn(ctx, m, cp, func(lo int, vecs [][]float32) { vectors(keys[lo:lo+len(vecs)], vecs) })
+	return m, err
 }
 
 // fitLSA fits a model and returns the corpus it was fitted on.
@@ -179,7 +202,7 @@ func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus,
 // fitCorpus fits a model on corpus c (opts with their defaults).
 func fitCorpus(ctx context.Context, c *corpus, opts LSAOptions) (*LSA, error) {
 	m := &LSA{terms: c.terms, idf: c.idf}
-	if len(c.a.col) == 0 {
+	if len(c.terms) == 0 {
 		m.sigma = []float32{0}
 		m.v = make([]float32, len(c.terms))
 	} else {

@@ -318,7 +318,7 @@ func TestLSAMaxVocab(t *testing.T) {
 func TestFitLSAEmbed(t *testing.T) {
 	corpora := map[string][]string{
 		"music":     musicCorpus,
-		"synthetic": syntheticCorpus(600, 3),
+		"synthetic": syntheticCorpus(2100, 3), // folded in in three batches
 		"odd": {
 			"", "the and of", "guitar guitar guitar melody", "melody song song",
 			"写代码 写代码 测试", "测试 写代码", "unique-word guitar", "song melody guitar",
@@ -357,7 +357,7 @@ func TestFitLSAEmbed(t *testing.T) {
 // goroutines and in any order, give the model FitLSA fits on their texts
 // in key order, byte for byte, and FitLSAEmbed's vectors.
 func TestFitLSACorpus(t *testing.T) {
-	docs := syntheticCorpus(600, 3)
+	docs := syntheticCorpus(2100, 3) // folded in in three batches
 	keys := make([]string, len(docs))
 	for i := range docs {
 		keys[i] = fmt.Sprintf("note %04d\x00%d", i/4, i%4)
@@ -377,8 +377,15 @@ func TestFitLSACorpus(t *testing.T) {
 		t.Fatalf("Len %d, want %d", c.Len(), len(docs))
 	}
 	// The whole corpus, and a sample of a sixth of it.
-	for _, opts := range []embed.LSAOptions{{Dimensions: 16}, {Dimensions: 16, Sample: 100}} {
-		m, gotKeys, vecs, err := embed.FitLSACorpus(context.Background(), c, opts)
+	for _, opts := range []embed.LSAOptions{{Dimensions: 16}, {Dimensions: 16, Sample: 350}} {
+		var gotKeys []string
+		var vecs [][]float32
+		m, err := embed.FitLSACorpus(context.Background(), c, opts, func(keys []string, batch [][]float32) {
+			gotKeys = append(gotKeys, keys...)
+			for _, v := range batch {
+				vecs = append(vecs, slices.Clone(v))
+			}
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

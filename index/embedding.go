@@ -102,16 +102,21 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	for len(pending) > 0 {
 		batch := pending[:min(len(pending), size)]
 		pending = pending[len(batch):]
-		vecs, ok := warm.vectors(batch)
+		enc, ok := warm.vectors(batch)
 		if !ok {
 			texts, terr := ix.embedTexts(ctx, batch)
 			if terr != nil {
 				return terr
 			}
+			var vecs [][]float32
 			vecs, err = e.Embed(ctx, texts)
-		}
-		if err == nil && len(vecs) != len(batch) {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
+			if err == nil && len(vecs) != len(batch) {
+				err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
+			}
+			enc = make([][]byte, len(vecs))
+			for i, v := range vecs {
+				enc[i] = encodeVector(v)
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -120,7 +125,7 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 			st.EmbedError = fmt.Sprintf("embed with %s: %v", e.ID(), err)
 			return nil
 		}
-		if err := ix.storeVectors(ctx, batch, vecs); err != nil {
+		if err := ix.storeVectors(ctx, batch, enc); err != nil {
 			return err
 		}
 		st.Embedded += len(batch)
@@ -408,7 +413,9 @@ func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string
 	return texts, rows.Err()
 }
 
-func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]float32) error {
+// storeVectors stores the encoded vectors (see encodeVector) of the
+// chunks of batch, and takes them out of the pending table.
+func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]byte) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -422,9 +429,9 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	// What was stored, for the in-memory vectors: a chunk a sync deleted
 	// in the meantime gets none.
 	var ids, notes []int64
-	var stored [][]float32
+	var stored [][]byte
 	for i, p := range batch {
-		res, err := st.ExecContext(ctx, p.id, encodeVector(vecs[i]), p.id)
+		res, err := st.ExecContext(ctx, p.id, vecs[i], p.id)
 		if err != nil {
 			return fmt.Errorf("store vector: %w", err)
 		}

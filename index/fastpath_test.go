@@ -347,19 +347,19 @@ func TestVectorSetDelta(t *testing.T) {
 	fresh := func() *vectorSet {
 		vs := &vectorSet{dims: dims, embedID: "e", version: "v"}
 		var ids, notes []int64
-		var vecs [][]float32
+		var vecs [][]byte
 		for _, e := range live {
-			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, e.v)
+			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, encodeVector(e.v))
 		}
 		return vs.with(ids, notes, vecs, "v")
 	}
 	add := func(vs *vectorSet, note int64, n int) *vectorSet {
 		var ids, notes []int64
-		var vecs [][]float32
+		var vecs [][]byte
 		for range n {
 			e := entry{int64(1000*note) + int64(len(live)), note, vec()}
 			live = append(live, e)
-			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, e.v)
+			ids, notes, vecs = append(ids, e.id), append(notes, e.note), append(vecs, encodeVector(e.v))
 		}
 		return vs.with(ids, notes, vecs, "v")
 	}

@@ -61,11 +61,11 @@ func (vs *vectorSet) without(notes map[int64]bool, version string) *vectorSet {
 	return &nv
 }
 
-// with returns vs with the vectors vecs of chunks ids (of notes notes),
-// at version. It appends to vs's arrays past their length, where no
+// with returns vs with the encoded vectors vecs (see encodeVector) of
+// chunks ids (of notes notes), at version. It appends to vs's arrays past their length, where no
 // search of vs looks; callers change only the index's current set, one at
 // a time (under Index.mu).
-func (vs *vectorSet) with(ids, notes []int64, vecs [][]float32, version string) *vectorSet {
+func (vs *vectorSet) with(ids, notes []int64, vecs [][]byte, version string) *vectorSet {
 	nv := *vs
 	nv.version, nv.fromPack = version, false
 	nv.ids = append(vs.ids[:len(vs.ids):len(vs.ids)], ids...)
@@ -78,9 +78,8 @@ func (vs *vectorSet) with(ids, notes []int64, vecs [][]float32, version string) 
 		nv.scales = slices.Grow(slices.Clip(vs.scales), grow)
 	}
 	for _, v := range vecs {
-		n := len(nv.codes)
-		nv.codes = append(nv.codes, make([]int8, vs.dims)...)
-		nv.scales = append(nv.scales, quantize(v, nv.codes[n:]))
+		nv.codes = append(nv.codes, asInt8s(v[4:4+vs.dims])...)
+		nv.scales = append(nv.scales, math.Float32frombits(binary.LittleEndian.Uint32(v)))
 	}
 	if vs.dead != nil {
 		nv.dead = make([]uint64, (len(nv.ids)+63)/64)

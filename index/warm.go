@@ -26,7 +26,7 @@ type warmStart struct {
 	// Set when done is closed.
 	model *embed.LSA
 	fit   int                  // how many chunks it was fitted on (see fitLSA)
-	vecs  map[string][]float32 // by chunk (see chunkKey)
+	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
 	err   error
 }
 
@@ -76,18 +76,19 @@ func (w *warmStart) start() {
 			return
 		}
 		// In key order, so that the same notes give the same model
-		// whatever order the readers finished in.
-		var keys []string
-		var vecs [][]float32
-		if w.model, keys, vecs, w.err = embed.FitLSACorpus(w.ctx, w.corpus, embed.LSAOptions{}); w.err != nil {
-			return
-		}
-		w.fit = len(keys)
-		w.vecs = make(map[string][]float32, len(vecs))
-		for i, v := range vecs {
-			w.vecs[keys[i]] = v
-		}
+		// whatever order the readers finished in. The vectors are kept
+		// as they will be stored: a quarter of the memory of float32s.
+		w.fit = w.corpus.Len()
+		vecs := make(map[string][]byte, w.fit)
+		w.model, w.err = embed.FitLSACorpus(w.ctx, w.corpus, embed.LSAOptions{}, func(keys []string, batch [][]float32) {
+			for i, v := range batch {
+				vecs[keys[i]] = encodeVector(v)
+			}
+		})
 		w.corpus = nil
+		if w.err == nil {
+			w.vecs = vecs
+		}
 	}()
 }
 
@@ -106,13 +107,13 @@ func (w *warmStart) wait() {
 	}
 }
 
-// vectors returns the warm start's vectors of the chunks of batch, if it
-// has them all.
-func (w *warmStart) vectors(batch []pendingChunk) ([][]float32, bool) {
+// vectors returns the warm start's vectors of the chunks of batch,
+// encoded, if it has them all.
+func (w *warmStart) vectors(batch []pendingChunk) ([][]byte, bool) {
 	if w == nil || w.vecs == nil {
 		return nil, false
 	}
-	out := make([][]float32, len(batch))
+	out := make([][]byte, len(batch))
 	for i, p := range batch {
 		v, ok := w.vecs[chunkKey(p.path, p.seq)]
 		if !ok {
