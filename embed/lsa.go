@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 	"slices"
 	"sync"
@@ -245,9 +246,14 @@ func (m *LSA) ID() string {
 	m.idOnce.Do(func() {
 		h := sha256.New()
 		m.encode(h)
-		m.id = fmt.Sprintf("lsa-v%d-%d-%s", lsaVersion, m.Dimensions(), hex.EncodeToString(h.Sum(nil))[:12])
+		m.setID(h)
 	})
 	return m.id
+}
+
+// setID sets the model's ID from h, a SHA-256 of its binary form.
+func (m *LSA) setID(h hash.Hash) {
+	m.id = fmt.Sprintf("lsa-v%d-%d-%s", lsaVersion, m.Dimensions(), hex.EncodeToString(h.Sum(nil))[:12])
 }
 
 // foldInPower is the power p of the scaling Σᵖ applied to a folded-in

@@ -3,6 +3,7 @@ package embed
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -99,6 +100,14 @@ func UnmarshalLSA(b []byte) (*LSA, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unmarshal lsa: %w: %s", ErrBadModel, err)
 	}
+	// The encoding is canonical: b is what encode would write again, so
+	// its hash is the ID, without the encoding (tens of milliseconds for
+	// a large model).
+	m.idOnce.Do(func() {
+		h := sha256.New()
+		h.Write(b)
+		m.setID(h)
+	})
 	return m, nil
 }
 

@@ -119,6 +119,19 @@ func TestVectorPack(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("from the pack:\n%v\nwant\n%v", got, want)
 	}
+	// It maps the pack until it closes; a resident process reads it and
+	// finds the same.
+	if len(ix2.unmaps) != 1 {
+		t.Errorf("%d packs mapped, want 1", len(ix2.unmaps))
+	}
+	resident, err := Open(ctx, filepath.Join(tv.dir, ".vaultmem", "cache"), Options{Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resident.Close()
+	if got, err := resident.Search(ctx, q); err != nil || !reflect.DeepEqual(got, want) || !resident.vec.fromPack || len(resident.unmaps) != 0 {
+		t.Errorf("resident: %v, %v; from the pack %v, %d mapped", got, err, resident.vec.fromPack, len(resident.unmaps))
+	}
 
 	// After a change the pack is stale and not used; Pack renews it.
 	tv.write("memory/extra.md", "---\nname: extra\ndescription: deploys\ntype: project\n---\nDeploys now go out on Thursdays.\n")

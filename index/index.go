@@ -75,6 +75,8 @@ type Index struct {
 	// keeps between calls.
 	mu  sync.Mutex
 	vec *vectorSet // all vectors, loaded on first vector search
+	// unmaps unmaps the vector packs mapped (see readPack), at Close.
+	unmaps []func() error
 	lsa *lsaState  // the fitted default embedder, when Options.Embedder is nil
 	// files is the stored file list a sync left (see fileCache).
 	files *fileCache
@@ -422,12 +424,18 @@ func Remove(dir string) error {
 	return nil
 }
 
-// Close closes the database (an in-memory one is gone).
+// Close closes the database (an in-memory one is gone) and unmaps the
+// vector packs it mapped: no search may run during or after it.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	if ix.loadResults != nil {
 		ix.loadResults.Close()
 	}
+	ix.vec = nil
+	for _, unmap := range ix.unmaps {
+		unmap()
+	}
+	ix.unmaps = nil
 	ix.mu.Unlock()
 	if ix.pin != nil {
 		ix.pin.Close()

@@ -149,12 +149,30 @@ func (ix *Index) packVersion() string {
 var errStalePack = errors.New("index: vector pack missing, damaged or out of date")
 
 // readPack loads the vector pack if it was made at version.
+//
+// A process that is not resident (a CLI command) maps the pack instead of
+// reading it, which saves copying its megabytes; the mapping lasts until
+// Close. A resident one reads it, since it may load many packs over its
+// life and cannot tell when a search stops using one.
 func (ix *Index) readPack(version string) (*vectorSet, error) {
-	b, err := os.ReadFile(ix.packPath())
+	if ix.opts.Resident {
+		b, err := os.ReadFile(ix.packPath())
+		if err != nil {
+			return nil, errStalePack
+		}
+		return decodePack(b, version)
+	}
+	b, unmap, err := mapFile(ix.packPath())
 	if err != nil {
 		return nil, errStalePack
 	}
-	return decodePack(b, version)
+	vs, err := decodePack(b, version)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	ix.unmaps = append(ix.unmaps, unmap) // under ix.mu, held by ix.vectors
+	return vs, nil
 }
 
 // decodePack reads the vectors of pack b (see encodePack) if it was made

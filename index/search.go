@@ -259,8 +259,9 @@ func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[in
 	ix.mu.Unlock()
 	if h == nil || h.gen != gen {
 		h = &hiddenNotes{gen: gen, archived: map[int64]bool{}}
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, path = ? FROM notes WHERE path = ? OR archived`,
-			vault.MemoryIndexFile, vault.MemoryIndexFile)
+		// Two lookups by index: "path = ? OR archived" scans every note.
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ? UNION ALL SELECT id, 0 FROM notes WHERE archived`,
+			vault.MemoryIndexFile)
 		if err != nil {
 			return nil, fmt.Errorf("read archived notes: %w", err)
 		}
