@@ -77,7 +77,7 @@ type Index struct {
 	vec *vectorSet // all vectors, loaded on first vector search
 	// unmaps unmaps the vector packs mapped (see readPack), at Close.
 	unmaps []func() error
-	lsa *lsaState  // the fitted default embedder, when Options.Embedder is nil
+	lsa    *lsaState // the fitted default embedder, when Options.Embedder is nil
 	// files is the stored file list a sync left (see fileCache).
 	files *fileCache
 	// lex is the in-memory keyword index (Options.Resident); lexLoad

@@ -25,7 +25,7 @@ type warmStart struct {
 
 	// Set when done is closed.
 	model *embed.LSA
-	fit   int                  // how many chunks it was fitted on (see fitLSA)
+	fit   int               // how many chunks it was fitted on (see fitLSA)
 	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
 	err   error
 }
