@@ -35,13 +35,17 @@ func TestIntentRulesOnLabelledSet(t *testing.T) {
 		// call", "how are A and B linked", "need to know", "state of",
 		// "all about").
 		{"intentdata/intents-heldout2.tsv", 0.97, 48},
-		// Held out: the third set, written before those cues, never tuned
-		// on and not trained on: the rules alone 0.817 before them and
-		// after; with the examples classifier 0.917.
-		{"testdata/intents-heldout3.tsv", heldOutFloor, 60},
-		// Held out: the fourth set, written after the examples classifier
-		// was built and scored once (0.883; the rules alone 0.833).
-		{"testdata/intents-heldout4.tsv", 0.88, 60},
+		// The third set, written before those cues, never tuned on: the
+		// rules alone 0.817 before them and after; 0.917 with the
+		// examples classifier (trained on the first three sets) when held
+		// out. Trained on since.
+		{"intentdata/intents-heldout3.tsv", 0.90, 60},
+		// The fourth set, written after the examples classifier was
+		// built: 0.883 held out (the rules alone 0.833). Trained on since.
+		{"intentdata/intents-heldout4.tsv", 0.88, 60},
+		// Held out: the fifth set, written before the classifier was
+		// trained on the third and fourth sets, and scored once after.
+		{"testdata/intents-heldout5.tsv", heldOutFloor, 60},
 	} {
 		t.Run(set.file, func(t *testing.T) { scoreIntents(t, set.file, set.floor, set.least) })
 	}
@@ -102,7 +106,7 @@ func scoreIntents(t *testing.T, file string, floor float64, least int) {
 }
 
 // heldOutFloor is the accuracy on the held-out set, rounded down.
-const heldOutFloor = 0.91
+const heldOutFloor = 0.90
 
 // TestExamplesClassifier: questions no cue of the rules matches are
 // classified by the labelled questions they resemble when that is sure
