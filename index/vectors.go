@@ -311,10 +311,11 @@ func quantize(v []float32, codes []int8) float32 {
 	return top / 127
 }
 
-// dotCodes is the dot product of a and the quantized vector codes (of
+// dotCodesGo is the dot product of a and the quantized vector codes (of
 // equal length) before its scale, with four accumulators so that the
-// multiplications overlap.
-func dotCodes(a []float32, codes []int8) float32 {
+// multiplications overlap. dotCodes is it, or on CPUs with AVX2 and FMA
+// the same eight lanes at a time (see dot_amd64.s).
+func dotCodesGo(a []float32, codes []int8) float32 {
 	codes = codes[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package index
+
+// dotCodes is the dot product of a and codes (of equal length) before the
+// codes' scale.
+func dotCodes(a []float32, codes []int8) float32 { return dotCodesGo(a, codes) }
