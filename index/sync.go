@@ -184,16 +184,19 @@ func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start tim
 
 // walk lists the vault's files with their size and modification time.
 func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
-	var files []seen
+	list, err := vault.Files(ctx, fsys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	files := make([]seen, 0, len(list))
 	var skips []Skip
-	err := vault.Walk(ctx, fsys, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			skips = append(skips, Skip{Path: p, Error: err.Error()})
-			return nil
+	for _, f := range list {
+		if f.Err != nil {
+			skips = append(skips, Skip{Path: f.Path, Error: f.Err.Error()})
+			continue
 		}
-		var info fs.FileInfo
-		if d.Type()&fs.ModeSymlink != 0 {
-			info, err = fs.Stat(fsys, p)
+		if f.Symlink {
+			info, err := fs.Stat(fsys, f.Path)
 			switch {
 			case err == nil && info.IsDir():
 				err = errors.New("symbolic link to a folder: not followed")
@@ -202,20 +205,15 @@ func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
 			case err != nil && strings.Contains(err.Error(), "path escapes from parent"): // os.Root's, unexported
 				err = errors.New("symbolic link leading outside the vault: not followed")
 			}
-		} else {
-			info, err = d.Info()
-		}
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) { // vanished mid-walk: simply gone
-				skips = append(skips, Skip{Path: p, Error: err.Error()})
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) { // vanished mid-walk: simply gone
+					skips = append(skips, Skip{Path: f.Path, Error: err.Error()})
+				}
+				continue
 			}
-			return nil
+			f.Size, f.ModTime = info.Size(), info.ModTime().UnixNano()
 		}
-		files = append(files, seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)})
-		return nil
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("walk vault: %w", err)
+		files = append(files, seen{path: f.Path, size: f.Size, mtime: f.ModTime, note: vault.IsNotePath(f.Path)})
 	}
 	return files, skips, nil
 }

@@ -97,7 +97,7 @@ func Open(dir string, folders Folders) (*Vault, error) {
 func (v *Vault) Close() error { return v.root.Close() }
 
 // FS returns the vault as a file system, confined to its folder.
-func (v *Vault) FS() fs.FS { return v.root.FS() }
+func (v *Vault) FS() fs.FS { return vaultFS{FS: v.root.FS(), dir: v.Dir} }
 
 // Root returns the vault's os.Root, for callers that watch or write it.
 func (v *Vault) Root() *os.Root { return v.root }

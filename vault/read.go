@@ -2,7 +2,6 @@ package vault
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,35 +32,6 @@ func IsHidden(p string) bool {
 func IsEditorTemp(base string) bool {
 	return strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || strings.HasSuffix(base, ".swx") ||
 		strings.HasSuffix(base, ".tmp") || strings.HasPrefix(base, "#") || base == "4913"
-}
-
-// Walk calls fn for every file of the vault that is not hidden (see
-// [IsHidden]), in lexical order. Symbolic links are reported as they are
-// (fn sees d.Type()&fs.ModeSymlink) and never followed into folders, so a
-// symlink loop cannot make Walk run forever. An error reading a folder is
-// passed to fn with that folder's path; fn's non-nil error stops the walk.
-func Walk(ctx context.Context, fsys fs.FS, fn func(p string, d fs.DirEntry, err error) error) error {
-	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if p != "." && strings.HasPrefix(path.Base(p), ".") {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			return fn(p, d, err)
-		}
-		if d.IsDir() || IsEditorTemp(d.Name()) {
-			return nil
-		}
-		return fn(p, d, nil)
-	})
 }
 
 // ReadNote reads and parses the note at p. Errors: a *ParseError naming p
