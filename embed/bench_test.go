@@ -125,3 +125,19 @@ func BenchmarkFitLSACorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUnmarshalLSA reads back the model of BenchmarkFitLSA (30,000
+// terms, 128 dimensions), as every one-shot search does.
+func BenchmarkUnmarshalLSA(b *testing.B) {
+	m, err := embed.FitLSA(context.Background(), benchCorpus(), embed.LSAOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, _ := m.MarshalBinary()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := embed.UnmarshalLSA(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func UnmarshalLSA(b []byte) (*LSA, error) {
 	return m, nil
 }
 
+// expBits are the exponent bits of a float32.
+const expBits = 0x7f800000
+
 func decodeLSA(b []byte) (*LSA, error) {
 	const header = len(lsaMagic) + 1 + 8
 	if len(b) < header+4 {
@@ -157,10 +160,11 @@ func decodeLSA(b []byte) (*LSA, error) {
 	floats := func(n int) ([]float32, error) {
 		fs := make([]float32, n)
 		for i := range fs {
-			fs[i] = math.Float32frombits(binary.LittleEndian.Uint32(rest[4*i:]))
-			if math.IsNaN(float64(fs[i])) || math.IsInf(float64(fs[i]), 0) {
+			bits := binary.LittleEndian.Uint32(rest[4*i:])
+			if bits&expBits == expBits { // all exponent bits set: infinite or NaN
 				return nil, errors.New("non-finite number")
 			}
+			fs[i] = math.Float32frombits(bits)
 		}
 		rest = rest[4*n:]
 		return fs, nil

@@ -3,8 +3,10 @@ package embed_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -227,6 +229,17 @@ func TestUnmarshalLSARejects(t *testing.T) {
 	}
 	if _, err := embed.UnmarshalLSA(append(bytes.Clone(good), 0)); !errors.Is(err, embed.ErrBadModel) {
 		t.Errorf("UnmarshalLSA with a trailing byte: err = %v, want ErrBadModel", err)
+	}
+	// A last number (of the vectors) that is not finite, under a valid
+	// checksum.
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	for _, x := range []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())} {
+		bad := bytes.Clone(good[:len(good)-4])
+		binary.LittleEndian.PutUint32(bad[len(bad)-4:], math.Float32bits(x))
+		bad = binary.LittleEndian.AppendUint32(bad, crc32.Checksum(bad, castagnoli))
+		if _, err := embed.UnmarshalLSA(bad); !errors.Is(err, embed.ErrBadModel) || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("UnmarshalLSA with %v in the vectors: err = %v, want ErrBadModel, non-finite", x, err)
+		}
 	}
 }
 
