@@ -203,9 +203,8 @@ func (ix *Index) Refresh(ctx context.Context, fsys fs.FS, paths ...string) error
 		return nil
 	}
 	warm, err := ix.apply(ctx, fsys, nil, paths, time.Now(), nil, &Stats{})
-	if warm != nil {
-		warm.wait()
-	}
+	warm.wait()
+	warm.release()
 	if err != nil {
 		return fmt.Errorf("index %s: %w", ix.path, err)
 	}
@@ -226,6 +225,7 @@ func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st 
 	}
 	if len(paths) > 0 {
 		warm, err := ix.apply(ctx, fsys, nil, paths, start, nil, &st)
+		defer warm.release()
 		warm.wait()
 		if err != nil {
 			return st, fmt.Errorf("index %s: %w", ix.path, err)

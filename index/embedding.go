@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -319,7 +320,10 @@ func (ix *Index) writeLSAFile(version string, b []byte) {
 	if version == "" || ix.memory || !ix.writable() {
 		return
 	}
-	writeFileAtomic(filepath.Join(filepath.Dir(ix.path), lsaFile), append([]byte(version+"\n"), b...))
+	writeFileAtomic(filepath.Join(filepath.Dir(ix.path), lsaFile), func(w io.Writer) error {
+		_, err := w.Write(append([]byte(version+"\n"), b...))
+		return err
+	})
 }
 
 // useEmbedder drops the vectors of another embedder.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -418,7 +419,11 @@ func TestVectorSetDelta(t *testing.T) {
 				t.Fatalf("%s: nearest %v, a fresh set finds %v", step, got, exp)
 			}
 		}
-		packed, err := decodePack(encodePack(vs), "v")
+		var buf bytes.Buffer
+		if err := writePack(&buf, vs); err != nil {
+			t.Fatal(err)
+		}
+		packed, err := decodePack(buf.Bytes(), "v")
 		if err != nil || !reflect.DeepEqual(packed.ids, want.ids) || !reflect.DeepEqual(packed.codes, want.codes) {
 			t.Fatalf("%s: the pack holds %v (%v), want %v", step, packed, err, want.ids)
 		}

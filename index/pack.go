@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -56,26 +57,29 @@ func (ix *Index) Pack(ctx context.Context) error {
 	if err != nil || version == "" || ix.packVersion() == version {
 		return err
 	}
+	// Every vector is read (after a cold index, the process's heap is
+	// still full of the index's garbage): keep the heap near what is live.
+	defer boundHeap()()
 	vs, err := ix.vectors(ctx)
 	if err != nil || vs.fromPack || len(vs.ids) == 0 {
 		return err
 	}
-	if err := writeFileAtomic(ix.packPath(), encodePack(vs)); err != nil {
+	if err := writeFileAtomic(ix.packPath(), func(w io.Writer) error { return writePack(w, vs) }); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
 	}
 	return nil
 }
 
-// writeFileAtomic writes b to p (a cache file: the vector pack, the
-// model) through a temp file renamed over it, so that a reader never sees
-// half of it. No fsync: it is a cache, and its checksum catches what a
-// crash could leave.
-func writeFileAtomic(p string, b []byte) error {
+// writeFileAtomic writes a file at p (a cache file: the vector pack, the
+// model) with write, through a temp file renamed over it, so that a
+// reader never sees half of it. No fsync: it is a cache, and its checksum
+// catches what a crash could leave.
+func writeFileAtomic(p string, write func(w io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -88,40 +92,53 @@ func writeFileAtomic(p string, b []byte) error {
 	return err
 }
 
-// encodePack lays out a pack: the magic, the version and the embedder's
-// ID (each a uvarint length and its bytes), dimensions and count (uint32),
-// zeros up to an 8-byte boundary, then the chunk ids and note ids (int64
-// each), the vectors' scales (float32 each) and their codes (dimensions
-// int8 each), all little-endian, and a CRC-32C of everything before it.
-func encodePack(vs *vectorSet) []byte {
+// writePack writes a pack to w: the magic, the version and the
+// embedder's ID (each a uvarint length and its bytes), dimensions and
+// count (uint32), zeros up to an 8-byte boundary, then the chunk ids and
+// note ids (int64 each), the vectors' scales (float32 each) and their
+// codes (dimensions int8 each), all little-endian, and a CRC-32C of
+// everything before it. It streams: a pack of 235,000 vectors (36 MB) is
+// never held as bytes.
+func writePack(w io.Writer, vs *vectorSet) error {
 	if vs.ndead > 0 {
 		vs = vs.compact()
 	}
 	n := len(vs.ids)
-	b := make([]byte, 0, len(packMagic)+len(vs.version)+len(vs.embedID)+32+20*n+len(vs.codes)+4)
-	b = append(b, packMagic...)
-	b = binary.AppendUvarint(b, uint64(len(vs.version)))
-	b = append(b, vs.version...)
-	b = binary.AppendUvarint(b, uint64(len(vs.embedID)))
-	b = append(b, vs.embedID...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(vs.dims))
-	b = binary.LittleEndian.AppendUint32(b, uint32(n))
-	for len(b)%8 != 0 { // the arrays start 8-aligned
-		b = append(b, 0)
+	crc := crc32.New(packCRC)
+	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 64<<10)
+	var head []byte
+	head = append(head, packMagic...)
+	head = binary.AppendUvarint(head, uint64(len(vs.version)))
+	head = append(head, vs.version...)
+	head = binary.AppendUvarint(head, uint64(len(vs.embedID)))
+	head = append(head, vs.embedID...)
+	head = binary.LittleEndian.AppendUint32(head, uint32(vs.dims))
+	head = binary.LittleEndian.AppendUint32(head, uint32(n))
+	for len(head)%8 != 0 { // the arrays start 8-aligned
+		head = append(head, 0)
 	}
+	bw.Write(head)
+	var b [8]byte
 	for _, id := range vs.ids {
-		b = binary.LittleEndian.AppendUint64(b, uint64(id))
+		binary.LittleEndian.PutUint64(b[:], uint64(id))
+		bw.Write(b[:])
 	}
 	for _, note := range vs.notes {
-		b = binary.LittleEndian.AppendUint64(b, uint64(note))
+		binary.LittleEndian.PutUint64(b[:], uint64(note))
+		bw.Write(b[:])
 	}
 	for _, x := range vs.scales {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		binary.LittleEndian.PutUint32(b[:4], math.Float32bits(x))
+		bw.Write(b[:4])
 	}
-	for _, c := range vs.codes {
-		b = append(b, byte(c))
+	if len(vs.codes) > 0 {
+		bw.Write(unsafe.Slice((*byte)(unsafe.Pointer(&vs.codes[0])), len(vs.codes)))
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, packCRC))
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	return err
 }
 
 // packVersion reads the version named by the pack's header; "" when
@@ -175,7 +192,7 @@ func (ix *Index) readPack(version string) (*vectorSet, error) {
 	return vs, nil
 }
 
-// decodePack reads the vectors of pack b (see encodePack) if it was made
+// decodePack reads the vectors of pack b (see writePack) if it was made
 // at version; they use b's memory.
 func decodePack(b []byte, version string) (*vectorSet, error) {
 	if len(b) < len(packMagic)+4 || string(b[:len(packMagic)]) != packMagic {

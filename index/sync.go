@@ -166,6 +166,7 @@ func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start tim
 	var warm *warmStart
 	if sig == "" || sig != last {
 		warm, err = ix.apply(ctx, fsys, files, nil, start, progress, st)
+		defer warm.release()
 		defer warm.wait()
 		if err != nil {
 			return err

@@ -28,6 +28,19 @@ type warmStart struct {
 	fit   int               // how many chunks it was fitted on (see fitLSA)
 	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
 	err   error
+
+	// unbound ends the heap's bound for the cold index (see boundHeap);
+	// release calls it.
+	unbound     func()
+	releaseOnce sync.Once
+}
+
+// release ends what the warm start holds for the rest of the sync: the
+// heap's bound. A nil warmStart ignores it.
+func (w *warmStart) release() {
+	if w != nil {
+		w.releaseOnce.Do(w.unbound)
+	}
 }
 
 // newWarmStart returns a warm start for the sync in tx, or nil when the
@@ -40,7 +53,7 @@ func (ix *Index) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, erro
 	if err := tx.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM chunks)").Scan(&any); err != nil || any {
 		return nil, err
 	}
-	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{})}, nil
+	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{}), unbound: boundHeap()}, nil
 }
 
 // chunkKey identifies chunk seq of the note at path. Keys sort as the
