@@ -33,8 +33,8 @@ type File struct {
 //
 // On Linux the vault's own file system ([Vault.FS]) is listed with one
 // open and one getdents per folder and one fstatat per file, several
-// folders at once: a vault of 13,000 notes in half the time of a walk
-// through [io/fs].
+// folders at once: a vault of 13,400 notes in 44–47 ms, where a walk
+// through [io/fs] takes 62–65 ms (on two cores).
 func Files(ctx context.Context, fsys fs.FS) ([]File, error) {
 	if v, ok := fsys.(vaultFS); ok && listFast != nil {
 		return listFast(ctx, v.dir)
