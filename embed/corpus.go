@@ -269,8 +269,8 @@ func (c *Corpus) build(ctx context.Context, maxVocab, minDF int) (*corpus, []str
 
 // buildCorpus counts the terms of docs (in parallel), keeps the maxVocab
 // terms of highest document frequency among those in at least minDF
-// documents, and weighs the documents. The result depends only on docs
-// and the two limits, never on the number of CPUs.
+// documents (see assemble). The result depends only on docs and the two
+// limits, never on the number of CPUs.
 func buildCorpus(ctx context.Context, docs []string, maxVocab, minDF int) (*corpus, error) {
 	// Count, each worker on a contiguous share of the documents.
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))

@@ -103,30 +103,15 @@ type LSA struct {
 // The error is ctx's, an invalid option (a negative value, more than 4096
 // dimensions), or a failure of the eigensolver, wrapped with "fit lsa".
 func FitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error) {
-	m, _, err := fitLSA(ctx, docs, opts)
-	return m, err
-}
-
-// FitLSAEmbed fits a model on docs as [FitLSA] does and returns docs'
-// vectors too, those [LSA.Embed] gives them up to float rounding, without
-// reading the texts a second time: each is its row of the corpus matrix
-// the model was fitted on, folded in. It saves Embed's second pass over
-// the texts (3.6 s of CPU for a vault of 92,200 chunks).
-func FitLSAEmbed(ctx context.Context, docs []string, opts LSAOptions) (*LSA, [][]float32, error) {
-	m, c, err := fitLSA(ctx, docs, opts)
+	opts, err := opts.withDefaults()
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("fit lsa: %w", err)
 	}
-	k := m.Dimensions()
-	flat := make([]float32, len(docs)*k)
-	out := make([][]float32, len(docs))
-	err = foldIn(ctx, m, c, func(lo int, vecs [][]float32) {
-		for i, v := range vecs {
-			out[lo+i] = flat[(lo+i)*k : (lo+i+1)*k : (lo+i+1)*k]
-			copy(out[lo+i], v)
-		}
-	})
-	return m, out, err
+	c, err := buildCorpus(ctx, docs, opts.MaxVocab, opts.MinDF)
+	if err != nil {
+		return nil, fmt.Errorf("fit lsa: %w", err)
+	}
+	return fitCorpus(ctx, c, opts)
 }
 
 // foldInBatch is how many documents foldIn folds in between two calls of
@@ -163,10 +148,11 @@ func foldIn(ctx context.Context, m *LSA, c *corpus, vectors func(lo int, vecs []
 }
 
 // FitLSACorpus fits a model on the documents of c as [FitLSA] does on
-// their texts in key order, and gives each document its vector as
-// [FitLSAEmbed] does: it calls vectors with batches of keys and their
-// vectors, in key order, which are reused once vectors returns (copy
-// what you keep). Only one batch of vectors is held at a time. It empties
+// their texts in key order, and gives each document its vector, the one
+// [LSA.Embed] gives its text up to float rounding, without reading the
+// text again: its row of the corpus matrix the model was fitted on,
+// folded in. It calls vectors with batches of keys and their vectors, in
+// key order, which are reused once vectors returns (copy what you keep). Only one batch of vectors is held at a time. It empties
 // c (the counts are freed when the fit returns); no document may be added
 // to c while it runs.
 func FitLSACorpus(ctx context.Context, c *Corpus, opts LSAOptions, vectors func(keys []string, vecs [][]float32)) (*LSA, error) {
@@ -184,20 +170,6 @@ func FitLSACorpus(ctx context.Context, c *Corpus, opts LSAOptions, vectors func(
 	}
 	err = foldIn(ctx, m, cp, func(lo int, vecs [][]float32) { vectors(keys[lo:lo+len(vecs)], vecs) })
 	return m, err
-}
-
-// fitLSA fits a model and returns the corpus it was fitted on.
-func fitLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, *corpus, error) {
-	opts, err := opts.withDefaults()
-	if err != nil {
-		return nil, nil, fmt.Errorf("fit lsa: %w", err)
-	}
-	c, err := buildCorpus(ctx, docs, opts.MaxVocab, opts.MinDF)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fit lsa: %w", err)
-	}
-	m, err := fitCorpus(ctx, c, opts)
-	return m, c, err
 }
 
 // fitCorpus fits a model on corpus c (opts with their defaults).

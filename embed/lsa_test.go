@@ -324,11 +324,32 @@ func TestLSAMaxVocab(t *testing.T) {
 	}
 }
 
-// TestFitLSAEmbed checks that the vectors FitLSAEmbed gives its documents
-// are those Embed gives them, and the model is FitLSA's, on corpora with
-// repeated words, words too rare to keep, empty and stop-word-only
-// documents and CJK text.
-func TestFitLSAEmbed(t *testing.T) {
+// fitEmbed fits a model on docs with FitLSACorpus, each document added
+// in order under a key that sorts as its index, and returns the model
+// and the documents' vectors, by index.
+func fitEmbed(t *testing.T, docs []string, opts embed.LSAOptions) (*embed.LSA, [][]float32) {
+	t.Helper()
+	c := embed.NewCorpus()
+	for i, d := range docs {
+		c.Add(fmt.Sprintf("%08d", i), d)
+	}
+	var vecs [][]float32
+	m, err := embed.FitLSACorpus(context.Background(), c, opts, func(_ []string, batch [][]float32) {
+		for _, v := range batch {
+			vecs = append(vecs, slices.Clone(v))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, vecs
+}
+
+// TestFitLSACorpusVectors checks that the vectors FitLSACorpus gives its
+// documents are those Embed gives them, and the model is FitLSA's, on
+// corpora with repeated words, words too rare to keep, empty and
+// stop-word-only documents and CJK text.
+func TestFitLSACorpusVectors(t *testing.T) {
 	corpora := map[string][]string{
 		"music":     musicCorpus,
 		"synthetic": syntheticCorpus(2100, 3), // folded in in three batches
@@ -339,14 +360,11 @@ func TestFitLSAEmbed(t *testing.T) {
 	}
 	for name, docs := range corpora {
 		t.Run(name, func(t *testing.T) {
-			m, vecs, err := embed.FitLSAEmbed(context.Background(), docs, embed.LSAOptions{Dimensions: 16})
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, vecs := fitEmbed(t, docs, embed.LSAOptions{Dimensions: 16})
 			a, _ := m.MarshalBinary()
 			b, _ := fit(t, docs, embed.LSAOptions{Dimensions: 16}).MarshalBinary()
 			if !bytes.Equal(a, b) {
-				t.Error("FitLSAEmbed's model differs from FitLSA's")
+				t.Error("FitLSACorpus's model differs from FitLSA's")
 			}
 			want, err := m.Embed(context.Background(), docs)
 			if err != nil {
@@ -368,7 +386,8 @@ func TestFitLSAEmbed(t *testing.T) {
 
 // TestFitLSACorpus: documents counted one at a time, from several
 // goroutines and in any order, give the model FitLSA fits on their texts
-// in key order, byte for byte, and FitLSAEmbed's vectors.
+// in key order, byte for byte, and the vectors they get when added one
+// after another in key order.
 func TestFitLSACorpus(t *testing.T) {
 	docs := syntheticCorpus(2100, 3) // folded in in three batches
 	keys := make([]string, len(docs))
@@ -402,20 +421,16 @@ func TestFitLSACorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, wantVecs, err := embed.FitLSAEmbed(context.Background(), docs, opts) // docs are in key order
-		if err != nil {
-			t.Fatal(err)
-		}
 		a, _ := m.MarshalBinary()
-		b, _ := want.MarshalBinary()
+		b, _ := fit(t, docs, opts).MarshalBinary() // docs are in key order
 		if !bytes.Equal(a, b) {
 			t.Errorf("sample %d: FitLSACorpus's model differs from FitLSA's on the texts in key order", opts.Sample)
 		}
 		if !slices.Equal(gotKeys, keys) {
 			t.Fatalf("keys not in order: %q...", gotKeys[:min(5, len(gotKeys))])
 		}
-		if !reflect.DeepEqual(vecs, wantVecs) {
-			t.Errorf("sample %d: FitLSACorpus's vectors differ from FitLSAEmbed's", opts.Sample)
+		if _, wantVecs := fitEmbed(t, docs, opts); !reflect.DeepEqual(vecs, wantVecs) {
+			t.Errorf("sample %d: the vectors differ from those of the documents added in key order", opts.Sample)
 		}
 		c = embed.NewCorpus() // the fit empties it: count again for the next
 		for i := range docs {
@@ -447,10 +462,7 @@ func TestFitLSASample(t *testing.T) {
 	}
 	var models [][]byte
 	for _, sample := range []int{0, 80} {
-		m, vecs, err := embed.FitLSAEmbed(context.Background(), docs, embed.LSAOptions{Dimensions: 8, Sample: sample})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, vecs := fitEmbed(t, docs, embed.LSAOptions{Dimensions: 8, Sample: sample})
 		b, _ := m.MarshalBinary()
 		models = append(models, b)
 		right := 0

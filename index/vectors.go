@@ -62,9 +62,9 @@ func (vs *vectorSet) without(notes map[int64]bool, version string) *vectorSet {
 }
 
 // with returns vs with the encoded vectors vecs (see encodeVector) of
-// chunks ids (of notes notes), at version. It appends to vs's arrays past their length, where no
-// search of vs looks; callers change only the index's current set, one at
-// a time (under Index.mu).
+// chunks ids (of notes notes), at version. It appends to vs's arrays
+// past their length, where no search of vs looks; callers change only
+// the index's current set, one at a time (under Index.mu).
 func (vs *vectorSet) with(ids, notes []int64, vecs [][]byte, version string) *vectorSet {
 	nv := *vs
 	nv.version, nv.fromPack = version, false
