@@ -17,7 +17,7 @@ import (
 // intentData holds labelled questions (INTENT<TAB>QUESTION a line, "#"
 // comments), English and Chinese: what the rules were written and scored
 // on, and what the examples classifier learns from. The held-out set the
-// classifiers are judged on (testdata/intents-heldout3.tsv) is not among
+// classifiers are judged on (testdata/intents-heldout5.tsv) is not among
 // them.
 //
 //go:embed intentdata/*.tsv
