@@ -90,7 +90,7 @@ func TestResourcesWithHostileNames(t *testing.T) {
 	for _, p := range hostileNames {
 		files[p] = "# " + p + "\n\nbody of " + p + "\n"
 	}
-	cs, srv, dir := serve(t, files, nil)
+	cs, _, dir := serve(t, files, nil)
 	ctx := context.Background()
 	listed := map[string]string{} // URI -> name
 	for r, err := range cs.Resources(ctx, nil) {
@@ -117,15 +117,22 @@ func TestResourcesWithHostileNames(t *testing.T) {
 			}
 		}
 	}
-	// A note that appears while the server runs is added without a panic,
-	// and one that goes is removed.
+	// The list is read from the notes as they are: one that appears while
+	// the server runs is listed and reads back, one that goes is not.
 	writeNote(t, dir, "Later 100% sure.md", "later\n")
-	if err := srv.RefreshResources(ctx, []string{"Later 100% sure.md", "Q3 10% growth.md"}); err != nil {
-		t.Fatal(err)
-	}
 	os.Remove(filepath.Join(dir, "Q3 10% growth.md"))
-	if err := srv.RefreshResources(ctx, []string{"Q3 10% growth.md"}); err != nil {
-		t.Fatal(err)
+	listed = map[string]string{}
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed[r.URI] = r.Name
+	}
+	if _, ok := listed[mcpserver.URI("Later 100% sure.md")]; !ok {
+		t.Errorf("the new note is not listed: %v", listed)
+	}
+	if _, ok := listed[mcpserver.URI("Q3 10% growth.md")]; ok {
+		t.Errorf("the removed note is still listed")
 	}
 	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.URI("Later 100% sure.md")}); err != nil || res.Contents[0].Text != "later\n" {
 		t.Errorf("read the new note: %v", err)

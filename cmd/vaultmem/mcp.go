@@ -70,13 +70,15 @@ func (a *app) mcpCommand() *cli.Command {
 			watcher, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
 				defer func() { // no note may stop the server
 					if r := recover(); r != nil {
-						logf("recovered while listing %v: %v", b.Paths, r)
+						logf("recovered after syncing %v: %v", b.Paths, r)
 					}
 				}()
 				if b.Err != nil {
 					logf("sync: %v", b.Err)
 				}
-				srv.RefreshResources(ctx, b.Paths)
+				if len(b.Paths) > 0 {
+					srv.NotesChanged()
+				}
 				keep.afterBatch(ctx, b)
 			}})
 			switch {
@@ -106,7 +108,7 @@ func (a *app) mcpCommand() *cli.Command {
 				case st.ReadOnly != "" && st.Stale > 0:
 					logf("the index cannot be updated (%s); %d files changed since it was built", st.ReadOnly, st.Stale)
 				}
-				srv.RefreshResources(runCtx, nil)
+				srv.NotesChanged() // every note is listed now
 				// Load the keyword index and the vectors before the first
 				// query needs them; a failure only means that query loads them.
 				ix.Warm(runCtx)
