@@ -332,3 +332,35 @@ func FuzzPostings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCJKPostings: any ascending docs, each with ascending positions,
+// round-trip, the first doc 0 included.
+func FuzzCJKPostings(f *testing.F) {
+	f.Add([]byte{0, 2, 1, 2, 200, 9, 3, 0})
+	f.Add([]byte{255, 255, 255, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p cjkPostings
+		type posting struct {
+			doc int32
+			pos []int32
+		}
+		var want []posting
+		doc := int32(-1)
+		for i := 0; i+1 < len(b); i += 2 {
+			doc += 1 + int32(b[i])*int32(b[i]) - min(int32(b[i]), 1) // gaps from 1 to 65,026
+			var pos []int32
+			at := int32(b[i+1]) % 7
+			for k := range int(b[i+1]) % 5 {
+				at += int32(k)*300 + 1
+				pos = append(pos, at)
+			}
+			p.add(doc, pos)
+			want = append(want, posting{doc, pos})
+		}
+		var got []posting
+		p.each(nil, func(doc int32, pos []int32) { got = append(got, posting{doc, slices.Clone(pos)}) })
+		if !slices.EqualFunc(got, want, func(a, b posting) bool { return a.doc == b.doc && slices.Equal(a.pos, b.pos) }) {
+			t.Fatalf("added %v, got back %v", want, got)
+		}
+	})
+}
