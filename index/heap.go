@@ -25,11 +25,15 @@ const (
 
 // boundHeap bounds the heap until the returned function is called. It
 // does nothing when the process has a memory limit of its own
-// (GOMEMLIMIT) or another bound is in force.
+// (GOMEMLIMIT) or another bound is in force. While it bounds the heap,
+// the collector runs at its default pace (GOGC 100): a long-running
+// process keeps a lower one for its resident index, which would make a
+// cold index in it collect four times as often as in `vaultmem index`.
 func boundHeap() (stop func()) {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return func() {}
 	}
+	pace := debug.SetGCPercent(100)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	bound := func() {
 		metrics.Read(sample)
@@ -55,5 +59,6 @@ func boundHeap() (stop func()) {
 		close(done)
 		wg.Wait()
 		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(pace)
 	}
 }

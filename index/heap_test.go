@@ -8,14 +8,20 @@ import (
 	"testing"
 )
 
-// TestBoundHeap: the bound is a memory limit above what is live, lifted
-// when it ends; a process with a limit of its own keeps it.
+// TestBoundHeap: the bound is a memory limit above what is live, with the
+// collector at its default pace, both lifted when it ends; a process with
+// a limit of its own keeps it.
 func TestBoundHeap(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(math.MaxInt64) })
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		t.Skip("GOMEMLIMIT is set")
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	stop := boundHeap()
+	if pace := debug.SetGCPercent(-1); pace != 100 {
+		t.Errorf("under the bound: GOGC %d, want 100", pace)
+	}
+	debug.SetGCPercent(100)
 	limit := debug.SetMemoryLimit(-1)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(sample)
@@ -25,6 +31,9 @@ func TestBoundHeap(t *testing.T) {
 	stop()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("after the bound: memory limit %d, want none", got)
+	}
+	if pace := debug.SetGCPercent(25); pace != 25 {
+		t.Errorf("after the bound: GOGC %d, want the process's 25 back", pace)
 	}
 
 	// A cold index (a warm start) bounds the heap while it runs and lifts
