@@ -117,10 +117,28 @@ func servedCommand(args []string) (vaultDir string, command []string, end int, o
 			if len(c) == 1 && len(words) == 2 {
 				end-- // a one-word command: the second word was its argument
 			}
-			return vaultDir, c, end, true
+			return vaultAfter(args[end:], vaultDir), c, end, true
 		}
 	}
 	return "", nil, 0, false
+}
+
+// vaultAfter returns the vault flag's value among a command's arguments
+// (the root's flags may follow the command: `vaultmem recall --vault DIR
+// ...`), the last one given, else vaultDir; "--" ends the flags.
+func vaultAfter(args []string, vaultDir string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return vaultDir
+		case (a == "--vault" || a == "-vault") && i+1 < len(args):
+			vaultDir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--vault=") || strings.HasPrefix(a, "-vault="):
+			vaultDir = a[strings.Index(a, "=")+1:]
+		}
+	}
+	return vaultDir
 }
 
 // askServer sends the command to the vault's running server, if it is one

@@ -69,6 +69,13 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 			t.Errorf("%v\nserved:     %d %q %q\nin process: %d %q %q", args, served.code, served.stdout, served.stderr, here.code, here.stdout, here.stderr)
 		}
 	}
+	// The vault flag after the command, run from outside the vault.
+	elsewhere := t.TempDir()
+	after := []string{"search", "--vault", dir, "pnpm"}
+	inProcess := vaultmemEnv(t, elsewhere, "", []string{"VAULTMEM_SERVER=off"}, after...)
+	if served := vaultmemEnv(t, elsewhere, "", []string{"VAULTMEM_SERVER=require"}, after...); served != inProcess || inProcess.code != 0 {
+		t.Errorf("%v\nserved:     %d %q %q\nin process: %d %q %q", after, served.code, served.stdout, served.stderr, inProcess.code, inProcess.stdout, inProcess.stderr)
+	}
 	// Garbage, a request for another vault and a client that goes away:
 	// the server answers the next request all the same.
 	for _, junk := range []string{"not json\n", `{"vault": "/elsewhere", "args": ["vaultmem", "search", "x"]}` + "\n", ""} {
@@ -150,6 +157,10 @@ func TestServedCommand(t *testing.T) {
 		{[]string{"vm", "--vault=/v", "lesson", "match", "x"}, true, "/v", 4},
 		{[]string{"vm", "task", "context", "--json"}, true, "", 3},
 		{[]string{"vm", "recall", "--agent=x", "why"}, true, "", 2},
+		{[]string{"vm", "recall", "--vault", "/v", "why"}, true, "/v", 2},
+		{[]string{"vm", "search", "--vault=/v", "x"}, true, "/v", 2},
+		{[]string{"vm", "--vault", "/a", "lesson", "match", "x", "-vault", "/v"}, true, "/v", 5},
+		{[]string{"vm", "search", "x", "--", "--vault", "/v"}, true, "", 2},
 		{[]string{"vm", "lesson", "--json", "match"}, false, "", 0},
 		{[]string{"vm", "task", "done"}, false, "", 0},
 		{[]string{"vm", "lesson", "outcome", "x"}, false, "", 0},
