@@ -84,8 +84,10 @@ type Index struct {
 	// lets one goroutine at a time load or update it.
 	lex     *lexicon
 	lexLoad sync.Mutex
-	// loadResults is resultsSQL, prepared on first use.
-	loadResults *sql.Stmt
+	// stmts are the statements of constant SQL prepared so far (see
+	// prepared), under stmtsMu (ix.mu may be held while one is used).
+	stmts   map[string]*sql.Stmt
+	stmtsMu sync.Mutex
 	// hide is what queries hide, kept while the files do not change.
 	hide *hiddenNotes
 
@@ -428,9 +430,7 @@ func Remove(dir string) error {
 // vector packs it mapped: no search may run during or after it.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
-	if ix.loadResults != nil {
-		ix.loadResults.Close()
-	}
+	ix.closeStmts()
 	ix.vec = nil
 	for _, unmap := range ix.unmaps {
 		unmap()
@@ -476,8 +476,18 @@ func IsCorrupt(err error) bool {
 }
 
 func (ix *Index) meta(ctx context.Context, q querier, key string) (string, error) {
+	const query = "SELECT value FROM meta WHERE key = ?"
 	var v string
-	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	var err error
+	if q == querier(ix.db) { // not in a transaction: the statement prepared once
+		var stmt *sql.Stmt
+		if stmt, err = ix.prepared(ctx, query); err != nil {
+			return "", err
+		}
+		err = stmt.QueryRowContext(ctx, key).Scan(&v)
+	} else {
+		err = q.QueryRowContext(ctx, query, key).Scan(&v)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

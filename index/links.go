@@ -243,8 +243,13 @@ func (ix *Index) Linked(ctx context.Context, path string) ([]string, error) {
 	return slices.DeleteFunc(out, func(p string) bool { return p == path }), nil
 }
 
-func (ix *Index) paths(ctx context.Context, q string, args ...any) ([]string, error) {
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+// paths returns the paths query (constant SQL, see prepared) selects.
+func (ix *Index) paths(ctx context.Context, query string, args ...any) ([]string, error) {
+	stmt, err := ix.prepared(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
 	}

@@ -2,9 +2,9 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Around returns the chunks of the same note within n places of chunk
@@ -20,10 +20,14 @@ func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, erro
 	return out, nil
 }
 
-// chunks loads the chunks whose ids query selects, in its order, without
-// snippets.
+// chunks loads the chunks whose ids query (constant SQL, see prepared)
+// selects, in its order, without snippets.
 func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Result, error) {
-	rows, err := ix.db.QueryContext(ctx, query, args...)
+	stmt, err := ix.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -72,12 +76,12 @@ func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result,
 	if len(paths) == 0 || n <= 0 {
 		return []Result{}, nil
 	}
-	args := []any{}
-	for _, p := range paths {
-		args = append(args, p)
+	list, err := json.Marshal(paths)
+	if err != nil {
+		return nil, fmt.Errorf("note openings: %w", err)
 	}
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND c.seq < ? ORDER BY n.path, c.seq`, append(args, n)...)
+		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? ORDER BY n.path, c.seq`, string(list), n)
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)
 	}

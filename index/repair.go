@@ -65,10 +65,7 @@ func (ix *Index) Repair(ctx context.Context, fsys fs.FS, progress Progress) (Rep
 // in memory of the old one.
 func (ix *Index) rebuild(ctx context.Context) error {
 	ix.mu.Lock()
-	if ix.loadResults != nil {
-		ix.loadResults.Close()
-		ix.loadResults = nil
-	}
+	ix.closeStmts()
 	ix.vec, ix.lsa, ix.files = nil, nil, nil
 	ix.mu.Unlock()
 	ix.lexLoad.Lock()

@@ -514,9 +514,9 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 	for i, s := range ranked {
 		ids[i] = strconv.FormatInt(s.id, 10)
 	}
-	stmt, err := ix.resultsStmt(ctx)
+	stmt, err := ix.prepared(ctx, resultsSQL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("load results: %w", err)
 	}
 	rows, err := stmt.QueryContext(ctx, "["+strings.Join(ids, ",")+"]")
 	if err != nil {
@@ -553,20 +553,37 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 }
 
 // resultsSQL loads chunks by id, the ids given as one JSON array: one
-// statement for any number of ids, prepared once (see resultsStmt).
+// statement for any number of ids, prepared once (see prepared).
 const resultsSQL = `SELECT c.id, n.path, n.kind, CASE WHEN c.date != '' THEN c.date ELSE n.date END, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
 	FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))`
 
-// resultsStmt returns resultsSQL prepared, preparing it on first use.
-func (ix *Index) resultsStmt(ctx context.Context) (*sql.Stmt, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.loadResults == nil {
-		st, err := ix.db.PrepareContext(ctx, resultsSQL)
-		if err != nil {
-			return nil, fmt.Errorf("load results: %w", err)
-		}
-		ix.loadResults = st
+// prepared returns the statement of query, which must be constant SQL
+// (the statements are kept for the Index's life), preparing it on first
+// use: a resident index's recall ran a dozen statements, and preparing
+// each every time cost more than some of them took to run.
+func (ix *Index) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	ix.stmtsMu.Lock()
+	defer ix.stmtsMu.Unlock()
+	if st, ok := ix.stmts[query]; ok {
+		return st, nil
 	}
-	return ix.loadResults, nil
+	st, err := ix.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if ix.stmts == nil {
+		ix.stmts = map[string]*sql.Stmt{}
+	}
+	ix.stmts[query] = st
+	return st, nil
+}
+
+// closeStmts closes the prepared statements.
+func (ix *Index) closeStmts() {
+	ix.stmtsMu.Lock()
+	defer ix.stmtsMu.Unlock()
+	for _, st := range ix.stmts {
+		st.Close()
+	}
+	ix.stmts = nil
 }
