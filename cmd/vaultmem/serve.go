@@ -277,7 +277,9 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 	conn.SetReadDeadline(time.Now().Add(requestWait))
 	var req serveRequest
 	if err := json.NewDecoder(io.LimitReader(conn, maxRequest)).Decode(&req); err != nil {
-		logf("serve queries: a bad request: %v", err)
+		if !errors.Is(err, io.EOF) { // EOF: a connection that only checked we serve (another server starting)
+			logf("serve queries: a bad request: %v", err)
+		}
 		return
 	}
 	if _, _, _, ok := servedCommand(req.Args); !ok || req.Vault != shared.v.Dir {
