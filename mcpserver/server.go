@@ -128,11 +128,12 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 const listChangedMarker = "vault:///.vaultmem/list-changed"
 
 // NotesChanged tells clients that the list of resources changed: notes
-// were added, changed or removed; the watcher's batches call it. The list itself is read from the index on each
-// resources/list (see listResources). The SDK (v1.8.0) sends
-// list_changed only when a resource is added or removed through it, so a
-// marker is added and removed; the two changes, debounced, make one
-// notification, and listResources never shows the marker.
+// were added, changed or removed; the watcher's batches call it. The list
+// itself is read from the index on each resources/list (see
+// listResources). The SDK (v1.8.0) sends list_changed only when a
+// resource is added or removed through it, so a marker is added and
+// removed; the two changes, debounced, make one notification, and
+// listResources never shows the marker.
 func (s *Server) NotesChanged() {
 	s.mcp.AddResource(&mcp.Resource{URI: listChangedMarker, Name: "list-changed"}, s.readResource)
 	s.mcp.RemoveResources(listChangedMarker)
