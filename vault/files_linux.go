@@ -34,7 +34,7 @@ func listFolders(ctx context.Context, dir string) ([]File, error) {
 	if root.err != nil {
 		return nil, root.err
 	}
-	var out []File
+	out := make([]File, 0, root.count())
 	root.flatten(&out)
 	return out, nil
 }
@@ -57,6 +57,25 @@ type folder struct {
 type item struct {
 	file File
 	sub  *folder // a subfolder at file.Path, instead of a file
+}
+
+// count is how many files flatten appends: a slice grown by appending,
+// with its pointers copied under the collector's write barriers, cost
+// more than the listing's getdents calls.
+func (f *folder) count() int {
+	n := 0
+	for _, it := range f.items {
+		switch {
+		case it.sub == nil:
+			n++
+		default:
+			if it.sub.err != nil {
+				n++
+			}
+			n += it.sub.count()
+		}
+	}
+	return n
 }
 
 // flatten appends the files of f and its subfolders in lexical order: a
@@ -83,6 +102,7 @@ func (l *lister) list(f *folder, fd int, prefix string) {
 		f.err = &fs.PathError{Op: "readdirent", Path: strings.TrimSuffix(prefix, "/"), Err: err}
 	}
 	slices.Sort(names)
+	f.items = make([]item, 0, len(names))
 	for _, name := range names {
 		if strings.HasPrefix(name, ".") {
 			continue
