@@ -6,10 +6,11 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/olebedev/when"
 	"github.com/olebedev/when/rules"
 	"github.com/olebedev/when/rules/en"
 	"github.com/vaultmem/vaultmem/vault"
@@ -21,12 +22,68 @@ import (
 // they count from is the memory's frontmatter updated, else created, else
 // the day git first saw the file.
 
-// dateParser finds the phrases; github.com/olebedev/when parses them.
-var dateParser = func() *when.Parser {
-	w := when.New(&rules.Options{Distance: 1, MatchByOrder: true})
-	w.Add(en.CasualDate(rules.Skip), en.Weekday(rules.Override), en.Deadline(rules.Skip), en.PastTime(rules.Skip))
-	return w
-}()
+// dateRules find the phrases; github.com/olebedev/when's English rules
+// parse them. They are built on first use.
+var dateRules = sync.OnceValue(func() []rules.Rule {
+	return []rules.Rule{en.CasualDate(rules.Skip), en.Weekday(rules.Override), en.Deadline(rules.Skip), en.PastTime(rules.Skip)}
+})
+
+// dateOptions are the rules' options: matches at most a character apart
+// make one phrase, applied in the rules' order.
+var dateOptions = &rules.Options{Distance: 1, MatchByOrder: true}
+
+// dateMatch is a phrase parseDate found: where it starts in the text, its
+// text (spaces around it included) and the time it names.
+type dateMatch struct {
+	index int
+	text  string
+	time  time.Time
+}
+
+// parseDate finds the first date phrase in text and the time it names
+// from base, as when.Parser.Parse does with dateRules and dateOptions;
+// ok is false when there is none. (when's own Parser is not used: its
+// package imports the Russian, Dutch and Portuguese rules, whose regular
+// expressions compile when any vaultmem process starts, 3 ms of its 15.)
+func parseDate(text string, base time.Time) (m dateMatch, ok bool, err error) {
+	var matches []*rules.Match
+	for i, rule := range dateRules() {
+		if r := rule.Find(text); r != nil {
+			r.Order = float64(i)
+			matches = append(matches, r)
+		}
+	}
+	if len(matches) == 0 {
+		return dateMatch{}, false, nil
+	}
+	sort.Stable(rules.MatchByIndex(matches))
+	start, end := matches[0].Left, matches[0].Right
+	for i, r := range matches {
+		if r.Left > end+dateOptions.Distance {
+			matches = matches[:i]
+			break
+		}
+		end = r.Right
+	}
+	sort.Stable(rules.MatchByOrder(matches))
+	c := &rules.Context{Text: text[start:end]}
+	applied := false
+	for _, r := range matches {
+		done, err := r.Apply(c, dateOptions, base)
+		if err != nil {
+			return dateMatch{}, false, err
+		}
+		applied = applied || done
+	}
+	if !applied {
+		return dateMatch{}, false, nil
+	}
+	t, err := c.Time(base)
+	if err != nil {
+		return dateMatch{}, false, err
+	}
+	return dateMatch{index: start, text: c.Text, time: t}, true, nil
+}
 
 // definite are the phrases that name one day: a bare weekday ("on
 // Monday", often a habit), a time of day ("tonight") or "in 3 hours" are
@@ -71,11 +128,11 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 		next := slices.Clone(n.Content)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
 			f := found[i]
-			r, err := dateParser.Parse(f.text, base.Add(12*time.Hour))
-			if err != nil || r == nil {
+			r, ok, err := parseDate(f.text, base.Add(12*time.Hour))
+			if err != nil || !ok {
 				continue
 			}
-			to := r.Time.Format(time.DateOnly)
+			to := r.time.Format(time.DateOnly)
 			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
 			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
 		}
@@ -110,12 +167,12 @@ func relativeDates(n *vault.Note) []phrase {
 			continue
 		}
 		for from := 0; from < len(text); {
-			r, err := dateParser.Parse(text[from:], time.Time{})
-			if err != nil || r == nil {
+			r, ok, err := parseDate(text[from:], time.Time{})
+			if err != nil || !ok {
 				break
 			}
-			said := strings.TrimSpace(r.Text) // the rules take in the spaces around
-			start := from + r.Index + strings.Index(r.Text, said)
+			said := strings.TrimSpace(r.text) // the rules take in the spaces around
+			start := from + r.index + strings.Index(r.text, said)
 			stop := start + len(said)
 			from = max(stop, from+1)
 			at := pos + start

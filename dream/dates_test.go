@@ -5,7 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/olebedev/when"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -71,4 +73,41 @@ func git(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestParseDateAsWhen: parseDate finds and dates what when.Parser, with
+// the same rules and options, does.
+func TestParseDateAsWhen(t *testing.T) {
+	w := when.New(dateOptions)
+	w.Add(dateRules()...)
+	base := time.Date(2026, 2, 27, 12, 0, 0, 0, time.UTC)
+	texts := []string{
+		"Ship it next Thursday.", "Meeting tomorrow with Bob", "yesterday's notes", "We freeze in two weeks",
+		"and ship in 3 days.", "Review it next Thursday.", "Due next friday at 5pm", "last monday we met",
+		"this Wednesday", "coming sunday", "two days ago", "3 weeks ago we decided", "in a few months",
+		"within 2 years", "tonight", "on Monday", "no date here", "", "next week", "today and tomorrow",
+		"by tomorrow evening", "in 5 minutes", "last year", "next Thursday (2026-03-05)",
+	}
+	// Two phrases together: one phrase or two, by how far apart they are;
+	// applied in the rules' order, not the text's.
+	phrases := []string{"tomorrow", "next Friday", "in 3 days", "2 days ago", "last monday", "tonight", "yesterday"}
+	for _, a := range phrases {
+		for _, b := range phrases {
+			for _, sep := range []string{" ", ", ", "  ", " and "} {
+				texts = append(texts, a+sep+b)
+			}
+		}
+	}
+	for _, text := range texts {
+		got, ok, err := parseDate(text, base)
+		want, wantErr := w.Parse(text, base)
+		switch {
+		case (err != nil) != (wantErr != nil):
+			t.Errorf("%q: error %v, when's %v", text, err, wantErr)
+		case want == nil && ok, want != nil && !ok:
+			t.Errorf("%q: found %v, when found %v", text, ok, want)
+		case want != nil && (got.index != want.Index || got.text != want.Text || !got.time.Equal(want.Time)):
+			t.Errorf("%q: %d %q %v, when's %d %q %v", text, got.index, got.text, got.time, want.Index, want.Text, want.Time)
+		}
+	}
 }
