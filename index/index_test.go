@@ -375,3 +375,48 @@ func TestRefreshOfIndexedPathsTakesNoLock(t *testing.T) {
 		t.Error("a changed note is seen as indexed")
 	}
 }
+
+// TestSearchTakesLoadedChunks: a search given the chunks a caller holds
+// takes those from it, with its own scores and snippets, and reads the
+// rest: the same results as without, in the same order, but for what the
+// caller's copy says.
+func TestSearchTakesLoadedChunks(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	tv.sync()
+	ctx := context.Background()
+	q := Query{Text: "tests freeze release pipeline mobile senior project", Mode: Keyword, Limit: 20, AnyWord: true}
+	want, err := tv.ix.Search(ctx, q)
+	if err != nil || len(want) < 3 {
+		t.Fatalf("%d results, %v: too few to test", len(want), err)
+	}
+	held := map[int64]Result{}
+	for i, r := range want {
+		if i%2 == 1 {
+			r.Text, r.Score = "the caller's copy", -1
+			held[r.Chunk] = r
+		}
+	}
+	asked := 0
+	q.Loaded = func(id int64) (Result, bool) {
+		asked++
+		r, ok := held[id]
+		return r, ok
+	}
+	got, err := tv.ix.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || asked != len(want) {
+		t.Fatalf("%d results (%d asked of Loaded), want %d", len(got), asked, len(want))
+	}
+	for i := range want {
+		w := want[i]
+		if i%2 == 1 {
+			w.Text = "the caller's copy"
+			w.Snippet = snippet(w.Text, queryWords(q.Text))
+		}
+		if got[i] != w {
+			t.Errorf("result %d: %+v\nwant %+v", i, got[i], w)
+		}
+	}
+}

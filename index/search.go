@@ -59,6 +59,10 @@ type Query struct {
 	// common words included, instead of asking first for chunks holding
 	// every word and leaving common words out (see keyword).
 	AnyWord bool
+	// Loaded, when not nil, gives chunks the caller holds already, as an
+	// earlier search of this Index returned them: those are taken from
+	// it (with this search's score) instead of read again.
+	Loaded func(chunk int64) (Result, bool)
 }
 
 // Result is one matching chunk.
@@ -510,31 +514,21 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 	if len(ranked) == 0 {
 		return []Result{}, nil
 	}
-	ids := make([]string, len(ranked))
-	for i, s := range ranked {
-		ids[i] = strconv.FormatInt(s.id, 10)
-	}
-	stmt, err := ix.prepared(ctx, resultsSQL)
-	if err != nil {
-		return nil, fmt.Errorf("load results: %w", err)
-	}
-	rows, err := stmt.QueryContext(ctx, "["+strings.Join(ids, ",")+"]")
-	if err != nil {
-		return nil, fmt.Errorf("load results: %w", err)
-	}
-	defer rows.Close()
 	byID := map[int64]Result{}
-	for rows.Next() {
-		var r Result
-		var blocks string
-		if err := rows.Scan(&r.Chunk, &r.Path, &r.Kind, &r.Date, &r.Title, &r.Heading, &blocks, &r.Line, &r.LineEnd, &r.Text, &r.Tokens); err != nil {
+	ids := make([]string, 0, len(ranked))
+	for _, s := range ranked {
+		if q.Loaded != nil {
+			if r, ok := q.Loaded(s.id); ok {
+				byID[s.id] = r
+				continue
+			}
+		}
+		ids = append(ids, strconv.FormatInt(s.id, 10))
+	}
+	if len(ids) > 0 {
+		if err := ix.loadResults(ctx, ids, byID); err != nil {
 			return nil, err
 		}
-		r.Block, _, _ = strings.Cut(blocks, " ")
-		byID[r.Chunk] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	terms := queryWords(q.Text)
 	out := make([]Result, 0, len(ranked))
@@ -544,12 +538,37 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 			continue // deleted by a concurrent sync
 		}
 		r.Score = s.score
+		r.Snippet = ""
 		if !q.NoSnippets {
 			r.Snippet = snippet(r.Text, terms)
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// loadResults reads the chunks ids (decimal) into byID, without scores
+// or snippets.
+func (ix *Index) loadResults(ctx context.Context, ids []string, byID map[int64]Result) error {
+	stmt, err := ix.prepared(ctx, resultsSQL)
+	if err != nil {
+		return fmt.Errorf("load results: %w", err)
+	}
+	rows, err := stmt.QueryContext(ctx, "["+strings.Join(ids, ",")+"]")
+	if err != nil {
+		return fmt.Errorf("load results: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Result
+		var blocks string
+		if err := rows.Scan(&r.Chunk, &r.Path, &r.Kind, &r.Date, &r.Title, &r.Heading, &blocks, &r.Line, &r.LineEnd, &r.Text, &r.Tokens); err != nil {
+			return err
+		}
+		r.Block, _, _ = strings.Cut(blocks, " ")
+		byID[r.Chunk] = r
+	}
+	return rows.Err()
 }
 
 // resultsSQL loads chunks by id, the ids given as one JSON array: one

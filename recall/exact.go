@@ -45,7 +45,7 @@ func (s *search) fill(ctx context.Context) {
 	if tokens >= s.budget {
 		return
 	}
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), AnyWord: true, NoSnippets: true})
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.depth(), AnyWord: true, NoSnippets: true, Loaded: s.loaded})
 	if err == nil {
 		s.add("exact", hits, fillWeight)
 	}

@@ -54,7 +54,7 @@ func (s *search) expand(ctx context.Context, from, n int) {
 		return extra[i] < extra[j]
 	})
 	extra = extra[:min(len(extra), maxExpansion)]
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n, NoSnippets: true})
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query + " " + strings.Join(extra, " "), Mode: index.Keyword, Limit: n, NoSnippets: true, Loaded: s.loaded})
 	if err == nil {
 		s.add("expand", hits, 0.5)
 	}

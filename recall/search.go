@@ -120,7 +120,7 @@ func (s *search) followsLinks() bool {
 // keywordHits returns the query's keyword ranking, querying on first use.
 func (s *search) keywordHits(ctx context.Context) []index.Result {
 	if !s.kwDone {
-		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.keywordDepth(), NoSnippets: true})
+		hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: s.keywordDepth(), NoSnippets: true, Loaded: s.loaded})
 		if err != nil {
 			return nil // a deadline or a damaged cache: this stage finds nothing
 		}
@@ -161,6 +161,18 @@ func (s *search) candidate(h index.Result) *candidate {
 		s.cands[h.Chunk] = c
 	}
 	return c
+}
+
+// loaded gives the hit of a chunk some engine found already, for a later
+// search to take instead of reading it again (index.Query.Loaded). Only
+// for searches on the recall's own goroutine: the vector prefetch runs
+// beside it, while s.cands changes.
+func (s *search) loaded(chunk int64) (index.Result, bool) {
+	c, ok := s.cands[chunk]
+	if !ok {
+		return index.Result{}, false
+	}
+	return c.hit, true
 }
 
 // top returns the n best candidates by fused score so far.

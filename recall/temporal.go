@@ -45,7 +45,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 			named = append(named, paths...)
 		}
 		if len(named) > 0 {
-			hits, err := s.e.ix.Search(ctx, index.Query{Text: s.rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true})
+			hits, err := s.e.ix.Search(ctx, index.Query{Text: s.rest, Mode: index.Keyword, Limit: max(10, s.budget/25), Paths: named, NoSnippets: true, Loaded: s.loaded})
 			if err != nil {
 				return
 			}
@@ -91,7 +91,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 	if len(sameDay) == 0 {
 		return
 	}
-	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: sameDay, NoSnippets: true})
+	hits, err := s.e.ix.Search(ctx, index.Query{Text: s.query, Mode: index.Keyword, Limit: 10, Paths: sameDay, NoSnippets: true, Loaded: s.loaded})
 	if err == nil {
 		s.add("temporal", hits, 0.5)
 	}
