@@ -38,6 +38,15 @@ var servedCommands = [][]string{
 // serverWait is how long a CLI waits for the server to accept.
 const serverWait = 100 * time.Millisecond
 
+// answerWait is how long a CLI waits for the server's answer once it has
+// sent its request, unless answerWaitEnv (a Go duration) says otherwise:
+// then it answers in its own process, saying so. A served command takes
+// milliseconds; a server that takes this long is stuck.
+const (
+	answerWait    = 30 * time.Second
+	answerWaitEnv = "VAULTMEM_SERVER_WAIT"
+)
+
 // serverEnv chooses whether a CLI asks a running server: "" (the default)
 // when one runs, "off" never, "require" always (failing when none
 // answers: to check that one does).
@@ -196,12 +205,20 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
 		return false, rest, nil
 	}
+	wait := answerWait
+	if d, err := time.ParseDuration(os.Getenv(answerWaitEnv)); err == nil && d > 0 {
+		wait = d
+	}
+	conn.SetReadDeadline(time.Now().Add(wait))
 	var resp serveResponse
 	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
 		if ctx.Err() != nil {
 			return true, rest, ctx.Err()
 		}
-		return false, rest, nil // the server went away: answer in process
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			fmt.Fprintf(stderr, "vaultmem: the vault's server did not answer within %v (%s); answering here\n", wait, answerWaitEnv)
+		}
+		return false, rest, nil // the server went away or is stuck: answer in process
 	}
 	io.WriteString(stdout, resp.Stdout)
 	io.WriteString(stderr, resp.Stderr)

@@ -204,3 +204,42 @@ func TestServerThatDropsTheRequest(t *testing.T) {
 		t.Errorf("hook after a dropped request: %+v", r)
 	}
 }
+
+// TestServerThatNeverAnswers: a socket that takes the request and never
+// answers leaves the command to answer in process once VAULTMEM_SERVER_WAIT
+// has passed, saying so.
+func TestServerThatNeverAnswers(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
+	sock := socketPath(dir)
+	os.MkdirAll(filepath.Dir(sock), 0o700)
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn // open and unanswered until the test ends
+	defer func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=200ms"}, "search", "pnpm")
+	if r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") || !strings.Contains(r.stderr, "did not answer within 200ms") {
+		t.Errorf("search beside a server that never answers: %+v", r)
+	}
+}
