@@ -61,7 +61,7 @@ type Query struct {
 	AnyWord bool
 	// Loaded, when not nil, gives chunks the caller holds already, as an
 	// earlier search of this Index returned them: those are taken from
-	// it (with this search's score) instead of read again.
+	// it (with this search's score and snippet) instead of read again.
 	Loaded func(chunk int64) (Result, bool)
 }
 

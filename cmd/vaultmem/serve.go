@@ -319,9 +319,9 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 // GOGC 25, 143-146 at 35, 153-157 at 50; BenchmarkRecall's p50 is 3-5 %
 // higher at 25 than at 50 (see BENCHMARKS.md). A memory limit that
 // follows the live heap reached the same RSS but doubled the p50 of
-// recalls run back to back.
-// A cold index in such a process runs at the default pace under its own
-// bound (see index's boundHeap). A GOGC set in the environment is kept.
+// recalls run back to back. A cold index in such a process runs at the
+// default pace under its own bound (see index's boundHeap). A GOGC set
+// in the environment is kept.
 func longRunning() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(25)
