@@ -420,3 +420,58 @@ func TestSearchTakesLoadedChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestNewChunksWaitForVectors checks that the chunks a sync inserts, and
+// only those, wait for a vector, also when the note holding the largest
+// chunk ids is replaced or removed first (new chunks then take ids below
+// the old largest).
+func TestNewChunksWaitForVectors(t *testing.T) {
+	tv := newTestVault(t, "", Options{})
+	body := func(words string) string {
+		return "# Top\n\n" + words + "\n\n## One\n\n" + words + " one\n\n## Two\n\n" + words + " two\n"
+	}
+	tv.write("a.md", body("alpha apples"))
+	tv.write("b.md", body("beta bananas"))
+	tv.write("z.md", body("zeta zucchini")) // written last: the largest chunk ids
+	tv.sync()
+	ctx := context.Background()
+	waiting := func() (pending, without int) {
+		t.Helper()
+		if err := tv.ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pending`).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		if err := tv.ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)`).Scan(&without); err != nil {
+			t.Fatal(err)
+		}
+		return pending, without
+	}
+	if p, w := waiting(); p != 0 || w != 0 {
+		t.Fatalf("after a full sync: %d chunks pending, %d without a vector; want none", p, w)
+	}
+	for _, step := range []struct {
+		name   string
+		change func()
+	}{
+		{"the last note replaced", func() { tv.write("z.md", body("zeta zest")) }},
+		{"the last note removed, another added", func() { tv.remove("z.md"); tv.write("c.md", body("gamma grapes")) }},
+		{"a note in the middle replaced", func() { tv.write("b.md", body("beta berries")) }},
+	} {
+		step.change()
+		if _, err := tv.ix.SyncWithoutVectors(ctx, os.DirFS(tv.dir), nil); err != nil {
+			t.Fatal(err)
+		}
+		var stale int
+		if err := tv.ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pending p WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = p.chunk_id)
+			OR EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = p.chunk_id)`).Scan(&stale); err != nil {
+			t.Fatal(err)
+		}
+		if p, w := waiting(); p != w || p == 0 || stale != 0 {
+			t.Fatalf("%s: %d chunks pending, %d without a vector, %d pending that are gone or have one", step.name, p, w, stale)
+		}
+		tv.sync()
+		if p, w := waiting(); p != 0 || w != 0 {
+			t.Fatalf("%s, then a full sync: %d chunks pending, %d without a vector; want none", step.name, p, w)
+		}
+	}
+	tv.assertFresh()
+}
