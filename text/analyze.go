@@ -3,7 +3,9 @@ package text
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
@@ -20,17 +22,79 @@ import (
 // Analyze returns the search terms of s, one per word, in order.
 func Analyze(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(s, IsSeparator) {
-		out = append(out, Term(w))
+	for i := 0; ; {
+		start, end := nextWord(s, i)
+		if start == end {
+			return out
+		}
+		out = append(out, Term(s[start:end]))
+		i = end
 	}
-	return out
 }
 
 // Analyzed is s as the full-text table stores it: its terms joined by
 // spaces.
 func Analyzed(s string) string {
-	return strings.Join(Analyze(s), " ")
+	var b strings.Builder
+	for i := 0; ; {
+		start, end := nextWord(s, i)
+		if start == end {
+			return b.String()
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s) - start)
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(Term(s[start:end]))
+		i = end
+	}
 }
+
+// nextWord returns the bounds of the first word of s (a run of letters
+// and numbers) at or after byte i; start equals end when there is none.
+// It splits as strings.FieldsFunc(s, IsSeparator) does, invalid UTF-8 a
+// separator, without deciding a rune's class for ASCII bytes.
+func nextWord(s string, i int) (start, end int) {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiWord[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !IsSeparator(r) {
+			break
+		}
+		i += n
+	}
+	start = i
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if !asciiWord[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if IsSeparator(r) {
+			break
+		}
+		i += n
+	}
+	return start, i
+}
+
+// asciiWord tells the ASCII bytes that are letters or numbers.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = !IsSeparator(rune(c))
+	}
+	return t
+}()
 
 // IsSeparator reports whether r separates words: anything but a letter or
 // a number (what FTS5's unicode61 tokenizer splits at).
@@ -87,29 +151,31 @@ func isASCIILetters(s string) bool {
 
 // stemCache remembers the terms of the words seen lately: a vault uses a
 // few tens of thousands of distinct words, and stemming one costs a
-// microsecond.
+// microsecond. A lookup takes no lock (the index's readers analyze on
+// every core at once, and a shared read lock cost them more than the
+// lookup).
 type stemCache struct {
-	mu sync.RWMutex
-	m  map[string]string
+	m sync.Map // word → term
+	n atomic.Int64
 }
 
 // maxCachedStems bounds the cache; when full it starts again.
 const maxCachedStems = 1 << 18
 
-var stems = &stemCache{m: map[string]string{}}
+var stems = &stemCache{}
 
 func (c *stemCache) get(w string) (string, bool) {
-	c.mu.RLock()
-	t, ok := c.m[w]
-	c.mu.RUnlock()
-	return t, ok
+	t, ok := c.m.Load(w)
+	if !ok {
+		return "", false
+	}
+	return t.(string), true
 }
 
 func (c *stemCache) put(w, t string) {
-	c.mu.Lock()
-	if len(c.m) >= maxCachedStems {
-		c.m = map[string]string{}
+	if c.n.Add(1) > maxCachedStems {
+		c.m.Clear()
+		c.n.Store(1)
 	}
-	c.m[strings.Clone(w)] = t
-	c.mu.Unlock()
+	c.m.Store(strings.Clone(w), t)
 }

@@ -33,6 +33,13 @@ func FuzzAnalyze(f *testing.F) {
 		if got := strings.Fields(Analyzed(text)); !slices.Equal(got, toks) {
 			t.Errorf("Analyzed(%q) splits into %q, want %q", text, got, toks)
 		}
+		var words []string
+		for _, w := range strings.FieldsFunc(text, IsSeparator) {
+			words = append(words, Term(w))
+		}
+		if !slices.Equal(toks, words) {
+			t.Errorf("Analyze(%q) = %q, want the terms of its fields, %q", text, toks, words)
+		}
 		for _, tok := range toks {
 			if tok == "" || strings.IndexFunc(tok, IsSeparator) >= 0 {
 				t.Errorf("Analyze(%q): token %q holds a separator", text, tok)
