@@ -151,31 +151,56 @@ func isASCIILetters(s string) bool {
 
 // stemCache remembers the terms of the words seen lately: a vault uses a
 // few tens of thousands of distinct words, and stemming one costs a
-// microsecond. A lookup takes no lock (the index's readers analyze on
-// every core at once, and a shared read lock cost them more than the
-// lookup).
+// microsecond. The index's readers analyze on every core at once, so a
+// lookup writes no shared memory (a shared read lock cost them more than
+// the lookup, and sync.Map's trie twice a plain map): it reads a map
+// that is never changed once published. Words not in it wait in added,
+// under mu, until they are a quarter of it; then a new map with them is
+// published, so the copying adds up to a few times the final size.
 type stemCache struct {
-	m sync.Map // word → term
-	n atomic.Int64
+	terms atomic.Pointer[map[string]string]
+	mu    sync.Mutex
+	added map[string]string
 }
 
 // maxCachedStems bounds the cache; when full it starts again.
 const maxCachedStems = 1 << 18
 
-var stems = &stemCache{}
+var stems = newStemCache()
+
+func newStemCache() *stemCache {
+	c := &stemCache{added: map[string]string{}}
+	c.terms.Store(&map[string]string{})
+	return c
+}
 
 func (c *stemCache) get(w string) (string, bool) {
-	t, ok := c.m.Load(w)
-	if !ok {
-		return "", false
+	if t, ok := (*c.terms.Load())[w]; ok {
+		return t, true
 	}
-	return t.(string), true
+	c.mu.Lock()
+	t, ok := c.added[w]
+	c.mu.Unlock()
+	return t, ok
 }
 
 func (c *stemCache) put(w, t string) {
-	if c.n.Add(1) > maxCachedStems {
-		c.m.Clear()
-		c.n.Store(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.added[strings.Clone(w)] = t
+	old := *c.terms.Load()
+	if len(c.added) < max(1024, len(old)/4) {
+		return
 	}
-	c.m.Store(strings.Clone(w), t)
+	next := make(map[string]string, len(old)+len(c.added))
+	if len(old)+len(c.added) <= maxCachedStems {
+		for k, v := range old {
+			next[k] = v
+		}
+	}
+	for k, v := range c.added {
+		next[k] = v
+	}
+	c.terms.Store(&next)
+	c.added = map[string]string{}
 }
