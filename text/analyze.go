@@ -163,7 +163,8 @@ type stemCache struct {
 	added map[string]string
 }
 
-// maxCachedStems bounds the cache; when full it starts again.
+// maxCachedStems bounds the cache; when full it starts again from the
+// words not yet published.
 const maxCachedStems = 1 << 18
 
 var stems = newStemCache()
@@ -189,11 +190,12 @@ func (c *stemCache) put(w, t string) {
 	defer c.mu.Unlock()
 	c.added[strings.Clone(w)] = t
 	old := *c.terms.Load()
-	if len(c.added) < max(1024, len(old)/4) {
+	full := len(old)+len(c.added) > maxCachedStems
+	if len(c.added) < max(1024, len(old)/4) && !full {
 		return
 	}
 	next := make(map[string]string, len(old)+len(c.added))
-	if len(old)+len(c.added) <= maxCachedStems {
+	if !full {
 		for k, v := range old {
 			next[k] = v
 		}

@@ -2,7 +2,9 @@ package text
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 )
@@ -49,4 +51,56 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStemCache checks that the cache gives back every term put in it,
+// before and after it publishes them, and that it stays within its bound.
+func TestStemCache(t *testing.T) {
+	c := newStemCache()
+	word := func(i int) string { return "w" + strconv.Itoa(i) }
+	for i := range 5000 {
+		c.put(word(i), "t"+strconv.Itoa(i))
+		for _, j := range []int{0, i / 2, i} {
+			if got, ok := c.get(word(j)); !ok || got != "t"+strconv.Itoa(j) {
+				t.Fatalf("after %d puts, get(%q) = %q, %v", i+1, word(j), got, ok)
+			}
+		}
+	}
+	if _, ok := c.get("never put"); ok {
+		t.Error("get of a word never put found one")
+	}
+	for i := 5000; i < maxCachedStems+5000; i++ {
+		c.put(word(i), "x")
+	}
+	if n := len(*c.terms.Load()) + len(c.added); n > maxCachedStems {
+		t.Errorf("cache holds %d words, bound %d", n, maxCachedStems)
+	}
+}
+
+// TestTermConcurrent runs Term on many goroutines at once (run with
+// -race): every answer is the word's term.
+func TestTermConcurrent(t *testing.T) {
+	words := []string{"Painted", "painting", "CAFÉ", "résumé", "数据库", "running", "runs", "x1"}
+	want := make([]string, len(words))
+	for i, w := range words {
+		want[i] = Term(w)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 3000 {
+				k := (i + g) % len(words)
+				w := words[k]
+				if i%5 == 0 {
+					w += strconv.Itoa(i) // new words make the cache publish
+				}
+				got := Term(w)
+				if w == words[k] && got != want[k] {
+					t.Errorf("Term(%q) = %q, want %q", w, got, want[k])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
