@@ -2,15 +2,18 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures"
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // testVault is a vault on disk with its index.
@@ -474,4 +477,56 @@ func TestNewChunksWaitForVectors(t *testing.T) {
 		}
 	}
 	tv.assertFresh()
+}
+
+// TestFullTextRowsAreTheirChunks checks that every chunk's full-text row
+// has the chunk's id and holds that chunk's words, for notes of no chunk,
+// one, a few and hundreds.
+func TestFullTextRowsAreTheirChunks(t *testing.T) {
+	tv := newTestVault(t, "", Options{})
+	section := func(i int) string {
+		return "## Part " + strconv.Itoa(i) + "\n\nword" + strconv.Itoa(i) + " in part " + strconv.Itoa(i) + "\n\n"
+	}
+	var long strings.Builder
+	for i := range 230 {
+		long.WriteString(section(i))
+	}
+	tv.write("empty.md", "")
+	tv.write("one.md", "just one line\n")
+	tv.write("few.md", section(1)+section(2)+section(3))
+	tv.write("long.md", long.String())
+	tv.write("after.md", section(7)+section(8))
+	tv.sync()
+	tv.write("few.md", section(4)+section(5)) // replaced: new ids after long.md's
+	tv.sync()
+	ctx := context.Background()
+	rows, err := tv.ix.db.QueryContext(ctx, `SELECT n.path, c.seq, c.heading, c.text, f.heading, f.text
+		FROM chunks c JOIN notes n ON n.id = c.note_id LEFT JOIN chunks_fts f ON f.rowid = c.id ORDER BY c.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var path, heading, body string
+		var seq int
+		var fHeading, fText sql.NullString
+		if err := rows.Scan(&path, &seq, &heading, &body, &fHeading, &fText); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if fHeading.String != text.Analyzed(heading) || fText.String != text.Analyzed(body) {
+			t.Errorf("%s chunk %d (%q): full-text row holds %q / %q", path, seq, heading, fHeading.String, fText.String)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var fts int
+	if err := tv.ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts`).Scan(&fts); err != nil {
+		t.Fatal(err)
+	}
+	if n < 236 || fts != n {
+		t.Errorf("%d chunks, %d full-text rows", n, fts)
+	}
 }
