@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -425,31 +426,47 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)")
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	// What was stored, for the in-memory vectors: a chunk a sync deleted
-	// in the meantime gets none.
-	var ids, notes []int64
-	var stored [][]byte
-	for i, p := range batch {
-		res, err := st.ExecContext(ctx, p.id, vecs[i], p.id)
-		if err != nil {
-			return fmt.Errorf("store vector: %w", err)
-		}
-		if n, err := res.RowsAffected(); err == nil && n > 0 {
-			ids, notes, stored = append(ids, p.id), append(notes, p.note), append(stored, vecs[i])
-		}
-	}
-	// The batch is no longer pending: one statement for all of it.
 	batchIDs := make([]int64, len(batch))
 	for i, p := range batch {
 		batchIDs[i] = p.id
 	}
+	// A chunk a sync deleted in the meantime gets none.
+	present, err := presentChunks(ctx, tx, batchIDs)
+	if err != nil {
+		return fmt.Errorf("store vectors: %w", err)
+	}
+	var ids, notes []int64
+	var stored [][]byte
+	for i, p := range batch {
+		if present[p.id] {
+			ids, notes, stored = append(ids, p.id), append(notes, p.note), append(stored, vecs[i])
+		}
+	}
+	// Many vectors a statement, as a JSON array of [id, hex] that SQLite
+	// decodes: a statement a vector was a second of a cold index at
+	// 13,400 notes.
+	var buf []byte
+	for start := 0; start < len(ids); start += vectorsAStatement {
+		end := min(len(ids), start+vectorsAStatement)
+		buf = append(buf[:0], '[')
+		for k := start; k < end; k++ {
+			if k > start {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, '[')
+			buf = strconv.AppendInt(buf, ids[k], 10)
+			buf = append(buf, ',', '"')
+			buf = hex.AppendEncode(buf, stored[k])
+			buf = append(buf, '"', ']')
+		}
+		buf = append(buf, ']')
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT value->>0, unhex(value->>1) FROM json_each(?)`, string(buf)); err != nil {
+			return fmt.Errorf("store vectors: %w", err)
+		}
+	}
+	// The batch is no longer pending: one statement for all of it.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM pending WHERE chunk_id IN (SELECT value FROM json_each(?))", jsonString(batchIDs)); err != nil {
-		return fmt.Errorf("store vector: %w", err)
+		return fmt.Errorf("store vectors: %w", err)
 	}
 	before, after, err := bumpVectorsVersion(ctx, tx)
 	if err != nil {
@@ -460,4 +477,25 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	}
 	ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.with(ids, notes, stored, after) })
 	return nil
+}
+
+// vectorsAStatement is how many vectors storeVectors stores a statement.
+const vectorsAStatement = 2000
+
+// presentChunks returns which of ids are chunks in the index.
+func presentChunks(ctx context.Context, tx *sql.Tx, ids []int64) (map[int64]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT c.id FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value`, jsonString(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	present := make(map[int64]bool, len(ids))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		present[id] = true
+	}
+	return present, rows.Err()
 }

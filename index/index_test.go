@@ -530,3 +530,58 @@ func TestFullTextRowsAreTheirChunks(t *testing.T) {
 		t.Errorf("%d chunks, %d full-text rows", n, fts)
 	}
 }
+
+// TestStoreVectorsOfChunksGone checks that vectors are stored byte for
+// byte, and not for the chunks a sync deleted after they were listed.
+func TestStoreVectorsOfChunksGone(t *testing.T) {
+	tv := newTestVault(t, "", Options{})
+	tv.write("keep.md", "# Keep\n\nalpha apples\n\n## More\n\nalpha again\n")
+	tv.write("gone.md", "# Gone\n\nbeta bananas\n")
+	ctx := context.Background()
+	if _, err := tv.ix.SyncWithoutVectors(ctx, os.DirFS(tv.dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	batch, err := tv.ix.pending(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv.remove("gone.md")
+	if _, err := tv.ix.SyncWithoutVectors(ctx, os.DirFS(tv.dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	vecs := make([][]byte, len(batch))
+	want := map[int64][]byte{}
+	for i, p := range batch {
+		vecs[i] = encodeVector([]float32{float32(i) + 0.5, -1, 0.25})
+		if p.path == "keep.md" {
+			want[p.id] = vecs[i]
+		}
+	}
+	if len(want) == 0 || len(want) == len(batch) {
+		t.Fatalf("pending %+v: want chunks of both notes", batch)
+	}
+	if err := tv.ix.storeVectors(ctx, batch, vecs); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tv.ix.db.QueryContext(ctx, `SELECT chunk_id, vec FROM vectors`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[int64][]byte{}
+	for rows.Next() {
+		var id int64
+		var v []byte
+		if err := rows.Scan(&id, &v); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = v
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stored vectors %v, want %v", got, want)
+	}
+	var waiting int
+	if err := tv.ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pending`).Scan(&waiting); err != nil || waiting != 0 {
+		t.Errorf("%d chunks still pending (%v)", waiting, err)
+	}
+}
