@@ -364,3 +364,16 @@ func FuzzCJKPostings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCJKText checks that the cjk column of a chunk, made from its note's
+// fields and its text apart, is what it would be of them joined by
+// spaces.
+func FuzzCJKText(f *testing.F) {
+	f.Add("数据", "库 db", "がっこう")
+	f.Add("", "plain", "한국어 text")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		if got, want := cjkText(a, b, c), cjkText(a+" "+b+" "+c); got != want {
+			t.Errorf("cjkText(%q, %q, %q) = %q, want %q", a, b, c, got, want)
+		}
+	})
+}

@@ -217,7 +217,7 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	nr.headings = make([]string, len(chunks))
 	nr.texts = make([]string, len(chunks))
 	for i, c := range chunks {
-		nr.cjk[i] = cjkText(nr.names + " " + nr.aliases + " " + desc + " " + c.heading + " " + c.text)
+		nr.cjk[i] = cjkText(nr.names, nr.aliases, desc, c.heading, c.text)
 		nr.headings[i], nr.texts[i] = text.Analyzed(c.heading), text.Analyzed(c.text)
 	}
 	nr.names, nr.aliases, nr.description, nr.tagText = text.Analyzed(nr.names), text.Analyzed(nr.aliases), text.Analyzed(desc), text.Analyzed(nr.tagText)

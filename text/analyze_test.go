@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,4 +104,36 @@ func TestTermConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// FuzzCJKRuns holds CJKRuns and HasCJK, with their fast path for text
+// without a CJK lead byte, to a rune-by-rune reading.
+func FuzzCJKRuns(f *testing.F) {
+	for _, s := range []string{"plain ascii", "数据库 and がっこう", "café ᄀ 한국어", "x ᄀ y", "\xe1\x84", "ー々", "\U00020000x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want [][]rune
+		var cur []rune
+		has := false
+		for _, r := range s {
+			if IsCJK(r) {
+				cur = append(cur, r)
+				has = true
+				continue
+			}
+			if cur != nil {
+				want, cur = append(want, cur), nil
+			}
+		}
+		if cur != nil {
+			want = append(want, cur)
+		}
+		if got := CJKRuns(s); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("CJKRuns(%q) = %v, want %v", s, got, want)
+		}
+		if got := HasCJK(s); got != has {
+			t.Errorf("HasCJK(%q) = %v, want %v", s, got, has)
+		}
+	})
 }

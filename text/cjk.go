@@ -18,6 +18,9 @@ func IsCJK(r rune) bool {
 
 // HasCJK reports whether s holds a CJK character.
 func HasCJK(s string) bool {
+	if noCJK(s) {
+		return false
+	}
 	for _, r := range s {
 		if r >= 0x1100 && IsCJK(r) {
 			return true
@@ -28,6 +31,9 @@ func HasCJK(s string) bool {
 
 // CJKRuns returns the runs of CJK characters in s.
 func CJKRuns(s string) [][]rune {
+	if noCJK(s) {
+		return nil
+	}
 	var runs [][]rune
 	var cur []rune
 	for _, r := range s {
@@ -44,6 +50,18 @@ func CJKRuns(s string) [][]rune {
 		runs = append(runs, cur)
 	}
 	return runs
+}
+
+// noCJK reports, faster than decoding it, that s holds no CJK character:
+// every one is at U+1100 or above, encoded in UTF-8 from a lead byte of
+// 0xE1 or more.
+func noCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE1 {
+			return false
+		}
+	}
+	return true
 }
 
 // Bigrams returns the overlapping two-character pieces of a run, joined by
