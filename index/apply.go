@@ -317,9 +317,6 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := w.flushFTS(ctx); err != nil {
 		return nil, err
 	}
-	if err := w.pendNew(ctx); err != nil {
-		return nil, err
-	}
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}
@@ -331,6 +328,17 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 				return nil, fmt.Errorf("full-text bulk load: %w", err)
 			}
 		}
+	}
+	// The model a warm start fitted, and the new chunks' vectors, go in
+	// with the chunks; the chunks without one wait for it.
+	var warmed *warmStored
+	if p.warm != nil {
+		if warmed, err = ix.storeWarm(ctx, tx, w, p.warm); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.pendNew(ctx); err != nil {
+		return nil, err
 	}
 	// A sync that only touched files' times leaves the vectors (and the
 	// pack) as they are.
@@ -351,6 +359,10 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	}
 	if w.chunks {
 		ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.without(w.dropped, after) })
+	}
+	if warmed != nil {
+		ix.keepWarm(warmed)
+		p.st.Embedded += len(warmed.ids)
 	}
 	return w.states, nil
 }

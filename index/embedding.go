@@ -158,7 +158,7 @@ func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error
 	if ix.opts.Embedder != nil {
 		return ix.opts.Embedder, nil
 	}
-	if warm != nil && warm.model != nil {
+	if warm != nil && warm.model != nil && !warm.stored {
 		state, err := ix.storeLSA(ctx, warm.model, warm.fit)
 		if err != nil {
 			return nil, err
@@ -263,30 +263,40 @@ func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
 
 // storeLSA keeps model m, fitted on n chunks, in the cache.
 func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, error) {
-	b, err := m.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "INSERT INTO blobs(key, value) VALUES('lsa', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", b); err != nil {
-		return nil, err
-	}
-	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(n)); err != nil {
-		return nil, err
-	}
-	version := newVersion()
-	if err := setMeta(ctx, tx, metaLSAVersion, version); err != nil {
+	state, b, err := putLSA(ctx, tx, m, n)
+	if err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store embedder: %w", err)
 	}
-	ix.writeLSAFile(version, b)
-	return &lsaState{model: m, fitChunks: n, version: version}, nil
+	ix.writeLSAFile(state.version, b)
+	return state, nil
+}
+
+// putLSA writes model m, fitted on n chunks, in tx; it returns the model's
+// state once tx commits, and the model's bytes (for lsaFile).
+func putLSA(ctx context.Context, tx *sql.Tx, m *embed.LSA, n int) (*lsaState, []byte, error) {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO blobs(key, value) VALUES('lsa', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", b); err != nil {
+		return nil, nil, err
+	}
+	if err := setMeta(ctx, tx, "lsa_fit_chunks", strconv.Itoa(n)); err != nil {
+		return nil, nil, err
+	}
+	version := newVersion()
+	if err := setMeta(ctx, tx, metaLSAVersion, version); err != nil {
+		return nil, nil, err
+	}
+	return &lsaState{model: m, fitChunks: n, version: version}, b, nil
 }
 
 // metaLSAVersion names the meta row that changes with every model the
@@ -338,16 +348,10 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM vectors"); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO pending(chunk_id) SELECT id FROM chunks"); err != nil {
+	if err := ix.switchEmbedder(ctx, tx, id, true); err != nil {
 		return err
 	}
 	if _, _, err := bumpVectorsVersion(ctx, tx); err != nil {
-		return err
-	}
-	if err := setMeta(ctx, tx, "embedder", id); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -355,6 +359,25 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	}
 	ix.invalidate()
 	return nil
+}
+
+// switchEmbedder records id as the embedder of the vectors in tx, and
+// drops every vector if it was another; then, with queue set, every chunk
+// waits for one of id.
+func (ix *Index) switchEmbedder(ctx context.Context, tx *sql.Tx, id string, queue bool) error {
+	cur, err := ix.meta(ctx, tx, "embedder")
+	if err != nil || cur == id {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM vectors"); err != nil {
+		return err
+	}
+	if queue {
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO pending(chunk_id) SELECT id FROM chunks"); err != nil {
+			return err
+		}
+	}
+	return setMeta(ctx, tx, "embedder", id)
 }
 
 // pending lists the chunks without a vector, with their embed texts when
@@ -442,27 +465,8 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 			ids, notes, stored = append(ids, p.id), append(notes, p.note), append(stored, vecs[i])
 		}
 	}
-	// Many vectors a statement, as a JSON array of [id, hex] that SQLite
-	// decodes: a statement a vector was a second of a cold index at
-	// 13,400 notes.
-	var buf []byte
-	for start := 0; start < len(ids); start += vectorsAStatement {
-		end := min(len(ids), start+vectorsAStatement)
-		buf = append(buf[:0], '[')
-		for k := start; k < end; k++ {
-			if k > start {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, '[')
-			buf = strconv.AppendInt(buf, ids[k], 10)
-			buf = append(buf, ',', '"')
-			buf = hex.AppendEncode(buf, stored[k])
-			buf = append(buf, '"', ']')
-		}
-		buf = append(buf, ']')
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT value->>0, unhex(value->>1) FROM json_each(?)`, string(buf)); err != nil {
-			return fmt.Errorf("store vectors: %w", err)
-		}
+	if err := insertVectors(ctx, tx, ids, stored); err != nil {
+		return err
 	}
 	// The batch is no longer pending: one statement for all of it.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM pending WHERE chunk_id IN (SELECT value FROM json_each(?))", jsonString(batchIDs)); err != nil {
@@ -479,7 +483,33 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	return nil
 }
 
-// vectorsAStatement is how many vectors storeVectors stores a statement.
+// insertVectors stores the encoded vectors of the chunks ids, many a
+// statement, as a JSON array of [id, hex] that SQLite decodes: a
+// statement a vector was a second of a cold index at 13,400 notes.
+func insertVectors(ctx context.Context, tx *sql.Tx, ids []int64, vecs [][]byte) error {
+	var buf []byte
+	for start := 0; start < len(ids); start += vectorsAStatement {
+		end := min(len(ids), start+vectorsAStatement)
+		buf = append(buf[:0], '[')
+		for k := start; k < end; k++ {
+			if k > start {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, '[')
+			buf = strconv.AppendInt(buf, ids[k], 10)
+			buf = append(buf, ',', '"')
+			buf = hex.AppendEncode(buf, vecs[k])
+			buf = append(buf, '"', ']')
+		}
+		buf = append(buf, ']')
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT value->>0, unhex(value->>1) FROM json_each(?)`, string(buf)); err != nil {
+			return fmt.Errorf("store vectors: %w", err)
+		}
+	}
+	return nil
+}
+
+// vectorsAStatement is how many vectors insertVectors stores a statement.
 const vectorsAStatement = 2000
 
 // presentChunks returns which of ids are chunks in the index.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -107,4 +108,43 @@ func abs32(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// TestColdIndexStoresVectorsWithChunks checks that a sync filling an
+// empty index stores the warm start's model and every chunk's vector in
+// its own transaction: no chunk waits in the pending table, also for a
+// sync that asks for no vectors (the warm start computed them anyway),
+// and a vector search finds the notes at once.
+func TestColdIndexStoresVectorsWithChunks(t *testing.T) {
+	tv := newTestVault(t, "memory-folder", Options{})
+	tv.write("notes/ferry.md", "# Ferry\n\nThe ferry timetable changes in winter.\n\n## Harbour\n\nThe harbour closes at dusk.\n")
+	ctx := context.Background()
+	st, err := tv.ix.SyncWithoutVectors(ctx, os.DirFS(tv.dir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chunks, vectors, pending int
+	if err := tv.ix.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM vectors), (SELECT count(*) FROM pending)`).Scan(&chunks, &vectors, &pending); err != nil {
+		t.Fatal(err)
+	}
+	if chunks == 0 || vectors != chunks || pending != 0 || st.Embedded != chunks {
+		t.Fatalf("%d chunks, %d vectors, %d pending, %d embedded", chunks, vectors, pending, st.Embedded)
+	}
+	state, err := tv.ix.loadLSA(ctx)
+	if err != nil || state == nil || state.fitChunks != chunks {
+		t.Fatalf("model stored: %+v, %v", state, err)
+	}
+	if id, err := tv.ix.meta(ctx, tv.ix.db, "embedder"); err != nil || id != state.model.ID() {
+		t.Errorf("embedder %q (%v), want the model's %q", id, err, state.model.ID())
+	}
+	if done, err := tv.ix.vectorsDone(ctx); !done || err != nil {
+		t.Errorf("vectors done: %v, %v", done, err)
+	}
+	hits, err := tv.ix.Search(ctx, Query{Text: "ferry timetable winter", Mode: Vector, Limit: 3})
+	if err != nil || len(hits) == 0 || hits[0].Path != "notes/ferry.md" {
+		t.Errorf("vector search: %+v, %v", hits, err)
+	}
+	if st := tv.sync(); st.Embedded != 0 {
+		t.Errorf("the next sync embedded %d chunks again", st.Embedded)
+	}
 }

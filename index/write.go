@@ -26,9 +26,9 @@ type writer struct {
 	// vectors) were deleted: replaced or removed.
 	lessons, chunks bool
 	dropped         map[int64]bool
-	// newChunks holds the ids of the chunks inserted in this transaction
-	// (see pendNew).
-	newChunks []int64
+	// newChunks holds the chunks inserted in this transaction (see
+	// pendNew, storeWarm).
+	newChunks []newChunk
 	// fts holds full-text rows not yet inserted, ftsBytes their text's
 	// size (see putFTS).
 	fts      [][]any
@@ -302,7 +302,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		if err != nil {
 			return err
 		}
-		w.newChunks = append(w.newChunks, cid)
+		w.newChunks = append(w.newChunks, newChunk{id: cid, note: id, path: nr.path, seq: i})
 		if err := w.putFTS(ctx, cid, nr.names, nr.aliases, nr.description, nr.tagText, nr.headings[i], nr.texts[i], nr.cjk[i]); err != nil {
 			return err
 		}
@@ -310,11 +310,27 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	return nil
 }
 
+// newChunk is a chunk inserted by a sync: chunk seq of the note at path;
+// vector is set once the sync stored its vector (see storeWarm).
+type newChunk struct {
+	id, note int64
+	path     string
+	seq      int
+	vector   bool
+}
+
 // pendNew puts the chunks inserted in this transaction that are still
-// there in the pending table, in a few statements (one a note took a
-// second of a cold index's CPU at 13,400 notes).
+// there, and have no vector yet, in the pending table, in a few
+// statements (one a note took a second of a cold index's CPU at 13,400
+// notes).
 func (w *writer) pendNew(ctx context.Context) error {
-	for ids := w.newChunks; len(ids) > 0; {
+	var ids []int64
+	for _, c := range w.newChunks {
+		if !c.vector {
+			ids = append(ids, c.id)
+		}
+	}
+	for len(ids) > 0 {
 		batch := ids[:min(len(ids), 10000)]
 		ids = ids[len(batch):]
 		if _, err := w.tx.ExecContext(ctx, `INSERT OR IGNORE INTO pending(chunk_id)
