@@ -362,7 +362,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	}
 	if warmed != nil {
 		ix.keepWarm(warmed)
-		p.st.Embedded += len(warmed.ids)
+		p.st.Embedded += warmed.embedded
 	}
 	return w.states, nil
 }

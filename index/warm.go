@@ -143,9 +143,9 @@ func (w *warmStart) vectors(batch []pendingChunk) ([][]byte, bool) {
 // warmStored is what storeWarm stored, for the index's memory once the
 // transaction commits.
 type warmStored struct {
-	lsa   *lsaState
-	model []byte  // lsa's bytes, for lsaFile
-	ids   []int64 // the chunks given a vector
+	lsa      *lsaState
+	model    []byte // lsa's bytes, for lsaFile
+	embedded int    // the chunks given a vector
 }
 
 // storeWarm stores in the sync's transaction what warm fitted, once it is
@@ -168,17 +168,31 @@ func (ix *Index) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *war
 		return nil, err
 	}
 	out := &warmStored{lsa: state, model: b}
-	var vecs [][]byte
-	for i, c := range w.newChunks {
-		if v, ok := warm.vecs[chunkKey(c.path, c.seq)]; ok {
-			out.ids, vecs = append(out.ids, c.id), append(vecs, v)
-			w.newChunks[i].vector = true
+	ids := make([]int64, 0, vectorsAStatement)
+	vecs := make([][]byte, 0, vectorsAStatement)
+	for _, r := range w.newChunks {
+		for k := range r.n {
+			id := r.first + int64(k)
+			v, ok := warm.vecs[chunkKey(r.path, r.seq0+k)]
+			if !ok {
+				w.unvectored = append(w.unvectored, id)
+				continue
+			}
+			ids, vecs = append(ids, id), append(vecs, v)
+			if len(ids) == vectorsAStatement {
+				if err := insertVectors(ctx, tx, ids, vecs); err != nil {
+					return nil, err
+				}
+				out.embedded += len(ids)
+				ids, vecs = ids[:0], vecs[:0]
+			}
 		}
 	}
-	if err := insertVectors(ctx, tx, out.ids, vecs); err != nil {
+	if err := insertVectors(ctx, tx, ids, vecs); err != nil {
 		return nil, err
 	}
-	warm.stored = true
+	out.embedded += len(ids)
+	w.warmed, warm.stored = true, true
 	return out, nil
 }
 

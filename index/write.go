@@ -26,9 +26,12 @@ type writer struct {
 	// vectors) were deleted: replaced or removed.
 	lessons, chunks bool
 	dropped         map[int64]bool
-	// newChunks holds the chunks inserted in this transaction (see
-	// pendNew, storeWarm).
-	newChunks []newChunk
+	// newChunks holds the chunks inserted in this transaction, a run of
+	// ids a note (see pendNew, storeWarm); unvectored, once storeWarm
+	// stored the vectors of the others, those it had none for.
+	newChunks  []chunkRun
+	warmed     bool
+	unvectored []int64
 	// fts holds full-text rows not yet inserted, ftsBytes their text's
 	// size (see putFTS).
 	fts      [][]any
@@ -302,7 +305,7 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		if err != nil {
 			return err
 		}
-		w.newChunks = append(w.newChunks, newChunk{id: cid, note: id, path: nr.path, seq: i})
+		w.addChunk(cid, nr.path, i)
 		if err := w.putFTS(ctx, cid, nr.names, nr.aliases, nr.description, nr.tagText, nr.headings[i], nr.texts[i], nr.cjk[i]); err != nil {
 			return err
 		}
@@ -310,13 +313,24 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	return nil
 }
 
-// newChunk is a chunk inserted by a sync: chunk seq of the note at path;
-// vector is set once the sync stored its vector (see storeWarm).
-type newChunk struct {
-	id, note int64
-	path     string
-	seq      int
-	vector   bool
+// chunkRun is chunks first to first+n-1 of the index: chunks seq0 to
+// seq0+n-1 of the note at path. A sync keeps one a note, not a record a
+// chunk (which at 50,000 notes held 11 MB through a cold index).
+type chunkRun struct {
+	path    string
+	first   int64
+	seq0, n int
+}
+
+// addChunk records the insert of chunk id, chunk seq of the note at path.
+func (w *writer) addChunk(id int64, path string, seq int) {
+	if k := len(w.newChunks) - 1; k >= 0 {
+		if r := &w.newChunks[k]; r.path == path && r.first+int64(r.n) == id && r.seq0+r.n == seq {
+			r.n++
+			return
+		}
+	}
+	w.newChunks = append(w.newChunks, chunkRun{path: path, first: id, seq0: seq, n: 1})
 }
 
 // pendNew puts the chunks inserted in this transaction that are still
@@ -324,10 +338,12 @@ type newChunk struct {
 // statements (one a note took a second of a cold index's CPU at 13,400
 // notes).
 func (w *writer) pendNew(ctx context.Context) error {
-	var ids []int64
-	for _, c := range w.newChunks {
-		if !c.vector {
-			ids = append(ids, c.id)
+	ids := w.unvectored
+	if !w.warmed {
+		for _, r := range w.newChunks {
+			for k := range r.n {
+				ids = append(ids, r.first+int64(k))
+			}
 		}
 	}
 	for len(ids) > 0 {
@@ -338,7 +354,7 @@ func (w *writer) pendNew(ctx context.Context) error {
 			return fmt.Errorf("queue new chunks for their vectors: %w", err)
 		}
 	}
-	w.newChunks = nil
+	w.newChunks, w.unvectored = nil, nil
 	return nil
 }
 
