@@ -286,7 +286,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	// unreadable is there as a plain file: a link to it resolves all the
 	// same).
 	rctx, cancel := context.WithCancel(ctx)
-	results, wait := ix.readNotes(rctx, p.fsys, p.todo, p.stored, p.resolver, p.warm)
+	results, taken, wait := ix.readNotes(rctx, p.fsys, p.todo, p.stored, p.resolver, p.warm)
 	defer func() {
 		cancel()
 		for range results {
@@ -305,6 +305,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		if err := p.store(ctx, w, r); err != nil {
 			return nil, err
 		}
+		taken(r.f)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
