@@ -587,3 +587,23 @@ func TestStoreVectorsOfChunksGone(t *testing.T) {
 		t.Errorf("%d chunks still pending (%v)", waiting, err)
 	}
 }
+
+// TestSyncOfANoteLargerThanTheReadAhead checks that a note larger than
+// what the readers may hold ahead of the writer (maxAheadBytes) is read
+// and written all the same, with the notes around it (it waited for ever
+// were its weight not capped).
+func TestSyncOfANoteLargerThanTheReadAhead(t *testing.T) {
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	line := "a line of the long note about harbours\n"
+	tv.write("a.md", "before\n")
+	tv.write("long.md", "# Long\n\n"+strings.Repeat(line, maxAheadBytes/len(line)+100))
+	tv.write("z.md", "after\n")
+	st := tv.sync()
+	if st.Notes != 3 || len(st.Skipped) != 0 {
+		t.Fatalf("synced %+v", st)
+	}
+	hits, err := tv.ix.Search(context.Background(), Query{Text: "harbours", Mode: Keyword, Limit: 1})
+	if err != nil || len(hits) != 1 || hits[0].Path != "long.md" {
+		t.Errorf("search: %+v, %v", hits, err)
+	}
+}
