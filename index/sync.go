@@ -377,7 +377,7 @@ func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored 
 // maxAheadBytes bounds the notes read and not yet written, by their
 // files' sizes. At 50,000 notes the writer falls behind the readers, and
 // what waits for it (each note's text several times over: as read,
-// analyzed, chunked) raised a cold index's peak RSS to 372-406 MB; with
+// analyzed, chunked) raised a cold index's peak RSS to 372-407 MB; with
 // this bound 362-367 MB (8 MB did not lower it), in no more time: the
 // readers still finish before the writer.
 const maxAheadBytes = 4 << 20
