@@ -377,3 +377,25 @@ func FuzzCJKText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFields holds fields to strings.Fields on text split by spaces.
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{"", "a", "paint paint paint", " lead", "trail ", "two  spaces", "数据 据库"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\t\n\v\f\r\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000") {
+			return // analyzed text holds no other space
+		}
+		var got []string
+		for i, w := range fields(s) {
+			if i != len(got) {
+				t.Fatalf("fields(%q): place %d for word %d", s, i, len(got))
+			}
+			got = append(got, w)
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Errorf("fields(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
