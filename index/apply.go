@@ -230,7 +230,7 @@ func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st 
 		if err != nil {
 			return st, fmt.Errorf("index %s: %w", ix.path, err)
 		}
-		if err := ix.embedPending(ctx, warm, &st); err != nil {
+		if err := ix.embedPending(ctx, &st); err != nil {
 			return st, fmt.Errorf("index %s: %w", ix.path, err)
 		}
 	}

@@ -67,19 +67,16 @@ const embedTextSQL = `n.title || char(10) || c.heading || char(10) || c.text`
 
 // embedPending gives every chunk without a vector one. Embedder failures
 // do not fail the sync: they are reported in st.EmbedError and keyword
-// search still works.
-//
-// A warm start, when the sync had one, has fitted the model and embedded
-// the new chunks already.
-func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) error {
+// search still works. (A cold index stored its warm start's model and
+// vectors with its chunks: see storeWarm.)
+func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 	if ix.opts.NoVectors {
 		return nil
 	}
-	warm.wait()
 	if done, err := ix.vectorsDone(ctx); done || err != nil {
 		return err
 	}
-	e, err := ix.embedder(ctx, warm)
+	e, err := ix.embedder(ctx)
 	if err != nil {
 		st.EmbedError = err.Error()
 		return nil
@@ -90,35 +87,20 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 	if err := ix.useEmbedder(ctx, e.ID()); err != nil {
 		return err
 	}
-	// With a warm start's vectors in hand, the texts are read only for
-	// chunks it does not have (none, unless the vault changed meanwhile).
-	inHand := warm != nil && warm.vecs != nil
-	pending, err := ix.pending(ctx, !inHand)
+	pending, err := ix.pending(ctx, true)
 	if err != nil {
 		return err
 	}
-	size := embedBatch
-	if inHand {
-		size = max(len(pending), 1) // one transaction
-	}
 	for len(pending) > 0 {
-		batch := pending[:min(len(pending), size)]
+		batch := pending[:min(len(pending), embedBatch)]
 		pending = pending[len(batch):]
-		enc, ok := warm.vectors(batch)
-		if !ok {
-			texts, terr := ix.embedTexts(ctx, batch)
-			if terr != nil {
-				return terr
-			}
-			var vecs [][]float32
-			vecs, err = e.Embed(ctx, texts)
-			if err == nil && len(vecs) != len(batch) {
-				err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
-			}
-			enc = make([][]byte, len(vecs))
-			for i, v := range vecs {
-				enc[i] = encodeVector(v)
-			}
+		texts, err := ix.embedTexts(ctx, batch)
+		if err != nil {
+			return err
+		}
+		vecs, err := e.Embed(ctx, texts)
+		if err == nil && len(vecs) != len(batch) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(batch))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -126,6 +108,10 @@ func (ix *Index) embedPending(ctx context.Context, warm *warmStart, st *Stats) e
 			}
 			st.EmbedError = fmt.Sprintf("embed with %s: %v", e.ID(), err)
 			return nil
+		}
+		enc := make([][]byte, len(vecs))
+		for i, v := range vecs {
+			enc[i] = encodeVector(v)
 		}
 		if err := ix.storeVectors(ctx, batch, enc); err != nil {
 			return err
@@ -152,21 +138,11 @@ func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
 }
 
 // embedder returns the configured embedder, or the vault's LSA model,
-// fitting (or refitting) it when needed, or taking the one a warm start
-// fitted. It returns nil, nil when there is no text to fit on yet.
-func (ix *Index) embedder(ctx context.Context, warm *warmStart) (Embedder, error) {
+// fitting (or refitting) it when needed. It returns nil, nil when there is
+// no text to fit on yet.
+func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
 	if ix.opts.Embedder != nil {
 		return ix.opts.Embedder, nil
-	}
-	if warm != nil && warm.model != nil && !warm.stored {
-		state, err := ix.storeLSA(ctx, warm.model, warm.fit)
-		if err != nil {
-			return nil, err
-		}
-		ix.mu.Lock()
-		ix.lsa = state
-		ix.mu.Unlock()
-		return state.model, nil
 	}
 	state, err := ix.currentLSA(ctx)
 	if err != nil {

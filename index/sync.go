@@ -175,7 +175,7 @@ func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start tim
 		}
 	}
 	if vectors {
-		if err := ix.embedPending(ctx, warm, st); err != nil {
+		if err := ix.embedPending(ctx, st); err != nil {
 			return err
 		}
 	}

@@ -15,7 +15,8 @@ import (
 // is new, the readers count every chunk's terms as they read it (see
 // embed.Corpus: the texts are not kept), and the fit, which otherwise
 // would start only after the writer, runs on the cores the writer leaves
-// idle.
+// idle. The writer stores the model and the vectors with the chunks (see
+// storeWarm).
 type warmStart struct {
 	ctx     context.Context
 	corpus  *embed.Corpus
@@ -25,12 +26,9 @@ type warmStart struct {
 
 	// Set when done is closed.
 	model *embed.LSA
-	// stored is set when the sync's transaction took the model and the
-	// vectors (see storeWarm).
-	stored bool
-	fit    int               // how many chunks it was fitted on (see fitLSA)
-	vecs   map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
-	err    error
+	fit   int               // how many chunks it was fitted on (see fitLSA)
+	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
+	err   error
 
 	// unbound ends the heap's bound for the cold index (see boundHeap);
 	// release calls it.
@@ -123,23 +121,6 @@ func (w *warmStart) wait() {
 	}
 }
 
-// vectors returns the warm start's vectors of the chunks of batch,
-// encoded, if it has them all.
-func (w *warmStart) vectors(batch []pendingChunk) ([][]byte, bool) {
-	if w == nil || w.vecs == nil {
-		return nil, false
-	}
-	out := make([][]byte, len(batch))
-	for i, p := range batch {
-		v, ok := w.vecs[chunkKey(p.path, p.seq)]
-		if !ok {
-			return nil, false
-		}
-		out[i] = v
-	}
-	return out, true
-}
-
 // warmStored is what storeWarm stored, for the index's memory once the
 // transaction commits.
 type warmStored struct {
@@ -192,7 +173,7 @@ func (ix *Index) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *war
 		return nil, err
 	}
 	out.embedded += len(ids)
-	w.warmed, warm.stored = true, true
+	w.warmed = true
 	return out, nil
 }
 
