@@ -122,9 +122,9 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 }
 
 // vectorsDone reports whether every chunk has a vector of the configured
-// embedder: no chunk waits in the pending table (which every new chunk
-// enters and storing its vector leaves) and the embedder is the one the
-// vectors were made with.
+// embedder: no chunk waits in the pending table (which a new chunk enters
+// unless its sync stored its vector with it, and storing its vector
+// leaves) and the embedder is the one the vectors were made with.
 func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
 	var waiting bool
 	if err := ix.db.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM pending)").Scan(&waiting); err != nil || waiting {

@@ -174,8 +174,9 @@ CREATE TABLE kv (
 	value   TEXT NOT NULL,
 	expires INTEGER NOT NULL
 );
--- Chunks waiting for a vector: every new chunk, and all of them when the
--- embedder changes. Storing a chunk's vector removes it.
+-- Chunks waiting for a vector: every new chunk (but those a cold index
+-- stores with their vectors), and all of them when the embedder changes.
+-- Storing a chunk's vector removes it.
 CREATE TABLE pending (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE
 );
