@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -74,13 +73,6 @@ func coldIndex(b *testing.B, dir, cache string, opts Options) Stats {
 		b.Fatal(err)
 	}
 	return st
-}
-
-func reportRSS(b *testing.B) {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB")
-	}
 }
 
 // BenchmarkColdIndex indexes generated vaults from nothing, with the
