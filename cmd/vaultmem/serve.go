@@ -3,22 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // While `vaultmem watch` or `vaultmem mcp` runs for a vault, it answers the
@@ -37,6 +32,10 @@ var servedCommands = [][]string{
 
 // serverWait is how long a CLI waits for the server to accept.
 const serverWait = 100 * time.Millisecond
+
+// closeWait bounds how long a stopping server waits for its listener to
+// close.
+const closeWait = 2 * time.Second
 
 // answerWait is how long a CLI waits for the server's answer once it has
 // sent its request, unless answerWaitEnv (a Go duration) says otherwise:
@@ -78,18 +77,6 @@ type serveResponse struct {
 type servedExit int
 
 func (e servedExit) Error() string { return fmt.Sprintf("exit %d", int(e)) }
-
-// socketPath is the socket of vault dir's server: in .vaultmem/tmp when
-// the path fits a socket address, else in a folder of this user's under
-// the system's temporary folder, named by a hash of dir.
-func socketPath(dir string) string {
-	p := filepath.Join(dir, filepath.FromSlash(vault.TmpDir), "serve.sock")
-	if len(p) < 100 {
-		return p
-	}
-	sum := sha256.Sum256([]byte(dir))
-	return filepath.Join(os.TempDir(), fmt.Sprintf("vaultmem-%d", os.Getuid()), hex.EncodeToString(sum[:8])+".sock")
-}
 
 // servedCommand returns the command of args (its words, as in
 // servedCommands) when a server may answer it, where its words end in
@@ -185,8 +172,7 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return false, rest, nil // the command says why, in process
 	}
-	d := net.Dialer{Timeout: serverWait}
-	conn, err := d.DialContext(ctx, "unix", socketPath(dir))
+	conn, err := dialServer(ctx, serverAddress(dir))
 	if err != nil {
 		return false, rest, nil
 	}
@@ -234,37 +220,25 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // stops it and removes the socket. When another process serves the vault
 // already, it serves nothing.
 func serveQueries(ctx context.Context, s *session, logf func(string, ...any)) (stop func(), err error) {
-	p := socketPath(s.v.Dir)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return func() {}, err
-	}
-	if c, err := net.DialTimeout("unix", p, serverWait); err == nil {
+	p := serverAddress(s.v.Dir)
+	if c, err := dialServer(ctx, p); err == nil {
 		c.Close()
 		return func() {}, nil // another process serves this vault
 	}
-	// The socket is made under another name, made owner-only, then moved
-	// into place: no one ever sees it with wider permissions.
-	tmp := fmt.Sprintf("%s.%d", p, os.Getpid())
-	os.Remove(tmp)
-	l, err := net.Listen("unix", tmp)
+	l, err := listenServer(p)
 	if err != nil {
 		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
 	}
-	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		l.Close()
-		os.Remove(tmp)
-		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
-	}
-	if err := os.Rename(tmp, p); err != nil { // over a socket left by a process that died
-		l.Close()
-		os.Remove(tmp)
-		return func() {}, fmt.Errorf("serve queries on %s: %w", p, err)
-	}
 	shared := &session{v: s.v, cfg: s.cfg, stderr: s.stderr, ix: s.ix, shared: true, lessonStore: &lessonCache{}}
-	var wg sync.WaitGroup
+	var (
+		answers sync.WaitGroup
+		mu      sync.Mutex
+		stopped bool // no more answers once set
+	)
 	ctx, cancel := context.WithCancel(ctx)
-	wg.Go(func() {
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
 		for {
 			conn, err := l.Accept()
 			if err != nil {
@@ -273,14 +247,31 @@ func serveQueries(ctx context.Context, s *session, logf func(string, ...any)) (s
 				}
 				return
 			}
-			wg.Go(func() { answer(ctx, conn, shared, logf) })
+			mu.Lock()
+			if stopped {
+				mu.Unlock()
+				conn.Close()
+				return
+			}
+			answers.Go(func() { answer(ctx, conn, shared, logf) })
+			mu.Unlock()
 		}
-	})
+	}()
 	return func() {
 		cancel()
-		l.Close()
-		os.Remove(p)
-		wg.Wait()
+		// Closing a named pipe's listener can hang while a connection
+		// is being made (go-winio issue 357): the process does not wait
+		// on it for more than closeWait.
+		go l.Close()
+		select {
+		case <-accepting:
+		case <-time.After(closeWait):
+			logf("serve queries: the listener did not close within %v", closeWait)
+		}
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		answers.Wait()
 	}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -35,18 +36,19 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	ok(t, dir, "index")
 
 	w := startWatch(t, dir)
-	sock := socketPath(dir)
+	addr := serverAddress(dir)
 	for i := 0; ; i++ {
-		if _, err := os.Stat(sock); err == nil {
+		if c, err := dialServer(t.Context(), addr); err == nil {
+			c.Close()
 			break
 		}
 		if i == 3000 {
-			t.Fatalf("no socket at %s; the watcher said:\n%s", sock, w.output())
+			t.Fatalf("no server at %s; the watcher said:\n%s", addr, w.output())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if info, err := os.Stat(sock); err != nil || info.Mode().Perm() != 0o600 {
-		t.Errorf("socket %s: %v %v, want owner-only", sock, info.Mode(), err)
+	if err := ownerOnly(addr); err != nil {
+		t.Error(err)
 	}
 	for _, args := range [][]string{
 		{"search", "pnpm"},
@@ -79,7 +81,7 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	// Garbage, a request for another vault and a client that goes away:
 	// the server answers the next request all the same.
 	for _, junk := range []string{"not json\n", `{"vault": "/elsewhere", "args": ["vaultmem", "search", "x"]}` + "\n", ""} {
-		c, err := net.Dial("unix", sock)
+		c, err := dialServer(t.Context(), addr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,39 +111,18 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	}
 
 	w.stop()
-	if _, err := os.Stat(sock); err == nil {
-		t.Errorf("socket %s left behind", sock)
+	if c, err := dialServer(t.Context(), addr); err == nil {
+		c.Close()
+		t.Errorf("%s still answers after the watcher stopped", addr)
+	}
+	if _, err := os.Stat(addr); err == nil && runtime.GOOS != "windows" {
+		t.Errorf("socket %s left behind", addr)
 	}
 	if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "pnpm"); r.code != 1 || !strings.Contains(r.stderr, "no vaultmem server answered") {
 		t.Errorf("require without a server: %+v", r)
 	}
 	if r := vaultmem(t, dir, "", "search", "pnpm"); r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") {
 		t.Errorf("without a server: %+v", r)
-	}
-}
-
-// TestStaleSocket: a socket left by a server that died is not answered;
-// commands answer in process, and the next server takes its place.
-func TestStaleSocket(t *testing.T) {
-	dir := newVault(t)
-	ok(t, dir, "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
-	sock := socketPath(dir)
-	os.MkdirAll(filepath.Dir(sock), 0o700)
-	if err := os.WriteFile(sock, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if r := vaultmem(t, dir, "", "search", "helix"); r.code != 0 || !strings.Contains(r.stdout, "editor") {
-		t.Errorf("with a stale socket: %+v", r)
-	}
-	startWatch(t, dir)
-	for i := 0; ; i++ {
-		if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "helix"); r.code == 0 {
-			break
-		}
-		if i == 300 {
-			t.Fatal("the new server never answered")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -181,9 +162,7 @@ func TestServedCommand(t *testing.T) {
 func TestServerThatDropsTheRequest(t *testing.T) {
 	dir := newVault(t)
 	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
-	sock := socketPath(dir)
-	os.MkdirAll(filepath.Dir(sock), 0o700)
-	l, err := net.Listen("unix", sock)
+	l, err := listenServer(serverAddress(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,9 +190,7 @@ func TestServerThatDropsTheRequest(t *testing.T) {
 func TestServerThatNeverAnswers(t *testing.T) {
 	dir := newVault(t)
 	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
-	sock := socketPath(dir)
-	os.MkdirAll(filepath.Dir(sock), 0o700)
-	l, err := net.Listen("unix", sock)
+	l, err := listenServer(serverAddress(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,5 +218,44 @@ func TestServerThatNeverAnswers(t *testing.T) {
 	r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=200ms"}, "search", "pnpm")
 	if r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") || !strings.Contains(r.stderr, "did not answer within 200ms") {
 		t.Errorf("search beside a server that never answers: %+v", r)
+	}
+}
+
+// TestServerAddress: the server's address is the vault's alone, only its
+// owner may connect, and it is gone once the listener closes.
+func TestServerAddress(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	addr := serverAddress(a)
+	if addr == serverAddress(b) || addr != serverAddress(a) {
+		t.Fatalf("addresses %q and %q for two vaults", addr, serverAddress(b))
+	}
+	l, err := listenServer(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan struct{})
+	go func() { // as a server does: a named pipe takes connections only while one is accepted
+		defer close(accepted)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if err := ownerOnly(addr); err != nil {
+		t.Error(err)
+	}
+	c, err := dialServer(t.Context(), addr)
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	c.Close()
+	l.Close()
+	<-accepted
+	if c, err := dialServer(t.Context(), addr); err == nil {
+		c.Close()
+		t.Errorf("%s still accepts after its listener closed", addr)
 	}
 }
