@@ -355,6 +355,9 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 			return nil, err
 		}
 	}
+	if err := storeCounts(ctx, tx); err != nil {
+		return nil, err
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}

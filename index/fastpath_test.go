@@ -504,3 +504,50 @@ func TestVectorsFollowSyncs(t *testing.T) {
 	tv.sync()
 	same("a note removed")
 }
+
+// TestCountsRecordedWithTheirVersion: a sync reports the notes and chunks
+// the index holds, from the counts the last change recorded with its
+// files version; counts recorded at another version are not believed.
+func TestCountsRecordedWithTheirVersion(t *testing.T) {
+	ctx := context.Background()
+	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
+	counted := func() (int, int) {
+		t.Helper()
+		var notes, chunks int
+		if err := tv.ix.db.QueryRow("SELECT " + countNotesAndChunks).Scan(&notes, &chunks); err != nil {
+			t.Fatal(err)
+		}
+		return notes, chunks
+	}
+	check := func(what string, st Stats) {
+		t.Helper()
+		if notes, chunks := counted(); st.Notes != notes || st.Chunks != chunks || notes == 0 {
+			t.Errorf("%s: %d notes, %d chunks; the index holds %d, %d", what, st.Notes, st.Chunks, notes, chunks)
+		}
+	}
+	check("first sync", tv.sync())
+	tv.write("new.md", "# New\n\nOne paragraph.\n\n## Two\n\nAnother.\n")
+	check("a note added", tv.sync())
+	tv.remove("new.md")
+	check("a note removed", tv.sync())
+	tv.age() // no time too recent to trust: the syncs below change nothing
+	check("times only", tv.sync())
+	check("no change", tv.sync())
+
+	version, err := tv.ix.meta(ctx, tv.ix.db, metaFilesVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(v string) {
+		t.Helper()
+		if _, err := tv.ix.db.Exec("UPDATE meta SET value = ? WHERE key = ?", v, metaCounts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("elsewhere 1 1") // recorded at another version (an older vaultmem changed the index since)
+	check("counts of another version", tv.sync())
+	set(version + " 7 70") // the counts of this version are taken as they are, not counted again
+	if st := tv.sync(); st.Notes != 7 || st.Chunks != 70 {
+		t.Errorf("with counts recorded for the current version: %d notes, %d chunks, want the recorded 7, 70", st.Notes, st.Chunks)
+	}
+}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -460,11 +461,53 @@ func (ix *Index) Version(ctx context.Context) (string, error) {
 	return files + "/" + vectors, nil
 }
 
+// metaCounts names the meta row holding the number of notes and chunks,
+// as "VERSION NOTES CHUNKS": the counts at files version VERSION (see
+// metaFilesVersion), written by the sync that made that version. Counting
+// a large index's chunks is milliseconds of every command's sync in a new
+// process; reading the row is not.
+const metaCounts = "counts"
+
+// storeCounts records, in tx, the number of notes and chunks the index
+// holds at the files version tx has set.
+func storeCounts(ctx context.Context, tx *sql.Tx) error {
+	var version string
+	var notes, chunks int
+	err := tx.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = ?), ''), "+countNotesAndChunks, metaFilesVersion).Scan(&version, &notes, &chunks)
+	if err != nil {
+		return fmt.Errorf("count index: %w", err)
+	}
+	return setMeta(ctx, tx, metaCounts, fmt.Sprintf("%s %d %d", version, notes, chunks))
+}
+
+// countNotesAndChunks are the columns counting the notes and the chunks.
+const countNotesAndChunks = "(SELECT count(*) FROM notes), (SELECT count(*) FROM chunks)"
+
+// counts returns the number of notes and chunks: as recorded for the
+// current files version, else counted.
+func (ix *Index) counts(ctx context.Context) (notes, chunks int, err error) {
+	var version, recorded string
+	err = ix.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?), ''),
+		coalesce((SELECT value FROM meta WHERE key = ?), '')`, metaFilesVersion, metaCounts).Scan(&version, &recorded)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count index: %w", err)
+	}
+	var at string
+	if n, _ := fmt.Sscanf(recorded, "%s %d %d", &at, &notes, &chunks); n == 3 && at == version && version != "" {
+		return notes, chunks, nil
+	}
+	if err := ix.db.QueryRowContext(ctx, "SELECT "+countNotesAndChunks).Scan(&notes, &chunks); err != nil {
+		return 0, 0, fmt.Errorf("count index: %w", err)
+	}
+	return notes, chunks, nil
+}
+
 // totals fills in the index's note and chunk counts, the files it skips
 // and the notes with warnings.
 func (ix *Index) totals(ctx context.Context, st *Stats) error {
-	if err := ix.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM notes), (SELECT count(*) FROM chunks)").Scan(&st.Notes, &st.Chunks); err != nil {
-		return fmt.Errorf("count index: %w", err)
+	var err error
+	if st.Notes, st.Chunks, err = ix.counts(ctx); err != nil {
+		return err
 	}
 	rows, err := ix.db.QueryContext(ctx, "SELECT path, reason FROM files WHERE reason != '' ORDER BY path")
 	if err != nil {
