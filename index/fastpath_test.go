@@ -514,7 +514,7 @@ func TestCountsRecordedWithTheirVersion(t *testing.T) {
 	counted := func() (int, int) {
 		t.Helper()
 		var notes, chunks int
-		if err := tv.ix.db.QueryRow("SELECT " + countNotesAndChunks).Scan(&notes, &chunks); err != nil {
+		if err := tv.ix.db.QueryRow("SELECT "+countNotesAndChunks).Scan(&notes, &chunks); err != nil {
 			t.Fatal(err)
 		}
 		return notes, chunks
