@@ -1,7 +1,7 @@
 package index
 
 import (
-	"math"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -23,42 +23,72 @@ const (
 	minHeapBound = 64 << 20
 )
 
-// boundHeap bounds the heap until the returned function is called. It
-// does nothing when the process has a memory limit of its own
-// (GOMEMLIMIT) or another bound is in force. While it bounds the heap,
-// the collector runs at its default pace (GOGC 100): a long-running
-// process keeps a lower one for its resident index, which would make a
-// cold index in it collect four times as often as in `vaultmem index`.
+// boundHeap bounds the heap until the returned function is called (the
+// function does its work once). It does nothing when the environment
+// sets a memory limit (GOMEMLIMIT). While it bounds the heap, the
+// collector runs at its default pace (GOGC 100): a long-running process
+// keeps a lower one for its resident index, which would make a cold index
+// in it collect four times as often as in `vaultmem index`. Bounds nest:
+// the heap stays bounded until the last is lifted, and then the process's
+// own pace and memory limit (a one-shot query's, see the command) are
+// back.
 func boundHeap() (stop func()) {
-	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	pace := debug.SetGCPercent(100)
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	bound := func() {
-		metrics.Read(sample)
-		live := int64(sample[0].Value.Uint64())
-		debug.SetMemoryLimit(max(minHeapBound, live+live/2+heapSlack))
-	}
-	bound()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				bound()
+	bounds.Lock()
+	defer bounds.Unlock()
+	if bounds.n == 0 {
+		bounds.pace = debug.SetGCPercent(100)
+		bounds.limit = debug.SetMemoryLimit(-1)
+		boundToLive()
+		bounds.done = make(chan struct{})
+		bounds.wg.Go(func() {
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-bounds.done:
+					return
+				case <-tick.C:
+					boundToLive()
+				}
 			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
-		debug.SetMemoryLimit(math.MaxInt64)
-		debug.SetGCPercent(pace)
+		})
 	}
+	bounds.n++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			bounds.Lock()
+			defer bounds.Unlock()
+			if bounds.n--; bounds.n > 0 {
+				return
+			}
+			close(bounds.done)
+			bounds.wg.Wait()
+			debug.SetMemoryLimit(bounds.limit)
+			debug.SetGCPercent(bounds.pace)
+		})
+	}
+}
+
+// bounds are the heap bounds in force (see boundHeap): how many, and the
+// process's pace and memory limit to restore after the last.
+var bounds struct {
+	sync.Mutex
+	n     int
+	pace  int
+	limit int64
+	done  chan struct{} // closed when the last bound is lifted
+	wg    sync.WaitGroup
+}
+
+// boundToLive sets the memory limit to half again the live heap, plus
+// heapSlack.
+func boundToLive() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	live := int64(sample[0].Value.Uint64())
+	debug.SetMemoryLimit(max(minHeapBound, live+live/2+heapSlack))
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // TestBoundHeap: the bound is a memory limit above what is live, with the
-// collector at its default pace, both lifted when it ends; a process with
-// a limit of its own keeps it.
+// collector at its default pace, both lifted when the last bound ends; a
+// limit set in the environment is kept.
 func TestBoundHeap(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(math.MaxInt64) })
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
@@ -47,9 +47,29 @@ func TestBoundHeap(t *testing.T) {
 		t.Errorf("after a cold index and a pack: memory limit %d, want none", got)
 	}
 
+	// A process's own pace and limit (a one-shot query's) come back after
+	// the last of two bounds that overlap, not after the first.
 	debug.SetMemoryLimit(1 << 40)
-	boundHeap()()
-	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("with a limit of the process's own: %d after the bound, want it kept", got)
+	debug.SetGCPercent(400)
+	first, second := boundHeap(), boundHeap()
+	first()
+	first() // lifting a bound twice lifts it once
+	if got := debug.SetMemoryLimit(-1); got == 1<<40 {
+		t.Error("one of two bounds lifted: the process's limit is back, want the bound still in force")
 	}
+	second()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("after both bounds: memory limit %d, want the process's %d", got, int64(1<<40))
+	}
+	if pace := debug.SetGCPercent(25); pace != 400 {
+		t.Errorf("after both bounds: GOGC %d, want the process's 400", pace)
+	}
+
+	// A limit from the environment is the user's: no bound replaces it.
+	t.Setenv("GOMEMLIMIT", "1TiB")
+	stop = boundHeap()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("with GOMEMLIMIT set: memory limit %d under the bound, want the user's", got)
+	}
+	stop()
 }

@@ -34,6 +34,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if answered {
 		return err
 	}
+	if _, _, _, ok := servedCommand(args); ok {
+		oneShotQuery()
+	}
 	return runIn(ctx, args, stdin, stdout, stderr, nil)
 }
 

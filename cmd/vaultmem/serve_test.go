@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -257,5 +260,44 @@ func TestServerAddress(t *testing.T) {
 	if c, err := dialServer(t.Context(), addr); err == nil {
 		c.Close()
 		t.Errorf("%s still accepts after its listener closed", addr)
+	}
+}
+
+// TestOneShotQueryPace: a query answered in process collects at GOGC 400
+// under a 160 MiB limit, unless the environment sets either.
+func TestOneShotQueryPace(t *testing.T) {
+	pace, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(pace)
+	t.Cleanup(func() {
+		debug.SetGCPercent(pace)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, tt := range []struct {
+		env       []string
+		pace      int
+		limit     int64
+		wantPace  int
+		wantLimit int64
+	}{
+		{nil, 100, math.MaxInt64, 400, 160 << 20},
+		{[]string{"GOGC", "50"}, 50, math.MaxInt64, 50, math.MaxInt64},
+		{[]string{"GOMEMLIMIT", "1GiB"}, 100, 1 << 30, 100, 1 << 30},
+	} {
+		t.Run(fmt.Sprint(tt.env), func(t *testing.T) {
+			t.Setenv("GOGC", "")
+			t.Setenv("GOMEMLIMIT", "")
+			if tt.env != nil {
+				t.Setenv(tt.env[0], tt.env[1])
+			}
+			debug.SetGCPercent(tt.pace)
+			debug.SetMemoryLimit(tt.limit)
+			oneShotQuery()
+			if got := debug.SetGCPercent(tt.pace); got != tt.wantPace {
+				t.Errorf("GOGC %d, want %d", got, tt.wantPace)
+			}
+			if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
+				t.Errorf("memory limit %d, want %d", got, tt.wantLimit)
+			}
+		})
 	}
 }
