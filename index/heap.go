@@ -31,7 +31,7 @@ const (
 // in it collect four times as often as in `vaultmem index`. Bounds nest:
 // the heap stays bounded until the last is lifted, and then the process's
 // own pace and memory limit (a one-shot query's, see the command) are
-// back.
+// back, the limit at least the last bound.
 func boundHeap() (stop func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
@@ -67,7 +67,10 @@ func boundHeap() (stop func()) {
 			}
 			close(bounds.done)
 			bounds.wg.Wait()
-			debug.SetMemoryLimit(bounds.limit)
+			// A limit of the process's own below the last bound would
+			// make the collector run without end if the heap has not
+			// shrunk yet: the larger of the two stays.
+			debug.SetMemoryLimit(max(bounds.limit, debug.SetMemoryLimit(-1)))
 			debug.SetGCPercent(bounds.pace)
 		})
 	}

@@ -65,6 +65,18 @@ func TestBoundHeap(t *testing.T) {
 		t.Errorf("after both bounds: GOGC %d, want the process's 400", pace)
 	}
 
+	// A limit of the process's own below the last bound gives way to it:
+	// a heap still near the bound does not make the collector run without
+	// end.
+	debug.SetMemoryLimit(1)
+	stop = boundHeap()
+	bound := debug.SetMemoryLimit(-1)
+	stop()
+	if got := debug.SetMemoryLimit(-1); got != bound {
+		t.Errorf("with a process limit of 1 byte: %d after the bound, want the bound's %d", got, bound)
+	}
+	debug.SetMemoryLimit(1 << 40)
+
 	// A limit from the environment is the user's: no bound replaces it.
 	t.Setenv("GOMEMLIMIT", "1TiB")
 	stop = boundHeap()

@@ -47,3 +47,84 @@ func TestStaleSocket(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestSocketOfAnotherUser: a socket another user owns is not taken for
+// the vault's server, and a temporary folder open to others is not used.
+func TestSocketOfAnotherUser(t *testing.T) {
+	addr := serverAddress(t.TempDir())
+	l, err := listenServer(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if err := os.Lchown(addr, 4242, 4242); err != nil {
+		t.Skipf("cannot give the socket to another user: %v", err) // not root
+	}
+	if c, err := dialServer(t.Context(), addr); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
+		if c != nil {
+			c.Close()
+		}
+		t.Errorf("dial another user's socket: %v, want a refusal", err)
+	}
+	if err := os.Lchown(addr, os.Getuid(), os.Getgid()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := dialServer(t.Context(), addr)
+	if err != nil {
+		t.Fatalf("dial this user's socket: %v", err)
+	}
+	c.Close()
+}
+
+// TestSocketInTheTemporaryFolder: a vault whose path is too long for a
+// socket has its socket in a folder of this user's under the temporary
+// folder, which must be closed to others.
+func TestSocketInTheTemporaryFolder(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	vault := filepath.Join(t.TempDir(), strings.Repeat("long-folder-name/", 6))
+	addr := serverAddress(vault)
+	if !strings.HasPrefix(addr, tmp) {
+		t.Fatalf("address %s for a vault at %s (%d bytes), want one under %s", addr, vault, len(vault), tmp)
+	}
+	if err := os.MkdirAll(filepath.Dir(addr), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(addr), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := listenServer(addr); err == nil {
+		l.Close()
+		t.Errorf("listened in %s, open to others", filepath.Dir(addr))
+	}
+	if err := os.Chmod(filepath.Dir(addr), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l, err := listenServer(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another server's socket put in its place (two started at once) is
+	// not removed when this one stops.
+	other, err := listenServer(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := os.Lstat(addr); err != nil {
+		t.Errorf("the other server's socket is gone: %v", err)
+	}
+	other.Close()
+	if _, err := os.Lstat(addr); err == nil {
+		t.Error("the socket is left after its server stopped")
+	}
+}

@@ -21,11 +21,56 @@ func serverAddress(dir string) string {
 }
 
 // dialServer connects to the server listening at addr, waiting at most
-// serverWait.
+// serverWait. Pipe names are one namespace for every user of the machine,
+// so a pipe of this name made by another user would be taken for the
+// server: the connection is refused unless this user's process serves it.
 func dialServer(ctx context.Context, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, serverWait)
 	defer cancel()
-	return winio.DialPipeContext(ctx, addr)
+	c, err := winio.DialPipeContext(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := servedByThisUser(c); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// servedByThisUser says why the process at the other end of pipe c does
+// not run as this user.
+func servedByThisUser(c net.Conn) error {
+	f, ok := c.(interface{ Fd() uintptr })
+	if !ok {
+		return fmt.Errorf("a %T has no handle", c)
+	}
+	var pid uint32
+	if err := windows.GetNamedPipeServerProcessId(windows.Handle(f.Fd()), &pid); err != nil {
+		return fmt.Errorf("the pipe's server: %w", err)
+	}
+	proc, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return fmt.Errorf("the pipe's server (pid %d): %w", pid, err)
+	}
+	defer windows.CloseHandle(proc)
+	var token windows.Token
+	if err := windows.OpenProcessToken(proc, windows.TOKEN_QUERY, &token); err != nil {
+		return fmt.Errorf("the pipe's server (pid %d): %w", pid, err)
+	}
+	defer token.Close()
+	theirs, err := token.GetTokenUser()
+	if err != nil {
+		return fmt.Errorf("the pipe's server (pid %d): %w", pid, err)
+	}
+	ours, err := windows.GetCurrentProcessToken().GetTokenUser()
+	if err != nil {
+		return fmt.Errorf("the user's SID: %w", err)
+	}
+	if !theirs.User.Sid.Equals(ours.User.Sid) {
+		return fmt.Errorf("served by another user (%s), not this one", theirs.User.Sid)
+	}
+	return nil
 }
 
 // listenServer listens at addr, a named pipe only this user may open. A
