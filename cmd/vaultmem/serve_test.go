@@ -159,6 +159,23 @@ func TestServedCommand(t *testing.T) {
 	}
 }
 
+// acceptEach accepts connections on l until it closes, each handed to
+// handle (which closes it, or keeps it); the channel closes when l did.
+func acceptEach(l net.Listener, handle func(net.Conn)) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			handle(c)
+		}
+	}()
+	return done
+}
+
 // TestServerThatDropsTheRequest: a socket that takes the request and
 // closes without an answer leaves the command to answer in process, with
 // the standard input it had already read (a hook's JSON).
@@ -170,17 +187,10 @@ func TestServerThatDropsTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			buf := make([]byte, 1<<16)
-			c.Read(buf)
-			c.Close()
-		}
-	}()
+	acceptEach(l, func(c net.Conn) {
+		c.Read(make([]byte, 1<<16))
+		c.Close()
+	})
 	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
 	if r := vaultmem(t, dir, hook, "lesson", "match", "--hook"); r.code != 0 || !strings.Contains(r.stdout, "pin the version") {
 		t.Errorf("hook after a dropped request: %+v", r)
@@ -207,17 +217,11 @@ func TestServerThatNeverAnswers(t *testing.T) {
 			c.Close()
 		}
 	}()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
+	acceptEach(l, func(c net.Conn) {
+		mu.Lock()
+		held = append(held, c)
+		mu.Unlock()
+	})
 	r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=200ms"}, "search", "pnpm")
 	if r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") || !strings.Contains(r.stderr, "did not answer within 200ms") {
 		t.Errorf("search beside a server that never answers: %+v", r)
@@ -236,17 +240,9 @@ func TestServerAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	accepted := make(chan struct{})
-	go func() { // as a server does: a named pipe takes connections only while one is accepted
-		defer close(accepted)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	// Accepting, as a server does: a named pipe takes connections only
+	// while one is accepted.
+	accepted := acceptEach(l, func(c net.Conn) { c.Close() })
 	if err := ownerOnly(addr); err != nil {
 		t.Error(err)
 	}

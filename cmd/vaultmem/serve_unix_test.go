@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ func TestStaleSocket(t *testing.T) {
 }
 
 // TestSocketOfAnotherUser: a socket another user owns is not taken for
-// the vault's server, and a temporary folder open to others is not used.
+// the vault's server.
 func TestSocketOfAnotherUser(t *testing.T) {
 	addr := serverAddress(t.TempDir())
 	l, err := listenServer(addr)
@@ -57,15 +58,7 @@ func TestSocketOfAnotherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	acceptEach(l, func(c net.Conn) { c.Close() })
 	if err := os.Lchown(addr, 4242, 4242); err != nil {
 		t.Skipf("cannot give the socket to another user: %v", err) // not root
 	}
