@@ -42,23 +42,23 @@ func sharedSocketDir() string {
 // serverWait: only to a socket of this user's (another user's process is
 // not taken for the vault's server).
 func dialServer(ctx context.Context, addr string) (net.Conn, error) {
-	if err := thisUsers(addr); err != nil {
+	if _, err := thisUsers(addr); err != nil {
 		return nil, err
 	}
 	d := net.Dialer{Timeout: serverWait}
 	return d.DialContext(ctx, "unix", addr)
 }
 
-// thisUsers says why the file at p does not belong to this user.
-func thisUsers(p string) error {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return err
+// thisUsers says why the file at p does not belong to this user; info is
+// what Lstat says of it.
+func thisUsers(p string) (info os.FileInfo, err error) {
+	if info, err = os.Lstat(p); err != nil {
+		return nil, err
 	}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s belongs to user %d, not this one", p, st.Uid)
+		return nil, fmt.Errorf("%s belongs to user %d, not this one", p, st.Uid)
 	}
-	return nil
+	return info, nil
 }
 
 // listenServer listens at addr, owner-only, in place of any socket a
@@ -73,10 +73,11 @@ func listenServer(addr string) (net.Listener, error) {
 	if dir == sharedSocketDir() {
 		// A folder anyone may make: it must be this user's, and closed
 		// to others, or another user could put a socket in its place.
-		if err := thisUsers(dir); err != nil {
+		info, err := thisUsers(dir)
+		if err != nil {
 			return nil, err
 		}
-		if info, err := os.Lstat(dir); err != nil || !info.IsDir() || info.Mode().Perm()&0o077 != 0 {
+		if !info.IsDir() || info.Mode().Perm()&0o077 != 0 {
 			return nil, fmt.Errorf("%s is not a folder closed to other users", dir)
 		}
 	}

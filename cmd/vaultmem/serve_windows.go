@@ -63,12 +63,12 @@ func servedByThisUser(c net.Conn) error {
 	if err != nil {
 		return fmt.Errorf("the pipe's server (pid %d): %w", pid, err)
 	}
-	ours, err := windows.GetCurrentProcessToken().GetTokenUser()
+	ours, err := userSID()
 	if err != nil {
-		return fmt.Errorf("the user's SID: %w", err)
+		return err
 	}
-	if !theirs.User.Sid.Equals(ours.User.Sid) {
-		return fmt.Errorf("served by another user (%s), not this one", theirs.User.Sid)
+	if sid := theirs.User.Sid.String(); sid != ours {
+		return fmt.Errorf("served by another user (%s), not this one", sid)
 	}
 	return nil
 }
