@@ -36,6 +36,7 @@ var registry = []engine{
 	engineFunc(temporalEngine),
 	engineFunc(graphEngine),
 	engineFunc(expandEngine),
+	engineFunc(narrowerEngine),
 	engineFunc(contextEngine),
 	engineFunc(fillEngine),
 }

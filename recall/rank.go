@@ -11,7 +11,7 @@ import (
 )
 
 // engines are the names of the engines, in the order items name them.
-var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "context"}
+var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "narrower", "context"}
 
 // Rank bonuses of DESIGN.md.
 const (

@@ -530,3 +530,35 @@ func TestSpeaker(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallFindsNarrowerTerms: a question's noun finds the chunks that
+// hold a narrower one ("store": a boutique), which share no word with it,
+// through the narrower engine; and "kind of" is no search word.
+func TestRecallFindsNarrowerTerms(t *testing.T) {
+	files := map[string]string{
+		"notes/boutique.md": "# Spring\n\nIn the spring Ann opened a boutique on Elm Street, selling vintage coats, hats and scarves from the sixties.\n",
+		"notes/kind.md":     "# Thanks\n\nAnn thanked everyone for their kind words and kind notes.\n",
+	}
+	// Ann in many other notes, opening other things, so that her name
+	// and the question's verb alone fill the budget.
+	for i := range 100 {
+		files[fmt.Sprintf("notes/day%03d.md", i)] = fmt.Sprintf("# Day %d\n\nAnn opened the window and the mail on day %d.\n", i, i)
+	}
+	ix, _ := testIndex(t, "", files)
+	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	res, err := e.Recall(context.Background(), recall.Request{Query: "What kind of store did Ann open?", Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Context, "boutique") {
+		t.Errorf("the boutique is not in the context:\n%s", res.Context)
+	}
+	if strings.Contains(res.Context, "kind words") {
+		t.Errorf("\"kind of\" was searched for:\n%s", res.Context)
+	}
+	for _, it := range res.Items {
+		if strings.Contains(it.Text, "boutique") && !strings.Contains(it.Source, "narrower") {
+			t.Errorf("the boutique was found by %s, not the narrower engine", it.Source)
+		}
+	}
+}

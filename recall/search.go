@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -130,9 +131,25 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 }
 
 func newSearch(e *Engine, q string, r Route, budget int) *search {
-	days, rest := datesIn(q, e.now())
-	return &search{e: e, query: q, route: r, budget: budget, terms: index.Terms(q), cands: map[int64]*candidate{},
+	sq := withoutFrames(q)
+	days, rest := datesIn(sq, e.now())
+	return &search{e: e, query: sq, route: r, budget: budget, terms: index.Terms(sq), cands: map[int64]*candidate{},
 		days: days, rest: rest, duration: asksDuration(q), linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
+}
+
+// frames are the words that frame a question without saying what it is
+// about: "what kind of art" asks about art, and searching for "kind" too
+// would rank "your kind words" first.
+var frames = regexp.MustCompile(`(?i)\b(?:kinds?|types?|sorts?)\s+of\b`)
+
+// withoutFrames returns q without its frames (see frames), or q when
+// nothing else would be left to search for.
+func withoutFrames(q string) string {
+	out := frames.ReplaceAllString(q, " ")
+	if len(index.Terms(out)) == 0 {
+		return q
+	}
+	return out
 }
 
 // rrfK is the reciprocal rank fusion constant.
