@@ -399,3 +399,43 @@ func FuzzFields(f *testing.F) {
 		}
 	})
 }
+
+// TestFrequencies counts the chunks holding words as keyword search
+// analyzes them, the same through FTS5 and the lexicon, up to a bound.
+func TestFrequencies(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.md": "# A\n\nThe boutique opened.\n",
+		"b.md": "# B\n\nTwo boutiques, one bakery.\n",
+		"c.md": "# C\n\nA bakery that bakes. 书店在这里。\n",
+	}
+	for i := range 120 { // enough chunks for the bound to matter
+		files[fmt.Sprintf("n%03d.md", i)] = fmt.Sprintf("# N%d\n\nThe bakery's day %d.\n", i, i)
+	}
+	for p, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	cache := filepath.Join(dir, ".vaultmem", "cache")
+	for _, resident := range []bool{false, true} {
+		ix, err := Open(ctx, cache, Options{NoVectors: true, Resident: resident})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		if _, err := ix.Sync(ctx, os.DirFS(dir), nil); err != nil {
+			t.Fatal(err)
+		}
+		words := []string{"boutique", "Boutiques", "bakery", "bakes", "absent", "书店", "two words", `quo"te`, ""}
+		got, err := ix.Frequencies(ctx, words, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []int{2, 2, 50, 1, 0, 0, 0, 0, 0} // "bakery": 122 chunks, counted up to 50
+		if !slices.Equal(got, want) {
+			t.Errorf("resident %v: Frequencies(%q) = %v, want %v", resident, words, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vaultmem/vaultmem/text"
 	"sort"
 	"strconv"
 	"strings"
@@ -361,7 +362,7 @@ func (ix *Index) ranker(ctx context.Context) (ranker, error) {
 	if l != nil {
 		return l, nil
 	}
-	return ftsRanker{ix.db}, nil
+	return ftsRanker{ix.db, ix.prepared}, nil
 }
 
 // commonShare is the share of chunks above which a query word is common;
@@ -398,8 +399,34 @@ func rareTerms(ctx context.Context, r ranker, q keywordQuery) (keywordQuery, err
 	return keywordQuery{terms: rare}, nil
 }
 
+// Frequencies returns for each word, a run of letters and digits, how
+// many chunks hold it, the word analyzed as keyword search analyzes it
+// (see text.Term), counting no further than atMost: what a search for it
+// would cost, before asking. Other words (CJK runs among them) count 0.
+func (ix *Index) Frequencies(ctx context.Context, words []string, atMost int) ([]int, error) {
+	r, err := ix.ranker(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(words))
+	for i, w := range words {
+		t := text.Term(w)
+		if t == "" || text.HasCJK(t) || strings.IndexFunc(t, text.IsSeparator) >= 0 {
+			continue // not one word of letters and digits: no chunk holds it as a term
+		}
+		if out[i], err = r.hits(ctx, t, atMost); err != nil {
+			return nil, err
+		}
+		out[i] = min(out[i], atMost)
+	}
+	return out, nil
+}
+
 // ftsRanker ranks with FTS5.
-type ftsRanker struct{ db *sql.DB }
+type ftsRanker struct {
+	db       *sql.DB
+	prepared func(ctx context.Context, query string) (*sql.Stmt, error)
+}
 
 func (r ftsRanker) rows(ctx context.Context) (int, error) {
 	var n int
@@ -408,9 +435,12 @@ func (r ftsRanker) rows(ctx context.Context) (int, error) {
 }
 
 func (r ftsRanker) hits(ctx context.Context, term string, atMost int) (int, error) {
+	st, err := r.prepared(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`)
+	if err != nil {
+		return 0, err
+	}
 	var n int
-	err := r.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
-		`"`+term+`"`, atMost).Scan(&n)
+	err = st.QueryRowContext(ctx, `"`+term+`"`, atMost).Scan(&n)
 	return n, err
 }
 

@@ -44,6 +44,8 @@ type Index interface {
 // searcher ranks chunks for a query (every engine).
 type searcher interface {
 	Search(ctx context.Context, q index.Query) ([]index.Result, error)
+	// Frequencies counts the chunks holding each word, up to atMost.
+	Frequencies(ctx context.Context, words []string, atMost int) ([]int, error)
 }
 
 // neighbourhood finds what lies around a hit: linked and labelled notes

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
@@ -14,10 +15,16 @@ import (
 // question means, not what it says.
 const narrowerWeight = 0.3
 
+// narrowerRows bounds the chunks the narrower engine's search ranks: a
+// keyword search ranks every chunk holding any of its words, and a
+// broad question's narrower nouns ("store": shop, bank, base, fund, ...)
+// can be common words of a vault.
+const narrowerRows = 1000
+
 // narrowerEngine runs narrower at the extend stage.
 func narrowerEngine(ctx context.Context, s *search, l level) {
 	if l == extend {
-		s.narrower(ctx, s.depth())
+		s.narrower(ctx, max(10, s.budget/25))
 	}
 }
 
@@ -49,6 +56,7 @@ func (s *search) narrower(ctx context.Context, n int) {
 			}
 		}
 	}
+	terms = s.rarest(ctx, terms, narrowerRows)
 	if len(terms) == 0 {
 		return
 	}
@@ -56,4 +64,28 @@ func (s *search) narrower(ctx context.Context, n int) {
 	if err == nil {
 		s.add("narrower", hits, narrowerWeight)
 	}
+}
+
+// rarest returns the words of terms that some chunk holds, rarest first,
+// as many as together are held by at most rows chunks.
+func (s *search) rarest(ctx context.Context, terms []string, rows int) []string {
+	df, err := s.e.ix.Frequencies(ctx, terms, rows+1)
+	if err != nil {
+		return nil
+	}
+	order := make([]int, 0, len(terms))
+	for i := range terms {
+		if df[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return df[a] - df[b] })
+	var out []string
+	for _, i := range order {
+		if rows -= df[i]; rows < 0 {
+			break
+		}
+		out = append(out, terms[i])
+	}
+	return out
 }
