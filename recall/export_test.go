@@ -39,3 +39,6 @@ func NewTestIndex(t testing.TB, fixture string, extra map[string]string) (*index
 
 // Speaker is speaker, for the table test outside the package.
 var Speaker = speaker
+
+// MaxNarrowerTerms is maxNarrowerTerms.
+const MaxNarrowerTerms = maxNarrowerTerms

@@ -21,6 +21,11 @@ const narrowerWeight = 0.3
 // can be common words of a vault.
 const narrowerRows = 1000
 
+// maxNarrowerTerms is the most narrower nouns looked for, the question's
+// first nouns' first: a long question holds hundreds of nouns, and the
+// index counts the chunks holding each term (see search.rarest).
+const maxNarrowerTerms = 150
+
 // narrowerEngine runs narrower at the extend stage.
 func narrowerEngine(ctx context.Context, s *search, l level) {
 	if l == extend {
@@ -50,7 +55,7 @@ func (s *search) narrower(ctx context.Context, n int) {
 			continue
 		}
 		for _, t := range wordnet.Narrower(w) {
-			if !have[t] {
+			if !have[t] && len(terms) < maxNarrowerTerms {
 				have[t] = true
 				terms = append(terms, t)
 			}

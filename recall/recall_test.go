@@ -562,3 +562,32 @@ func TestRecallFindsNarrowerTerms(t *testing.T) {
 		}
 	}
 }
+
+// countingIndex counts the words whose frequencies recall asks for.
+type countingIndex struct {
+	*index.Index
+	words int
+}
+
+func (c *countingIndex) Frequencies(ctx context.Context, words []string, atMost int) ([]int, error) {
+	c.words += len(words)
+	return c.Index.Frequencies(ctx, words, atMost)
+}
+
+// TestNarrowerTermsAreBounded: a question of a hundred nouns, each with
+// narrower ones, looks for no more than MaxNarrowerTerms of them.
+func TestNarrowerTermsAreBounded(t *testing.T) {
+	ix, _ := testIndex(t, "", map[string]string{"notes/shop.md": "# Shops\n\nA boutique, a bakery and a bookshop.\n"})
+	nouns := strings.Repeat("store church box sister painting kid ", 17)
+	ci := &countingIndex{Index: ix}
+	res, err := recall.New(ci, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "Which " + nouns + "?", Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci.words == 0 || ci.words > recall.MaxNarrowerTerms {
+		t.Errorf("frequencies of %d words asked for, want 1 to %d", ci.words, recall.MaxNarrowerTerms)
+	}
+	if !strings.Contains(res.Context, "boutique") {
+		t.Errorf("the shops are not in the context:\n%s", res.Context)
+	}
+}
