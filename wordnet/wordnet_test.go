@@ -91,3 +91,22 @@ func BenchmarkNarrower(b *testing.B) {
 		Narrower("cities")
 	}
 }
+
+// FuzzNarrower: any word, a noun or not, finds a line of the table or
+// nothing, never a piece of one.
+func FuzzNarrower(f *testing.F) {
+	for _, s := range []string{"art", "cities", "", "#", "a", "zyrian", "zz", "\n", "art\t", "書店"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Narrower(s)
+		for _, w := range got {
+			if w == "" || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+				t.Fatalf("Narrower(%q) holds %q", s, w)
+			}
+		}
+		if line, ok := find(s); ok && !strings.Contains(table, "\n"+s+"\t"+line+"\n") {
+			t.Fatalf("find(%q) = %q, not a line of the table", s, line)
+		}
+	})
+}
