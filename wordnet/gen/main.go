@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,7 +80,7 @@ func run(dict, out string, senses, levels, hub int) error {
 		}
 		delete(narrower, noun)
 		if len(narrower) > 0 && len(narrower) <= hub {
-			table[noun] = sortedKeys(narrower)
+			table[noun] = slices.Sorted(maps.Keys(narrower))
 		}
 	}
 	if err := addPlurals(filepath.Join(dict, "noun.exc"), table); err != nil {
@@ -184,15 +185,6 @@ func eachLine(p string, fn func(n int, line string) error) error {
 	return sc.Err()
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // write writes the table sorted by noun, one line each: the noun, a tab,
 // its narrower nouns separated by spaces.
 func write(p string, table map[string][]string) error {
@@ -201,7 +193,7 @@ func write(p string, table map[string][]string) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	for _, noun := range sortedKeys(keysOf(table)) {
+	for _, noun := range slices.Sorted(maps.Keys(table)) {
 		fmt.Fprintf(w, "%s\t%s\n", noun, strings.Join(table[noun], " "))
 	}
 	if err := w.Flush(); err != nil {
@@ -209,12 +201,4 @@ func write(p string, table map[string][]string) error {
 		return err
 	}
 	return f.Close()
-}
-
-func keysOf(m map[string][]string) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }
