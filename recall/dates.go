@@ -151,14 +151,31 @@ func newDateExprs() []dateExpr {
 			}
 			return span{d, d}, true
 		}},
-		{regexp.MustCompile(`(?i)\b(last|this|past)\s+weekend\b|上个?周末|这个?周末`), func(m []string, today time.Time) (span, bool) {
+		{regexp.MustCompile(`(?i)\b(last|this|past|next|coming)\s+weekend\b|上个?周末|这个?周末|下个?周末`), func(m []string, today time.Time) (span, bool) {
 			// Weeks start on Monday: this weekend is this week's Saturday and
-			// Sunday, last weekend the week before's.
+			// Sunday, last weekend the week before's, next weekend the week
+			// after's.
 			sat := week(today).from.AddDate(0, 0, 5)
-			if strings.EqualFold(m[1], "last") || strings.EqualFold(m[1], "past") || strings.HasPrefix(m[0], "上") {
+			switch which := strings.ToLower(m[1]); {
+			case which == "last" || which == "past" || strings.HasPrefix(m[0], "上"):
 				sat = sat.AddDate(0, 0, -7)
+			case which == "next" || strings.HasPrefix(m[0], "下"):
+				sat = sat.AddDate(0, 0, 7)
+			case which == "coming" && today.After(sat.AddDate(0, 0, 1)):
+				sat = sat.AddDate(0, 0, 7)
 			}
 			return span{sat, sat.AddDate(0, 0, 1)}, true
+		}},
+		{regexp.MustCompile(`(下|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])`), func(m []string, today time.Time) (span, bool) {
+			want := weekdays[zhWeekday("星期"+m[2])]
+			d := week(today).from
+			if m[1] == "下" {
+				d = d.AddDate(0, 0, 7)
+			}
+			for d.Weekday() != want {
+				d = d.AddDate(0, 0, 1)
+			}
+			return span{d, d}, true
 		}},
 		{regexp.MustCompile(`(?i)\b` + monthRE + `\s+(\d{1,2})(st|nd|rd|th)?\b(?:,?\s*(\d{4}))?`), func(m []string, today time.Time) (span, bool) {
 			mo := monthNames[strings.ToLower(m[1])]
@@ -211,6 +228,62 @@ func newDateExprs() []dateExpr {
 			y := atoi(m[1])
 			return span{date(y, 1, 1), date(y, 12, 31)}, true
 		}},
+		{regexp.MustCompile(`(?i)\bthe\s+day\s+after\s+tomorrow\b|后天`), func(_ []string, today time.Time) (span, bool) {
+			d := today.AddDate(0, 0, 2)
+			return span{d, d}, true
+		}},
+		{regexp.MustCompile(`(?i)\btomorrow\b|明天`), func(_ []string, today time.Time) (span, bool) {
+			d := today.AddDate(0, 0, 1)
+			return span{d, d}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(in|within)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few)\s+(days?|weeks?|months?|years?)\b|\b(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?|years?)\s+from\s+(?:now|today)\b`), func(m []string, today time.Time) (span, bool) {
+			// In two weeks: the day two weeks from today; within two weeks:
+			// every day until then.
+			which, count, unit := strings.ToLower(m[1]), strings.ToLower(m[2]), strings.ToLower(m[3])
+			if m[1] == "" {
+				which, count, unit = "in", strings.ToLower(m[4]), strings.ToLower(m[5])
+			}
+			n, ok := numberWords[count]
+			switch {
+			case strings.HasSuffix(count, "few"):
+				n = 3
+			case !ok:
+				n = atoi(count)
+			}
+			var d time.Time
+			switch strings.TrimSuffix(unit, "s") {
+			case "day":
+				d = today.AddDate(0, 0, n)
+			case "week":
+				d = today.AddDate(0, 0, 7*n)
+			case "month":
+				d = today.AddDate(0, n, 0)
+			default:
+				d = today.AddDate(n, 0, 0)
+			}
+			if which == "within" {
+				return span{today, d}, true
+			}
+			return span{d, d}, true
+		}},
+		{regexp.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(天|周|个?星期|个月|年)(?:以?后|之后)`), func(m []string, today time.Time) (span, bool) {
+			n := zhNumber(m[1])
+			if n == 0 {
+				n = atoi(m[1])
+			}
+			var d time.Time
+			switch m[2] {
+			case "天":
+				d = today.AddDate(0, 0, n)
+			case "周", "星期", "个星期":
+				d = today.AddDate(0, 0, 7*n)
+			case "个月":
+				d = today.AddDate(0, n, 0)
+			default:
+				d = today.AddDate(n, 0, 0)
+			}
+			return span{d, d}, true
+		}},
 		{regexp.MustCompile(`(?i)\bthe\s+day\s+before\s+yesterday\b|前天`), func(_ []string, today time.Time) (span, bool) {
 			d := today.AddDate(0, 0, -2)
 			return span{d, d}, true
@@ -240,9 +313,15 @@ func newDateExprs() []dateExpr {
 			y := today.Year() - n
 			return span{date(y, 1, 1), date(y, 12, 31)}, true
 		}},
-		{regexp.MustCompile(`(?i)\b(last|this|past)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|上个?月|本月|这个月|去年|今年)`), func(m []string, today time.Time) (span, bool) {
+		{regexp.MustCompile(`(?i)\b(last|this|past|next)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|下周|下个?星期|上个?月|本月|这个月|下个?月|去年|今年|明年)`), func(m []string, today time.Time) (span, bool) {
 			which, unit := strings.ToLower(m[1]), strings.ToLower(m[2])
 			switch m[3] {
+			case "下周", "下星期", "下个星期":
+				which, unit = "next", "week"
+			case "下月", "下个月":
+				which, unit = "next", "month"
+			case "明年":
+				which, unit = "next", "year"
 			case "上周", "上星期", "上个星期":
 				which, unit = "last", "week"
 			case "本周", "这周", "这个星期":
@@ -257,6 +336,13 @@ func newDateExprs() []dateExpr {
 				which, unit = "this", "year"
 			}
 			switch {
+			case which == "next" && unit == "week":
+				return week(today.AddDate(0, 0, 7)), true
+			case which == "next" && unit == "month":
+				t := date(today.Year(), int(today.Month()), 1).AddDate(0, 1, 0)
+				return month(t.Year(), int(t.Month()))
+			case which == "next":
+				return span{date(today.Year()+1, 1, 1), date(today.Year()+1, 12, 31)}, true
 			case which == "past" && unit == "week":
 				return span{today.AddDate(0, 0, -7), today}, true
 			case which == "past" && unit == "month":
@@ -277,6 +363,23 @@ func newDateExprs() []dateExpr {
 				return span{date(today.Year()-1, 1, 1), date(today.Year()-1, 12, 31)}, true
 			}
 			return span{date(today.Year(), 1, 1), today}, true
+		}},
+		{regexp.MustCompile(`(?i)\b(next|this\s+coming|coming|this)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
+			want := weekdays[strings.ToLower(m[2])]
+			if strings.EqualFold(m[1], "this") {
+				// This week's, Monday to Sunday.
+				d := week(today).from
+				for d.Weekday() != want {
+					d = d.AddDate(0, 0, 1)
+				}
+				return span{d, d}, true
+			}
+			// The first such weekday after today.
+			d := today.AddDate(0, 0, 1)
+			for d.Weekday() != want {
+				d = d.AddDate(0, 0, 1)
+			}
+			return span{d, d}, true
 		}},
 		{regexp.MustCompile(`(?i)\b(?:on|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (span, bool) {
 			// The latest such weekday before today.
@@ -415,7 +518,7 @@ func zhNumber(s string) int {
 	if n, err := strconv.Atoi(s); err == nil {
 		return n
 	}
-	digits := map[rune]int{'一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	digits := map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 	r := []rune(s)
 	switch {
 	case len(r) == 1 && r[0] == '十':

@@ -5,12 +5,13 @@ import (
 	"time"
 )
 
-// TestDatePhrasings: 100 ways people name days, weeks and spans, English
+// TestDatePhrasings: 129 ways people name days, weeks and spans, English
 // and Chinese (ordinal weeks and weekends of a month, a weekday before or
 // after a date, N days after a date, early/mid/late in a month, between
-// two dates, weekends, dates without a year), each with the span it
-// names; the expected spans were computed by a separate script, not by
-// this parser. "Now" is Wednesday 18 November 2026.
+// two dates, weekends, dates without a year, and days ahead: tomorrow,
+// next week, next Friday, in two weeks), each with the span it names;
+// the expected spans were computed by a separate script, not by this
+// parser. "Now" is Wednesday 18 November 2026.
 func TestDatePhrasings(t *testing.T) {
 	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC)
 	for _, tc := range []struct{ q, from, to string }{
@@ -114,6 +115,37 @@ func TestDatePhrasings(t *testing.T) {
 		{"上个月", "2026-10-01", "2026-10-31"},
 		{"去年", "2025-01-01", "2025-12-31"},
 		{"上周的会议", "2026-11-09", "2026-11-15"},
+		// Days ahead: what is due, planned, promised (today is Wednesday
+		// 18 November 2026).
+		{"what's due tomorrow?", "2026-11-19", "2026-11-19"},
+		{"plans for the day after tomorrow", "2026-11-20", "2026-11-20"},
+		{"明天有什么安排", "2026-11-19", "2026-11-19"},
+		{"后天的会议", "2026-11-20", "2026-11-20"},
+		{"what do we ship next week?", "2026-11-23", "2026-11-29"},
+		{"下周的计划", "2026-11-23", "2026-11-29"},
+		{"what's planned for next month?", "2026-12-01", "2026-12-31"},
+		{"下个月的发布", "2026-12-01", "2026-12-31"},
+		{"goals for next year", "2027-01-01", "2027-12-31"},
+		{"明年的目标", "2027-01-01", "2027-12-31"},
+		{"the demo next Friday", "2026-11-20", "2026-11-20"},
+		{"what's on next Wednesday?", "2026-11-25", "2026-11-25"},
+		{"this coming Monday's review", "2026-11-23", "2026-11-23"},
+		{"the release this Friday", "2026-11-20", "2026-11-20"},
+		{"what did we decide this Monday?", "2026-11-16", "2026-11-16"},
+		{"下周三开会", "2026-11-25", "2026-11-25"},
+		{"这周五的演示", "2026-11-20", "2026-11-20"},
+		{"本周一的决定", "2026-11-16", "2026-11-16"},
+		{"we freeze in two weeks", "2026-12-02", "2026-12-02"},
+		{"ship in 3 days", "2026-11-21", "2026-11-21"},
+		{"back in a few days", "2026-11-21", "2026-11-21"},
+		{"what must be done within a week?", "2026-11-18", "2026-11-25"},
+		{"the review in a month", "2026-12-18", "2026-12-18"},
+		{"10 days from now", "2026-11-28", "2026-11-28"},
+		{"三天后的截止日期", "2026-11-21", "2026-11-21"},
+		{"两周后发布", "2026-12-02", "2026-12-02"},
+		{"plans for next weekend", "2026-11-28", "2026-11-29"},
+		{"this coming weekend", "2026-11-21", "2026-11-22"},
+		{"下周末去哪", "2026-11-28", "2026-11-29"},
 	} {
 		spans, _ := datesIn(tc.q, now)
 		if len(spans) != 1 {
