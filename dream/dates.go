@@ -6,13 +6,10 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/olebedev/when/rules"
-	"github.com/olebedev/when/rules/en"
+	"github.com/vaultmem/vaultmem/dates"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -22,81 +19,33 @@ import (
 // they count from is the memory's frontmatter updated, else created, else
 // the day git first saw the file.
 
-// dateRules find the phrases; github.com/olebedev/when's English rules
-// parse them. They are built on first use.
-var dateRules = sync.OnceValue(func() []rules.Rule {
-	return []rules.Rule{en.CasualDate(rules.Skip), en.Weekday(rules.Override), en.Deadline(rules.Skip), en.PastTime(rules.Skip)}
-})
-
-// dateOptions are the rules' options: matches at most a character apart
-// make one phrase, applied in the rules' order.
-var dateOptions = &rules.Options{Distance: 1, MatchByOrder: true}
-
-// dateMatch is a phrase parseDate found: where it starts in the text, its
-// text (spaces around it included) and the time it names.
-type dateMatch struct {
-	index int
-	text  string
-	time  time.Time
+// phraseDay is the day the phrase said, all of it, names from base (see
+// dates.Span.Day); ok is false when it names none.
+func phraseDay(said string, base time.Time) (day time.Time, ok bool) {
+	for _, f := range dates.Find(said, base) {
+		if f.Start == 0 && f.End == len(said) && !f.Day.IsZero() {
+			return f.Day, true
+		}
+	}
+	return time.Time{}, false
 }
 
-// parseDate finds the first date phrase in text and the time it names
-// from base, as when.Parser.Parse does with dateRules and dateOptions;
-// ok is false when there is none. (when's own Parser is not used: its
-// package imports the Russian, Dutch and Portuguese rules, whose regular
-// expressions compile when any vaultmem process starts, 3 ms of its 15.)
-func parseDate(text string, base time.Time) (m dateMatch, ok bool, err error) {
-	var matches []*rules.Match
-	for i, rule := range dateRules() {
-		if r := rule.Find(text); r != nil {
-			r.Order = float64(i)
-			matches = append(matches, r)
-		}
-	}
-	if len(matches) == 0 {
-		return dateMatch{}, false, nil
-	}
-	sort.Stable(rules.MatchByIndex(matches))
-	start, end := matches[0].Left, matches[0].Right
-	for i, r := range matches {
-		if r.Left > end+dateOptions.Distance {
-			matches = matches[:i]
-			break
-		}
-		end = r.Right
-	}
-	sort.Stable(rules.MatchByOrder(matches))
-	c := &rules.Context{Text: text[start:end]}
-	applied := false
-	for _, r := range matches {
-		done, err := r.Apply(c, dateOptions, base)
-		if err != nil {
-			return dateMatch{}, false, err
-		}
-		applied = applied || done
-	}
-	if !applied {
-		return dateMatch{}, false, nil
-	}
-	t, err := c.Time(base)
-	if err != nil {
-		return dateMatch{}, false, err
-	}
-	return dateMatch{index: start, text: c.Text, time: t}, true, nil
-}
+// phraseBase is the day relativeDates finds phrases from: where a phrase
+// is does not depend on the day it counts from.
+var phraseBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // definite are the phrases that name one day: a bare weekday ("on
 // Monday", often a habit), a time of day ("tonight") or "in 3 hours" are
 // left as they are.
-var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|` +
-	`(next|last|this|coming|past)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
+var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(after\s+tomorrow|before\s+yesterday)|` +
+	`(next|last|this|coming|past|this\s+coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
 	`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
-	`\S+\s+(days?|weeks?|months?|years?)\s+ago)$`)
+	`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today)))$`)
 
 // mayHold finds, in one linear scan, the lines where a definite phrase
 // may be, so that the parser (a chain of backtracking rules) reads no
 // other line.
-var mayHold = regexp.MustCompile(`(?i)\b(today|tomorrow|yesterday|ago|` +
+var mayHold = regexp.MustCompile(`(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
 	`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
 
 // annotated matches the date Dream added after a phrase.
@@ -128,11 +77,11 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 		next := slices.Clone(n.Content)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
 			f := found[i]
-			r, ok, err := parseDate(f.text, base.Add(12*time.Hour))
-			if err != nil || !ok {
+			day, ok := phraseDay(f.text, base)
+			if !ok {
 				continue
 			}
-			to := r.time.Format(time.DateOnly)
+			to := day.Format(time.DateOnly)
 			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
 			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
 		}
@@ -166,18 +115,11 @@ func relativeDates(n *vault.Note) []phrase {
 			pos = end + 1
 			continue
 		}
-		for from := 0; from < len(text); {
-			r, ok, err := parseDate(text[from:], time.Time{})
-			if err != nil || !ok {
-				break
-			}
-			said := strings.TrimSpace(r.text) // the rules take in the spaces around
-			start := from + r.index + strings.Index(r.text, said)
-			stop := start + len(said)
-			from = max(stop, from+1)
+		for _, f := range dates.Find(text, phraseBase) {
+			said, start, stop := text[f.Start:f.End], f.Start, f.End
 			at := pos + start
 			switch {
-			case said == "" || !definite.MatchString(said),
+			case !definite.MatchString(said),
 				annotated.MatchString(text[stop:]),
 				strings.Count(text[:start], "`")%2 == 1, // inline code
 				excluded(n, at):

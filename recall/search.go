@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"github.com/vaultmem/vaultmem/dates"
 	"regexp"
 	"slices"
 	"sort"
@@ -59,9 +60,9 @@ type search struct {
 	// vecPending delivers the vector ranking prefetch started.
 	vecPending chan vectorAnswer
 	// days are the spans of days the question names and rest the question
-	// without them (see datesIn); datedDone says their notes were searched
+	// without them (see dates.In); datedDone says their notes were searched
 	// (once: the stages would find the same).
-	days      []span
+	days      []dates.Span
 	rest      string
 	datedDone bool
 	// What the stages asked the index already, as the full stage looks
@@ -132,7 +133,7 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 
 func newSearch(e *Engine, q string, r Route, budget int) *search {
 	sq := withoutFrames(q)
-	days, rest := datesIn(sq, e.now())
+	days, rest := dates.In(sq, e.now())
 	return &search{e: e, query: sq, route: r, budget: budget, terms: index.Terms(sq), cands: map[int64]*candidate{},
 		days: days, rest: rest, duration: asksDuration(q), linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
 }

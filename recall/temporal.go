@@ -37,7 +37,7 @@ func (s *search) temporal(ctx context.Context, from int) {
 		s.datedDone = true
 		var named []string
 		for _, sp := range s.days {
-			first, last := sp.days()
+			first, last := sp.Days()
 			paths, err := s.e.ix.Dated(ctx, first, last, maxDated)
 			if err != nil {
 				return

@@ -1,6 +1,7 @@
-package recall
+package dates
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,40 +37,68 @@ func TestDatesIn(t *testing.T) {
 		{"上周的会议", "2026-11-09", "2026-11-15", "的会议"},
 		{"2024年5月7日的发布", "2024-05-07", "2024-05-07", "的发布"},
 	} {
-		spans, rest := datesIn(tc.q, now)
+		spans, rest := In(tc.q, now)
 		if len(spans) != 1 {
-			t.Errorf("datesIn(%q): %d spans, want 1", tc.q, len(spans))
+			t.Errorf("In(%q): %d spans, want 1", tc.q, len(spans))
 			continue
 		}
-		if from, to := spans[0].days(); from != tc.from || to != tc.to || rest != tc.rest {
-			t.Errorf("datesIn(%q) = %s..%s, rest %q; want %s..%s, rest %q", tc.q, from, to, rest, tc.from, tc.to, tc.rest)
+		if from, to := spans[0].Days(); from != tc.from || to != tc.to || rest != tc.rest {
+			t.Errorf("In(%q) = %s..%s, rest %q; want %s..%s, rest %q", tc.q, from, to, rest, tc.from, tc.to, tc.rest)
 		}
 	}
 	for _, q := range []string{"what may break", "deploy 12-2024", "2024-13-01", "2023-02-30 notes", "the 2024 roadmap", "What did you do?"} {
-		if spans, _ := datesIn(q, now); len(spans) != 0 {
-			t.Errorf("datesIn(%q) = %v, want no date", q, spans)
+		if spans, _ := In(q, now); len(spans) != 0 {
+			t.Errorf("In(%q) = %v, want no date", q, spans)
 		}
 	}
 }
 
-// FuzzDatesIn checks that any question parses without panicking into
-// spans that end no earlier than they start, within years 1..9999, and a
-// rest that no date expression matches again.
-func FuzzDatesIn(f *testing.F) {
+// FuzzIn checks that any text parses without panicking into spans that
+// end no earlier than they start and a rest that no date expression
+// matches again; and that Find's phrases lie in the text, in order, each
+// a day's with its Day.
+func FuzzIn(f *testing.F) {
 	for _, s := range []string{"what did I do yesterday?", "2024-02-30", "in 2023", "7 May 2024", "3 weeks ago", "上周的会议",
 		"last Monday", "99999 days ago", "0000-00-00", "May 2023 and June 2024", "2024年13月40日"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, q string) {
-		spans, rest := datesIn(q, now)
+		spans, rest := In(q, now)
 		for _, sp := range spans {
-			if sp.to.Before(sp.from) {
-				t.Errorf("datesIn(%q): span %v..%v ends before it starts", q, sp.from, sp.to)
+			if sp.To.Before(sp.From) {
+				t.Errorf("In(%q): span %v..%v ends before it starts", q, sp.From, sp.To)
 			}
 		}
-		if again, _ := datesIn(rest, now); len(again) > 0 {
-			t.Errorf("datesIn(%q) left a date in its rest %q", q, rest)
+		if again, _ := In(rest, now); len(again) > 0 {
+			t.Errorf("In(%q) left a date in its rest %q", q, rest)
+		}
+		if !mayName(q) {
+			scanAll(q, now, func(f Found) { t.Errorf("mayName(%q) is false, but %q names days", q, q[f.Start:f.End]) })
+		}
+		prev := 0
+		for _, f := range Find(q, now) {
+			if f.Start < prev || f.End <= f.Start || f.End > len(q) {
+				t.Fatalf("Find(%q): phrase at %d..%d after %d", q, f.Start, f.End, prev)
+			}
+			if f.From.Equal(f.To) && !f.Day.Equal(f.From) {
+				t.Errorf("Find(%q): %q names %v but its Day is %v", q, q[f.Start:f.End], f.From, f.Day)
+			}
+			prev = f.Start
 		}
 	})
+}
+
+// BenchmarkIn: a question naming no day (most of them), one naming a
+// day, one naming a day relative to a date.
+func BenchmarkIn(b *testing.B) {
+	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC)
+	for _, q := range []string{"What kind of art does Caroline make?", "what did I do yesterday?",
+		"What did Melanie do the weekend before 3 March 2024 with her kids?"} {
+		b.Run(strings.Join(strings.Fields(q)[:3], "-"), func(b *testing.B) {
+			for b.Loop() {
+				In(q, now)
+			}
+		})
+	}
 }

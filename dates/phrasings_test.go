@@ -1,4 +1,4 @@
-package recall
+package dates
 
 import (
 	"testing"
@@ -147,13 +147,13 @@ func TestDatePhrasings(t *testing.T) {
 		{"this coming weekend", "2026-11-21", "2026-11-22"},
 		{"下周末去哪", "2026-11-28", "2026-11-29"},
 	} {
-		spans, _ := datesIn(tc.q, now)
+		spans, _ := In(tc.q, now)
 		if len(spans) != 1 {
-			t.Errorf("datesIn(%q): %d spans %v, want one", tc.q, len(spans), spans)
+			t.Errorf("In(%q): %d spans %v, want one", tc.q, len(spans), spans)
 			continue
 		}
-		if from, to := spans[0].days(); from != tc.from || to != tc.to {
-			t.Errorf("datesIn(%q) = %s..%s, want %s..%s", tc.q, from, to, tc.from, tc.to)
+		if from, to := spans[0].Days(); from != tc.from || to != tc.to {
+			t.Errorf("In(%q) = %s..%s, want %s..%s", tc.q, from, to, tc.from, tc.to)
 		}
 	}
 }
