@@ -80,13 +80,13 @@ const (
 var numberWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
-// dateExprs returns the date expressions a question can hold, most
-// specific first: a text Span matched by one is not matched again by a
-// later one. They are compiled on first use.
+// dateExprs returns the date expressions, most specific first: text
+// matched by one is not matched again by a later one. They are compiled
+// on first use.
 var dateExprs func() []expr
 
 // The function is set in init: the composite expressions parse their parts
-// with datesIn, which reads the list.
+// with In, which reads the list.
 func init() {
 	dateExprs = sync.OnceValue(func() []expr {
 		var exprs []expr
