@@ -210,11 +210,14 @@ func newDateExprs() []dateExpr {
 			}
 			return Span{From: sat, To: sat.AddDate(0, 0, 1)}, true
 		}},
-		{regexp.MustCompile(`(下|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])`), func(m []string, today time.Time) (Span, bool) {
+		{regexp.MustCompile(`(上|下|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天])`), func(m []string, today time.Time) (Span, bool) {
 			want := weekdays[zhWeekday("星期"+m[2])]
 			d := week(today).From
-			if m[1] == "下" {
+			switch m[1] {
+			case "下":
 				d = d.AddDate(0, 0, 7)
+			case "上":
+				d = d.AddDate(0, 0, -7)
 			}
 			for d.Weekday() != want {
 				d = d.AddDate(0, 0, 1)
@@ -307,10 +310,15 @@ func newDateExprs() []dateExpr {
 			}
 			return Span{From: d, To: d}, true
 		}},
-		{regexp.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(天|周|个?星期|个月|年)(?:以?后|之后)`), func(m []string, today time.Time) (Span, bool) {
+		{regexp.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前)`), func(m []string, today time.Time) (Span, bool) {
+			// 三天后: three days from today; 三天前: three days ago. Not a
+			// year: 2023年以后 is "after 2023".
 			n := zhNumber(m[1])
-			if n == 0 {
-				n = atoi(m[1])
+			if n == 0 || len(m[1]) > 2 && strings.Trim(m[1], "0123456789") == "" {
+				return Span{}, false
+			}
+			if strings.HasSuffix(m[3], "前") {
+				n = -n
 			}
 			var d time.Time
 			switch m[2] {
@@ -577,6 +585,10 @@ func zhNumber(s string) int {
 		return digits[r[0]]
 	case len(r) == 2 && r[0] == '十':
 		return 10 + digits[r[1]]
+	case len(r) == 2 && r[1] == '十': // 二十
+		return 10 * digits[r[0]]
+	case len(r) == 3 && r[1] == '十': // 二十五
+		return 10*digits[r[0]] + digits[r[2]]
 	}
 	return 0
 }

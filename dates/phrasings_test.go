@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// TestDatePhrasings: 129 ways people name days, weeks and spans, English
+// TestDatePhrasings: 132 ways people name days, weeks and spans, English
 // and Chinese (ordinal weeks and weekends of a month, a weekday before or
 // after a date, N days after a date, early/mid/late in a month, between
 // two dates, weekends, dates without a year, and days ahead: tomorrow,
@@ -146,6 +146,9 @@ func TestDatePhrasings(t *testing.T) {
 		{"plans for next weekend", "2026-11-28", "2026-11-29"},
 		{"this coming weekend", "2026-11-21", "2026-11-22"},
 		{"下周末去哪", "2026-11-28", "2026-11-29"},
+		{"上周三的讨论", "2026-11-11", "2026-11-11"},
+		{"三天前的决定", "2026-11-15", "2026-11-15"},
+		{"二十天后交付", "2026-12-08", "2026-12-08"},
 	} {
 		spans, _ := In(tc.q, now)
 		if len(spans) != 1 {

@@ -40,12 +40,14 @@ var phraseBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(after\s+tomorrow|before\s+yesterday)|` +
 	`(next|last|this|coming|past|this\s+coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
 	`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
-	`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today)))$`)
+	`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today))|` +
+	`今天|明天|昨天|后天|前天|[上下这本]个?(周|星期|礼拜)[一二三四五六日天]|` +
+	`[0-9一二两三四五六七八九十]+\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前))$`)
 
 // mayHold finds, in one linear scan, the lines where a definite phrase
 // may be, so that the parser (a chain of backtracking rules) reads no
 // other line.
-var mayHold = regexp.MustCompile(`(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
+var mayHold = regexp.MustCompile(`[今明昨后前]天|[上下这本]个?(周|星期|礼拜)|[天周期月年](以?后|之后|以?前|之前)|(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
 	`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
 
 // annotated matches the date Dream added after a phrase.

@@ -27,6 +27,7 @@ func TestRelativeDates(t *testing.T) {
 		{"%% tomorrow %%", nil},
 		{"Demo the day after tomorrow, review this coming Monday.", []string{"the day after tomorrow", "this coming Monday"}},
 		{"Due 10 days from now; last week was calm.", []string{"10 days from now"}}, // a week is no day
+		{"明天发布，下周三复盘，三天前定的；上周很忙。", []string{"明天", "下周三", "三天前"}},
 	} {
 		n := vault.Parse("m.md", []byte("---\ntype: user\n---\n"+tt.body+"\n"))
 		var got []string
@@ -115,6 +116,10 @@ func TestPhraseDay(t *testing.T) {
 		{"a month ago", "2026-01-27", "2026-02-01"},
 		{"2 years ago", "2024-02-27", "2024-03-01"},
 		{"10 days from now", "2026-03-09", "2026-03-11"},
+		{"明天", "2026-02-28", "2026-03-02"},
+		{"下周三", "2026-03-04", "2026-03-04"},
+		{"三天前", "2026-02-24", "2026-02-26"},
+		{"两周后", "2026-03-13", "2026-03-15"},
 		{"next week", "", ""}, // a week, not a day
 		{"tonight at 5", "", ""},
 		{"no date here", "", ""},
