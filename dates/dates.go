@@ -18,15 +18,17 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Span is a run of days a text names, both ends included.
 type Span struct {
 	From, To time.Time
 	// Day is the one day the phrase points at: the day of a phrase that
-	// names one, or the day a distance from today counts to ("in two
-	// weeks", "two weeks ago": Span is then that week, or the days until
-	// it for "within two weeks"); zero for a week, a month or a span.
+	// names one ("in two weeks" too), or the day a distance from today
+	// counts to where the phrase names more ("two weeks ago": Span is that
+	// week; "within two weeks": the days until then); zero for a week, a
+	// month or a span.
 	Day time.Time
 }
 
@@ -78,7 +80,7 @@ const (
 )
 
 var numberWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-	"seven": 7, "eight": 8, "nine": 9, "ten": 10}
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 
 // dateExprs returns the date expressions, most specific first: text
 // matched by one is not matched again by a later one. They are compiled
@@ -172,27 +174,19 @@ func newDateExprs() []dateExpr {
 			part := map[string]string{"初": "early", "上旬": "early", "中旬": "mid", "下旬": "late", "底": "late", "末": "late"}[m[3]]
 			return partOfMonth(full, part), true
 		}},
-		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?)\s+(before|after)\s+(` + dayPhrase + `)`), func(m []string, today time.Time) (Span, bool) {
+		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(days?|weeks?|months?)\s+(before|after)\s+(` + dayPhrase + `)`), func(m []string, today time.Time) (Span, bool) {
 			anchor, ok := dayOf(m[4], today)
 			if !ok {
 				return Span{}, false
 			}
-			n, ok := numberWords[strings.ToLower(m[1])]
+			n, ok := count(m[1])
 			if !ok {
-				n = atoi(m[1])
+				return Span{}, false
 			}
 			if strings.ToLower(m[3]) == "before" {
 				n = -n
 			}
-			var d time.Time
-			switch strings.TrimSuffix(strings.ToLower(m[2]), "s") {
-			case "day":
-				d = anchor.AddDate(0, 0, n)
-			case "week":
-				d = anchor.AddDate(0, 0, 7*n)
-			default:
-				d = anchor.AddDate(0, n, 0)
-			}
+			d := ahead(anchor, n, strings.TrimSuffix(strings.ToLower(m[2]), "s"))
 			return Span{From: d, To: d}, true
 		}},
 		{regexp.MustCompile(`(?i)\b(last|this|past|next|coming)\s+weekend\b|上个?周末|这个?周末|下个?周末`), func(m []string, today time.Time) (Span, bool) {
@@ -205,7 +199,7 @@ func newDateExprs() []dateExpr {
 				sat = sat.AddDate(0, 0, -7)
 			case which == "next" || strings.HasPrefix(m[0], "下"):
 				sat = sat.AddDate(0, 0, 7)
-			case which == "coming" && today.After(sat.AddDate(0, 0, 1)):
+			case which == "coming" && today.Weekday() == time.Sunday:
 				sat = sat.AddDate(0, 0, 7)
 			}
 			return Span{From: sat, To: sat.AddDate(0, 0, 1)}, true
@@ -275,6 +269,32 @@ func newDateExprs() []dateExpr {
 			y := atoi(m[1])
 			return Span{From: date(y, 1, 1), To: date(y, 12, 31)}, true
 		}},
+		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(?:now|today))\b`), func(m []string, today time.Time) (Span, bool) {
+			n, ok := count(m[1])
+			if !ok {
+				return Span{}, false
+			}
+			if strings.EqualFold(m[3], "ago") {
+				n = -n
+			}
+			// The week, month or year it was (or will be); Day the day n of
+			// them away.
+			unit := strings.TrimSuffix(strings.ToLower(m[2]), "s")
+			d := ahead(today, n, unit)
+			switch unit {
+			case "day":
+				return Span{From: d, To: d}, true
+			case "week":
+				sp := week(d)
+				sp.Day = d
+				return sp, true
+			case "month":
+				sp, ok := month(d.Year(), int(d.Month()))
+				sp.Day = d
+				return sp, ok
+			}
+			return Span{From: date(d.Year(), 1, 1), To: date(d.Year(), 12, 31), Day: d}, true
+		}},
 		{regexp.MustCompile(`(?i)\bthe\s+day\s+after\s+tomorrow\b|后天`), func(_ []string, today time.Time) (Span, bool) {
 			d := today.AddDate(0, 0, 2)
 			return Span{From: d, To: d}, true
@@ -283,29 +303,15 @@ func newDateExprs() []dateExpr {
 			d := today.AddDate(0, 0, 1)
 			return Span{From: d, To: d}, true
 		}},
-		{regexp.MustCompile(`(?i)\b(in|within)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few)\s+(days?|weeks?|months?|years?)\b`), func(m []string, today time.Time) (Span, bool) {
+		{regexp.MustCompile(`(?i)\b(in|within)\s+(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few)\s+(days?|weeks?|months?|years?)\b`), func(m []string, today time.Time) (Span, bool) {
 			// In two weeks: the day two weeks from today; within two weeks:
 			// every day until then.
-			which, count, unit := strings.ToLower(m[1]), strings.ToLower(m[2]), strings.ToLower(m[3])
-			n, ok := numberWords[count]
-			switch {
-			case strings.HasSuffix(count, "few"):
-				n = 3
-			case !ok:
-				n = atoi(count)
+			n, ok := count(m[2])
+			if !ok {
+				return Span{}, false
 			}
-			var d time.Time
-			switch strings.TrimSuffix(unit, "s") {
-			case "day":
-				d = today.AddDate(0, 0, n)
-			case "week":
-				d = today.AddDate(0, 0, 7*n)
-			case "month":
-				d = today.AddDate(0, n, 0)
-			default:
-				d = today.AddDate(n, 0, 0)
-			}
-			if which == "within" {
+			d := ahead(today, n, strings.TrimSuffix(strings.ToLower(m[3]), "s"))
+			if strings.EqualFold(m[1], "within") {
 				return Span{From: today, To: d, Day: d}, true
 			}
 			return Span{From: d, To: d}, true
@@ -313,24 +319,15 @@ func newDateExprs() []dateExpr {
 		{regexp.MustCompile(`(\d+|[一二两三四五六七八九十]+)\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前)`), func(m []string, today time.Time) (Span, bool) {
 			// 三天后: three days from today; 三天前: three days ago. Not a
 			// year: 2023年以后 is "after 2023".
-			n := zhNumber(m[1])
-			if n == 0 || len(m[1]) > 2 && strings.Trim(m[1], "0123456789") == "" {
+			n, ok := count(m[1])
+			if !ok || len(m[1]) > 2 && strings.Trim(m[1], "0123456789") == "" {
 				return Span{}, false
 			}
 			if strings.HasSuffix(m[3], "前") {
 				n = -n
 			}
-			var d time.Time
-			switch m[2] {
-			case "天":
-				d = today.AddDate(0, 0, n)
-			case "周", "星期", "个星期":
-				d = today.AddDate(0, 0, 7*n)
-			case "个月":
-				d = today.AddDate(0, n, 0)
-			default:
-				d = today.AddDate(n, 0, 0)
-			}
+			unit := map[string]string{"天": "day", "周": "week", "星期": "week", "个星期": "week", "个月": "month", "年": "year"}[m[2]]
+			d := ahead(today, n, unit)
 			return Span{From: d, To: d}, true
 		}},
 		{regexp.MustCompile(`(?i)\bthe\s+day\s+before\s+yesterday\b|前天`), func(_ []string, today time.Time) (Span, bool) {
@@ -343,33 +340,6 @@ func newDateExprs() []dateExpr {
 		}},
 		{regexp.MustCompile(`(?i)\b(today|tonight|this\s+morning|this\s+afternoon|this\s+evening)\b|今天`), func(_ []string, today time.Time) (Span, bool) {
 			return Span{From: today, To: today}, true
-		}},
-		{regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(?:now|today))\b`), func(m []string, today time.Time) (Span, bool) {
-			n, ok := numberWords[strings.ToLower(m[1])]
-			if !ok {
-				n = atoi(m[1])
-			}
-			if !strings.EqualFold(m[3], "ago") {
-				n = -n // from now
-			}
-			// The week, month or year it was (or will be); Day the day n of
-			// them ago.
-			switch strings.TrimSuffix(strings.ToLower(m[2]), "s") {
-			case "day":
-				d := today.AddDate(0, 0, -n)
-				return Span{From: d, To: d}, true
-			case "week":
-				sp := week(today.AddDate(0, 0, -7*n))
-				sp.Day = today.AddDate(0, 0, -7*n)
-				return sp, true
-			case "month":
-				t := today.AddDate(0, -n, 0)
-				sp, ok := month(t.Year(), int(t.Month()))
-				sp.Day = t
-				return sp, ok
-			}
-			y := today.Year() - n
-			return Span{From: date(y, 1, 1), To: date(y, 12, 31), Day: today.AddDate(-n, 0, 0)}, true
 		}},
 		{regexp.MustCompile(`(?i)\b(last|this|past|next)\s+(week|month|year)\b|(上周|上个?星期|本周|这周|这个星期|下周|下个?星期|上个?月|本月|这个月|下个?月|去年|今年|明年)`), func(m []string, today time.Time) (Span, bool) {
 			which, unit := strings.ToLower(m[1]), strings.ToLower(m[2])
@@ -424,8 +394,9 @@ func newDateExprs() []dateExpr {
 		}},
 		{regexp.MustCompile(`(?i)\b(next|this\s+coming|coming|this)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), func(m []string, today time.Time) (Span, bool) {
 			want := weekdays[strings.ToLower(m[2])]
-			if strings.EqualFold(m[1], "this") {
-				// This week's, Monday to Sunday.
+			if strings.EqualFold(m[1], "this") && (today.Weekday() != time.Sunday || want == time.Sunday) {
+				// This week's, Monday to Sunday; said on a Sunday, the
+				// coming one.
 				d := week(today).From
 				for d.Weekday() != want {
 					d = d.AddDate(0, 0, 1)
@@ -612,7 +583,7 @@ func In(text string, now time.Time) ([]Span, string) {
 	text = strings.Join(strings.Fields(text), " ")
 	var out []Span
 	rest := scan(text, now, func(f Found) { out = append(out, f.Span) })
-	return out, strings.Join(strings.Fields(rest), " ")
+	return out, strings.Join(strings.Fields(strings.ReplaceAll(rest, "\x00", " ")), " ")
 }
 
 // Find returns the phrases of text that name days, relative to now, in
@@ -668,26 +639,95 @@ func scanAll(text string, now time.Time, found func(Found)) string {
 		}
 		// Where the expression matches first, its groups then in the match
 		// alone: asking for groups across the whole text costs more.
-		locs := e.re.FindAllIndex(work, -1)
-		for _, loc := range locs {
-			m := e.re.FindStringSubmatch(string(work[loc[0]:loc[1]]))
-			if m == nil {
-				continue
+		for _, loc := range e.re.FindAllIndex(work, -1) {
+			if !standsAlone(text, loc[0], loc[1]) {
+				continue // left for a shorter expression: 这周一直 is 这周
 			}
-			if sp, ok := e.parse(m, today); ok {
-				if sp.Day.IsZero() && sp.From.Equal(sp.To) {
-					sp.Day = sp.From
+			if m := e.re.FindStringSubmatch(string(work[loc[0]:loc[1]])); m != nil {
+				if sp, ok := e.parse(m, today); ok {
+					if sp.Day.IsZero() && sp.From.Equal(sp.To) {
+						sp.Day = sp.From
+					}
+					found(Found{Start: loc[0], End: loc[1], Span: sp})
 				}
-				found(Found{Start: loc[0], End: loc[1], Span: sp})
 			}
-		}
-		for _, loc := range locs {
+			// Blanked with a byte neither \s nor \w matches, so that no
+			// later expression reaches across it.
 			for i := loc[0]; i < loc[1]; i++ {
-				work[i] = ' '
+				work[i] = 0
 			}
 		}
 	}
 	return string(work)
+}
+
+// standsAlone reports whether the Chinese phrase at text[start:end] is
+// not part of a common word with the characters around it: 下周一起 is "next
+// week, together" (一起), not next Monday; 然后天气 is "then the
+// weather", not the day after tomorrow.
+func standsAlone(text string, start, end int) bool {
+	first, _ := utf8.DecodeRuneInString(text[start:end])
+	last, _ := utf8.DecodeLastRuneInString(text[start:end])
+	if prev, n := utf8.DecodeLastRuneInString(text[:start]); n > 0 && cjkWords[string(prev)+string(first)] {
+		return false
+	}
+	if next, n := utf8.DecodeRuneInString(text[end:]); n > 0 && cjkWords[string(last)+string(next)] {
+		return false
+	}
+	return true
+}
+
+// cjkWords are common Chinese words that start with the last character
+// of a date phrase (一 of 下周一, 天 of 明天) or end with its first (后 of
+// 后天, 明 of 明天).
+var cjkWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		一起 一直 一样 一般 一定 一些 一切 一共 一次 一下 一点 一边 一旦 一向 一致 一同 一再 一天 一会 一整 一半 一个 一种
+		二手 三角 三明 四周 五金 六月 日子 日常 日记 日期 日本 日报 日益 天气 天空 天才 天然 天下 天使 天真 天堂 天生 天地 天天
+		然后 最后 之后 以后 随后 前后 落后 午后 背后 今后 此后 事后 先后 往后 过后
+		之前 以前 目前 提前 从前 面前 眼前 事前 当前 空前 向前 跟前
+		聪明 说明 光明 证明 文明 发明 透明 分明 表明 声明 鲜明 简明 精明 英明 清明 阐明 标明 注明 查明 指明`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// maxCount is the largest count of days, weeks, months or years a phrase
+// may name: "in 99999999 days" names no date worth writing down.
+const maxCount = 1000
+
+// count is the number s names: digits, an English number word ("a",
+// "two", "twelve"; "a few" is 3) or a Chinese numeral (三, 二十); ok is
+// false for none or more than maxCount.
+func count(s string) (int, bool) {
+	s = strings.ToLower(s)
+	n, ok := numberWords[s]
+	switch {
+	case strings.HasSuffix(s, "few"):
+		n, ok = 3, true
+	case !ok:
+		n = zhNumber(s)
+		ok = n > 0
+	}
+	return n, ok && n <= maxCount
+}
+
+// ahead is the day n units ("day", "week", "month", "year") after t, or
+// before it when n < 0. A month or a year on keeps to the month it lands
+// in: a month after 31 January is the last day of February.
+func ahead(t time.Time, n int, unit string) time.Time {
+	switch unit {
+	case "day":
+		return t.AddDate(0, 0, n)
+	case "week":
+		return t.AddDate(0, 0, 7*n)
+	case "year":
+		n *= 12
+	}
+	first := date(t.Year(), int(t.Month()), 1).AddDate(0, n, 0)
+	last := first.AddDate(0, 1, -1).Day()
+	return date(first.Year(), int(first.Month()), min(t.Day(), last))
 }
 
 func atoi(s string) int {

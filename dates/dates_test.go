@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +102,87 @@ func BenchmarkIn(b *testing.B) {
 				In(q, now)
 			}
 		})
+	}
+}
+
+// TestWordsAreNoDates: Chinese words that hold a date phrase's characters
+// name no date; the shorter phrase around them still does.
+func TestWordsAreNoDates(t *testing.T) {
+	now := time.Date(2026, 11, 18, 15, 4, 0, 0, time.UTC) // a Wednesday
+	for text, want := range map[string]string{
+		"下周一起吃饭":            "2026-11-23..2026-11-29", // next week, together: next week
+		"这周一直下雨":            "2026-11-16..2026-11-18", // this week, all along: this week
+		"这周天气很好":            "2026-11-16..2026-11-18",
+		"然后天气变了":            "",
+		"最后天亮了":             "",
+		"之前天气很好":            "",
+		"他很聪明天才":            "",
+		"下周一开会":             "2026-11-23..2026-11-23", // next Monday
+		"明天发布":              "2026-11-19..2026-11-19",
+		"last 2024-05 week": "2024-05-01..2024-05-31", // a match is no white space for a later one
+	} {
+		spans, _ := In(text, now)
+		var got []string
+		for _, sp := range spans {
+			from, to := sp.Days()
+			got = append(got, from+".."+to)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("In(%q) = %v, want %q", text, got, want)
+		}
+	}
+}
+
+// TestDistances: counts of days, weeks, months and years from today, a
+// month on keeping to the month it lands in, and counts too large to mean
+// a date.
+func TestDistances(t *testing.T) {
+	for _, tc := range []struct {
+		now, text, day string // day: the Day of the one phrase found, "" for none
+	}{
+		{"2026-03-31", "a month ago", "2026-02-28"},
+		{"2026-01-31", "in a month", "2026-02-28"},
+		{"2024-02-29", "in a year", "2025-02-28"},
+		{"2026-03-31", "一个月前", "2026-02-28"},
+		{"2026-11-18", "10 days from today", "2026-11-28"},
+		{"2026-11-18", "in twelve days", "2026-11-30"},
+		{"2026-11-18", "2 weeks from now", "2026-12-02"},
+		{"2026-11-18", "in 99999999 days", ""},
+		{"2026-11-18", "5000 years ago", ""},
+	} {
+		now, _ := time.Parse(time.DateOnly, tc.now)
+		found := Find(tc.text, now)
+		got := ""
+		if len(found) == 1 && found[0].Start == 0 && found[0].End == len(tc.text) {
+			got = found[0].Day.Format(time.DateOnly)
+		} else if len(found) > 0 {
+			got = fmt.Sprintf("%v", found)
+		}
+		if got != tc.day {
+			t.Errorf("Find(%q) from %s: %s, want %q", tc.text, tc.now, got, tc.day)
+		}
+	}
+}
+
+// TestSaidOnASunday: on a Sunday "this Friday" and "the coming weekend"
+// are ahead, not the week ending today.
+func TestSaidOnASunday(t *testing.T) {
+	sunday := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	for text, want := range map[string]string{
+		"this Friday":         "2026-11-27..2026-11-27",
+		"this Sunday":         "2026-11-22..2026-11-22",
+		"this coming weekend": "2026-11-28..2026-11-29",
+		"this weekend":        "2026-11-21..2026-11-22",
+		"next Monday":         "2026-11-23..2026-11-23",
+		"last Friday":         "2026-11-20..2026-11-20",
+	} {
+		spans, _ := In(text, sunday)
+		if len(spans) != 1 {
+			t.Errorf("In(%q): %v", text, spans)
+			continue
+		}
+		if from, to := spans[0].Days(); from+".."+to != want {
+			t.Errorf("In(%q) on a Sunday = %s..%s, want %s", text, from, to, want)
+		}
 	}
 }

@@ -44,9 +44,8 @@ var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(a
 	`今天|明天|昨天|后天|前天|[上下这本]个?(周|星期|礼拜)[一二三四五六日天]|` +
 	`[0-9一二两三四五六七八九十]+\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前))$`)
 
-// mayHold finds, in one linear scan, the lines where a definite phrase
-// may be, so that the parser (a chain of backtracking rules) reads no
-// other line.
+// mayHold finds, in one scan, the lines where a definite phrase may be,
+// so that the date parser (some forty expressions) reads no other line.
 var mayHold = regexp.MustCompile(`[今明昨后前]天|[上下这本]个?(周|星期|礼拜)|[天周期月年](以?后|之后|以?前|之前)|(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
 	`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
 

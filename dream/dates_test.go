@@ -79,11 +79,12 @@ func git(t *testing.T, dir string, args ...string) string {
 
 // TestPhraseDay: the day each definite phrase names from a Friday and
 // from a Sunday. The answers are github.com/olebedev/when's (which Dream
-// used before the dates package), but for "this <weekday>", which now
-// means that day of the base's week, Monday to Sunday (when counted weeks
-// from Sunday: "this Sunday" said on a Friday was the Sunday before), and
-// the phrases when did not date whole ("coming Sunday", "this coming
-// Monday", "the day after tomorrow", "10 days from now").
+// used before the dates package), but for "this Sunday" said on a Friday,
+// now the coming Sunday ("this <weekday>" is that day of the base's week,
+// Monday to Sunday, and the coming one said on a Sunday; when counted
+// weeks from Sunday and gave the Sunday before), and the phrases when did
+// not date whole ("coming Sunday", "this coming Monday", "the day after
+// tomorrow", "10 days from now", the Chinese ones).
 func TestPhraseDay(t *testing.T) {
 	friday := time.Date(2026, 2, 27, 0, 0, 0, 0, time.UTC)
 	sunday := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -99,8 +100,8 @@ func TestPhraseDay(t *testing.T) {
 		{"next friday", "2026-03-06", "2026-03-06"},
 		{"last monday", "2026-02-23", "2026-02-23"},
 		{"past Friday", "2026-02-20", "2026-02-27"},
-		{"this Wednesday", "2026-02-25", "2026-02-25"}, // when: 2026-03-04 from Sunday
-		{"this Sunday", "2026-03-01", "2026-03-01"},    // when: 2026-02-22 from Friday
+		{"this Wednesday", "2026-02-25", "2026-03-04"},
+		{"this Sunday", "2026-03-01", "2026-03-01"}, // when: 2026-02-22 from Friday
 		{"coming sunday", "2026-03-01", "2026-03-08"},
 		{"this coming Monday", "2026-03-02", "2026-03-02"},
 		{"in two weeks", "2026-03-13", "2026-03-15"},

@@ -574,8 +574,8 @@ func (c *countingIndex) Frequencies(ctx context.Context, words []string, atMost 
 	return c.Index.Frequencies(ctx, words, atMost)
 }
 
-// TestNarrowerTermsAreBounded: a question of a hundred nouns, each with
-// narrower ones, looks for no more than MaxNarrowerTerms of them.
+// TestNarrowerTermsAreBounded: a question whose six nouns have 162
+// narrower nouns between them looks for no more than MaxNarrowerTerms.
 func TestNarrowerTermsAreBounded(t *testing.T) {
 	ix, _ := testIndex(t, "", map[string]string{"notes/shop.md": "# Shops\n\nA boutique, a bakery and a bookshop.\n"})
 	nouns := strings.Repeat("store church box sister painting kid ", 17)

@@ -2,12 +2,12 @@ package recall
 
 import (
 	"context"
-	"github.com/vaultmem/vaultmem/dates"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dates"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/text"
 )

@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && apt-get download wordnet-base >/dev/null)
+(cd "$tmp" && apt-get download wordnet-base=1:3.0-37 >/dev/null)
 dpkg-deb -x "$tmp"/wordnet-base_*.deb "$tmp/x"
 go run ./gen -dict "$tmp/x/usr/share/wordnet" -out "$tmp/table.tsv"
 {

@@ -5,9 +5,11 @@
 // For each noun of letters a-z, the table holds the one-word nouns of its
 // first -senses senses and of the hyponyms (instance hyponyms included)
 // of those senses down -levels levels; a noun with more than -hub of them
-// is left out: the broad nouns ("activity", "thing") are hubs whose
-// narrower terms say nothing in particular. A plural of noun.exc
-// ("children") gets its singular's line.
+// gets none: the broad nouns ("activity", "thing") are hubs whose
+// narrower terms say nothing in particular. Every noun has its line, with
+// narrower nouns or without, so that a lookup never takes a noun ending
+// in s ("gas") for a plural. A plural of noun.exc ("children") gets its
+// singular's line.
 package main
 
 import (
@@ -79,7 +81,8 @@ func run(dict, out string, senses, levels, hub int) error {
 			}
 		}
 		delete(narrower, noun)
-		if len(narrower) > 0 && len(narrower) <= hub {
+		table[noun] = nil // a noun, even with none: no plural to strip
+		if len(narrower) <= hub {
 			table[noun] = slices.Sorted(maps.Keys(narrower))
 		}
 	}
@@ -162,8 +165,9 @@ func addPlurals(p string, table map[string][]string) error {
 		if len(f) < 2 {
 			return fmt.Errorf("%s:%d: not an exception line", p, n)
 		}
-		if _, own := table[f[0]]; !own && word.MatchString(f[0]) && table[f[1]] != nil {
-			table[f[0]] = table[f[1]]
+		singular, known := table[f[1]]
+		if _, own := table[f[0]]; !own && known && word.MatchString(f[0]) {
+			table[f[0]] = singular
 		}
 		return nil
 	})

@@ -51,13 +51,15 @@ thing n 1 1 ~ 1 0 00000011
 	// art: its first two senses (not "trick", the third), their hyponyms
 	// two levels down (fresco, not mural); "sistine_chapel" is no one word
 	// of letters; a synonym is a narrower term too (drawing: sketch).
-	// thing: more than 6, a hub.
+	// thing: more than 6, a hub, known as a noun with none.
 	want := strings.Join([]string{
 		"art\tcraft drawing fresco painting sketch",
 		"drawing\tsketch",
 		"fresco\tmural",
 		"frescoes\tmural",
 		"painting\tfresco mural",
+		"thing\t",
+		"things\t",
 	}, "\n") + "\n"
 	if string(got) != want {
 		t.Errorf("table:\n%s\nwant:\n%s", got, want)
@@ -65,7 +67,7 @@ thing n 1 1 ~ 1 0 00000011
 	if err := run(dir, out, 2, 2, 60); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(out); !strings.Contains(string(got), "thing\t") {
+	if got, _ := os.ReadFile(out); !strings.Contains(string(got), "thing\tart ") {
 		t.Errorf("with a hub of 60, thing has no line:\n%s", got)
 	}
 	os.WriteFile(filepath.Join(dir, "index.noun"), []byte("art n 2 1 ~ 2 0 00000001 00000099\n"), 0o644)
