@@ -64,12 +64,52 @@ func sentences(m *mem) []sentence {
 }
 
 // contradiction reports whether a and b may contradict each other, and
-// how: a sentence of each with opposite polarity about the same terms
+// how: a pair of polar sentences (see polarContradiction), or the same
+// name or near the same words with opposite meaning (see opposite).
+func contradiction(a, b *mem) (string, bool) {
+	if reason, ok := polarContradiction(a, b); ok {
+		return reason, true
+	}
+	return opposite(a, b)
+}
+
+// opposite reports whether a and b, memories of one type, state opposite
+// things: one negates the other and nothing else differs between them
+// ("Run the integration tests against staging" and "Never run the
+// integration tests against staging"), or they are alike in words (the
+// same name, or near duplicates by their words) and one has a word's
+// opposite where the other has the word. Either is a contradiction,
+// whatever their type, and never a duplicate.
+func opposite(a, b *mem) (string, bool) {
+	if a.kind != b.kind {
+		return "", false
+	}
+	diff, differs := differ(a, b)
+	if !differs || !diff.Opposite {
+		return "", false
+	}
+	if diff.Kind != "negation" && normName(a.name) != normName(b.name) {
+		sa, sb := text.NewWordSet(a.words()), text.NewWordSet(b.words())
+		if !sa.MayBeNear(sb) || sa.Similarity(sb) < text.NearDuplicate {
+			return "", false
+		}
+	}
+	switch {
+	case diff.A == "":
+		return fmt.Sprintf("the same but for %q", diff.B), true
+	case diff.B == "":
+		return fmt.Sprintf("the same but for %q", diff.A), true
+	}
+	return fmt.Sprintf("the same but for %q vs %q", diff.A, diff.B), true
+}
+
+// polarContradiction reports whether a and b may contradict each other,
+// and how: a sentence of each with opposite polarity about the same terms
 // (more than half their terms shared, and two, or all of the shorter's),
 // where neither memory also says what the other says (a near copy of a
 // memory that weighs both sides is no contradiction); the pair sharing the
 // most terms tells how.
-func contradiction(a, b *mem) (string, bool) {
+func polarContradiction(a, b *mem) (string, bool) {
 	if !canContradict(a.kind) || !canContradict(b.kind) {
 		return "", false
 	}
@@ -181,6 +221,16 @@ func (d *Dreamer) contradictions(p *plan) error {
 			continue
 		}
 		if reason, ok := contradiction(a, b); ok {
+			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
+			p.fresh[k] = true
+		}
+	}
+	for _, o := range p.opposed {
+		k := pairOf(o.a.path, o.b.path)
+		if _, ok := keep[k]; ok || o.a.archived || o.b.archived || supersedes(o.a, o.b) || supersedes(o.b, o.a) {
+			continue
+		}
+		if reason, ok := contradiction(o.a, o.b); ok {
 			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
 			p.fresh[k] = true
 		}

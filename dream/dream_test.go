@@ -132,8 +132,9 @@ func TestDryRun(t *testing.T) {
 }
 
 // TestContradictions: feedback saying the opposite is flagged, never
-// merged or resolved; the flag shows in MEMORY.md; a memory that
-// supersedes the other resolves it, archiving the other.
+// merged or resolved, and so are memories of any type alike but for a
+// negation; the flag shows in MEMORY.md; a memory that supersedes the
+// other resolves it, archiving the other.
 func TestContradictions(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
 		"memory/tabs.md":   memoryNote("Tabs", "feedback", "indentation", "", "Always use tabs for indentation in Go files.\n"),
@@ -154,21 +155,22 @@ func TestContradictions(t *testing.T) {
 			t.Errorf("contradiction %+v", c)
 		}
 	}
-	if want := [][2]string{{"memory/pnpm.md", "memory/yarn.md"}, {"memory/spaces.md", "memory/tabs.md"}}; !reflect.DeepEqual(pairs, want) {
-		t.Errorf("flagged %v, want %v (project memories are not checked)", pairs, want)
+	if want := [][2]string{{"memory/deploy.md", "memory/nodep.md"}, {"memory/pnpm.md", "memory/yarn.md"}, {"memory/spaces.md", "memory/tabs.md"}}; !reflect.DeepEqual(pairs, want) {
+		t.Errorf("flagged %v, want %v", pairs, want)
 	}
 	idx := tv.read("MEMORY.md")
-	if !strings.Contains(idx, "## Needs review\n\n- [Pnpm](memory/pnpm.md) and [Yarn](memory/yarn.md) may contradict each other") {
+	if !strings.Contains(idx, "## Needs review\n\n") || !strings.Contains(idx, "\n- [Pnpm](memory/pnpm.md) and [Yarn](memory/yarn.md) may contradict each other") ||
+		!strings.Contains(idx, "\n- [Deploy](memory/deploy.md) and [No deploy](memory/nodep.md) may contradict each other: the same but for \"Never\"\n") {
 		t.Errorf("MEMORY.md:\n%s", idx)
 	}
 	// The flags stand in the next run, not new.
-	if again := tv.run(RunOptions{}); len(again.Contradictions) != 2 || again.Contradictions[0].New || len(again.Changed) != 0 {
+	if again := tv.run(RunOptions{}); len(again.Contradictions) != 3 || again.Contradictions[0].New || len(again.Changed) != 0 {
 		t.Errorf("second run: %+v", again)
 	}
 	// A human resolves one: the new memory supersedes the old.
 	tv.write("memory/tabs.md", memoryNote("Tabs", "feedback", "indentation", "supersedes: \"[[spaces]]\"\n", "Always use tabs for indentation in Go files.\n"))
 	rep = tv.run(RunOptions{})
-	if !reflect.DeepEqual(rep.Archived, []string{"memory/spaces.md"}) || len(rep.Contradictions) != 1 {
+	if !reflect.DeepEqual(rep.Archived, []string{"memory/spaces.md"}) || len(rep.Contradictions) != 2 {
 		t.Errorf("after supersedes: archived %v, contradictions %+v", rep.Archived, rep.Contradictions)
 	}
 	if got := tv.read("memory/spaces.md"); !strings.Contains(got, "superseded_by: \"[[tabs]]\"\narchived: 2026-03-02\n") {
@@ -177,8 +179,9 @@ func TestContradictions(t *testing.T) {
 	if idx := tv.read("MEMORY.md"); strings.Contains(idx, "Spaces") || !strings.Contains(idx, "[Yarn]") {
 		t.Errorf("MEMORY.md after:\n%s", idx)
 	}
-	// Editing one so they agree drops the flag.
+	// Editing them so they agree drops the flags.
 	tv.write("memory/yarn.md", memoryNote("Yarn", "user", "package manager", "", "The user prefers pnpm for JavaScript, and yarn for the old monorepo.\n"))
+	tv.write("memory/nodep.md", memoryNote("No deploy", "project", "deploys", "", "Never deploy on Fridays.\n"))
 	if rep := tv.run(RunOptions{}); len(rep.Contradictions) != 0 {
 		t.Errorf("flag stands after the edit: %+v", rep.Contradictions)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -101,8 +102,11 @@ type plan struct {
 	// flags are the flagged pairs after the run, fresh those it found;
 	// flagsSum is the state file's hash, flagsChanged says it must be
 	// written.
-	flags        []memory.Flag
-	fresh        map[pair]bool
+	flags []memory.Flag
+	fresh map[pair]bool
+	// opposed are the pairs found near the same words but of opposite
+	// meaning: contradictions, never duplicates.
+	opposed      []opposition
 	flagsSum     string
 	flagsChanged bool
 }
@@ -114,6 +118,14 @@ type merge struct {
 	reason    string
 	before    string // the winner's body before the merge
 	rewritten bool   // the winner's text is the LLM's
+}
+
+// opposition is two memories alike in words (why says how) whose
+// meaning is opposite (diff says where).
+type opposition struct {
+	a, b *mem
+	why  string
+	diff text.Difference
 }
 
 // archival is a memory superseded by another.

@@ -3,6 +3,7 @@ package dream
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -13,16 +14,39 @@ import (
 
 // Duplicates are memories of the same type with the same name
 // (normalised: case, spacing and closing punctuation ignored), the same
-// text, or
-// near the same text: 0.4 x the Jaccard index of their word sets + 0.6 x
-// their longest common subsequence of words over the longer's length, at
-// least text.NearDuplicate (seed 000's rule). Candidates come from an
-// inverted index of the memories' words, never from all pairs.
+// text, or near the same text: 0.4 x the Jaccard index of their word sets
+// + 0.6 x their longest common subsequence of words over the longer's
+// length, at least text.NearDuplicate. Whichever way they were found
+// alike, two memories are duplicates only when they also say the same
+// thing: text.Differ finds no number, date, unit, negation, name,
+// opposite word or replaced word between them. Near the same words with
+// a negation or an opposite between them are a contradiction, flagged
+// for a human. Candidates come from an inverted index of the memories'
+// words, never from all pairs.
 
 // words are a memory's description and body as words, for comparing.
 func (m *mem) words() []string {
 	desc, _ := m.note.Frontmatter.String("description")
 	return text.Words(desc + "\n" + string(m.note.Body()))
+}
+
+// differ reports how a and b differ in meaning (see text.Differ): their
+// facts from the name, description and body; their words from the body
+// alone (the description when there is none), which is what a merge
+// keeps: a name and a description are reworded freely.
+func differ(a, b *mem) (text.Difference, bool) {
+	facts := func(m *mem) string {
+		desc, _ := m.note.Frontmatter.String("description")
+		return m.name + "\n" + desc + "\n" + string(m.note.Body())
+	}
+	words := func(m *mem) string {
+		if body := strings.TrimSpace(string(m.note.Body())); body != "" {
+			return body
+		}
+		desc, _ := m.note.Frontmatter.String("description")
+		return desc
+	}
+	return text.Differ(facts(a), words(a), facts(b), words(b))
 }
 
 // normName is a name with case, spacing (spaces, "-" and "_" alike) and
@@ -43,11 +67,8 @@ func textKey(m *mem) string {
 	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
 }
 
-// duplicates plans the merges: the groups of duplicates (linked pair by
-// pair) among the live memories of each type, each pair with at least one
-// memory changed since the checkpoint; a pair that contradicts itself
-// (near the same words, opposite polarity) is a contradiction, not a
-// duplicate.
+// duplicates plans the merges among the live memories of each type (see
+// duplicatesOf).
 func (d *Dreamer) duplicates(p *plan, rep *Report) {
 	byKind := map[string][]*mem{}
 	var kinds []string
@@ -67,60 +88,47 @@ func (d *Dreamer) duplicates(p *plan, rep *Report) {
 	}
 }
 
-// duplicatesOf plans the merges among ms, memories of one type.
+// duplicatesOf plans the merges among ms, memories of one type: the
+// pairs of duplicates with at least one memory changed since the
+// checkpoint, grouped around winners, the most complete memory first. A
+// group holds only memories that are each a duplicate of its winner
+// (never one that is alike to another member only: A like B and B like C
+// does not make C like A) and that contradict no other member. Pairs near
+// the same words but of opposite meaning are planned as contradictions.
 func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
-	parent := make([]int, len(ms))
-	reason := make([]string, len(ms)) // of each group's root
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	members := make([][]int, len(ms)) // of each group's root
-	for i := range members {
-		members[i] = []int{i}
-	}
-	link := func(i, j int, why string) {
-		if !ms[i].changed && !ms[j].changed {
+	alike := make([]map[int]string, len(ms)) // alike[i][j]: why i and j are duplicates
+	pair := func(i, j int, why string) {
+		if i == j || !ms[i].changed && !ms[j].changed || alike[i][j] != "" {
 			return
 		}
-		ri, rj := find(i), find(j)
-		if ri == rj {
-			return
-		}
-		// No two memories of the merged group may contradict each other,
-		// however they came to be linked.
-		for _, x := range members[ri] {
-			for _, y := range members[rj] {
-				if _, contra := contradiction(ms[x], ms[y]); contra {
-					return
-				}
+		if diff, differs := differ(ms[i], ms[j]); differs {
+			if diff.Opposite {
+				p.opposed = append(p.opposed, opposition{ms[i], ms[j], why, diff})
 			}
+			return
 		}
-		if rj < ri {
-			ri, rj = rj, ri
+		if _, contra := contradiction(ms[i], ms[j]); contra {
+			return
 		}
-		parent[rj] = ri
-		members[ri], members[rj] = append(members[ri], members[rj]...), nil
-		reason[ri] = surer(surer(reason[ri], reason[rj]), why)
+		for _, k := range [2][2]int{{i, j}, {j, i}} {
+			if alike[k[0]] == nil {
+				alike[k[0]] = map[int]string{}
+			}
+			alike[k[0]][k[1]] = why
+		}
 	}
 	sameKey := func(key func(*mem) string, why string) {
-		first := map[string]int{}
+		byKey := map[string][]int{}
 		for i, m := range ms {
-			k := key(m)
-			if k == "" {
-				continue
+			if k := key(m); k != "" {
+				byKey[k] = append(byKey[k], i)
 			}
-			if j, ok := first[k]; ok {
-				link(j, i, why)
-			} else {
-				first[k] = i
+		}
+		for i, m := range ms {
+			for _, j := range byKey[key(m)] {
+				if j > i {
+					pair(i, j, why)
+				}
 			}
 		}
 	}
@@ -137,30 +145,46 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 	}
 	for _, c := range candidates(tokens, minJaccard, func(i int) bool { return ms[i].changed }) {
 		i, j := c[0], c[1]
-		if find(i) == find(j) || !sets[i].MayBeNear(sets[j]) {
+		if alike[i][j] != "" || !sets[i].MayBeNear(sets[j]) {
 			continue
 		}
 		if s := sets[i].Similarity(sets[j]); s >= text.NearDuplicate {
-			link(i, j, fmt.Sprintf("near duplicate (%.2f)", s))
+			pair(i, j, fmt.Sprintf("near duplicate (%.2f)", s))
+		} else if diff, differs := differ(ms[i], ms[j]); differs && diff.Opposite && diff.Kind == "negation" {
+			// Less alike by words, but all that differs is a negation.
+			p.opposed = append(p.opposed, opposition{ms[i], ms[j], "", diff})
 		}
 	}
 
-	groups := map[int][]*mem{}
-	var roots []int
-	for i := range ms {
-		r := find(i)
-		if r == i {
-			roots = append(roots, r)
-		}
-		groups[r] = append(groups[r], ms[i])
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
 	}
-	for _, r := range roots {
-		g := groups[r]
-		if len(g) < 2 {
+	slices.SortStableFunc(order, func(a, b int) int { return moreComplete(ms[a], ms[b]) })
+	rank := make([]int, len(ms))
+	for r, i := range order {
+		rank[i] = r
+	}
+	grouped := make([]bool, len(ms))
+	for _, w := range order {
+		if grouped[w] || len(alike[w]) == 0 {
 			continue
 		}
-		slices.SortStableFunc(g, moreComplete)
-		mg := &merge{winner: g[0], losers: g[1:], reason: reason[r]}
+		others := slices.Collect(maps.Keys(alike[w]))
+		slices.SortFunc(others, func(a, b int) int { return rank[a] - rank[b] })
+		mg := &merge{winner: ms[w]}
+		for _, j := range others {
+			if grouped[j] || slices.ContainsFunc(mg.losers, func(l *mem) bool { _, c := contradiction(l, ms[j]); return c }) {
+				continue
+			}
+			mg.losers = append(mg.losers, ms[j])
+			mg.reason = surer(mg.reason, alike[w][j])
+			grouped[j] = true
+		}
+		if len(mg.losers) == 0 {
+			continue
+		}
+		grouped[w] = true
 		for _, l := range mg.losers {
 			l.archived = true
 		}

@@ -1,0 +1,81 @@
+package text
+
+import "fmt"
+
+// Two memories can share nearly every word and still say different
+// things: "the freeze starts on 2026-03-01" and "... on 2026-04-01", "run
+// the tests" and "never run the tests", "the payments team owns billing"
+// and "the platform team owns billing". Word overlap (Similarity) cannot
+// tell them apart, so whatever merges or drops near duplicates asks
+// Differ first. Its rule is strict on purpose: merging two memories that
+// say different things loses a fact, keeping two that say the same costs a
+// line.
+//
+// Two texts agree only when they hold:
+//   - the same numbers (digits, English number words, Chinese numerals),
+//     dates, month and weekday names, and units after a number, or those
+//     of one among the other's (a memory that adds a date to another
+//     says more, not something else);
+//   - the same restricting words (only, except, unless, until, instead);
+//   - the same names, or those of one among the other's: capitalised words
+//     that do not open a sentence, and words written with inner capitals
+//     or in capitals (MySQL, AWS; an acronym matches its words);
+//   - a negation (not, never, no, n't, without, 不, 没, ...) on the same
+//     words in both, where both have those words;
+//   - no word of one whose opposite (before/after, true/false, enable/
+//     disable, 之前/之后, ...) stands in its place in the other;
+//   - no word given another role ("from MySQL to Postgres" and "from
+//     Postgres to MySQL");
+//   - and no content word replaced by another: aligned by their longest
+//     common subsequence of content words (stop words left out), every
+//     stretch where the texts differ must be words one of them adds,
+//     whole sentences each adds, inflections of one stem or listed
+//     synonyms (db and database, prefer and like). What one adds is
+//     detail, which a merge keeps; a word replaced is another fact.
+//
+// A negation that is all that differs, or an opposite word, is Opposite:
+// the texts contradict each other, which a human should look at.
+
+// Difference is one way two texts differ in meaning.
+type Difference struct {
+	// Kind names what differs: "number", "date", "unit", "negation",
+	// "restriction", "name", "opposite" or "word".
+	Kind string
+	// A and B are what each text has in its place ("" when it has none).
+	A, B string
+	// Opposite says one text negates the other or uses a word's opposite:
+	// a contradiction rather than two distinct facts.
+	Opposite bool
+}
+
+// String is the difference for a person: `number "50" vs "500"`.
+func (d Difference) String() string {
+	return fmt.Sprintf("%s %q vs %q", d.Kind, d.A, d.B)
+}
+
+// maxAlign bounds the word-by-word alignment (the product of the two
+// texts' lengths once their common start and end are set aside): texts
+// that differ over a longer stretch are reported as differing.
+const maxAlign = 4 << 20
+
+// Differ reports how texts a and b differ in meaning, ok false when they
+// agree on everything the rule above checks. Facts are compared over all
+// of each text; words (the alignment, negations) over aWords and bWords,
+// which leave out what a rewording may change freely (a memory's name,
+// say): pass a and b again when there is nothing to leave out.
+func Differ(a, aWords, b, bWords string) (d Difference, ok bool) {
+	if d, ok := factsOf(tokenize(a)).differ(factsOf(tokenize(b))); ok {
+		return d, true
+	}
+	al := align(tokenize(aWords), tokenize(bWords))
+	if d, ok := al.replaced(); ok {
+		return d, true
+	}
+	if d, ok := al.negated(); ok {
+		// A negation is a contradiction when it is all that differs:
+		// "run the tests" and "never run the tests".
+		d.Opposite = !al.added()
+		return d, true
+	}
+	return Difference{}, false
+}
