@@ -142,7 +142,14 @@ func splitRegion(file string, content []byte) (before, after []byte, err error) 
 	if content == nil {
 		return []byte("# Memory\n\n"), nil, nil
 	}
-	b, e := bytes.Index(content, []byte(Begin)), bytes.Index(content, []byte(End))
+	begins, ends := markerLines(content)
+	b, e := -1, -1
+	if len(begins) > 0 {
+		b = begins[0]
+	}
+	if len(ends) > 0 {
+		e = ends[0]
+	}
 	line := func(i int) int { return bytes.Count(content[:i], []byte("\n")) + 1 }
 	switch {
 	case b < 0 && e < 0:
@@ -157,7 +164,7 @@ func splitRegion(file string, content []byte) (before, after []byte, err error) 
 		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", Begin, End)}
 	case e < b:
 		return nil, nil, &vault.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s comes before %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
-	case bytes.Count(content, []byte(Begin)) > 1 || bytes.Count(content, []byte(End)) > 1:
+	case len(begins) > 1 || len(ends) > 1:
 		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("more than one region between %s and %s", Begin, End)}
 	}
 	return content[:b], content[e+len(End):], nil

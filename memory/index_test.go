@@ -207,3 +207,33 @@ func TestRenderKeepsCRLF(t *testing.T) {
 		t.Errorf("%q", s)
 	}
 }
+
+// TestRenderMarkersInCode: markers shown in a fenced block, an indented
+// block or inline code are a human's text, kept byte for byte; only those
+// on lines of their own outside code bound the region.
+func TestRenderMarkersInCode(t *testing.T) {
+	example := "# Memory\n\nHow the region looks:\n\n```markdown\n" + memory.Begin + "\n- [X](x.md) — an example\n" + memory.End + "\n```\n\n" +
+		"    " + memory.Begin + "\n\nInline: `" + memory.Begin + "` and `" + memory.End + "`.\n\n~~~~\n" + memory.End + "\n~~~~\n\n"
+	for _, tt := range []struct {
+		name, content, after string
+	}{
+		{"no real region", example, ""},
+		{"a real region after", example + memory.Begin + "\nold\n" + memory.End + "\n\nAfter.\n", "\nAfter.\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := memory.Render("MEMORY.md", []byte(tt.content), someEntries[:1], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(out), strings.TrimRight(example, "\n")) {
+				t.Errorf("the human's example changed:\n%s", out)
+			}
+			if !strings.HasSuffix(string(out), memory.End+"\n"+tt.after) || strings.Contains(string(out), "\nold\n") {
+				t.Errorf("the region is not where the real markers are:\n%s", out)
+			}
+			if n := strings.Count(string(out), "[User role](memory/user_role.md)"); n != 1 {
+				t.Errorf("%d lists, want 1:\n%s", n, out)
+			}
+		})
+	}
+}
