@@ -11,7 +11,8 @@ import (
 // markerLines returns the byte offsets of the markers' lines in content
 // that count (each the offset of the marker text itself, after the up to
 // three spaces Markdown allows before it): none inside a fenced code block
-// or indented as code, none sharing a line with other text.
+// or indented as code, none sharing a line with other text (an empty
+// region, both markers on one line, counts).
 func markerLines(content []byte) (begins, ends []int) {
 	var fence []byte // the open fence's run ("```", "~~~~"), nil outside one
 	for off := 0; off < len(content); {
@@ -36,6 +37,8 @@ func markerLines(content []byte) (begins, ends []int) {
 			begins = append(begins, off+indent)
 		case indent < 4 && string(text) == End:
 			ends = append(ends, off+indent)
+		case indent < 4 && string(text) == Begin+End: // an empty region, as the merge driver writes it
+			begins, ends = append(begins, off+indent), append(ends, off+indent+len(Begin))
 		}
 		off = end + 1
 	}
