@@ -14,7 +14,12 @@ import (
 // linked. It is appended to, never rewritten, so two machines' entries
 // merge in git.
 
-const logHead = "---\ndescription: What vaultmem's Dream pass changed in the memories, one entry per run.\n---\n\n" +
+// LogType is the dream log's frontmatter type: recall and search leave
+// notes of this type out (they are about memories, not memories), and
+// MEMORY.md never lists them.
+const LogType = "dream-log"
+
+const logHead = "---\ntype: " + LogType + "\ndescription: What vaultmem's Dream pass changed in the memories, one entry per run.\n---\n\n" +
 	"# Dream log\n\n" +
 	"Every memory Dream archived is still a note: open it to read it; delete its `archived` and\n" +
 	"`merged_into` (or `superseded_by`) keys to bring it back. Newest entries last.\n"
@@ -85,6 +90,14 @@ func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Repo
 		return nil
 	}
 	add := func(current []byte) ([]byte, error) {
+		if n := vault.Parse(d.opts.LogFile, current); n.Frontmatter.Value("type") == nil {
+			// A log from before it had a type: give it one, so that recall
+			// leaves it out. One whose frontmatter does not parse is only
+			// appended to.
+			if typed, err := vault.SetFrontmatter(d.opts.LogFile, current, "type", LogType); err == nil {
+				current = typed
+			}
+		}
 		return append(append([]byte(strings.TrimRight(string(current), "\n")), "\n\n"...), entry...), nil
 	}
 	_, err := d.w.Update(ctx, d.opts.LogFile, add)

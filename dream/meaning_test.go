@@ -87,3 +87,33 @@ func TestNoChainedMerge(t *testing.T) {
 		t.Errorf("c was merged:\n%s", got)
 	}
 }
+
+// TestDreamLogHasAType: the dream log, new or from before it had a type,
+// carries type: dream-log, which recall and MEMORY.md leave out; the
+// human's text in an old log is kept.
+func TestDreamLogHasAType(t *testing.T) {
+	for _, old := range []string{"", "# Dream log\n\nOld entries by hand.\n", "---\ndescription: kept\n---\n\nOld entries.\n"} {
+		files := map[string]string{
+			"memory/a.md": memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+			"memory/b.md": memoryNote("a", "project", "x", "", "Same text.\n"),
+		}
+		if old != "" {
+			files["memory/dream-log.md"] = old
+		}
+		tv := newTestVault(t, files)
+		if rep := tv.run(RunOptions{}); len(rep.Merged) != 1 {
+			t.Fatalf("merged %+v", rep.Merged)
+		}
+		got := tv.read("memory/dream-log.md")
+		if !strings.HasPrefix(got, "---\n") || !strings.Contains(got, "type: "+LogType+"\n") {
+			t.Errorf("log from %q:\n%s", old, got)
+		}
+		body := strings.TrimPrefix(old, "---\ndescription: kept\n---\n")
+		if !strings.Contains(got, body) || strings.Contains(old, "kept") && !strings.Contains(got, "description: kept") {
+			t.Errorf("the old log's text is not kept:\n%s", got)
+		}
+		if strings.Contains(tv.read("MEMORY.md"), "dream-log") {
+			t.Errorf("MEMORY.md lists the log:\n%s", tv.read("MEMORY.md"))
+		}
+	}
+}
