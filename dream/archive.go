@@ -36,21 +36,50 @@ func linkTarget(v string) string {
 	return strings.TrimSpace(target)
 }
 
-// supersedes reports whether a's frontmatter supersedes b.
-func supersedes(a, b *mem) bool { return slices.Contains(a.supersedes, b) }
+// supersedes reports whether a's frontmatter supersedes b (and b does not
+// supersede a, directly or through others: see supersede).
+func supersedes(a, b *mem) bool { return slices.Contains(a.supersedes, b) && !reaches(b, a) }
+
+// reaches reports whether a supersedes b directly or through memories it
+// supersedes.
+func reaches(a, b *mem) bool {
+	seen := map[*mem]bool{}
+	var walk func(*mem) bool
+	walk = func(m *mem) bool {
+		if seen[m] {
+			return false
+		}
+		seen[m] = true
+		for _, o := range m.supersedes {
+			if o == b || walk(o) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(a)
+}
 
 // supersede plans archiving the memories that a changed memory
-// supersedes.
+// supersedes. Memories that supersede each other (a supersedes b and b
+// supersedes a, directly or through others: two machines each wrote the
+// newer one) are a question for a human, never an answer: none of them is
+// archived, and the pair is flagged for review.
 func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 	for _, m := range p.mems {
-		if m.note.Frontmatter.Value("supersedes") == nil {
-			continue
+		if m.note.Frontmatter.Value("supersedes") != nil {
+			m.supersedes = d.supersededBy(ctx, p, m)
 		}
-		m.supersedes = d.supersededBy(ctx, p, m)
+	}
+	for _, m := range p.mems {
 		if !m.changed {
 			continue // a human who brings a superseded memory back is obeyed
 		}
 		for _, o := range m.supersedes {
+			if reaches(o, m) {
+				p.cycles[pairOf(m.path, o.path)] = true
+				continue
+			}
 			if o.archived {
 				continue
 			}

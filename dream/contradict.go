@@ -187,6 +187,10 @@ func (d *Dreamer) contradictions(p *plan) error {
 		if !p.live(f.A) || !p.live(f.B) {
 			continue
 		}
+		if p.cycles[pairOf(f.A, f.B)] {
+			keep[pairOf(f.A, f.B)] = f
+			continue
+		}
 		a, b := p.by[f.A], p.by[f.B]
 		if a == nil || b == nil { // neither changed: the flag stands
 			keep[pairOf(f.A, f.B)] = f
@@ -222,6 +226,12 @@ func (d *Dreamer) contradictions(p *plan) error {
 		}
 		if reason, ok := contradiction(a, b); ok {
 			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
+			p.fresh[k] = true
+		}
+	}
+	for k := range p.cycles {
+		if _, ok := keep[k]; !ok && p.live(k[0]) && p.live(k[1]) {
+			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: "each supersedes the other: keep the supersedes key of the one that is right"}
 			p.fresh[k] = true
 		}
 	}

@@ -117,3 +117,40 @@ func TestDreamLogHasAType(t *testing.T) {
 		}
 	}
 }
+
+// TestMutualSupersedes: two memories that supersede each other (two
+// machines each wrote the newer one) are both kept and flagged for a
+// human; so are the memories of a longer cycle.
+func TestMutualSupersedes(t *testing.T) {
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md": memoryNote("Deploy day A", "project", "x", "supersedes: \"[[b]]\"\n", "Deploys go out on Tuesdays.\n"),
+		"memory/b.md": memoryNote("Deploy day B", "project", "x", "supersedes: \"[[a]]\"\n", "Deploys go out on Wednesdays.\n"),
+		"memory/c.md": memoryNote("Freeze C", "project", "x", "supersedes: \"[[d]]\"\n", "The freeze ends in March.\n"),
+		"memory/d.md": memoryNote("Freeze D", "project", "x", "supersedes: \"[[e]]\"\n", "The freeze ends in April.\n"),
+		"memory/e.md": memoryNote("Freeze E", "project", "x", "supersedes: \"[[c]]\"\n", "The freeze ends in May 2026.\n"),
+		"memory/f.md": memoryNote("Old", "project", "x", "", "Deploys went out on Mondays.\n"),
+		"memory/g.md": memoryNote("New", "project", "x", "supersedes: \"[[f]]\"\n", "Deploys go out on Thursdays now.\n"),
+	})
+	rep := tv.run(RunOptions{})
+	if !slices.Equal(rep.Archived, []string{"memory/f.md"}) {
+		t.Errorf("archived %v, want only f (superseded by g, which it does not supersede)", rep.Archived)
+	}
+	var flagged []string
+	for _, c := range rep.Contradictions {
+		if strings.Contains(c.Reason, "supersedes the other") {
+			flagged = append(flagged, c.Paths[0]+" "+c.Paths[1])
+		}
+	}
+	if want := []string{"memory/a.md memory/b.md", "memory/c.md memory/d.md", "memory/c.md memory/e.md", "memory/d.md memory/e.md"}; !slices.Equal(flagged, want) {
+		t.Errorf("flagged %v, want %v", flagged, want)
+	}
+	idx := tv.read("MEMORY.md")
+	for _, p := range []string{"memory/a.md", "memory/b.md", "memory/c.md", "memory/d.md", "memory/e.md"} {
+		if !strings.Contains(idx, "("+p+") —") {
+			t.Errorf("MEMORY.md does not list %s:\n%s", p, idx)
+		}
+	}
+	if again := tv.run(RunOptions{}); len(again.Changed) != 0 || len(again.Contradictions) != 4 {
+		t.Errorf("second run changed %v, flags %+v", again.Changed, again.Contradictions)
+	}
+}

@@ -106,7 +106,9 @@ type plan struct {
 	fresh map[pair]bool
 	// opposed are the pairs found near the same words but of opposite
 	// meaning: contradictions, never duplicates.
-	opposed      []opposition
+	opposed []opposition
+	// cycles are the pairs of memories that supersede each other.
+	cycles       map[pair]bool
 	flagsSum     string
 	flagsChanged bool
 }
@@ -160,7 +162,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 	if err := d.store.CheckIndex(); err != nil {
 		return nil, err
 	}
-	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}}
+	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}, cycles: map[pair]bool{}}
 	cp, sum, problem, err := d.readCheckpoint()
 	if err != nil {
 		return nil, err
