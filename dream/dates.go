@@ -18,6 +18,17 @@ import (
 // after them, keeping the words ("next Thursday (2026-03-05)"). The day
 // they count from is the memory's frontmatter updated, else created, else
 // the day git first saw the file.
+//
+// Only prose is dated: never a heading (a link to it names its words),
+// code, math, HTML, a comment or a link. And only phrases that name one
+// day for certain. "Next Friday" said on a Thursday is tomorrow to some
+// English speakers and the Friday of the week after to others ("last
+// Monday" said on a Thursday likewise), so a "next" or "last" weekday
+// that falls within the week it was said in is left as it is and listed
+// in the report's Skipped; "this Friday" (the Friday of the Monday to
+// Sunday week it was said in, or the coming one when said on a Sunday),
+// "this coming Friday", and "next Friday" said on a Saturday or Sunday
+// name one day.
 
 // phraseDay is the day the phrase said, all of it, names from base (see
 // dates.Span.Day); ok is false when it names none.
@@ -28,6 +39,37 @@ func phraseDay(said string, base time.Time) (day time.Time, ok bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// nextOrLast matches an English "next" or "last" weekday.
+var nextOrLast = regexp.MustCompile(`(?i)^(next|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)$`)
+
+// ambiguous reports whether phrase, said on day base, names a "next" or
+// "last" weekday that English speakers read two ways, and the two days it
+// may be: the weekday ahead (or behind) within base's Monday to Sunday
+// week, and the one a week later (earlier).
+func ambiguous(phrase string, base time.Time) (near, far time.Time, ok bool) {
+	m := nextOrLast.FindStringSubmatch(phrase)
+	if m == nil {
+		return time.Time{}, time.Time{}, false
+	}
+	monFirst := func(d time.Weekday) int { return (int(d) + 6) % 7 }
+	var target time.Weekday
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(d.String(), m[2]) {
+			target = d
+		}
+	}
+	diff := monFirst(target) - monFirst(base.Weekday())
+	if strings.EqualFold(m[1], "next") && diff > 0 {
+		near = base.AddDate(0, 0, diff)
+		return near, near.AddDate(0, 0, 7), true
+	}
+	if strings.EqualFold(m[1], "last") && diff < 0 {
+		near = base.AddDate(0, 0, diff)
+		return near, near.AddDate(0, 0, -7), true
+	}
+	return time.Time{}, time.Time{}, false
 }
 
 // phraseBase is the day relativeDates finds phrases from: where a phrase
@@ -75,9 +117,18 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			rep.skip(m.path, found[0].line, "%q is a relative date, but the memory has no created or updated date and git has no record of it: left as it is", found[0].text)
 			continue
 		}
+		for _, f := range found {
+			if a, b, ok := ambiguous(f.text, base); ok {
+				rep.skip(m.path, f.line, "%q said on %s, a %s, may mean %s or %s: left as it is (write the date to make it certain)",
+					f.text, base.Format(time.DateOnly), base.Weekday(), a.Format(time.DateOnly), b.Format(time.DateOnly))
+			}
+		}
 		next := slices.Clone(n.Content)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
 			f := found[i]
+			if _, _, ok := ambiguous(f.text, base); ok {
+				continue
+			}
 			day, ok := phraseDay(f.text, base)
 			if !ok {
 				continue
@@ -86,7 +137,9 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
 			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
 		}
-		m.set(next)
+		if len(m.fixes) > 0 {
+			m.set(next)
+		}
 	}
 }
 
@@ -99,7 +152,8 @@ type phrase struct {
 }
 
 // relativeDates finds the definite relative dates of n's body that have
-// no date after them yet, outside code, math, HTML, comments and links.
+// no date after them yet, outside headings, code, math, HTML, comments and
+// links.
 func relativeDates(n *vault.Note) []phrase {
 	var out []phrase
 	content := n.Content
@@ -123,6 +177,7 @@ func relativeDates(n *vault.Note) []phrase {
 			case !definite.MatchString(said),
 				annotated.MatchString(text[stop:]),
 				strings.Count(text[:start], "`")%2 == 1, // inline code
+				inInline(text, start, stop),
 				excluded(n, at):
 				continue
 			}
@@ -133,11 +188,26 @@ func relativeDates(n *vault.Note) []phrase {
 	return out
 }
 
-// excluded reports whether byte at of n lies in code, math or HTML, a
-// comment or a link: text that is not prose.
+// inlineMarkup matches what a line may hold that is not prose: inline
+// math ($x$, $$x$$) and HTML from its first tag to its last.
+var inlineMarkup = regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$|</?[A-Za-z][^<>]*>(.*</[A-Za-z][^<>]*>)?`)
+
+// inInline reports whether text[start:stop] overlaps inline math or HTML.
+func inInline(text string, start, stop int) bool {
+	for _, r := range inlineMarkup.FindAllStringIndex(text, -1) {
+		if start < r[1] && stop > r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// excluded reports whether byte at of n lies in a heading, code, math or
+// HTML, a comment or a link: text that is not prose, or that a link may
+// name (a heading).
 func excluded(n *vault.Note, at int) bool {
 	for _, s := range n.Spans {
-		if (s.Kind == "code" || s.Kind == "math" || s.Kind == "html") && at >= s.Start && at < s.End {
+		if (s.Kind == "heading" || s.Kind == "code" || s.Kind == "math" || s.Kind == "html") && at >= s.Start && at < s.End {
 			return true
 		}
 	}

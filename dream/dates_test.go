@@ -28,6 +28,12 @@ func TestRelativeDates(t *testing.T) {
 		{"Demo the day after tomorrow, review this coming Monday.", []string{"the day after tomorrow", "this coming Monday"}},
 		{"Due 10 days from now; last week was calm.", []string{"10 days from now"}}, // a week is no day
 		{"明天发布，下周三复盘，三天前定的；上周很忙。", []string{"明天", "下周三", "三天前"}},
+		{"## Ship next Friday\n\nShip next Friday.", []string{"next Friday"}},          // a heading is named by links
+		{"Ship next Friday\n===\n\ntomorrow", []string{"tomorrow"}},                    // a setext heading too
+		{`<span title="ship next Friday">x</span> and tomorrow`, []string{"tomorrow"}}, // HTML
+		{"<b>next Friday</b>, then tomorrow", []string{"tomorrow"}},
+		{"$next Friday$ and $$tomorrow$$ but next Monday", []string{"next Monday"}}, // math
+		{"See [ship next Friday](plan.md) tomorrow.", []string{"tomorrow"}},         // link text
 	} {
 		n := vault.Parse("m.md", []byte("---\ntype: user\n---\n"+tt.body+"\n"))
 		var got []string
@@ -50,7 +56,7 @@ func TestDatesFromGit(t *testing.T) {
 		t.Skip("no git")
 	}
 	tv := newTestVault(t, map[string]string{
-		"memory/a.md": memoryNote("A", "project", "x", "", "Release next Friday.\n"),
+		"memory/a.md": memoryNote("A", "project", "x", "", "Release this Friday.\n"),
 	})
 	rep := tv.run(RunOptions{})
 	if len(rep.DatesFixed) != 0 || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0].Reason, "git has no record") {
@@ -138,5 +144,37 @@ func TestPhraseDay(t *testing.T) {
 				t.Errorf("%q from %s: %q, want %q", tc.said, c.base.Format("Mon 2006-01-02"), got, c.want)
 			}
 		}
+	}
+}
+
+// TestDatesKeepLinksAndDoubt: a heading keeps its words (a link names
+// it), and a "next" or "last" weekday that English reads two ways is
+// left undated and reported; the phrases that name one day are dated.
+func TestDatesKeepLinksAndDoubt(t *testing.T) {
+	tv := newTestVault(t, map[string]string{
+		"memory/plan.md": memoryNote("Plan", "project", "x", "created: 2026-01-08\n", // a Thursday
+			"## Ship next Friday\n\nWe ship next Friday, demo this Friday, plan next Monday, review last Friday, retro last Monday.\n"+
+				"<span title=\"next Monday\">x</span> $tomorrow$\n"),
+		"notes/n.md": "See [[plan#Ship next Friday]].\n",
+	})
+	rep := tv.run(RunOptions{})
+	var fixed []string
+	for _, f := range rep.DatesFixed {
+		fixed = append(fixed, f.From+" "+f.To)
+	}
+	if want := []string{"this Friday 2026-01-09", "next Monday 2026-01-12", "last Friday 2026-01-02"}; !reflect.DeepEqual(fixed, want) {
+		t.Errorf("fixed %q, want %q", fixed, want)
+	}
+	var doubts []string
+	for _, s := range rep.Skipped {
+		doubts = append(doubts, s.Reason)
+	}
+	if len(doubts) != 2 || !strings.Contains(doubts[0], `"next Friday" said on 2026-01-08, a Thursday, may mean 2026-01-09 or 2026-01-16`) ||
+		!strings.Contains(doubts[1], `"last Monday" said on 2026-01-08, a Thursday, may mean 2026-01-05 or 2025-12-29`) {
+		t.Errorf("skipped %q", doubts)
+	}
+	got := tv.read("memory/plan.md")
+	if !strings.Contains(got, "## Ship next Friday\n") || !strings.Contains(got, `<span title="next Monday">x</span> $tomorrow$`) {
+		t.Errorf("a heading, HTML or math was dated:\n%s", got)
 	}
 }
