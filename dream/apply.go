@@ -16,19 +16,29 @@ import (
 // away, the flagged pairs, MEMORY.md, the dream log and the checkpoint.
 // Every note is written compare-before-write against what the plan read.
 func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
+	// The journal first: a run that stops from here on is finished by the
+	// next (see JournalFile).
+	journalHash := ""
+	if j := journalOf(p); j != nil && !dryRun {
+		var err error
+		if journalHash, err = d.writeJournal(ctx, j); err != nil {
+			return err
+		}
+	}
 	// write writes m's planned content, reporting whether it did: a note
-	// that changed since it was read, or grew too large, is skipped.
+	// that changed since it was read, grew too large or cannot be written
+	// (a read-only file) is skipped and reported.
 	write := func(m *mem) (bool, error) {
 		if !dryRun {
 			h, err := d.w.Write(ctx, m.path, m.next, m.hash)
 			var ce *vault.ConflictError
 			switch {
+			case err != nil && ctx.Err() != nil:
+				return false, ctx.Err()
 			case errors.As(err, &ce):
 				rep.skip(m.path, 0, "changed while Dream ran (an editor saved it): left as it is; the next run looks at it again")
-			case errors.Is(err, vault.ErrTooLarge):
-				rep.skip(m.path, 0, "%v", err)
 			case err != nil:
-				return false, err
+				rep.skip(m.path, 0, "not written: %v", err)
 			}
 			if err != nil {
 				m.set(nil)
@@ -134,6 +144,14 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 			}
 		}
 	}
+	if p.finished != nil {
+		for from, to := range p.finished.moved {
+			moved[from], skip[from] = to, true
+		}
+	}
+	if err := d.leftovers(ctx, moved, skip); err != nil {
+		return err
+	}
 	if len(moved) > 0 {
 		written, err := d.rewriteLinks(ctx, moved, skip, dryRun, rep)
 		if err != nil {
@@ -151,7 +169,62 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	d.suggest(ctx, p, rep)
 	errList := d.relist(ctx, p, dryRun, rep)
 	errLog := d.appendLog(ctx, p, dryRun, rep)
-	return errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep))
+	if err := errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep)); err != nil {
+		return err // the journal stays: the next run finishes what is left
+	}
+	if journalHash != "" {
+		if err := d.w.RemoveState(ctx, JournalFile, journalHash); err != nil {
+			return fmt.Errorf("remove the Dream journal: %w", err)
+		}
+	}
+	return nil
+}
+
+// leftovers adds to moved the memories merged away by earlier runs that
+// notes still link to (a run that stopped before it pointed the links at
+// the winner, a note that changed while it ran), each to the live memory
+// it went into (through a chain of merges), and adds them to skip: their
+// own links stay as they were.
+func (d *Dreamer) leftovers(ctx context.Context, moved map[string]string, skip map[string]bool) error {
+	away, err := d.ix.LinkedMergedAway(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range away {
+		if _, ok := moved[a.Path]; ok {
+			continue
+		}
+		if into := d.liveInto(ctx, a.Into); into != "" && into != a.Path {
+			moved[a.Path], skip[a.Path] = into, true
+		}
+	}
+	return nil
+}
+
+// liveInto is the live note that the merged_into value into names, found
+// through the merged_into of the archived notes on the way (at most ten);
+// "" when there is none.
+func (d *Dreamer) liveInto(ctx context.Context, into string) string {
+	for range 10 {
+		p, err := d.ix.Lookup(ctx, linkTarget(into))
+		if err != nil {
+			return ""
+		}
+		content, _, err := d.w.Read(p)
+		if err != nil {
+			return ""
+		}
+		fm := vault.Parse(p, content).Frontmatter
+		next, merged := fm.String("merged_into")
+		if !merged {
+			if fm.Value("archived") != nil {
+				return ""
+			}
+			return p
+		}
+		into = next
+	}
+	return ""
 }
 
 // undo puts back the note m was before the run wrote it (a merge whose

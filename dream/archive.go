@@ -1,7 +1,11 @@
 package dream
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -128,6 +132,10 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 		seen[blockKey(s.Text(wn))] = true
 	}
 	link := "[[" + d.ix.LinkText(ctx, w.path) + "]]"
+	ids := map[string]bool{}
+	for _, b := range wn.Blocks {
+		ids[b.ID] = true
+	}
 	var added []string
 	var losers []*mem
 	for _, l := range mg.losers {
@@ -141,7 +149,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 		for _, s := range ln.Spans {
 			if k := blockKey(s.Text(ln)); !seen[k] {
 				seen[k] = true
-				added = append(added, strings.TrimRight(s.Text(ln), " \t\r\n"))
+				added = append(added, withUniqueBlocks(ln, s, l.path, ids))
 			}
 		}
 		if merged, err := mergeKeys(w.path, content, ln); err == nil {
@@ -156,10 +164,51 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 	if len(added) > 0 {
 		body := strings.TrimRight(string(vault.Parse(w.path, content).Body()), " \t\r\n")
 		content = vault.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
+		if crlf(w.current()) { // the winner's line endings throughout
+			content = bytes.ReplaceAll(bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+		}
 	}
 	if len(losers) > 0 && !slices.Equal(content, w.current()) {
 		w.set(content)
 	}
+}
+
+// withUniqueBlocks returns block s of loser note ln (at vault path from)
+// as the winner gets it: its line endings "\n", and each block id the
+// winner already has (ids, which it adds the block's to) renamed with
+// renamedBlock, so that no note holds an id twice and a link to the
+// loser's block finds it.
+func withUniqueBlocks(ln *vault.Note, s vault.Span, from string, ids map[string]bool) string {
+	text := strings.ReplaceAll(strings.TrimRight(s.Text(ln), " \t\r\n"), "\r\n", "\n")
+	for _, b := range ln.Blocks {
+		if b.Line < s.Line || b.Line > s.EndLine {
+			continue
+		}
+		id := b.ID
+		if ids[id] {
+			id = renamedBlock(b.ID, from)
+			text = blockAtLineEnd(b.ID).ReplaceAllString(text, "${1}^"+id+"${2}")
+		}
+		ids[id] = true
+	}
+	return text
+}
+
+// crlf reports whether most of content's lines end in "\r\n".
+func crlf(content []byte) bool {
+	return 2*bytes.Count(content, []byte("\r\n")) > bytes.Count(content, []byte("\n"))
+}
+
+// renamedBlock is the id a merge gives block id of the memory at vault
+// path from when the winner has that id already: the id and the first
+// hex digits of the path's hash, the same in every run.
+func renamedBlock(id, from string) string {
+	return fmt.Sprintf("%s-%x", id, sha256.Sum256([]byte(from)))[:len(id)+7]
+}
+
+// blockAtLineEnd matches block id at the end of a line.
+func blockAtLineEnd(id string) *regexp.Regexp {
+	return regexp.MustCompile(`(\s)\^` + regexp.QuoteMeta(id) + `([ \t]*(?:\n|$))`)
 }
 
 // blockKey is a block's text with case and spacing ignored: two blocks

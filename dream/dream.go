@@ -14,7 +14,8 @@ import (
 )
 
 // Index is what Dream needs of the index: the live memories, the notes
-// whose frontmatter does not parse, and the links to a memory.
+// whose frontmatter does not parse, the links to a memory, and the
+// memories merged away that notes still link to.
 // *index.Index is one. It must be current with the vault (synced, or kept
 // so by a watcher); what it lags behind on, Dream reads from disk.
 type Index interface {
@@ -22,6 +23,7 @@ type Index interface {
 	BadFrontmatter(ctx context.Context, folder string) ([]index.Problem, error)
 	Backlinks(ctx context.Context, path string) ([]string, error)
 	Edges(ctx context.Context, f index.EdgeFilter) ([]index.Edge, error)
+	LinkedMergedAway(ctx context.Context) ([]index.MergedAway, error)
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string
 }
@@ -114,6 +116,10 @@ type Report struct {
 	// since the checkpoint), which is all of them on a full run.
 	Memories int `json:"memories"`
 	Examined int `json:"examined"`
+	// Resumed is when a run that stopped while it wrote had started, when
+	// this run finished it first (see JournalFile); its merges, archives
+	// and dates are in this report.
+	Resumed string `json:"resumed,omitempty"`
 	// Log is the dream log note, when this run added an entry to it.
 	Log string `json:"log,omitempty"`
 	// Commit is the git commit of the run's changes, when one was made;
@@ -184,13 +190,21 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 		return nil, err
 	}
 	defer unlock()
-	rep := &Report{DryRun: ro.DryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{},
-		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}}
+	rep := newReport(ro.DryRun)
+	var fin *finished
+	if ro.DryRun {
+		if _, _, err := d.w.ReadState(JournalFile); err == nil {
+			rep.skip(vault.StateDir+"/"+JournalFile, 0, "a run stopped while it wrote; the next run that writes finishes it first")
+		}
+	} else if fin, err = d.resume(ctx, rep); err != nil {
+		return rep, err
+	}
 	now := d.now()
 	p, err := d.plan(ctx, ro, now, rep)
 	if err != nil {
 		return nil, err
 	}
+	p.finished = fin
 	if err := d.apply(ctx, p, ro.DryRun, rep); err != nil {
 		return rep, err
 	}
@@ -210,6 +224,12 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 	}
 	rep.MS = time.Since(start).Milliseconds()
 	return rep, nil
+}
+
+// newReport is an empty report.
+func newReport(dryRun bool) *Report {
+	return &Report{DryRun: dryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{},
+		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}}
 }
 
 // skip records a note left alone.

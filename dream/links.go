@@ -46,6 +46,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 			targets[to] = d.ix.LinkText(ctx, to)
 		}
 	}
+	blocks := d.newBlockRenames()
 	for _, src := range sources {
 		content, hash, err := d.w.Read(src)
 		if err != nil {
@@ -57,7 +58,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 		if err != nil {
 			return nil, err
 		}
-		next, ok := relink(n, edges, moved, targets)
+		next, ok := relink(n, edges, moved, targets, blocks.rename)
 		if !ok {
 			rep.skip(src, 0, "links to merged memories not rewritten: the note changed since it was indexed; the next run does it")
 			continue
@@ -87,7 +88,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 // says), nil when it has none; edges are the note's links as the index
 // resolved them, in order. It reports false when the note no longer
 // matches them (changed since the last sync).
-func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string) ([]byte, bool) {
+func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string, block blockRenamer) ([]byte, bool) {
 	if len(edges) != len(n.Links) {
 		return nil, false
 	}
@@ -110,17 +111,71 @@ func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string)
 	out := slices.Clone(n.Content)
 	for _, i := range slices.Backward(at) {
 		l := n.Links[i]
-		to := moved[edges[i].Target]
-		written := string(n.Content[l.Start:l.End])
-		var repl string
-		if l.Markdown {
-			repl = markdownLink(written, path.Dir(n.Path), to)
-		} else {
-			repl = wikilink(written, targets[to], inTable(n.Content, l.Start))
-		}
+		from := edges[i].Target
+		to := moved[from]
+		repl := retarget(n, l, to, targets[to], block(from, to, l.Block))
 		out = slices.Concat(out[:l.Start], []byte(repl), out[l.End:])
 	}
 	return out, true
+}
+
+// retarget returns link l of note n pointed at the note at vault path to
+// (linkText: what a wikilink to it says), its block id now block, its
+// text as it was.
+func retarget(n *vault.Note, l vault.Link, to, linkText, block string) string {
+	written := string(n.Content[l.Start:l.End])
+	if l.Markdown {
+		repl := markdownLink(written, path.Dir(n.Path), to)
+		if block != l.Block {
+			if i := strings.LastIndex(repl, "#^"+l.Block); i >= 0 {
+				repl = repl[:i] + "#^" + block + repl[i+2+len(l.Block):]
+			}
+		}
+		return repl
+	}
+	repl := wikilink(written, linkText, inTable(n.Content, l.Start))
+	if block != l.Block {
+		repl = strings.Replace(repl, "#^"+l.Block, "#^"+block, 1)
+	}
+	return repl
+}
+
+// blockRenamer returns the block id a link to block id of the memory at
+// vault path from, merged into the one at to, names there.
+type blockRenamer func(from, to, id string) string
+
+// blockRenames knows the block ids of the memories merges went into, as
+// they are on disk.
+type blockRenames struct {
+	d   *Dreamer
+	ids map[string]map[string]bool // by winner path
+}
+
+func (d *Dreamer) newBlockRenames() *blockRenames {
+	return &blockRenames{d: d, ids: map[string]map[string]bool{}}
+}
+
+// rename is a blockRenamer: a paragraph merged from another memory whose
+// block id the winner already had carries the id renamed (see
+// renamedBlock); a link to it names that.
+func (b *blockRenames) rename(from, to, id string) string {
+	if id == "" {
+		return id
+	}
+	ids, ok := b.ids[to]
+	if !ok {
+		ids = map[string]bool{}
+		if content, _, err := b.d.w.Read(to); err == nil {
+			for _, bl := range vault.Parse(to, content).Blocks {
+				ids[bl.ID] = true
+			}
+		}
+		b.ids[to] = ids
+	}
+	if r := renamedBlock(id, from); ids[r] {
+		return r
+	}
+	return id
 }
 
 // names reports whether link l, written in the note at vault path src,
@@ -132,7 +187,11 @@ func names(src string, l vault.Link, target string) bool {
 	w := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(l.Target, "/"), vault.Ext))
 	if l.Markdown {
 		rel := strings.ToLower(strings.TrimSuffix(path.Join(path.Dir(src), l.Target), vault.Ext))
-		return w == t || rel == t
+		if w == t || rel == t {
+			return true
+		}
+		// Obsidian resolves a markdown link that names no file from the
+		// note's folder by its name, as it does a wikilink: [t](x.md).
 	}
 	rel := strings.ToLower(path.Join(path.Dir(src), w))
 	return w != "" && (w == t || strings.HasSuffix(t, "/"+w) || rel == t)
@@ -192,4 +251,78 @@ func markdownLink(written, dir, to string) string {
 		}
 	}
 	return written[:i+2] + (&url.URL{Path: rel}).EscapedPath() + frag + ")"
+}
+
+// relinkWinners points the links of each winner, as planned, that name a
+// memory this run merges away (its own text, or a paragraph it got from
+// another memory) at the memory that one goes into. The index has not
+// read the winners' planned text, so rewriteLinks cannot: links are
+// resolved here by name (wikilinks, and markdown links that name no file
+// from the winner's folder) or by path.
+func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
+	moved := map[string]string{}
+	for _, mg := range p.merges {
+		for _, l := range mg.losers {
+			moved[l.path] = mg.winner.path
+		}
+	}
+	if len(moved) == 0 {
+		return
+	}
+	targets := map[string]string{}
+	ids := map[string]map[string]bool{} // the block ids of each winner, as planned
+	for _, mg := range p.merges {
+		ids[mg.winner.path] = map[string]bool{}
+		for _, b := range mg.winner.parsed().Blocks {
+			ids[mg.winner.path][b.ID] = true
+		}
+	}
+	block := func(from, to, id string) string {
+		if r := renamedBlock(id, from); ids[to][r] {
+			return r
+		}
+		return id
+	}
+	for _, mg := range p.merges {
+		w := mg.winner
+		n := w.parsed()
+		out := slices.Clone(n.Content)
+		changed := false
+		for _, l := range slices.Backward(n.Links) {
+			if l.End <= l.Start || l.Target == "" {
+				continue
+			}
+			from := d.resolveWritten(ctx, n.Path, l)
+			to, ok := moved[from]
+			if !ok || !names(n.Path, l, from) {
+				continue
+			}
+			if _, ok := targets[to]; !ok {
+				targets[to] = d.ix.LinkText(ctx, to)
+			}
+			repl := retarget(n, l, to, targets[to], block(from, to, l.Block))
+			out = slices.Concat(out[:l.Start], []byte(repl), out[l.End:])
+			changed = true
+		}
+		if changed {
+			w.set(out)
+		}
+	}
+}
+
+// resolveWritten is the vault path the link l of the note at vault path
+// src names, as far as the index knows the notes: a markdown link's path
+// from src's folder when a note is there, else the note of its name.
+func (d *Dreamer) resolveWritten(ctx context.Context, src string, l vault.Link) string {
+	if l.Markdown {
+		rel := path.Join(path.Dir(src), l.Target)
+		if got, err := d.ix.Lookup(ctx, rel); err == nil && strings.EqualFold(got, rel) {
+			return got
+		}
+	}
+	got, err := d.ix.Lookup(ctx, strings.TrimSuffix(l.Target, vault.Ext))
+	if err != nil {
+		return ""
+	}
+	return got
 }

@@ -37,6 +37,12 @@ func (p *plan) logLink(path string) string {
 // logEntry is the run's entry, "" when it changed no memory.
 func (p *plan) logEntry(rep *Report) string {
 	var lines []string
+	if p.finished != nil {
+		lines = append(lines, fmt.Sprintf("- Finished the run started %s, which stopped while it wrote (what it did is below)", p.finished.started))
+		for _, a := range p.finished.superseded {
+			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m), p.logLink(a.by)))
+		}
+	}
 	for _, mg := range rep.Merged {
 		var from []string
 		for _, f := range mg.From {

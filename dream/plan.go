@@ -108,7 +108,10 @@ type plan struct {
 	// meaning: contradictions, never duplicates.
 	opposed []opposition
 	// cycles are the pairs of memories that supersede each other.
-	cycles       map[pair]bool
+	cycles map[pair]bool
+	// finished is what the run finished of an interrupted one, nil when
+	// there was none.
+	finished     *finished
 	flagsSum     string
 	flagsChanged bool
 }
@@ -198,6 +201,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	d.rewriteMerges(ctx, p, rep)
+	d.relinkWinners(ctx, p)
 	return p, nil
 }
 

@@ -61,6 +61,8 @@ func TestDiffer(t *testing.T) {
 		{"Sometimes deploy on Fridays.", "Always deploy on Fridays.", "opposite", true},
 		{"Tabs over spaces in Go.", "Spaces over tabs in Go.", "word", false},
 		{"The contract renewal is due on 3 March 2026.", "The contract renewal is due on 3 May 2026.", "date", false},
+		{"Fall back to Plan A when the deploy fails.", "Fall back to Plan B when the deploy fails.", "name", false},
+		{"Same text, and more of it, edited.", "Same text.\n\nAnother paragraph.", "", false},
 	} {
 		d, differs := Differ(tt.a, tt.a, tt.b, tt.b)
 		switch {

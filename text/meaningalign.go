@@ -106,14 +106,15 @@ func align(a, b []token) *alignment {
 }
 
 // replaced returns the first stretch where each text has content words of
-// its own, unless those are whole sentences on both sides (each text adds
-// a sentence of its own: detail, which a merge keeps) or synonyms.
+// its own inside a sentence both share: unless one side of it is whole
+// sentences (that text adds sentences of its own, the other words of its
+// own: detail, which a merge keeps) or the two are synonyms.
 func (al *alignment) replaced() (Difference, bool) {
 	if al.tooBig {
 		return Difference{Kind: "word", A: "(too long to align)", B: "(too long to align)"}, true
 	}
 	for _, h := range al.hunks {
-		if len(h.a) == 0 || len(h.b) == 0 || al.a.whole(h.a) && al.b.whole(h.b) {
+		if len(h.a) == 0 || len(h.b) == 0 || al.a.whole(h.a) || al.b.whole(h.b) {
 			continue
 		}
 		if slices.Equal(canonical(al.a.terms(h.a)), canonical(al.b.terms(h.b))) {

@@ -197,11 +197,14 @@ func isDateLike(n string) bool {
 }
 
 // isName reports whether a word is a name: written with a capital where a
-// sentence does not put one (not its first word), or with inner capitals
-// or all in capitals ("MySQL", "iOS", "AWS").
+// sentence does not put one (not its first word; "Plan B"), or with inner
+// capitals or all in capitals ("MySQL", "iOS", "AWS").
 func isName(t token) bool {
-	if t.cjk || t.number || len(t.raw) < 2 {
+	if t.cjk || t.number {
 		return false
+	}
+	if len(t.raw) == 1 { // "Plan B", not "I"
+		return t.raw != "I" && unicode.IsUpper(rune(t.raw[0])) && !t.initial
 	}
 	rs := []rune(t.raw)
 	inner := false

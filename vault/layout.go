@@ -34,9 +34,10 @@ const (
 )
 
 // GitignoreText is what [Vault.EnsureDir] writes to [GitignoreFile]: the
-// cache, temp files and the writer's lock stay out of git; the config and
-// state/ are committed.
-const GitignoreText = "# vaultmem: rebuildable cache, temp files and the writer's lock\ncache/\ntmp/\nlock\n"
+// cache, temp files, the writer's lock and the journal of a Dream run in
+// progress (one machine's unfinished work) stay out of git; the config
+// and the rest of state/ are committed.
+const GitignoreText = "# vaultmem: rebuildable cache, temp files, the writer's lock and Dream's unfinished work\ncache/\ntmp/\nlock\nstate/dream-journal.json\n"
 
 // Folders name where new notes of each kind are written, vault-relative;
 // an empty field means the default (memory, tasks, lessons). A note's kind

@@ -1,0 +1,263 @@
+package dream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// A run that stops while it writes (killed, out of power, a note it cannot
+// write) must not leave a merge half done: a winner holding the text of a
+// memory still live beside it, a memory archived whose links still point
+// at it, a merge the dream log never mentions. So before its first write
+// a run writes its journal: every note it is about to write, in order,
+// with the hash it read and the content it will write. Once the run is
+// done it removes the journal. The next run (or vaultmem doctor --fix)
+// that finds one finishes it first: each write whose note still has the
+// hash read is made, one that already has the new content counts as made,
+// and one whose note changed since is left as it is and reported; a merge
+// whose winner cannot be written archives none of its other memories. The
+// links to memories merged away are pointed at the winners by the run
+// that follows (see rewriteLinks), and its log entry says what was
+// finished.
+
+// JournalFile is the state file of a run in progress (under
+// .vaultmem/state, kept out of git: it is one machine's unfinished work).
+const JournalFile = "dream-journal.json"
+
+// journal is what a run is about to write.
+type journal struct {
+	// Started is when the run started (RFC 3339).
+	Started string         `json:"started"`
+	Merges  []journalMerge `json:"merges,omitempty"`
+	// Writes are the other notes: superseded memories, then dated ones.
+	Writes []journalStep `json:"writes,omitempty"`
+}
+
+// journalMerge is one merge: with Keeper, its first loser (which keeps the
+// winner's words that the LLM's text replaces) is written first, then the
+// winner, then the others.
+type journalMerge struct {
+	Reason    string        `json:"reason"`
+	Rewritten bool          `json:"rewritten,omitempty"`
+	Keeper    bool          `json:"keeper,omitempty"`
+	Winner    journalStep   `json:"winner"`
+	Losers    []journalStep `json:"losers"`
+}
+
+// journalStep is one note to write: from the content of hash From (""
+// for a note left as it is) to Content, of hash To.
+type journalStep struct {
+	Path    string `json:"path"`
+	From    string `json:"from"`
+	To      string `json:"to,omitempty"`
+	Content string `json:"content,omitempty"`
+	// By is the memory that supersedes this one, when it is archived so.
+	By string `json:"by,omitempty"`
+	// Fixes are the dates the write makes absolute.
+	Fixes []DateFix `json:"fixes,omitempty"`
+}
+
+// stepOf is the journal step of m as planned (nothing to write when its
+// content is unchanged).
+func stepOf(m *mem) journalStep {
+	s := journalStep{Path: m.path, From: m.hash, Fixes: m.fixes}
+	if m.next != nil {
+		s.To, s.Content = vault.Hash(m.next), string(m.next)
+	}
+	return s
+}
+
+// journalOf is the journal of plan p, nil when it writes no note.
+func journalOf(p *plan) *journal {
+	j := &journal{Started: p.now.UTC().Format("2006-01-02T15:04:05Z07:00")}
+	writes := false
+	listed := map[*mem]bool{}
+	for _, mg := range p.merges {
+		jm := journalMerge{Reason: mg.reason, Rewritten: mg.rewritten, Keeper: mg.rewritten, Winner: stepOf(mg.winner)}
+		listed[mg.winner] = true
+		for _, l := range mg.losers {
+			jm.Losers = append(jm.Losers, stepOf(l))
+			listed[l] = true
+		}
+		j.Merges = append(j.Merges, jm)
+		writes = true
+	}
+	for _, a := range p.superseded {
+		s := stepOf(a.m)
+		s.By = a.by.path
+		j.Writes = append(j.Writes, s)
+		listed[a.m] = true
+		writes = true
+	}
+	for _, m := range p.mems {
+		if m.next != nil && !listed[m] {
+			j.Writes = append(j.Writes, stepOf(m))
+			writes = true
+		}
+	}
+	if !writes {
+		return nil
+	}
+	return j
+}
+
+// writeJournal records j before the run's first write, returning the
+// file's hash (to remove it with once the run is done).
+func (d *Dreamer) writeJournal(ctx context.Context, j *journal) (string, error) {
+	b, err := json.MarshalIndent(j, "", " ")
+	if err != nil {
+		return "", err
+	}
+	h, err := d.w.WriteState(ctx, JournalFile, append(b, '\n'), vault.AnyHash)
+	if err != nil {
+		return "", fmt.Errorf("write the Dream journal: %w", err)
+	}
+	return h, nil
+}
+
+// finished is what finishing an interrupted run did, for the run that
+// follows: the memories merged away (to point their links at the
+// winners), the memories superseded, and when the run had started.
+type finished struct {
+	started    string
+	moved      map[string]string
+	superseded []archivalPaths
+}
+
+// archivalPaths is a memory archived as superseded by another, by path.
+type archivalPaths struct{ m, by string }
+
+// Resume finishes a run that stopped while it wrote (see JournalFile),
+// reporting what it wrote and what it left; nothing when no run was
+// interrupted. Run does this first; vaultmem doctor --fix calls it on its
+// own. Errors: ErrRunning (wrapped) when another Dream holds the vault;
+// ctx's error; the Writer's when the journal cannot be read or removed.
+func (d *Dreamer) Resume(ctx context.Context) (*Report, error) {
+	unlock, err := d.lock(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rep := newReport(false)
+	if _, err := d.resume(ctx, rep); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// resume finishes the journal's run, if there is one, into rep.
+func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
+	b, hash, err := d.w.ReadState(JournalFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the Dream journal: %w", err)
+	}
+	var j journal
+	if err := json.Unmarshal(b, &j); err != nil {
+		// A journal cut short was being written when the run stopped:
+		// nothing was written after it.
+		rep.skip(vault.StateDir+"/"+JournalFile, 0, "the journal of an interrupted run does not parse (%v): it was cut short before the run wrote anything, and is removed", err)
+		return nil, d.w.RemoveState(ctx, JournalFile, hash)
+	}
+	f := &finished{started: j.Started, moved: map[string]string{}}
+	rep.Resumed = j.Started
+	for _, jm := range j.Merges {
+		if err := d.finishMerge(ctx, jm, f, rep); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range j.Writes {
+		done, err := d.finishStep(ctx, s, rep)
+		if err != nil {
+			return nil, err
+		}
+		if done && s.By != "" {
+			rep.Archived = append(rep.Archived, s.Path)
+			f.superseded = append(f.superseded, archivalPaths{s.Path, s.By})
+		}
+		if done {
+			rep.DatesFixed = append(rep.DatesFixed, s.Fixes...)
+		}
+	}
+	if err := d.w.RemoveState(ctx, JournalFile, hash); err != nil {
+		return nil, fmt.Errorf("remove the Dream journal: %w", err)
+	}
+	return f, nil
+}
+
+// finishMerge finishes one merge of an interrupted run: its keeper, its
+// winner, then the others, none once one before them cannot be written.
+func (d *Dreamer) finishMerge(ctx context.Context, jm journalMerge, f *finished, rep *Report) error {
+	losers := jm.Losers
+	var from []string
+	if jm.Keeper && len(losers) > 0 {
+		done, err := d.finishStep(ctx, losers[0], rep)
+		if err != nil || !done {
+			return err
+		}
+		from, losers = append(from, losers[0].Path), losers[1:]
+	}
+	done, err := d.finishStep(ctx, jm.Winner, rep)
+	if err != nil {
+		return err
+	}
+	if !done {
+		for _, l := range from {
+			rep.skip(l, 0, "archived by an interrupted merge into %s, which changed since: remove its archived and merged_into keys to bring it back", jm.Winner.Path)
+		}
+		return nil
+	}
+	for _, l := range losers {
+		done, err := d.finishStep(ctx, l, rep)
+		if err != nil {
+			return err
+		}
+		if done {
+			from = append(from, l.Path)
+		}
+	}
+	for _, l := range from {
+		f.moved[l] = jm.Winner.Path
+		rep.Archived = append(rep.Archived, l)
+	}
+	if len(from) > 0 {
+		rep.Merged = append(rep.Merged, Merge{Into: jm.Winner.Path, From: from, Reason: jm.Reason, Rewritten: jm.Rewritten})
+	}
+	return nil
+}
+
+// finishStep makes one write of an interrupted run, reporting whether the
+// note now has the content planned: it had it already, or still had the
+// content read and was written now. A note changed since, or that cannot
+// be written, is reported and left as it is.
+func (d *Dreamer) finishStep(ctx context.Context, s journalStep, rep *Report) (bool, error) {
+	if s.To == "" {
+		return true, nil // nothing to write
+	}
+	_, hash, err := d.w.Read(s.Path)
+	switch {
+	case err != nil:
+		rep.skip(s.Path, 0, "an interrupted run's write of it not finished: %v", err)
+		return false, nil
+	case hash == s.To:
+		return true, nil
+	case hash != s.From:
+		rep.skip(s.Path, 0, "changed since an interrupted run planned to write it: left as it is")
+		return false, nil
+	}
+	if _, err := d.w.Write(ctx, s.Path, []byte(s.Content), s.From); err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		rep.skip(s.Path, 0, "an interrupted run's write of it not finished: %v", err)
+		return false, nil
+	}
+	rep.wrote(s.Path)
+	return true, nil
+}
