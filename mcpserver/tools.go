@@ -68,7 +68,7 @@ type NoteOut struct {
 
 // WriteNoteIn is the write_note tool's input. Body is a pointer so that an
 // omitted body (keep it) differs from an empty one; its schema is a plain
-// optional string (see writeNoteSchema).
+// optional string (see notNull).
 type WriteNoteIn struct {
 	Path         string         `json:"path" jsonschema:"the note's vault-relative path (.md added when missing)"`
 	Body         *string        `json:"body,omitempty" jsonschema:"the new body; omit it to keep the body"`
@@ -153,7 +153,7 @@ func (s *Server) addTools() {
 		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
 		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since (by a human in Obsidian) is not overwritten.",
-		InputSchema: schemaFor[WriteNoteIn](plainString("body")),
+		InputSchema: schemaFor[WriteNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
