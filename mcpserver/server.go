@@ -19,6 +19,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
@@ -70,6 +71,9 @@ type Server struct {
 	memory  *memory.Store
 	tasks   *task.Store
 	lessons *lesson.Store
+	// inputs are the tools' input schemas by name (see addTool), set by
+	// New and only read after.
+	inputs map[string]*jsonschema.Schema
 }
 
 // New builds the server and its tools and resources. Errors: a missing
@@ -91,7 +95,7 @@ func New(o Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons,
+	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons, inputs: map[string]*jsonschema.Schema{},
 		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(vault.KindUser)}),
 		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folder(vault.KindTask), FS: o.Vault.FS()}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
@@ -102,8 +106,9 @@ func New(o Options) (*Server, error) {
 				"task_start a task to focus it, log decisions with task_event, and call task_context to pick up where you were.",
 		})}
 	// Middleware added later wraps what was added before: panics are
-	// recovered in every handler, listResources's included.
-	s.mcp.AddReceivingMiddleware(s.listResources)
+	// recovered in every handler, listResources's and checkArguments's
+	// included.
+	s.mcp.AddReceivingMiddleware(s.listResources, s.checkArguments)
 	s.mcp.AddReceivingMiddleware(recoverPanics(func(p *PanicError) {
 		if o.OnPanic != nil {
 			o.OnPanic(p)

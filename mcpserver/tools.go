@@ -131,42 +131,42 @@ const maxSearchLimit = 100
 
 func (s *Server) addTools() {
 	closed := false // every tool works on the vault alone
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "remember", Description: "Store a durable memory as a note in the vault's memory folder, for this and later sessions: " +
+	addTool(s, &mcp.Tool{Name: "remember", Description: "Store a durable memory as a note in the vault's memory folder, for this and later sessions: " +
 		"user (who the user is, their role, preferences), feedback (how to work: a rule, why, how to apply it), " +
 		"project (facts about the work at hand), reference (where to find things). A different memory already " +
 		"stored under the same name is kept unless update is true.",
 		InputSchema: schemaFor[RememberIn](enum("type", "user", "feedback", "project", "reference")),
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.remember)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "recall", Description: "The context worth knowing for a question or task, gathered from the whole vault " +
+	addTool(s, &mcp.Tool{Name: "recall", Description: "The context worth knowing for a question or task, gathered from the whole vault " +
 		"(memories, notes, linked notes, dated notes) and cut to a token budget: call it first, with the question in plain words, " +
 		"when you need what the user or the project already decided or knows. The text content is the context to use; " +
 		"the structured result says where each piece comes from and why. Use search instead to find notes by exact words.",
 		InputSchema: schemaFor[RecallIn](bounds("budget", 0, recall.MaxBudget)),
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.recall)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
+	addTool(s, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
 		"meaning (vector) or both (hybrid), optionally within one type, tag or folder; results are ranked, with a snippet each. " +
 		"For the context needed to answer a question, call recall.",
 		InputSchema: schemaFor[SearchIn](enum("mode", "keyword", "vector", "hybrid"), bounds("limit", 0, maxSearchLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.search)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash (pass the hash to write_note).",
+	addTool(s, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash (pass the hash to write_note).",
 		InputSchema: schemaFor[ReadNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
+	addTool(s, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
 		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since (by a human in Obsidian) is not overwritten.",
 		InputSchema: schemaFor[WriteNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
+	addTool(s, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
 	if s.opts.Dream != nil {
-		mcp.AddTool(s.mcp, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
+		addTool(s, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
 			"(the others are archived, never deleted, and links to them follow), flag memories that may contradict each other for the user " +
 			"(never resolved here), make relative dates absolute, and rewrite MEMORY.md. Each run is logged in the dream log note. " +
 			"Use dry_run to see the plan first.",
 			InputSchema: schemaFor[DreamIn](),
 			Annotations: &mcp.ToolAnnotations{Title: "Dream", DestructiveHint: &closed, IdempotentHint: true, OpenWorldHint: &closed}}, s.dream)
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
+	addTool(s, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
 	s.addTaskTools()
