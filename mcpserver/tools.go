@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
@@ -19,7 +20,7 @@ type RememberIn struct {
 	Type        string `json:"type" jsonschema:"user: who the user is, their role and preferences; feedback: guidance on how to work (a rule, why, how to apply it); project: facts about the work at hand; reference: where to find things"`
 	Name        string `json:"name" jsonschema:"a short name for the memory, unique among memories; also its file name"`
 	Description string `json:"description" jsonschema:"one line: what the memory is, to judge its relevance later"`
-	Body        string `json:"body" jsonschema:"the memory itself (markdown)"`
+	Body        string `json:"body" jsonschema:"the memory itself (markdown); it must not be empty"`
 	Update      bool   `json:"update,omitempty" jsonschema:"replace an existing memory of the same name"`
 }
 
@@ -176,6 +177,9 @@ func (s *Server) addTools() {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
+	if strings.TrimSpace(in.Body) == "" { // a memory says something, as the CLI's remember requires
+		return nil, memory.Result{}, toolError(&memory.InvalidError{Field: "body", Reason: "must not be empty"})
+	}
 	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
 		return nil, memory.Result{}, toolError(err)
 	}
