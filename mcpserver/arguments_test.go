@@ -9,14 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/mcpserver"
 )
-
-// withDream serves the dream tool too.
-func withDream(o *mcpserver.Options) {
-	o.Dream = dream.New(o.Vault, o.Writer, o.Index, nil, dream.Options{})
-}
 
 // toolsOf lists a server's tools by name, as a client sees them.
 func toolsOf(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {

@@ -204,6 +204,17 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 	return nil
 }
 
+// syncIndex brings the index up to date with the vault now, whether or
+// not a watcher keeps it current (the watcher syncs after a pause), for a
+// tool that must see a note written a moment before.
+func (s *Server) syncIndex(ctx context.Context) error {
+	if s.opts.Sync != nil {
+		return s.opts.Sync(ctx)
+	}
+	_, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil)
+	return err
+}
+
 func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Result, error) {
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, nil, toolError(err)
@@ -301,9 +312,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 	if n, err := s.read(res.Path); err == nil && vault.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
 		// A memory written as a note is listed in MEMORY.md at once, as
 		// remember lists it: the index learns of it first.
-		if s.opts.Sync != nil {
-			s.opts.Sync(ctx)
-		} else if _, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil); err != nil {
+		if err := s.syncIndex(ctx); err != nil {
 			out.IndexError = err.Error()
 		}
 		if out.IndexError == "" {
@@ -448,8 +457,13 @@ func toolError(err error) error {
 }
 
 func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn) (*mcp.CallToolResult, *dream.Report, error) {
-	if err := s.fresh(ctx, req); err != nil {
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return nil, nil, toolError(err)
+	}
+	// Dream plans from the index: it must know a memory remembered a
+	// moment before, which a watcher indexes only after a pause.
+	if err := s.syncIndex(ctx); err != nil {
+		return nil, nil, toolError(fmt.Errorf("sync the index before dreaming: %w", err))
 	}
 	rep, err := s.opts.Dream.Run(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
 	if err != nil {
