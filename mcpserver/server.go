@@ -43,7 +43,8 @@ type Options struct {
 	// watcher keeps it current).
 	Sync func(ctx context.Context) error
 	// Startup, if set, is the first sync of the index, still running when
-	// the server starts: tools that read the index wait for it.
+	// the server starts: tools that read the index, and resources/list,
+	// wait for it.
 	Startup *Startup
 	// OnPanic, if set, is told of every panic a request handler recovered
 	// from (the request is answered with an internal error; the server
@@ -147,20 +148,28 @@ func (s *Server) NotesChanged() {
 // listResources is receiving middleware that answers resources/list from
 // the index, index.MaxLimit notes a page, each under its URI. Holding a
 // resource for every note in the SDK instead cost a resident server ~7 MB
-// of heap on a vault of 13,400 notes, twice that in RSS.
+// of heap on a vault of 13,400 notes, twice that in RSS. While the first
+// sync runs (see Startup), a list waits for it, with progress
+// notifications when the client asked for them: the index of a vault
+// never indexed is empty, and an empty list with no cursor would look
+// complete.
 func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		r, ok := req.(*mcp.ListResourcesRequest)
 		if method != "resources/list" || !ok {
 			return next(ctx, method, req)
 		}
-		cursor := ""
+		var cursor string
+		var token any
 		if r.Params != nil {
-			cursor = r.Params.Cursor
+			cursor, token = r.Params.Cursor, r.Params.GetProgressToken()
 		}
 		offset, err := index.ParseCursor(cursor)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		if err := s.opts.Startup.waitFor(ctx, token, r.Session); err != nil {
+			return nil, err
 		}
 		if s.opts.Sync != nil && offset == 0 {
 			// Once a listing, at its first page: a sync a page would walk
