@@ -52,7 +52,7 @@ type SearchOut struct {
 
 // ReadNoteIn is the read_note tool's input.
 type ReadNoteIn struct {
-	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md (.md optional; case does not matter)"`
+	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md (.md optional; case does not matter), or its name as a [[wikilink]] names it, e.g. pnpm"`
 }
 
 // NoteOut is a note as read_note returns it.
@@ -149,7 +149,7 @@ func (s *Server) addTools() {
 		"For the context needed to answer a question, call recall.",
 		InputSchema: schemaFor[SearchIn](enum("mode", "keyword", "vector", "hybrid"), bounds("limit", 0, maxSearchLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.search)
-	addTool(s, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash (pass the hash to write_note).",
+	addTool(s, &mcp.Tool{Name: "read_note", Description: "Read a note, by its path or its name: its frontmatter, body and content hash (pass the hash to write_note).",
 		InputSchema: schemaFor[ReadNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
 	addTool(s, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
@@ -281,8 +281,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	return nil, out, nil
 }
 
-func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
+func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
 	n, err := s.read(in.Path)
+	if errors.Is(err, vault.ErrNotFound) {
+		n, err = s.readNamed(ctx, req, in.Path)
+	}
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
@@ -292,6 +295,36 @@ func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNo
 		out.Warnings = append(out.Warnings, w.Error())
 	}
 	return nil, out, nil
+}
+
+// readNamed reads the note that name, which is no path of a note, stands
+// for as a [[wikilink]] names it (brackets and a |label allowed): by file
+// name, case-insensitively, a path-qualified name as a path suffix. A name
+// no note has is an error matching vault.ErrNotFound; a name several notes
+// have is an error listing them, as read_note must not guess which one is
+// meant. When no note has the name, the index is synced once more first:
+// a watcher indexes a note written a moment before only after a pause.
+func (s *Server) readNamed(ctx context.Context, req *mcp.CallToolRequest, name string) (note, error) {
+	ref := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(name), "[["), "]]"))
+	ref, _, _ = strings.Cut(ref, "|")
+	if err := s.fresh(ctx, req); err != nil {
+		return note{}, err
+	}
+	paths, err := s.opts.Index.Named(ctx, ref)
+	if err == nil && len(paths) == 0 && s.opts.Sync == nil {
+		if err = s.syncIndex(ctx); err == nil {
+			paths, err = s.opts.Index.Named(ctx, ref)
+		}
+	}
+	switch {
+	case err != nil:
+		return note{}, fmt.Errorf("look up the note named %q: %w", name, err)
+	case len(paths) == 0:
+		return note{}, fmt.Errorf("no note has the path or name %q (list_notes lists them): %w", name, vault.ErrNotFound)
+	case len(paths) > 1:
+		return note{}, fmt.Errorf("ambiguous: %q names %d notes: %s; pass the path of the one to read", name, len(paths), strings.Join(paths, ", "))
+	}
+	return s.read(paths[0])
 }
 
 // WriteNoteOut is what write_note did.
