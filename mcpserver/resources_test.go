@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/mcpserver"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // TestResourcesListedByPage: resources/list reads the notes from the
@@ -76,5 +80,109 @@ func TestResourcesListedByPage(t *testing.T) {
 		if strings.Contains(r.URI, ".vaultmem") {
 			t.Errorf("listed %s", r.URI)
 		}
+	}
+}
+
+// TestResourcesWaitForTheFirstIndex: on a vault never indexed, a
+// resources/list sent while the server's first index runs waits for it
+// (saying so with progress notifications), then lists every note a page
+// at a time, never an empty list that looks complete.
+func TestResourcesWaitForTheFirstIndex(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for i := range 2*index.MaxLimit + 7 {
+		p := fmt.Sprintf("notes/%04d.md", i)
+		writeNote(t, dir, p, fmt.Sprintf("# Note %d\n", i))
+		want = append(want, p)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	startup := mcpserver.NewStartup()
+	// No Sync: a watcher keeps the index current once the first index is
+	// done, as in `vaultmem mcp`.
+	srv, err := mcpserver.New(mcpserver.Options{Vault: v, Index: ix, Writer: vault.NewWriter(v, vault.WriterOptions{}),
+		Recall: recall.New(ix, recall.Options{}), Startup: startup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := make(chan string, 1)
+	st, ct := mcp.NewInMemoryTransports()
+	go srv.Run(ctx, st)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progress <- req.Params.Message:
+			default:
+			}
+		}}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+
+	type answer struct {
+		res *mcp.ListResourcesResult
+		err error
+	}
+	first := make(chan answer, 1)
+	go func() {
+		params := &mcp.ListResourcesParams{}
+		params.SetProgressToken("list")
+		res, err := cs.ListResources(ctx, params)
+		first <- answer{res, err}
+	}()
+	select {
+	case a := <-first:
+		if a.err != nil {
+			t.Fatalf("resources/list failed while the first index ran: %v", a.err)
+		}
+		t.Fatalf("resources/list answered while the first index ran: %d resources, next cursor %q", len(a.res.Resources), a.res.NextCursor)
+	case msg := <-progress:
+		if !strings.Contains(msg, "indexing the vault") {
+			t.Errorf("progress %q, want it to say the vault is being indexed", msg)
+		}
+	}
+	if _, err := ix.Sync(ctx, root.FS(), startup.Progress); err != nil {
+		t.Fatal(err)
+	}
+	startup.Finish(nil)
+	a := <-first
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	if len(a.res.Resources) != index.MaxLimit || a.res.NextCursor == "" {
+		t.Fatalf("first page: %d resources, next cursor %q; want %d and a cursor", len(a.res.Resources), a.res.NextCursor, index.MaxLimit)
+	}
+	var got []string
+	for _, r := range a.res.Resources {
+		got = append(got, r.Name)
+	}
+	for cursor := a.res.NextCursor; cursor != ""; {
+		page, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Resources {
+			got = append(got, r.Name)
+		}
+		cursor = page.NextCursor
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("listed %d resources, want the %d notes in path order", len(got), len(want))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
@@ -42,7 +43,8 @@ type Options struct {
 	// watcher keeps it current).
 	Sync func(ctx context.Context) error
 	// Startup, if set, is the first sync of the index, still running when
-	// the server starts: tools that read the index wait for it.
+	// the server starts: tools that read the index, and resources/list,
+	// wait for it.
 	Startup *Startup
 	// OnPanic, if set, is told of every panic a request handler recovered
 	// from (the request is answered with an internal error; the server
@@ -70,6 +72,9 @@ type Server struct {
 	memory  *memory.Store
 	tasks   *task.Store
 	lessons *lesson.Store
+	// inputs are the tools' input schemas by name (see addTool), set by
+	// New and only read after.
+	inputs map[string]*jsonschema.Schema
 }
 
 // New builds the server and its tools and resources. Errors: a missing
@@ -91,7 +96,7 @@ func New(o Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons,
+	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons, inputs: map[string]*jsonschema.Schema{},
 		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(vault.KindUser)}),
 		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folder(vault.KindTask), FS: o.Vault.FS()}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
@@ -102,8 +107,9 @@ func New(o Options) (*Server, error) {
 				"task_start a task to focus it, log decisions with task_event, and call task_context to pick up where you were.",
 		})}
 	// Middleware added later wraps what was added before: panics are
-	// recovered in every handler, listResources's included.
-	s.mcp.AddReceivingMiddleware(s.listResources)
+	// recovered in every handler, listResources's and checkArguments's
+	// included.
+	s.mcp.AddReceivingMiddleware(s.listResources, s.checkArguments)
 	s.mcp.AddReceivingMiddleware(recoverPanics(func(p *PanicError) {
 		if o.OnPanic != nil {
 			o.OnPanic(p)
@@ -142,20 +148,28 @@ func (s *Server) NotesChanged() {
 // listResources is receiving middleware that answers resources/list from
 // the index, index.MaxLimit notes a page, each under its URI. Holding a
 // resource for every note in the SDK instead cost a resident server ~7 MB
-// of heap on a vault of 13,400 notes, twice that in RSS.
+// of heap on a vault of 13,400 notes, twice that in RSS. While the first
+// sync runs (see Startup), a list waits for it, with progress
+// notifications when the client asked for them: the index of a vault
+// never indexed is empty, and an empty list with no cursor would look
+// complete.
 func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		r, ok := req.(*mcp.ListResourcesRequest)
 		if method != "resources/list" || !ok {
 			return next(ctx, method, req)
 		}
-		cursor := ""
+		var cursor string
+		var token any
 		if r.Params != nil {
-			cursor = r.Params.Cursor
+			cursor, token = r.Params.Cursor, r.Params.GetProgressToken()
 		}
 		offset, err := index.ParseCursor(cursor)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		if err := s.opts.Startup.waitFor(ctx, token, r.Session); err != nil {
+			return nil, err
 		}
 		if s.opts.Sync != nil && offset == 0 {
 			// Once a listing, at its first page: a sync a page would walk

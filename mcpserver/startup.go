@@ -53,10 +53,24 @@ func (s *Startup) Finish(err error) {
 func (s *Startup) Done() <-chan struct{} { return s.done }
 
 // wait blocks until the first sync finished or ctx ends; while it waits it
-// sends progress notifications for req when the client gave a progress
-// token. The sync's own failure is not an error here: the index answers as
-// it is.
+// sends progress notifications for the request of a tool call when the
+// client gave a progress token. The sync's own failure is not an error
+// here: the index answers as it is.
 func (s *Startup) wait(ctx context.Context, req *mcp.CallToolRequest) error {
+	var token any
+	if req != nil && req.Params != nil {
+		token = req.Params.GetProgressToken()
+	}
+	var session *mcp.ServerSession
+	if req != nil {
+		session = req.Session
+	}
+	return s.waitFor(ctx, token, session)
+}
+
+// waitFor is wait for any request: the progress notifications go to
+// session, for token (none when token is nil).
+func (s *Startup) waitFor(ctx context.Context, token any, session *mcp.ServerSession) error {
 	if s == nil {
 		return nil
 	}
@@ -64,10 +78,6 @@ func (s *Startup) wait(ctx context.Context, req *mcp.CallToolRequest) error {
 	case <-s.done:
 		return nil
 	default:
-	}
-	var token any
-	if req != nil && req.Params != nil {
-		token = req.Params.GetProgressToken()
 	}
 	tick := time.NewTicker(progressGap)
 	defer tick.Stop()
@@ -78,13 +88,13 @@ func (s *Startup) wait(ctx context.Context, req *mcp.CallToolRequest) error {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for the first index of the vault: %w", ctx.Err())
 		case <-tick.C:
-			if token == nil || req.Session == nil {
+			if token == nil || session == nil {
 				continue
 			}
 			s.mu.Lock()
 			n, total := s.n, s.total
 			s.mu.Unlock()
-			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+			session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
 				Progress: float64(n), Total: float64(total), Message: fmt.Sprintf("indexing the vault: %d of %d notes", n, total)})
 		}
 	}

@@ -107,34 +107,34 @@ func (s *Server) addTaskTools() {
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: &closed}
 	}
 	priority := enum("priority", task.Priorities...)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_add", Description: "Add a task to the vault's task tree, as a note (status todo), " +
+	addTool(s, &mcp.Tool{Name: "task_add", Description: "Add a task to the vault's task tree, as a note (status todo), " +
 		"under a parent task or as a root, optionally waiting for other tasks. It does not change your focus; task_spawn adds a subtask of your focus and starts it.",
 		InputSchema: schemaFor[TaskAddIn](priority), Annotations: write("Add task")}, s.taskAdd)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_spawn", Description: "Add a subtask of your focused task and start it: " +
+	addTool(s, &mcp.Tool{Name: "task_spawn", Description: "Add a subtask of your focused task and start it: " +
 		"the focus moves to the subtask, and task_done brings it back to the parent.",
 		InputSchema: schemaFor[TaskSpawnIn](priority), Annotations: write("Spawn subtask")}, s.taskSpawn)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_start", Description: "Focus on a task and mark it doing, held by you. " +
+	addTool(s, &mcp.Tool{Name: "task_start", Description: "Focus on a task and mark it doing, held by you. " +
 		"Refused when another agent holds it or it is done, unless force.",
 		InputSchema: schemaFor[TaskStartIn](), Annotations: write("Start task")}, s.taskStart)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_done", Description: "Finish the focused task (or the one named): status done; " +
+	addTool(s, &mcp.Tool{Name: "task_done", Description: "Finish the focused task (or the one named): status done; " +
 		"the focus moves to its parent. Refused while it has children not done, unless force.",
 		InputSchema: schemaFor[TaskDoneIn](), Annotations: write("Finish task")}, s.taskDone)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_block", Description: "Mark the focused task (or the one named) blocked, " +
+	addTool(s, &mcp.Tool{Name: "task_block", Description: "Mark the focused task (or the one named) blocked, " +
 		"and log the reason as a blocker event. task_start it again once unblocked.",
 		InputSchema: schemaFor[TaskBlockIn](), Annotations: write("Block task")}, s.taskBlock)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_event", Description: "Log a decision, note, blocker or milestone in the focused task's " +
+	addTool(s, &mcp.Tool{Name: "task_event", Description: "Log a decision, note, blocker or milestone in the focused task's " +
 		"log (or the named task's), so that you or another agent can pick up the work later with task_context.",
 		InputSchema: schemaFor[TaskEventIn](enum("type", vault.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
+	addTool(s, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
 		"task_event and task_context act on when no task is named (none when task is empty).",
 		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, s.taskFocus)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_tree", Description: "The task tree under a task, or every tree of the vault: " +
+	addTool(s, &mcp.Tool{Name: "task_tree", Description: "The task tree under a task, or every tree of the vault: " +
 		"each task's status, priority and holder; tasks under finished ones are counted, not shown, unless all. It lists what is wrong in the tasks shown.",
 		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, s.taskTree)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
+	addTool(s, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
 		"no open subtask), most urgent first, each with why it comes where it does.",
 		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, index.MaxLimit)), Annotations: read("Ready tasks")}, s.taskReady)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
+	addTool(s, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
 		"cut to a token budget: the task, its ancestors, open siblings, children and its log of events. Call it when you resume work. " +
 		"The text content is the context to use; the structured result holds its parts.",
 		InputSchema: schemaFor[TaskContextIn](bounds("budget", 0, task.MaxBudget)), Annotations: read("Task context")}, s.taskContext)

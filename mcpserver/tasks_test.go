@@ -195,7 +195,7 @@ func TestTaskBadInput(t *testing.T) {
 		{"task_event", map[string]any{"type": "note", "text": "  ", "agent": "a"}, "invalid:"},
 		{"task_add", map[string]any{"title": " "}, "invalid:"},
 		{"task_focus", map[string]any{"agent": "a b"}, "invalid: agent"},
-		{"task_context", map[string]any{"agent": "a", "budget": -1}, "validating"},
+		{"task_context", map[string]any{"agent": "a", "budget": -1}, `invalid argument "budget": must be at least 0`},
 		{"task_done", map[string]any{"task": "No such task", "agent": "a"}, "not found:"},
 		{"task_add", map[string]any{"title": "Orphan", "parent": "nowhere"}, "not found:"},
 		{"task_done", map[string]any{"agent": "nobody"}, "no focus:"},

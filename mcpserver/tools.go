@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
@@ -19,7 +20,7 @@ type RememberIn struct {
 	Type        string `json:"type" jsonschema:"user: who the user is, their role and preferences; feedback: guidance on how to work (a rule, why, how to apply it); project: facts about the work at hand; reference: where to find things"`
 	Name        string `json:"name" jsonschema:"a short name for the memory, unique among memories; also its file name"`
 	Description string `json:"description" jsonschema:"one line: what the memory is, to judge its relevance later"`
-	Body        string `json:"body" jsonschema:"the memory itself (markdown)"`
+	Body        string `json:"body" jsonschema:"the memory itself (markdown); it must not be empty"`
 	Update      bool   `json:"update,omitempty" jsonschema:"replace an existing memory of the same name"`
 }
 
@@ -51,7 +52,7 @@ type SearchOut struct {
 
 // ReadNoteIn is the read_note tool's input.
 type ReadNoteIn struct {
-	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md (.md optional; case does not matter)"`
+	Path string `json:"path" jsonschema:"the note's vault-relative path, e.g. memory/pnpm.md (.md optional; case does not matter), or its name as a [[wikilink]] names it, e.g. pnpm"`
 }
 
 // NoteOut is a note as read_note returns it.
@@ -68,7 +69,7 @@ type NoteOut struct {
 
 // WriteNoteIn is the write_note tool's input. Body is a pointer so that an
 // omitted body (keep it) differs from an empty one; its schema is a plain
-// optional string (see writeNoteSchema).
+// optional string (see notNull).
 type WriteNoteIn struct {
 	Path         string         `json:"path" jsonschema:"the note's vault-relative path (.md added when missing)"`
 	Body         *string        `json:"body,omitempty" jsonschema:"the new body; omit it to keep the body"`
@@ -131,42 +132,42 @@ const maxSearchLimit = 100
 
 func (s *Server) addTools() {
 	closed := false // every tool works on the vault alone
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "remember", Description: "Store a durable memory as a note in the vault's memory folder, for this and later sessions: " +
+	addTool(s, &mcp.Tool{Name: "remember", Description: "Store a durable memory as a note in the vault's memory folder, for this and later sessions: " +
 		"user (who the user is, their role, preferences), feedback (how to work: a rule, why, how to apply it), " +
 		"project (facts about the work at hand), reference (where to find things). A different memory already " +
 		"stored under the same name is kept unless update is true.",
 		InputSchema: schemaFor[RememberIn](enum("type", "user", "feedback", "project", "reference")),
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.remember)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "recall", Description: "The context worth knowing for a question or task, gathered from the whole vault " +
+	addTool(s, &mcp.Tool{Name: "recall", Description: "The context worth knowing for a question or task, gathered from the whole vault " +
 		"(memories, notes, linked notes, dated notes) and cut to a token budget: call it first, with the question in plain words, " +
 		"when you need what the user or the project already decided or knows. The text content is the context to use; " +
 		"the structured result says where each piece comes from and why. Use search instead to find notes by exact words.",
 		InputSchema: schemaFor[RecallIn](bounds("budget", 0, recall.MaxBudget)),
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.recall)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
+	addTool(s, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
 		"meaning (vector) or both (hybrid), optionally within one type, tag or folder; results are ranked, with a snippet each. " +
 		"For the context needed to answer a question, call recall.",
 		InputSchema: schemaFor[SearchIn](enum("mode", "keyword", "vector", "hybrid"), bounds("limit", 0, maxSearchLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.search)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "read_note", Description: "Read a note: its frontmatter, body and content hash (pass the hash to write_note).",
+	addTool(s, &mcp.Tool{Name: "read_note", Description: "Read a note, by its path or its name: its frontmatter, body and content hash (pass the hash to write_note).",
 		InputSchema: schemaFor[ReadNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
+	addTool(s, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
 		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since (by a human in Obsidian) is not overwritten.",
-		InputSchema: schemaFor[WriteNoteIn](plainString("body")),
+		InputSchema: schemaFor[WriteNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
+	addTool(s, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
 	if s.opts.Dream != nil {
-		mcp.AddTool(s.mcp, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
+		addTool(s, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
 			"(the others are archived, never deleted, and links to them follow), flag memories that may contradict each other for the user " +
 			"(never resolved here), make relative dates absolute, and rewrite MEMORY.md. Each run is logged in the dream log note. " +
 			"Use dry_run to see the plan first.",
 			InputSchema: schemaFor[DreamIn](),
 			Annotations: &mcp.ToolAnnotations{Title: "Dream", DestructiveHint: &closed, IdempotentHint: true, OpenWorldHint: &closed}}, s.dream)
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
+	addTool(s, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
 	s.addTaskTools()
@@ -176,6 +177,9 @@ func (s *Server) addTools() {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
+	if strings.TrimSpace(in.Body) == "" { // a memory says something, as the CLI's remember requires
+		return nil, memory.Result{}, toolError(&memory.InvalidError{Field: "body", Reason: "must not be empty"})
+	}
 	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
 		return nil, memory.Result{}, toolError(err)
 	}
@@ -198,6 +202,17 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 		s.opts.Sync(ctx) // a failed sync leaves the last state; the read still answers
 	}
 	return nil
+}
+
+// syncIndex brings the index up to date with the vault now, whether or
+// not a watcher keeps it current (the watcher syncs after a pause), for a
+// tool that must see a note written a moment before.
+func (s *Server) syncIndex(ctx context.Context) error {
+	if s.opts.Sync != nil {
+		return s.opts.Sync(ctx)
+	}
+	_, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil)
+	return err
 }
 
 func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Result, error) {
@@ -266,8 +281,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	return nil, out, nil
 }
 
-func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
+func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
 	n, err := s.read(in.Path)
+	if errors.Is(err, vault.ErrNotFound) {
+		n, err = s.readNamed(ctx, req, in.Path)
+	}
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
@@ -277,6 +295,36 @@ func (s *Server) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNo
 		out.Warnings = append(out.Warnings, w.Error())
 	}
 	return nil, out, nil
+}
+
+// readNamed reads the note that name, which is no path of a note, stands
+// for as a [[wikilink]] names it (brackets and a |label allowed): by file
+// name, case-insensitively, a path-qualified name as a path suffix. A name
+// no note has is an error matching vault.ErrNotFound; a name several notes
+// have is an error listing them, as read_note must not guess which one is
+// meant. When no note has the name, the index is synced once more first:
+// a watcher indexes a note written a moment before only after a pause.
+func (s *Server) readNamed(ctx context.Context, req *mcp.CallToolRequest, name string) (note, error) {
+	ref := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(name), "[["), "]]"))
+	ref, _, _ = strings.Cut(ref, "|")
+	if err := s.fresh(ctx, req); err != nil {
+		return note{}, err
+	}
+	paths, err := s.opts.Index.Named(ctx, ref)
+	if err == nil && len(paths) == 0 && s.opts.Sync == nil {
+		if err = s.syncIndex(ctx); err == nil {
+			paths, err = s.opts.Index.Named(ctx, ref)
+		}
+	}
+	switch {
+	case err != nil:
+		return note{}, fmt.Errorf("look up the note named %q: %w", name, err)
+	case len(paths) == 0:
+		return note{}, fmt.Errorf("no note has the path or name %q (list_notes lists them): %w", name, vault.ErrNotFound)
+	case len(paths) > 1:
+		return note{}, fmt.Errorf("ambiguous: %q names %d notes: %s; pass the path of the one to read", name, len(paths), strings.Join(paths, ", "))
+	}
+	return s.read(paths[0])
 }
 
 // WriteNoteOut is what write_note did.
@@ -297,9 +345,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 	if n, err := s.read(res.Path); err == nil && vault.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
 		// A memory written as a note is listed in MEMORY.md at once, as
 		// remember lists it: the index learns of it first.
-		if s.opts.Sync != nil {
-			s.opts.Sync(ctx)
-		} else if _, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil); err != nil {
+		if err := s.syncIndex(ctx); err != nil {
 			out.IndexError = err.Error()
 		}
 		if out.IndexError == "" {
@@ -444,8 +490,13 @@ func toolError(err error) error {
 }
 
 func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn) (*mcp.CallToolResult, *dream.Report, error) {
-	if err := s.fresh(ctx, req); err != nil {
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return nil, nil, toolError(err)
+	}
+	// Dream plans from the index: it must know a memory remembered a
+	// moment before, which a watcher indexes only after a pause.
+	if err := s.syncIndex(ctx); err != nil {
+		return nil, nil, toolError(fmt.Errorf("sync the index before dreaming: %w", err))
 	}
 	rep, err := s.opts.Dream.Run(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
 	if err != nil {

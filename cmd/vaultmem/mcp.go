@@ -28,8 +28,8 @@ func (a *app) mcpCommand() *cli.Command {
 			"task_done, task_block, task_event, task_focus, task_tree, task_ready, task_context), whose agent\n" +
 			"is the call's agent argument, else --agent (VAULTMEM_AGENT), else the client's name; every\n" +
 			"note is also a resource vault:///path. The server\n" +
-			"answers at once and indexes the vault in the background (tools wait for that first index,\n" +
-			"with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
+			"answers at once and indexes the vault in the background (tools and the resource list wait for\n" +
+			"that first index, with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
 			"already does), so a note saved in Obsidian is searchable at once; it keeps MEMORY.md current\n" +
 			"and runs Dream when its gate opens (dream.auto, every, writes, quiet in the config). Messages go to standard\n" +
 			"error; a bad input line is answered with a JSON-RPC error and the server goes on.",

@@ -149,7 +149,7 @@ func TestMCPServer(t *testing.T) {
 		{"write_note", map[string]any{"path": "/etc/cron.d/x", "body": "x"}, "outside the vault"},
 		{"write_note", map[string]any{"path": ".obsidian/app.md", "body": "x"}, "outside the vault"},
 		{"read_note", map[string]any{"path": "no/such note.md"}, "not found"},
-		{"remember", map[string]any{"type": "opinion", "name": "n", "description": "d", "body": "b"}, "user feedback project reference"},
+		{"remember", map[string]any{"type": "opinion", "name": "n", "description": "d", "body": "b"}, `invalid argument "type": must be one of user, feedback, project, reference (got "opinion")`},
 		{"remember", map[string]any{"type": "user", "name": "...", "description": "d", "body": "b"}, "invalid"},
 		{"search", map[string]any{"query": "x", "mode": "psychic"}, "mode"},
 		{"links", map[string]any{"path": "memory/deploy-day.md", "direction": "sideways"}, "direction"},
