@@ -146,6 +146,12 @@ type Result struct {
 	// ranked items that did not fit at all.
 	Truncated bool `json:"truncated"`
 	Dropped   int  `json:"dropped"`
+	// NoEvidence says the engines found nothing for the query: no note
+	// holds a word of it or is near it in meaning (index.Search leaves
+	// out vector hits without a real similarity) or is dated on a day it
+	// names. The context then holds only the focused task's and the
+	// presets' layers, if any: no context rather than unrelated notes.
+	NoEvidence bool `json:"no_evidence"`
 }
 
 // Stage is what one stage did.
@@ -243,6 +249,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
+			res.NoEvidence = len(ranked) == 0
 			e.packAfter(res, ranked, r)
 			return res, nil
 		}
