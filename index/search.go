@@ -56,6 +56,10 @@ type Query struct {
 	// Archived includes the archived notes (Dream's merged and superseded
 	// memories), which queries otherwise leave out.
 	Archived bool
+	// All includes every note a search otherwise leaves out: the archived
+	// notes and Dream's logs (notes of type DreamLogType). MEMORY.md, an
+	// index of the memories, stays out even so.
+	All bool
 	// AnyWord ranks every chunk holding any word of a keyword query,
 	// common words included, instead of asking first for chunks holding
 	// every word and leaving common words out (see keyword).
@@ -196,12 +200,14 @@ func (f filter) keep(note int64) bool { return (f.only == nil || f.only[note]) &
 func (f filter) all() bool { return f.only == nil && len(f.hide) == 0 }
 
 // filter builds the filter of q. Archived notes (Dream's merged and
-// superseded memories) are hidden unless q.Archived; search hides
-// MEMORY.md, an index of the memories and never an answer itself.
+// superseded memories) are hidden unless q.Archived or q.All; search
+// hides MEMORY.md, an index of the memories and never an answer itself,
+// and Dream's logs unless q.All: they are about the memories, and their
+// words are the memories' own.
 func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, error) {
 	var f filter
 	var err error
-	if f.hide, err = ix.hidden(ctx, !q.Archived, search); err != nil {
+	if f.hide, err = ix.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
 		return f, err
 	}
 	var where []string
@@ -254,37 +260,53 @@ func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, erro
 	return f, rows.Err()
 }
 
-// hidden returns the ids of the notes a query does not see: the archived
-// ones (a frontmatter archived or merged_into key) when archived is set,
-// and MEMORY.md when memoryIndex is. The sets are kept between calls while
-// the index's files do not change.
-func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[int64]bool, error) {
+// DreamLogType is the frontmatter type of Dream's log, the note that
+// records what each Dream run changed in the memories: search leaves its
+// notes out unless asked for all (Query.All), and recall never gives them.
+// It is still a note of the vault, linked to and from like any other.
+const DreamLogType = "dream-log"
+
+// hide says which notes hidden returns.
+type hide struct {
+	archived, memoryIndex, dreamLogs bool
+}
+
+// hidden returns the ids of the notes a query does not see, as h asks:
+// the archived ones (a frontmatter archived or merged_into key), MEMORY.md
+// and Dream's logs. The sets are kept between calls while the index's
+// files do not change.
+func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 	gen, err := ix.meta(ctx, ix.db, metaFilesVersion)
 	if err != nil {
 		return nil, err
 	}
 	ix.mu.Lock()
-	h := ix.hide
+	notes := ix.hide
 	ix.mu.Unlock()
-	if h == nil || h.gen != gen {
-		h = &hiddenNotes{gen: gen, archived: map[int64]bool{}}
-		// Two lookups by index: "path = ? OR archived" scans every note.
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ? UNION ALL SELECT id, 0 FROM notes WHERE archived`,
+	if notes == nil || notes.gen != gen {
+		notes = &hiddenNotes{gen: gen, archived: map[int64]bool{}, dreamLogs: map[int64]bool{}}
+		// A lookup by index each: "path = ? OR archived" scans every note.
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ?
+			UNION ALL SELECT id, 0 FROM notes WHERE archived
+			UNION ALL SELECT id, 2 FROM notes WHERE kind = '`+DreamLogType+`'`,
 			vault.MemoryIndexFile)
 		if err != nil {
-			return nil, fmt.Errorf("read archived notes: %w", err)
+			return nil, fmt.Errorf("read hidden notes: %w", err)
 		}
 		for rows.Next() {
 			var id int64
-			var isIndex bool
-			if err := rows.Scan(&id, &isIndex); err != nil {
+			var set int
+			if err := rows.Scan(&id, &set); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if isIndex {
-				h.memoryIndex = id
-			} else {
-				h.archived[id] = true
+			switch set {
+			case 0:
+				notes.archived[id] = true
+			case 1:
+				notes.memoryIndex = id
+			default:
+				notes.dreamLogs[id] = true
 			}
 		}
 		rows.Close()
@@ -292,17 +314,22 @@ func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[in
 			return nil, err
 		}
 		ix.mu.Lock()
-		ix.hide = h
+		ix.hide = notes
 		ix.mu.Unlock()
 	}
 	out := map[int64]bool{}
-	if archived {
-		for id := range h.archived {
+	if h.archived {
+		for id := range notes.archived {
 			out[id] = true
 		}
 	}
-	if memoryIndex && h.memoryIndex != 0 {
-		out[h.memoryIndex] = true
+	if h.dreamLogs {
+		for id := range notes.dreamLogs {
+			out[id] = true
+		}
+	}
+	if h.memoryIndex && notes.memoryIndex != 0 {
+		out[notes.memoryIndex] = true
 	}
 	return out, nil
 }
@@ -311,6 +338,7 @@ func (ix *Index) hidden(ctx context.Context, archived, memoryIndex bool) (map[in
 type hiddenNotes struct {
 	gen         string
 	archived    map[int64]bool
+	dreamLogs   map[int64]bool
 	memoryIndex int64
 }
 
