@@ -198,7 +198,9 @@ var ErrBadBudget = errors.New("recall: invalid budget")
 // it into the budget. A stage runs only when the ones before did not find
 // enough: at least 3 items with at least half the top score, whose text
 // fills the budget. An engine failure or a stage deadline never fails the
-// recall: it returns what the stages found.
+// recall: it returns what the stages found. When the engines find nothing (no
+// note holds a word of the question, none is similar to it in meaning),
+// the context holds no note and NoEvidence says so.
 //
 // Errors: ErrEmptyQuery; ErrBadBudget; a query over index.MaxQueryBytes;
 // an unknown Intent; ctx's error.
