@@ -8,7 +8,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 20
+const schemaVersion = 21
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -38,6 +38,8 @@ CREATE TABLE notes (
 );
 CREATE INDEX notes_date ON notes(date) WHERE date != '';
 CREATE INDEX notes_archived ON notes(id) WHERE archived;
+-- Dream's logs, which search hides (see Index.hidden).
+CREATE INDEX notes_dream_log ON notes(id) WHERE kind = 'dream-log';
 -- The notes with warnings, which every sync lists (see Index.totals).
 CREATE INDEX notes_warned ON notes(path) WHERE warnings != '';
 -- Lookup finds a note by its name, case-insensitively.

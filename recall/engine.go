@@ -146,6 +146,12 @@ type Result struct {
 	// ranked items that did not fit at all.
 	Truncated bool `json:"truncated"`
 	Dropped   int  `json:"dropped"`
+	// NoEvidence says the engines found nothing for the query: no note
+	// holds a word of it or is near it in meaning (index.Search leaves
+	// out vector hits without a real similarity) or is dated on a day it
+	// names. The context then holds only the focused task's and the
+	// presets' layers, if any: no context rather than unrelated notes.
+	NoEvidence bool `json:"no_evidence"`
 }
 
 // Stage is what one stage did.
@@ -192,7 +198,9 @@ var ErrBadBudget = errors.New("recall: invalid budget")
 // it into the budget. A stage runs only when the ones before did not find
 // enough: at least 3 items with at least half the top score, whose text
 // fills the budget. An engine failure or a stage deadline never fails the
-// recall: it returns what the stages found.
+// recall: it returns what the stages found. When the engines find nothing (no
+// note holds a word of the question, none is similar to it in meaning),
+// the context holds no note and NoEvidence says so.
 //
 // Errors: ErrEmptyQuery; ErrBadBudget; a query over index.MaxQueryBytes;
 // an unknown Intent; ctx's error.
@@ -243,6 +251,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
+			res.NoEvidence = len(ranked) == 0
 			e.packAfter(res, ranked, r)
 			return res, nil
 		}

@@ -157,9 +157,14 @@ func withoutFrames(q string) string {
 const rrfK = 60
 
 // add records an engine's ranked hits; weight scales their votes. A
-// chunk keeps one vote per engine, the largest it was given.
+// chunk keeps one vote per engine, the largest it was given. A chunk of
+// Dream's log is never one: searches leave that note out, and the engines
+// that open notes by their links or dates must not bring it back.
 func (s *search) add(engine string, hits []index.Result, weight float64) {
 	for rank, h := range hits {
+		if h.Kind == index.DreamLogType {
+			continue
+		}
 		c := s.candidate(h)
 		v := weight / float64(rrfK+rank+1)
 		if old, seen := c.votes[engine]; seen && old >= v {

@@ -33,7 +33,8 @@ func (a *app) recallCommand() *cli.Command {
 			"best of it within the budget (the route's, or --budget). With --explain, also the route\n" +
 			"and each stage (on stderr). With --json: {query, intent, confidence, classifier, strategy,\n" +
 			"stages: [{name, ms, results}], items: [{path, heading, block, source, layer, score, tokens,\n" +
-			"text, why}], context, used_tokens, budget, truncated, dropped}.\n" +
+			"text, why}], context, used_tokens, budget, truncated, dropped, no_evidence}. A query that no note\n" +
+			"holds a word of or is near in meaning gets no context (no_evidence: true), not unrelated notes.\n" +
 			"When the agent (--agent, VAULTMEM_AGENT) has a focused task, its context comes first (a quarter\n" +
 			"of the budget at most; --no-focus leaves it out).",
 		Flags: []cli.Flag{
@@ -133,6 +134,9 @@ func (a *app) explain(res *recall.Result) {
 	}
 	for i, it := range res.Items {
 		fmt.Fprintf(a.stderr, "  %2d. %.3f %s %s  (%s)\n", i+1, it.Score, it.Path, it.Block, it.Why)
+	}
+	if res.NoEvidence {
+		fmt.Fprintln(a.stderr, "no evidence: no note holds a word of the query or is near it in meaning, so nothing of the vault is given")
 	}
 	fmt.Fprintf(a.stderr, "used %d of %d tokens", res.UsedTokens, res.Budget)
 	if res.Truncated {

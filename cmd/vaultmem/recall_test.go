@@ -70,3 +70,17 @@ func TestRecallSeesChangesAtOnce(t *testing.T) {
 		t.Error("a deleted note is recalled")
 	}
 }
+
+// TestRecallNoEvidence: a query that no note holds a word of gets no
+// context and no search hit, not the notes nearest to nothing; --explain
+// says why.
+func TestRecallNoEvidence(t *testing.T) {
+	dir := fixtureVault(t, "memory-folder")
+	if out := ok(t, dir, "--vault", dir, "search", "xylophonist zzyzx"); out != "" {
+		t.Errorf("search: %q, want nothing", out)
+	}
+	r := vaultmem(t, dir, "", "--vault", dir, "recall", "--explain", "xylophonist zzyzx")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "no evidence") {
+		t.Errorf("recall --explain: exit %d\nstdout %q\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -16,7 +16,9 @@ func (a *app) searchCommand() *cli.Command {
 		Description: "Finds the chunks (sections and paragraphs) of notes that best match QUERY. keyword is\n" +
 			"FTS5 BM25 over names, aliases, descriptions, tags, headings and text (Chinese and Japanese\n" +
 			"included); vector uses the embedder; hybrid (the default) fuses both. The index is brought\n" +
-			"up to date first. With --json: {\"results\": [{path, heading, block, line, score, snippet}]}.",
+			"up to date first. A vector hit needs a real similarity to QUERY: a query that no note holds a\n" +
+			"word of or is near in meaning finds nothing. Archived memories and Dream's log (type: dream-log)\n" +
+			"are left out unless --all. With --json: {\"results\": [{path, heading, block, line, score, snippet}]}.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.StringFlag{Name: "mode", Value: "hybrid", Usage: "`MODE`: keyword, vector or hybrid"},
@@ -25,6 +27,7 @@ func (a *app) searchCommand() *cli.Command {
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T` (none: untyped)"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T` (or a tag nested under it)"},
 			&cli.StringFlag{Name: "folder", Usage: "only notes under `DIR` (vault-relative)"},
+			&cli.BoolFlag{Name: "all", Usage: "also search the notes left out otherwise: archived memories and Dream's log"},
 			&cli.BoolFlag{Name: "no-sync", Usage: "search the index as it is, without bringing it up to date"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -41,7 +44,7 @@ func (a *app) searchCommand() *cli.Command {
 				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", index.MaxLimit, index.MaxLimit)
 			}
 			q := index.Query{Text: text, Mode: mode, Limit: offset + limit + 1,
-				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
+				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder"), All: cmd.Bool("all")}
 			s, ix, err := a.openIndexed(ctx, false)
 			if err != nil {
 				return err
