@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -17,7 +18,7 @@ import (
 // LogType is the dream log's frontmatter type: recall and search leave
 // notes of this type out (they are about memories, not memories), and
 // MEMORY.md never lists them.
-const LogType = "dream-log"
+const LogType = index.DreamLogType
 
 const logHead = "---\ntype: " + LogType + "\ndescription: What vaultmem's Dream pass changed in the memories, one entry per run.\n---\n\n" +
 	"# Dream log\n\n" +

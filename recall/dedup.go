@@ -8,8 +8,10 @@ import (
 
 // dedup drops, from candidates in rank order, exact duplicates (the same
 // normalised text) and near duplicates of a better-ranked item (see
-// text.NearDuplicate). It stops once the kept items hold limit tokens: the
-// rest could not be packed.
+// text.NearDuplicate) that say the same thing: two chunks alike but for a
+// date, a number, a name or a negation (text.Differ) are both kept, since
+// the agent needs to see both. It stops once the kept items hold limit
+// tokens: the rest could not be packed.
 func dedup(ranked []*candidate, limit int) []*candidate {
 	var out []*candidate
 	var kept []text.WordSet
@@ -29,10 +31,12 @@ func dedup(ranked []*candidate, limit int) []*candidate {
 		}
 		ws := text.NewWordSet(w)
 		dup := false
-		for _, k := range kept {
+		for i, k := range kept {
 			if ws.MayBeNear(k) && ws.Similarity(k) >= text.NearDuplicate {
-				dup = true
-				break
+				if _, differs := text.Differ(c.hit.Text, c.hit.Text, out[i].hit.Text, out[i].hit.Text); !differs {
+					dup = true
+					break
+				}
 			}
 		}
 		if dup {
