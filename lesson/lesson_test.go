@@ -296,9 +296,9 @@ func TestDecay(t *testing.T) {
 	f.write("lessons/pinned.md", "---\ntype: lesson\ntrigger: deploy\nstrength: 0.5\npinned: true\nlast_applied: 2025-01-01\n---\n")
 	f.write("lessons/weak.md", "---\ntype: lesson\ntrigger: deploy\nstrength: 0.21\ncreated: 2026-09-01\n---\n")
 	f.sync()
-	ds, err := f.s.Decay(f.ctx, "2026-11-23", false)
-	if err != nil {
-		t.Fatal(err)
+	ds, skipped, err := f.s.Decay(f.ctx, "2026-11-23", false)
+	if err != nil || len(skipped) != 0 {
+		t.Fatal(skipped, err)
 	}
 	got := map[string]lesson.Decay{}
 	for _, d := range ds {
@@ -319,10 +319,10 @@ func TestDecay(t *testing.T) {
 		t.Errorf("weak:\n%s", f.read("lessons/weak.md"))
 	}
 	before := f.read("lessons/old.md")
-	if ds, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil || len(ds) != 0 || f.read("lessons/old.md") != before {
+	if ds, _, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil || len(ds) != 0 || f.read("lessons/old.md") != before {
 		t.Errorf("second run on the same day: %+v, %v", ds, err)
 	}
-	if ds, err := f.s.Decay(f.ctx, "2026-11-25", true); err != nil || len(ds) != 1 || ds[0].Days != 2 || f.read("lessons/old.md") != before {
+	if ds, _, err := f.s.Decay(f.ctx, "2026-11-25", true); err != nil || len(ds) != 1 || ds[0].Days != 2 || f.read("lessons/old.md") != before {
 		t.Errorf("dry run two days later: %+v, %v", ds, err)
 	}
 	if got := paths(f.match(lesson.Situation{Text: "deploy"})); strings.Contains(strings.Join(got, ","), "weak") {

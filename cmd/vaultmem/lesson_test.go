@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,5 +204,52 @@ func TestLessonRouter(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", "cache", "router.model")); err != nil {
 		t.Errorf("router model not kept in the cache: %v", err)
+	}
+}
+
+// TestLessonDecayBrokenTrigger: `lesson decay` leaves a lesson whose
+// trigger is a map, a nested list or an empty string as it is, even when it
+// is due to be archived, and names it (file and line) as skipped; a valid
+// lesson beside it decays.
+func TestLessonDecayBrokenTrigger(t *testing.T) {
+	dir := newVault(t)
+	notes := map[string]string{}
+	for name, trigger := range map[string]string{"map": "{a: deploy}", "nested": "[[deploy]]", "empty": `[""]`, "good": "[deploy]"} {
+		p := filepath.Join("lessons", name+".md")
+		notes[p] = "---\ntype: lesson\ntrigger: " + trigger + "\nstrength: 0.21\ncreated: 2026-01-01\n---\n\nBody.\n"
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(notes[p]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got struct {
+		Decayed []struct{ Path string }
+		Skipped []struct {
+			Path, Reason string
+			Line         int
+		}
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "lesson", "decay", "--today", "2026-11-23", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Decayed) != 1 || got.Decayed[0].Path != "lessons/good.md" {
+		t.Errorf("decayed %+v, want lessons/good.md only", got.Decayed)
+	}
+	var skipped []string
+	for _, s := range got.Skipped {
+		skipped = append(skipped, fmt.Sprintf("%s:%d", s.Path, s.Line))
+	}
+	if got, want := strings.Join(skipped, " "), "lessons/empty.md:3 lessons/map.md:3 lessons/nested.md:3"; got != want {
+		t.Errorf("skipped %s, want %s", got, want)
+	}
+	for p, want := range notes {
+		if p == filepath.Join("lessons", "good.md") {
+			continue
+		}
+		if got := mustRead(t, filepath.Join(dir, p)); got != want {
+			t.Errorf("%s was rewritten:\n%s", p, got)
+		}
+	}
+	if out := ok(t, dir, "lesson", "decay", "--today", "2026-11-24"); !strings.Contains(out, "skipped lessons/map.md:3: ") {
+		t.Errorf("decay does not name the lesson it skipped: %q", out)
 	}
 }
