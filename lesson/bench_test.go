@@ -157,3 +157,71 @@ func BenchmarkOutcome(b *testing.B) {
 	}
 	p50p99(b, lat)
 }
+
+// sharedTriggerVault writes a vault of n lessons that all share the
+// trigger tool:Bash (besides two or three words of their own), one in ten
+// saying "never" and the others "always" about four words of the
+// benchmark's vocabulary, indexes it, and returns a Store over it.
+func sharedTriggerVault(b *testing.B, n int) *lesson.Store {
+	dir := b.TempDir()
+	r := rand.New(rand.NewPCG(11, uint64(n)))
+	words := func(k int) string {
+		ws := make([]string, k)
+		for i := range ws {
+			ws[i] = benchWords[r.IntN(len(benchWords))]
+		}
+		return strings.Join(ws, " ")
+	}
+	os.MkdirAll(filepath.Join(dir, "lessons"), 0o755)
+	for i := range n {
+		marker := "always "
+		if i%10 == 0 {
+			marker = "never "
+		}
+		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
+			{Key: "trigger", Value: []string{"tool:Bash", words(2 + r.IntN(2))}}, {Key: "action_bias", Value: marker + words(4)}}
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), vault.Format(fields, "Body.\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { v.Close() })
+	ix, err := index.Open(ctx, v.Abs(vault.CacheDir), index.Options{NoVectors: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
+		b.Fatal(err)
+	}
+	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkContradictions times Contradictions over 2,000 and 5,000
+// lessons that all share a trigger (reading them from the index
+// included), with the contradictions found.
+func BenchmarkContradictions(b *testing.B) {
+	for _, n := range []int{2_000, 5_000} {
+		st := sharedTriggerVault(b, n)
+		ctx := context.Background()
+		b.Run(fmt.Sprintf("lessons=%d", n), func(b *testing.B) {
+			var found int
+			for b.Loop() {
+				cs, err := st.Contradictions(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				found = len(cs)
+			}
+			b.ReportMetric(float64(found), "contradictions")
+		})
+	}
+}

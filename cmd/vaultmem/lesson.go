@@ -279,13 +279,17 @@ func (a *app) lessonCommand() *cli.Command {
 			},
 			{
 				Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
-				Description: "With --json: [{lessons: [path, path], overlap, why}].",
-				Flags:       []cli.Flag{jsonFlag()},
+				Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
+					"With --json: [{lessons: [path, path], overlap, why}].",
+				Flags: []cli.Flag{jsonFlag()},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
 					}
 					cs, err := st.Contradictions(ctx)
+					if err == nil {
+						err = ctx.Err() // a signal once the pairs are found: print none of them
+					}
 					if err != nil {
 						return err
 					}
