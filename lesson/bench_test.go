@@ -159,10 +159,11 @@ func BenchmarkOutcome(b *testing.B) {
 }
 
 // sharedTriggerVault writes a vault of n lessons that all share the
-// trigger tool:Bash (besides two or three words of their own), one in ten
-// saying "never" and the others "always" about four words of the
-// benchmark's vocabulary, indexes it, and returns a Store over it.
-func sharedTriggerVault(b *testing.B, n int) *lesson.Store {
+// trigger tool:Bash (besides two or three words of their own), saying
+// "always" about four words of the benchmark's vocabulary, but one in
+// never that says "never" (none when never is 0), indexes it, and returns
+// a Store over it.
+func sharedTriggerVault(b *testing.B, n, never int) *lesson.Store {
 	dir := b.TempDir()
 	r := rand.New(rand.NewPCG(11, uint64(n)))
 	words := func(k int) string {
@@ -175,7 +176,7 @@ func sharedTriggerVault(b *testing.B, n int) *lesson.Store {
 	os.MkdirAll(filepath.Join(dir, "lessons"), 0o755)
 	for i := range n {
 		marker := "always "
-		if i%10 == 0 {
+		if never > 0 && i%never == 0 {
 			marker = "never "
 		}
 		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
@@ -207,21 +208,29 @@ func sharedTriggerVault(b *testing.B, n int) *lesson.Store {
 
 // BenchmarkContradictions times Contradictions over 2,000 and 5,000
 // lessons that all share a trigger (reading them from the index
-// included), with the contradictions found.
+// included): all saying "always" (no contradiction, every pair overlaps),
+// and one in ten saying "never" (many contradictions), with the
+// contradictions found.
 func BenchmarkContradictions(b *testing.B) {
 	for _, n := range []int{2_000, 5_000} {
-		st := sharedTriggerVault(b, n)
-		ctx := context.Background()
-		b.Run(fmt.Sprintf("lessons=%d", n), func(b *testing.B) {
-			var found int
-			for b.Loop() {
-				cs, err := st.Contradictions(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
-				found = len(cs)
+		for _, never := range []int{0, 10} {
+			st := sharedTriggerVault(b, n, never)
+			ctx := context.Background()
+			name := "all-always"
+			if never > 0 {
+				name = fmt.Sprintf("never-1-in-%d", never)
 			}
-			b.ReportMetric(float64(found), "contradictions")
-		})
+			b.Run(fmt.Sprintf("lessons=%d/%s", n, name), func(b *testing.B) {
+				var found int
+				for b.Loop() {
+					cs, err := st.Contradictions(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					found = len(cs)
+				}
+				b.ReportMetric(float64(found), "contradictions")
+			})
+		}
 	}
 }
