@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -87,129 +85,6 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		return cmp.Or(cmp.Compare(len(b.Reasons), len(a.Reasons)), cmp.Compare(a.Strength, b.Strength), strings.Compare(a.Path, b.Path))
 	})
 	return out, nil
-}
-
-// Contradiction is two lessons whose triggers overlap and whose action
-// biases point opposite ways.
-type Contradiction struct {
-	A, B string `json:"-"`
-	// Lessons are the two paths; Overlap what their triggers share; Why
-	// the two action biases' polarity words and their shared topic.
-	Lessons []string `json:"lessons"`
-	Overlap string   `json:"overlap"`
-	Why     string   `json:"why"`
-}
-
-// Contradictions lists the pairs of live lessons whose triggers overlap
-// (the same tool, the same glob, or trigger words of which they share at
-// least half) and whose action biases say opposite things about a shared
-// topic ("always run X" against "never run X"). A rule of thumb: a false
-// alarm costs a look; nothing is changed.
-func (s *Store) Contradictions(ctx context.Context) ([]Contradiction, error) {
-	lessons, err := s.ix.Lessons(ctx)
-	if err != nil {
-		return nil, err
-	}
-	type live struct {
-		index.Lesson
-		keys     []string // trigger keys: "tool:x", "glob:g", "word:t"
-		words    map[string]bool
-		polarity int
-		marker   string
-		topic    map[string]bool
-	}
-	var ls []live
-	byKey := map[string][]int{}
-	for _, l := range lessons {
-		if l.Archived || len(l.Trigger) == 0 {
-			continue
-		}
-		v := live{Lesson: l, words: map[string]bool{}, topic: map[string]bool{}}
-		v.polarity, v.marker = text.Polarity(strings.ToLower(l.ActionBias))
-		if v.polarity == 0 {
-			continue
-		}
-		for _, w := range text.Words(strings.ToLower(l.ActionBias)) {
-			if len(w) > 1 && !text.IsStopWord(w) && !text.IsPolarityWord(w) {
-				v.topic[text.Term(w)] = true
-			}
-		}
-		for _, t := range l.Trigger {
-			switch kind, val := triggerKind(t); kind {
-			case "tool", "glob":
-				v.keys = append(v.keys, kind+":"+strings.ToLower(val))
-			default:
-				for _, w := range contentTerms(val) {
-					v.words[w] = true
-					v.keys = append(v.keys, "word:"+w)
-				}
-			}
-		}
-		i := len(ls)
-		ls = append(ls, v)
-		for _, k := range v.keys {
-			byKey[k] = append(byKey[k], i)
-		}
-	}
-	out := []Contradiction{}
-	seen := map[[2]int]bool{}
-	for _, group := range byKey {
-		for x := 0; x < len(group); x++ {
-			for y := x + 1; y < len(group); y++ {
-				i, j := group[x], group[y]
-				if seen[[2]int{i, j}] {
-					continue
-				}
-				seen[[2]int{i, j}] = true
-				a, b := ls[i], ls[j]
-				if a.polarity == b.polarity {
-					continue
-				}
-				overlap := shared(a.keys, b.keys)
-				wordsShared := 0
-				for w := range a.words {
-					if b.words[w] {
-						wordsShared++
-					}
-				}
-				exact := slices.ContainsFunc(overlap, func(k string) bool { return !strings.HasPrefix(k, "word:") })
-				if !exact && 2*wordsShared < min(len(a.words), len(b.words)) {
-					continue
-				}
-				var topic []string
-				for t := range a.topic {
-					if b.topic[t] {
-						topic = append(topic, t)
-					}
-				}
-				if len(topic) == 0 {
-					continue
-				}
-				slices.Sort(topic)
-				c := Contradiction{A: a.Path, B: b.Path, Lessons: []string{a.Path, b.Path}, Overlap: strings.Join(overlap, ", "),
-					Why: fmt.Sprintf("%q vs %q about %s", a.marker, b.marker, strings.Join(topic, ", "))}
-				if c.A > c.B {
-					c.A, c.B = c.B, c.A
-					c.Lessons = []string{c.A, c.B}
-				}
-				out = append(out, c)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b Contradiction) int { return cmp.Or(strings.Compare(a.A, b.A), strings.Compare(a.B, b.B)) })
-	return out, nil
-}
-
-// shared returns the keys in both a and b, sorted.
-func shared(a, b []string) []string {
-	var out []string
-	for _, k := range a {
-		if slices.Contains(b, k) && !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // History is a lesson's audit trail: the lines of its History section,

@@ -157,3 +157,80 @@ func BenchmarkOutcome(b *testing.B) {
 	}
 	p50p99(b, lat)
 }
+
+// sharedTriggerVault writes a vault of n lessons that all share the
+// trigger tool:Bash (besides two or three words of their own), saying
+// "always" about four words of the benchmark's vocabulary, but one in
+// never that says "never" (none when never is 0), indexes it, and returns
+// a Store over it.
+func sharedTriggerVault(b *testing.B, n, never int) *lesson.Store {
+	dir := b.TempDir()
+	r := rand.New(rand.NewPCG(11, uint64(n)))
+	words := func(k int) string {
+		ws := make([]string, k)
+		for i := range ws {
+			ws[i] = benchWords[r.IntN(len(benchWords))]
+		}
+		return strings.Join(ws, " ")
+	}
+	os.MkdirAll(filepath.Join(dir, "lessons"), 0o755)
+	for i := range n {
+		marker := "always "
+		if never > 0 && i%never == 0 {
+			marker = "never "
+		}
+		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
+			{Key: "trigger", Value: []string{"tool:Bash", words(2 + r.IntN(2))}}, {Key: "action_bias", Value: marker + words(4)}}
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), vault.Format(fields, "Body.\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { v.Close() })
+	ix, err := index.Open(ctx, v.Abs(vault.CacheDir), index.Options{NoVectors: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
+		b.Fatal(err)
+	}
+	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkContradictions times Contradictions over 2,000 and 5,000
+// lessons that all share a trigger (reading them from the index
+// included): all saying "always" (no contradiction, every pair overlaps),
+// and one in ten saying "never" (many contradictions), with the
+// contradictions found.
+func BenchmarkContradictions(b *testing.B) {
+	for _, n := range []int{2_000, 5_000} {
+		for _, never := range []int{0, 10} {
+			st := sharedTriggerVault(b, n, never)
+			ctx := context.Background()
+			name := "all-always"
+			if never > 0 {
+				name = fmt.Sprintf("never-1-in-%d", never)
+			}
+			b.Run(fmt.Sprintf("lessons=%d/%s", n, name), func(b *testing.B) {
+				var found int
+				for b.Loop() {
+					cs, err := st.Contradictions(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					found = len(cs)
+				}
+				b.ReportMetric(float64(found), "contradictions")
+			})
+		}
+	}
+}

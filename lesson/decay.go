@@ -23,28 +23,39 @@ type Decay struct {
 	Archived bool    `json:"archived"`
 }
 
+// Skip is a lesson that decay left alone although it was due, because a
+// human must fix it first: the file, the line at fault and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
 // Decay weakens the lessons unused for longer than the rule allows: ×0.99
 // (DecayPerDay) for each day past DecayAfterDays since last_applied (or
 // created, for a lesson never applied), counted from the last day decay
 // ran on it, so that running it twice on one day changes nothing. A lesson
 // that falls below ArchiveBelow is archived (archived: true; kept as a
-// note, out of matching). Pinned and archived lessons, and lessons whose
-// strength is not a number in 0..1, are left alone. today is YYYY-MM-DD;
-// with dryRun nothing is written.
-func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, error) {
+// note, out of matching). Pinned and archived lessons are left alone. A
+// lesson due to decay whose trigger or strength is broken (no words,
+// tool:NAME or glob as its trigger, say a map, a nested list or an empty
+// string; a strength that is not a number in 0..1) is neither rewritten
+// nor archived: it is returned among the skipped, with its file and line.
+// today is YYYY-MM-DD; with dryRun nothing is written.
+func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, []Skip, error) {
 	day, err := time.Parse(DateLayout, today)
 	if err != nil {
-		return nil, fmt.Errorf("%w: today %q is not YYYY-MM-DD", ErrInvalid, today)
+		return nil, nil, fmt.Errorf("%w: today %q is not YYYY-MM-DD", ErrInvalid, today)
 	}
 	lessons, err := s.ix.Lessons(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := []Decay{}
+	out, skipped := []Decay{}, []Skip{}
 	var written []string
 	for _, l := range lessons {
 		if err := ctx.Err(); err != nil {
-			return out, err
+			return out, skipped, err
 		}
 		if l.Pinned || l.Archived {
 			continue
@@ -53,19 +64,19 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			continue // used lately: nothing to read
 		}
 		var d Decay
+		var skip *Skip
 		change := func(n *vault.Note) ([]byte, error) {
-			d = Decay{}
+			d, skip = Decay{}, nil
 			if isArchived(n) || n.Pinned() {
 				return n.Content, nil
 			}
 			lf := vault.ReadLesson(n)
-			for _, pr := range lf.Problems {
-				if pr.Key == vault.LessonStrength {
-					return n.Content, nil
-				}
-			}
 			days := s.unusedDays(n, lf, day)
 			if days <= 0 {
+				return n.Content, nil
+			}
+			if pr, ok := brokenBy(lf.Problems); ok {
+				skip = &Skip{Path: l.Path, Line: pr.Line, Reason: pr.Message + "; not decayed until it is fixed"}
 				return n.Content, nil
 			}
 			d = Decay{Path: l.Path, Name: lf.Name, Before: lf.Strength, After: s.rules.Decayed(lf.Strength, days), Days: days}
@@ -91,7 +102,10 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 				change(n)
 			}
 		} else if err := s.update(ctx, l.Path, change); err != nil {
-			return out, err
+			return out, skipped, err
+		}
+		if skip != nil {
+			skipped = append(skipped, *skip)
 		}
 		if d.Path != "" {
 			out = append(out, d)
@@ -99,9 +113,9 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 		}
 	}
 	if dryRun || len(written) == 0 {
-		return out, nil
+		return out, skipped, nil
 	}
-	return out, s.refresh(ctx, written...)
+	return out, skipped, s.refresh(ctx, written...)
 }
 
 // unusedDays is how many days of decay lesson note n owes on day: the days

@@ -3,6 +3,7 @@ package lesson_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -296,9 +297,9 @@ func TestDecay(t *testing.T) {
 	f.write("lessons/pinned.md", "---\ntype: lesson\ntrigger: deploy\nstrength: 0.5\npinned: true\nlast_applied: 2025-01-01\n---\n")
 	f.write("lessons/weak.md", "---\ntype: lesson\ntrigger: deploy\nstrength: 0.21\ncreated: 2026-09-01\n---\n")
 	f.sync()
-	ds, err := f.s.Decay(f.ctx, "2026-11-23", false)
-	if err != nil {
-		t.Fatal(err)
+	ds, skipped, err := f.s.Decay(f.ctx, "2026-11-23", false)
+	if err != nil || len(skipped) != 0 {
+		t.Fatal(skipped, err)
 	}
 	got := map[string]lesson.Decay{}
 	for _, d := range ds {
@@ -319,10 +320,10 @@ func TestDecay(t *testing.T) {
 		t.Errorf("weak:\n%s", f.read("lessons/weak.md"))
 	}
 	before := f.read("lessons/old.md")
-	if ds, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil || len(ds) != 0 || f.read("lessons/old.md") != before {
+	if ds, _, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil || len(ds) != 0 || f.read("lessons/old.md") != before {
 		t.Errorf("second run on the same day: %+v, %v", ds, err)
 	}
-	if ds, err := f.s.Decay(f.ctx, "2026-11-25", true); err != nil || len(ds) != 1 || ds[0].Days != 2 || f.read("lessons/old.md") != before {
+	if ds, _, err := f.s.Decay(f.ctx, "2026-11-25", true); err != nil || len(ds) != 1 || ds[0].Days != 2 || f.read("lessons/old.md") != before {
 		t.Errorf("dry run two days later: %+v, %v", ds, err)
 	}
 	if got := paths(f.match(lesson.Situation{Text: "deploy"})); strings.Contains(strings.Join(got, ","), "weak") {
@@ -355,6 +356,46 @@ func TestContradictions(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "lessons/a.md|lessons/b.md lessons/e.md|lessons/f.md" {
 		t.Errorf("contradictions %v: %+v", got, cs)
+	}
+}
+
+// cancelOnLessons is the vault's index, which cancels a context once it has
+// read the lessons: what the Store does with them next is interrupted.
+type cancelOnLessons struct {
+	*index.Index
+	cancel context.CancelFunc
+}
+
+func (c cancelOnLessons) Lessons(ctx context.Context) ([]index.Lesson, error) {
+	ls, err := c.Index.Lessons(ctx)
+	c.cancel()
+	return ls, err
+}
+
+// TestContradictionsCanceled: Contradictions stops with the context's error
+// when the context is canceled while it compares the lessons (as a signal
+// does to the CLI), rather than finishing and reporting success.
+func TestContradictionsCanceled(t *testing.T) {
+	f := newFixture(t)
+	for i := range 50 {
+		bias := "always reset the database first"
+		if i%2 == 1 {
+			bias = "never reset the database"
+		}
+		f.write(fmt.Sprintf("lessons/l%02d.md", i), "---\ntype: lesson\ntrigger: [\"tool:Bash\"]\naction_bias: "+bias+"\n---\n")
+	}
+	f.sync()
+	if cs, err := f.s.Contradictions(f.ctx); err != nil || len(cs) != 25*25 {
+		t.Fatalf("uninterrupted: %d contradictions, %v; want %d", len(cs), err, 25*25)
+	}
+	ctx, cancel := context.WithCancel(f.ctx)
+	defer cancel()
+	st, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), cancelOnLessons{f.ix, cancel}, lesson.Options{FS: f.v.FS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := st.Contradictions(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %d contradictions, error %v; want context.Canceled", len(cs), err)
 	}
 }
 

@@ -336,15 +336,22 @@ func badGlobs(trigger []string) []string {
 	return bad
 }
 
-// hasMatchProblem reports whether l's problems keep it out of matching:
-// one in its trigger or strength.
+// hasMatchProblem reports whether l's problems keep it out of matching.
 func hasMatchProblem(l index.Lesson) bool {
-	for _, p := range l.Problems {
+	_, ok := brokenBy(l.Problems)
+	return ok
+}
+
+// brokenBy is the first of a lesson's problems that keeps it out of
+// matching and decay until a human fixes it: one in its trigger or its
+// strength.
+func brokenBy(problems []vault.LessonProblem) (vault.LessonProblem, bool) {
+	for _, p := range problems {
 		if p.Key == vault.LessonTrigger || p.Key == vault.LessonStrength {
-			return true
+			return p, true
 		}
 	}
-	return false
+	return vault.LessonProblem{}, false
 }
 
 // contentTerms are the analyzed words of s without stop words (all of

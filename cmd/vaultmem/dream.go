@@ -38,7 +38,7 @@ func (s *session) dreamer(ix *index.Index) *dream.Dreamer {
 			if err != nil {
 				return nil, err
 			}
-			ds, err := st.Decay(ctx, today, dryRun)
+			ds, _, err := st.Decay(ctx, today, dryRun) // the skipped are left as they are
 			paths := make([]string, len(ds))
 			for i, d := range ds {
 				paths[i] = d.Path

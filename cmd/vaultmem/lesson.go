@@ -208,8 +208,11 @@ func (a *app) lessonCommand() *cli.Command {
 			{
 				Name: "decay", Usage: "weaken the lessons unused for too long (Dream runs this too)",
 				Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
-					"lesson is archived (kept as a note, out of matching). Pinned lessons never decay.\n" +
-					"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}], dry_run}.",
+					"lesson is archived (kept as a note, out of matching). Pinned lessons never decay. A lesson\n" +
+					"whose trigger or strength is broken is never rewritten: it is listed as skipped, with its\n" +
+					"file and line, until you fix it.\n" +
+					"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}],\n" +
+					"skipped: [{path, line, reason}], dry_run}.",
 				Flags: []cli.Flag{jsonFlag(),
 					&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
 					&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
@@ -222,12 +225,12 @@ func (a *app) lessonCommand() *cli.Command {
 					if today == "" {
 						today = time.Now().Format(lesson.DateLayout)
 					}
-					ds, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
+					ds, skipped, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
 					if err != nil {
 						return err
 					}
 					if cmd.Bool("json") {
-						return a.printJSON(map[string]any{"decayed": ds, "dry_run": cmd.Bool("dry-run")})
+						return a.printJSON(map[string]any{"decayed": ds, "skipped": skipped, "dry_run": cmd.Bool("dry-run")})
 					}
 					for _, d := range ds {
 						line := fmt.Sprintf("%s: %v → %v (%d days)", d.Path, d.Before, d.After, d.Days)
@@ -235,6 +238,13 @@ func (a *app) lessonCommand() *cli.Command {
 							line += ", archived"
 						}
 						fmt.Fprintln(a.stdout, line)
+					}
+					for _, sk := range skipped {
+						at := sk.Path
+						if sk.Line > 0 {
+							at = fmt.Sprintf("%s:%d", sk.Path, sk.Line)
+						}
+						fmt.Fprintf(a.stdout, "skipped %s: %s\n", at, sk.Reason)
 					}
 					fmt.Fprintf(a.stdout, "%d lessons decayed\n", len(ds))
 					return nil
@@ -269,13 +279,17 @@ func (a *app) lessonCommand() *cli.Command {
 			},
 			{
 				Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
-				Description: "With --json: [{lessons: [path, path], overlap, why}].",
-				Flags:       []cli.Flag{jsonFlag()},
+				Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
+					"With --json: [{lessons: [path, path], overlap, why}].",
+				Flags: []cli.Flag{jsonFlag()},
 				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
 					if err := noArgs(cmd); err != nil {
 						return err
 					}
 					cs, err := st.Contradictions(ctx)
+					if err == nil {
+						err = ctx.Err() // a signal once the pairs are found: print none of them
+					}
 					if err != nil {
 						return err
 					}

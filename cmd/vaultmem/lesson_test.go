@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestLessonWorkflow runs the README's lesson example as processes: add a
@@ -204,4 +211,127 @@ func TestLessonRouter(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", "cache", "router.model")); err != nil {
 		t.Errorf("router model not kept in the cache: %v", err)
 	}
+}
+
+// TestLessonDecayBrokenTrigger: `lesson decay` leaves a lesson whose
+// trigger is a map, a nested list or an empty string as it is, even when it
+// is due to be archived, and names it (file and line) as skipped; a valid
+// lesson beside it decays.
+func TestLessonDecayBrokenTrigger(t *testing.T) {
+	dir := newVault(t)
+	notes := map[string]string{}
+	for name, trigger := range map[string]string{"map": "{a: deploy}", "nested": "[[deploy]]", "empty": `[""]`, "good": "[deploy]"} {
+		p := filepath.Join("lessons", name+".md")
+		notes[p] = "---\ntype: lesson\ntrigger: " + trigger + "\nstrength: 0.21\ncreated: 2026-01-01\n---\n\nBody.\n"
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(notes[p]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got struct {
+		Decayed []struct{ Path string }
+		Skipped []struct {
+			Path, Reason string
+			Line         int
+		}
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "lesson", "decay", "--today", "2026-11-23", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Decayed) != 1 || got.Decayed[0].Path != "lessons/good.md" {
+		t.Errorf("decayed %+v, want lessons/good.md only", got.Decayed)
+	}
+	var skipped []string
+	for _, s := range got.Skipped {
+		skipped = append(skipped, fmt.Sprintf("%s:%d", s.Path, s.Line))
+	}
+	if got, want := strings.Join(skipped, " "), "lessons/empty.md:3 lessons/map.md:3 lessons/nested.md:3"; got != want {
+		t.Errorf("skipped %s, want %s", got, want)
+	}
+	for p, want := range notes {
+		if p == filepath.Join("lessons", "good.md") {
+			continue
+		}
+		if got := mustRead(t, filepath.Join(dir, p)); got != want {
+			t.Errorf("%s was rewritten:\n%s", p, got)
+		}
+	}
+	if out := ok(t, dir, "lesson", "decay", "--today", "2026-11-24"); !strings.Contains(out, "skipped lessons/map.md:3: ") {
+		t.Errorf("decay does not name the lesson it skipped: %q", out)
+	}
+}
+
+// TestLessonContradictionsInterrupted: SIGTERM stops `lesson contradictions`
+// while it compares the lessons, with exit 130 and nothing printed, rather
+// than being ignored until the work is done. The lessons all share a
+// trigger and half of them contradict the other half: 562,500 pairs to
+// report, seconds of work however few pairs the index lets through. The
+// signal is sent once the command has synced the index (it then warns
+// about the note with a broken frontmatter, just before it reads the
+// lessons) and a moment more, so that it finds the lessons read and being
+// compared, where an older vaultmem ignored it; that moment is far shorter
+// than the comparison, so the command is still at work whatever the load.
+func TestLessonContradictionsInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	dir := newVault(t)
+	const n = 1500
+	for i := range n {
+		bias := "always reset the database before the tests"
+		if i%2 == 1 {
+			bias = "never reset the database, it is shared"
+		}
+		content := fmt.Sprintf("---\ntype: lesson\nname: Lesson %d\ntrigger: [\"tool:Bash\", integration tests]\naction_bias: %s\n---\n", i, bias)
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%04d.md", i)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.md"), []byte("---\ntype: [x\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "lesson", "contradictions")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT=")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A hang guard only: a command still running 2 minutes on is killed.
+	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	stderr := bufio.NewReader(errPipe)
+	var said strings.Builder
+	for !strings.HasPrefix(lastLine(said.String()), "warning: broken.md:") {
+		line, err := stderr.ReadString('\n')
+		said.WriteString(line)
+		if err != nil {
+			t.Fatalf("the command ended before it warned about broken.md: %v\n%s", err, said.String())
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stderr) // until the process ends
+	said.Write(rest)
+	cmd.Wait()
+	if !hung.Stop() {
+		t.Fatalf("lesson contradictions still ran 2 minutes after SIGTERM; stderr:\n%s", said.String())
+	}
+	if got, want := cmd.ProcessState.ExitCode(), exitCanceled; got != want {
+		t.Errorf("exit %d after SIGTERM, want %d; stderr:\n%s", got, want, said.String())
+	}
+	if !strings.HasSuffix(said.String(), "vaultmem: interrupted\n") || stdout.Len() != 0 {
+		t.Errorf("stderr %q, stdout %d bytes: want 'interrupted' and nothing printed", said.String(), stdout.Len())
+	}
+}
+
+// lastLine is the last complete line of s, without its newline.
+func lastLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
 }
