@@ -147,3 +147,30 @@ func TestTaskStartRace(t *testing.T) {
 		t.Errorf("%d processes won: %v", won, codes)
 	}
 }
+
+// TestDoctorReportsDependsOnCycles: tasks that wait on each other, or on
+// themselves, are never ready; doctor names them, by file and line.
+func TestDoctorReportsDependsOnCycles(t *testing.T) {
+	dir := newVault(t)
+	for name, content := range map[string]string{
+		"A": "---\ntype: task\ndepends_on:\n  - \"[[B]]\"\n---\n",
+		"B": "---\ntype: task\ndepends_on:\n  - \"[[A]]\"\n---\n",
+		"C": "---\ntype: task\ndepends_on: \"[[C]]\"\n---\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "tasks", name+".md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := ok(t, dir, "task", "ready"); out != "no task is ready\n" {
+		t.Errorf("ready: %q", out)
+	}
+	out := ok(t, dir, "doctor")
+	for _, want := range []string{
+		"tasks/A.md:4: task: depends_on cycle: tasks/A.md → tasks/B.md → tasks/A.md;",
+		"tasks/C.md:3: task: depends_on is the task itself",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}
