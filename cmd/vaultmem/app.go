@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
@@ -97,18 +98,30 @@ func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			err = usagef("no command %q", name)
 		},
 	}
-	for _, c := range root.Commands {
-		c.OnUsageError = onUsageError
-	}
+	setUsageError(root.Commands)
 	if runErr := root.Run(ctx, args); runErr != nil {
 		return runErr
 	}
 	return err
 }
 
+// setUsageError makes every command under cmds, subcommands included,
+// report a flag mistake by onUsageError.
+func setUsageError(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		setUsageError(c.Commands)
+	}
+}
+
 // onUsageError reports a flag mistake as a usage error (exit 2) without
-// the library's own message.
-func onUsageError(_ context.Context, _ *cli.Command, err error, _ bool) error {
+// the library's own message and help page. An argument that only looks
+// like a flag ("task add -dash") gets told to come after "--".
+func onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok && cmd.ArgsUsage != "" {
+		return usagef("%s has no flag %s; an argument that begins with '-' goes after '--': %s -- %s",
+			cmd.Name, name, cmd.FullName(), cmd.ArgsUsage)
+	}
 	return usageError{err}
 }
 
