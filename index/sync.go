@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -540,7 +541,9 @@ func (ix *Index) Findings(ctx context.Context, fsys fs.FS) (skipped, warnings []
 	if err != nil {
 		return nil, nil, fmt.Errorf("index %s: %w", ix.path, err)
 	}
-	return append(skipped, recorded...), warnings, nil
+	skipped = append(skipped, recorded...)
+	slices.SortStableFunc(skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	return skipped, warnings, nil
 }
 
 // recorded returns the files the index holds as unreadable, with the

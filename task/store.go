@@ -84,14 +84,8 @@ func (s *Store) refresh(ctx context.Context, paths ...string) error {
 // named so; ErrNotTask when the note is no task.
 func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
 	ref = strings.TrimSpace(ref)
-	inner, wiki := strings.CutPrefix(ref, "[[")
-	if wiki {
-		inner, wiki = strings.CutSuffix(inner, "]]")
-	}
-	if !wiki {
-		inner = ref
-	}
-	inner = strings.TrimSpace(inner)
+	wiki := strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]")
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(ref, "[["), "]]"))
 	if inner == "" {
 		return "", &InvalidError{"task", "must not be empty"}
 	}
