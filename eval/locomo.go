@@ -93,7 +93,7 @@ type Options struct {
 }
 
 // LoCoMo measures evidence recall on the LoCoMo benchmark in dir (qa.jsonl
-// and vault/conv-*/, as ../shared/data/locomo-dev holds them): each
+// and vault/conv-*/, as testdata/locomo-mini holds them): each
 // conversation is indexed on its own, in a temporary cache (dir is only
 // read), and for every question of categories 1-4 the score is the share
 // of its evidence turns whose marker (**D3:7**) is in the context, for

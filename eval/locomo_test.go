@@ -12,34 +12,63 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 )
 
-// TestLocomoEvidenceRecall runs the LoCoMo evaluation when the data is
-// there (../shared/data/locomo-dev) and keeps recall above a floor a
-// little under what it reaches (0.829 overall, 0.536 multi-hop). It runs
-// twice, ranking with FTS5 and with the resident in-memory lexicon: the
-// scores must be the same.
+// TestLocomoEvidenceRecallFixture is the recall quality gate that always
+// runs: testdata/locomo-mini holds two short conversations invented for
+// it, in LoCoMo's shape (qa.jsonl and vault/conv-*/), with 53 questions
+// scored and 2 adversarial ones that are not. At 1,000 tokens a context
+// holds most of a conversation, so the gate scores 300-token contexts,
+// where the retrievers differ: when written, recall reached 0.865 overall
+// and 0.759 on the 9 multi-hop questions, plain keyword search 0.670. The
+// floors are a little under: about two questions overall, one multi-hop.
+func TestLocomoEvidenceRecallFixture(t *testing.T) {
+	checkLocomo(t, filepath.Join("testdata", "locomo-mini"), 300, 0.82, 0.65, "conv-a", "conv-b")
+}
+
+// TestLocomoEvidenceRecall runs the full LoCoMo development set when it is
+// there, beside the repository at ../../shared/data/locomo-dev (it is not
+// in the repository, whose clones skip this test and keep the fixture's
+// gate above), and keeps recall above a floor a little under what it
+// reaches (0.829 overall, 0.536 multi-hop).
 func TestLocomoEvidenceRecall(t *testing.T) {
 	dir := filepath.Join("..", "..", "shared", "data", "locomo-dev")
 	if _, err := os.Stat(filepath.Join(dir, "qa.jsonl")); err != nil {
-		t.Skip("LoCoMo data not here:", err)
+		t.Skip("the full LoCoMo set is not here:", err)
 	}
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	rep, err := eval.LoCoMo(context.Background(), dir, eval.Options{})
+	checkLocomo(t, dir, 0, 0.81, 0.51, "conv-26", "conv-30")
+}
+
+// checkLocomo evaluates the LoCoMo-shaped set in dir with contexts of
+// budget tokens (0: the default) and fails when recall's evidence recall
+// is under overall, or under multiHop on the multi-hop questions, when it
+// is no better than plain keyword search, or lacks a figure for one of
+// the conversations. It runs twice, ranking with FTS5 and with the
+// resident in-memory lexicon: the scores must be the same.
+func checkLocomo(t *testing.T, dir string, budget int, overall, multiHop float64, conversations ...string) {
+	t.Helper()
+	rep, err := eval.LoCoMo(context.Background(), dir, eval.Options{Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rep.Scores["recall"]
-	if r.Overall < 0.81 || r.ByCategory["multi-hop"] < 0.51 {
-		t.Errorf("LoCoMo evidence recall fell: %+v", r)
+	if r.Overall < overall || r.ByCategory["multi-hop"] < multiHop {
+		t.Errorf("LoCoMo evidence recall fell: got overall %.3f, multi-hop %.3f; want at least %.2f and %.2f (%+v)",
+			r.Overall, r.ByCategory["multi-hop"], overall, multiHop, r)
 	}
-	if len(r.ByConversation) != 2 || r.ByConversation["conv-26"].Overall == 0 || r.ByConversation["conv-30"].Overall == 0 {
-		t.Errorf("per-conversation figures: %+v", r.ByConversation)
+	if len(r.ByConversation) != len(conversations) {
+		t.Errorf("figures for %d conversations, want %d: %+v", len(r.ByConversation), len(conversations), r.ByConversation)
+	}
+	for _, c := range conversations {
+		if r.ByConversation[c].Overall == 0 {
+			t.Errorf("no figure for %s: %+v", c, r.ByConversation)
+		}
 	}
 	if k := rep.Scores["keyword"]; r.Overall <= k.Overall {
 		t.Errorf("recall (%.3f) no better than plain keyword search (%.3f)", r.Overall, k.Overall)
 	}
-	resident, err := eval.LoCoMo(context.Background(), dir, eval.Options{Index: index.Options{Resident: true}, Answers: true})
+	resident, err := eval.LoCoMo(context.Background(), dir, eval.Options{Budget: budget, Index: index.Options{Resident: true}, Answers: true})
 	if err != nil {
 		t.Fatal(err)
 	}

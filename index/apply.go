@@ -393,6 +393,17 @@ func (p *plan) store(ctx context.Context, w *writer, r parsed) error {
 		reason := ""
 		if r.err != nil {
 			reason = r.err.Error()
+			// A note kept as unreadable is read again at every sync: news
+			// only when it is unreadable for another reason.
+			was := ""
+			if had && !old.note {
+				if err := w.tx.QueryRowContext(ctx, "SELECT reason FROM files WHERE path = ?", r.f.path).Scan(&was); err != nil {
+					return fmt.Errorf("read index: %w", err)
+				}
+			}
+			if reason != was {
+				p.st.Read = append(p.st.Read, r.f.path)
+			}
 		}
 		return w.putFile(ctx, r.f.path, r.f.size, mtime, reason)
 	case r.rows == nil: // same content: only the stat changed
@@ -421,5 +432,6 @@ func (p *plan) store(ctx context.Context, w *writer, r parsed) error {
 		return fmt.Errorf("index %s: %w", r.f.path, err)
 	}
 	p.st.Parsed++
+	p.st.Read = append(p.st.Read, r.f.path)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,13 @@ type Stats struct {
 	// Warnings lists problems in notes that were still indexed (frontmatter
 	// that does not parse, for example), with file and line.
 	Warnings []Skip `json:"warnings"`
+	// Read lists the files whose findings in Skipped and Warnings are
+	// this sync's news: the notes it parsed because they were new or had
+	// changed, and the files it found it could not index that the index
+	// did not hold as unreadable for that reason already. The other
+	// findings are an earlier sync's, kept by the index (or, for a file
+	// the walk could not reach, found again by every walk).
+	Read []string `json:"-"`
 	// EmbedError says why vectors could not be made (the index still
 	// serves keyword search); "" when all is well.
 	EmbedError string `json:"embed_error,omitempty"`
@@ -509,34 +517,66 @@ func (ix *Index) totals(ctx context.Context, st *Stats) error {
 	if st.Notes, st.Chunks, err = ix.counts(ctx); err != nil {
 		return err
 	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT path, reason FROM files WHERE reason != '' ORDER BY path")
+	skipped, warnings, err := ix.recorded(ctx)
 	if err != nil {
 		return err
+	}
+	st.Skipped = append(st.Skipped, skipped...)
+	st.Warnings = append(st.Warnings, warnings...)
+	return nil
+}
+
+// Findings returns what is wrong with the vault's files, as a sync would
+// list it in its Stats: the files the index could not index and those a
+// walk of fsys cannot reach now (Skipped), and the problems of the notes
+// it did index, as it last read them (Warnings), each naming its file
+// (and line), in path order. It changes nothing. Errors: the walk's and
+// the cache's.
+func (ix *Index) Findings(ctx context.Context, fsys fs.FS) (skipped, warnings []Skip, err error) {
+	_, skipped, err = walk(ctx, fsys)
+	if err != nil {
+		return nil, nil, err
+	}
+	recorded, warnings, err := ix.recorded(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("index %s: %w", ix.path, err)
+	}
+	skipped = append(skipped, recorded...)
+	slices.SortStableFunc(skipped, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	return skipped, warnings, nil
+}
+
+// recorded returns the files the index holds as unreadable, with the
+// reason, and the warnings of the notes it holds, by path.
+func (ix *Index) recorded(ctx context.Context) (skipped, warnings []Skip, err error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT path, reason FROM files WHERE reason != '' ORDER BY path")
+	if err != nil {
+		return nil, nil, err
 	}
 	for rows.Next() {
 		var s Skip
 		if err := rows.Scan(&s.Path, &s.Error); err != nil {
 			rows.Close()
-			return err
+			return nil, nil, err
 		}
-		st.Skipped = append(st.Skipped, s)
+		skipped = append(skipped, s)
 	}
 	rows.Close()
 	rows, err = ix.db.QueryContext(ctx, "SELECT path, warnings FROM notes WHERE warnings != '' ORDER BY path")
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var p, w string
 		if err := rows.Scan(&p, &w); err != nil {
-			return err
+			return nil, nil, err
 		}
 		for _, line := range strings.Split(w, "\n") {
-			st.Warnings = append(st.Warnings, Skip{Path: p, Error: line})
+			warnings = append(warnings, Skip{Path: p, Error: line})
 		}
 	}
-	return rows.Err()
+	return skipped, warnings, rows.Err()
 }
 
 // resolver resolves links against the files present now. Only paths

@@ -35,7 +35,8 @@ type Summary struct {
 	Milestone string `json:"milestone,omitempty"`
 }
 
-// Context is seed 001's Context(T) for one task, within a token budget.
+// Context is what an agent loads for one task T, within a token budget:
+// T's ancestors, its siblings and its own events.
 type Context struct {
 	Agent string  `json:"agent,omitempty"`
 	Task  Summary `json:"task"`

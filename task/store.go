@@ -77,35 +77,70 @@ func (s *Store) refresh(ctx context.Context, paths ...string) error {
 
 // Resolve returns the path of the task ref names: a vault path, or a name
 // resolved as a wikilink is (the file name, case-insensitively), or else a
-// task's frontmatter name. Errors: vault.ErrNotFound (wrapped) when
-// nothing is named so; ErrNotTask when the note is no task.
+// task's frontmatter name. A ref holding '|' is taken whole first (a task
+// named "x|y", whose file is "x y.md"), then as the target of a wikilink
+// with a label ("x" of "x|y"); in a wikilink written out ("[[x|y]]"), the
+// other way round. Errors: vault.ErrNotFound (wrapped) when nothing is
+// named so; ErrNotTask when the note is no task.
 func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
-	ref = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(ref), "[["), "]]"))
-	ref, _, _ = strings.Cut(ref, "|")
-	if ref == "" {
+	ref = strings.TrimSpace(ref)
+	wiki := strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]")
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(ref, "[["), "]]"))
+	if inner == "" {
 		return "", &InvalidError{"task", "must not be empty"}
 	}
+	tries := []string{inner}
+	if target, _, labelled := strings.Cut(inner, "|"); labelled {
+		target = strings.TrimSpace(target)
+		if wiki {
+			tries = []string{target, inner}
+		} else {
+			tries = append(tries, target)
+		}
+	}
 	p := ""
-	if rel, err := s.w.Resolve(ref); err == nil {
-		if _, _, err := s.w.Read(rel); err == nil {
-			p = rel
+	for _, name := range tries {
+		if p = s.named(ctx, name); p != "" {
+			break
 		}
 	}
 	if p == "" {
-		if got, err := s.ix.Lookup(ctx, ref); err == nil {
-			p = got
-		}
-	}
-	if p == "" {
-		p = s.byName(ctx, ref)
-	}
-	if p == "" {
-		return "", fmt.Errorf("no task %q: %w (give a path, a note name or a task's name; 'vaultmem task tree' lists them)", ref, vault.ErrNotFound)
+		return "", fmt.Errorf("no task %q: %w (give a path, a note name or a task's name; 'vaultmem task tree' lists them)", inner, vault.ErrNotFound)
 	}
 	if _, err := s.read(p); err != nil {
 		return "", err
 	}
 	return p, nil
+}
+
+// named returns the path of the note name names (see Resolve), "" when
+// none.
+func (s *Store) named(ctx context.Context, name string) string {
+	if name == "" {
+		return ""
+	}
+	if rel, err := s.w.Resolve(name); err == nil {
+		if _, _, err := s.w.Read(rel); err == nil {
+			return rel
+		}
+	}
+	if got, err := s.ix.Lookup(ctx, name); err == nil {
+		return got
+	}
+	return s.byName(ctx, name)
+}
+
+// link returns the wikilink to the task at p that Add writes, in a form
+// Obsidian and the index resolve to p. Errors: an *InvalidError naming
+// field when no wikilink can name p: its path holds a character a link
+// reads otherwise ('|' starts a label, '#' a heading, '^' a block; '['
+// and ']' bracket links), as Obsidian's own file names never do.
+func (s *Store) link(ctx context.Context, field, p string) (string, error) {
+	text := s.ix.LinkText(ctx, p)
+	if strings.ContainsAny(text, "|#^[]") {
+		return "", &InvalidError{field, fmt.Sprintf("%s cannot be linked to: no [[wikilink]] can name a file whose name holds one of | # ^ [ ] (rename the file)", p)}
+	}
+	return "[[" + text + "]]", nil
 }
 
 // byName returns the task whose frontmatter name is name
@@ -270,7 +305,11 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 		if out.Parent, err = s.Resolve(ctx, t.Parent); err != nil {
 			return Added{}, fmt.Errorf("parent: %w", err)
 		}
-		fields = append(fields, vault.Field{Key: "parent", Value: "[[" + s.ix.LinkText(ctx, out.Parent) + "]]"})
+		link, err := s.link(ctx, "parent", out.Parent)
+		if err != nil {
+			return Added{}, err
+		}
+		fields = append(fields, vault.Field{Key: "parent", Value: link})
 	}
 	var deps []string
 	for _, d := range t.DependsOn {
@@ -279,8 +318,12 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 			return Added{}, fmt.Errorf("depends on: %w", err)
 		}
 		if !slices.Contains(out.DependsOn, p) {
+			link, err := s.link(ctx, "depends on", p)
+			if err != nil {
+				return Added{}, err
+			}
 			out.DependsOn = append(out.DependsOn, p)
-			deps = append(deps, "[["+s.ix.LinkText(ctx, p)+"]]")
+			deps = append(deps, link)
 		}
 	}
 	if len(deps) > 0 {

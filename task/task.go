@@ -2,8 +2,8 @@
 // (type: task) with its status, priority, parent and dependencies in
 // frontmatter and an append-only log of events (decision, note, blocker,
 // milestone) under "## Log"; one focused task per agent, in a small state
-// file each; and the context an agent loads for its focus (seed 001's
-// Context(T) = ancestors + siblings + T's events, finished side branches
+// file each; and the context an agent loads for its focus task T (T's
+// ancestors, its siblings and its own events, finished side branches
 // pruned), whose cost grows with the tree's depth, not its size.
 //
 // Every write goes through the vault's Writer, compare-before-write: a

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -252,5 +253,51 @@ func TestHumanEditsWhileAgentLogs(t *testing.T) {
 	}
 	if !strings.Contains(got, "- 2026-11-23 ") || !strings.HasSuffix(got, "note: agent event last\n") {
 		t.Errorf("the last event is missing:\n%s", got)
+	}
+}
+
+// TestDependsOnCycles: a task that depends on itself, or on a task that
+// depends back on it, is never ready; the tree's problems (which doctor
+// lists) name the tasks on the cycle, at the line of the link.
+func TestDependsOnCycles(t *testing.T) {
+	dep := func(targets ...string) string {
+		s := "---\ntype: task\ndepends_on:\n"
+		for _, tg := range targets {
+			s += "  - \"[[" + tg + "]]\"\n"
+		}
+		return s + "---\n"
+	}
+	for _, c := range []struct {
+		name  string
+		tasks map[string]string
+		want  []string
+	}{
+		{"none", map[string]string{"A": dep("B"), "B": dep("C"), "C": dep()}, nil},
+		{"itself", map[string]string{"A": dep("B", "A"), "B": dep()},
+			[]string{"tasks/A.md:5: depends_on is the task itself: it can never be ready until that dependency is removed"}},
+		{"two", map[string]string{"A": dep("B"), "B": dep("A")},
+			[]string{"tasks/A.md:4: depends_on cycle: tasks/A.md → tasks/B.md → tasks/A.md; none of these tasks can be ready until one of these dependencies is removed"}},
+		{"three, and a task waiting on them", map[string]string{"A": dep("Z", "B"), "B": dep("C"), "C": dep("A"), "D": dep("A"), "Z": dep()},
+			[]string{"tasks/A.md:5: depends_on cycle: tasks/A.md → tasks/B.md → tasks/C.md → tasks/A.md; none of these tasks can be ready until one of these dependencies is removed"}},
+		{"a knot of two cycles", map[string]string{"A": dep("B"), "B": dep("C", "A"), "C": dep("B")},
+			[]string{"tasks/A.md:4: depends_on cycle: tasks/A.md → tasks/B.md → tasks/A.md (and tasks/C.md, on other cycles through them); none of these tasks can be ready until one of these dependencies is removed"}},
+		{"two apart", map[string]string{"A": dep("B"), "B": dep("A"), "C": dep("D"), "D": dep("C")},
+			[]string{"tasks/A.md:4: depends_on cycle: tasks/A.md → tasks/B.md → tasks/A.md; none of these tasks can be ready until one of these dependencies is removed",
+				"tasks/C.md:4: depends_on cycle: tasks/C.md → tasks/D.md → tasks/C.md; none of these tasks can be ready until one of these dependencies is removed"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			for name, content := range c.tasks {
+				f.write("tasks/"+name+".md", content)
+			}
+			f.sync()
+			var got []string
+			for _, p := range must[[]index.Problem](t)(f.s.Problems(f.ctx)) {
+				got = append(got, p.Path+":"+strconv.Itoa(p.Line)+": "+p.Message)
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
 	}
 }

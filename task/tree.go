@@ -36,8 +36,9 @@ type graph struct {
 
 // load reads every task and link, and finds what is wrong with them: a
 // parent or dependency that does not resolve or is no task, a parent
-// cycle, a status or priority not known. A task whose parent is wrong is
-// a root; one in a cycle is in no tree.
+// cycle, a task that depends on itself or a depends_on cycle (such tasks
+// are never ready), a status or priority not known. A task whose parent
+// is wrong is a root; one in a parent cycle is in no tree.
 func (s *Store) load(ctx context.Context) (*graph, error) {
 	ts, err := s.ix.Tasks(ctx)
 	if err != nil {
@@ -52,6 +53,7 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 		g.tasks[t.Path] = t
 	}
 	parentLine := map[string]int{}
+	deps := dependencies{}
 	for _, l := range links {
 		if l.Field == index.ParentField {
 			if _, seen := parentLine[l.Source]; seen {
@@ -72,8 +74,13 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 			problem("parent is the task itself")
 		case l.Field == index.ParentField:
 			g.parent[l.Source] = l.Target
+		case l.Field == index.DependsOnField && l.Target == l.Source:
+			problem("depends_on is the task itself: it can never be ready until that dependency is removed")
+		case l.Field == index.DependsOnField:
+			deps.add(l.Source, l.Target, l.Line)
 		}
 	}
+	g.problems = append(g.problems, deps.cycles()...)
 	// Parent cycles: walk up from each task; a walk that comes back to a
 	// task on it found a cycle.
 	state := map[string]int{} // 1: on the current walk, 2: leads to a root
@@ -174,7 +181,8 @@ func (s *Store) Problems(ctx context.Context) ([]index.Problem, error) {
 // ref is "". The tasks under a finished task are folded (counted, not
 // shown) unless all. The top node lists the problems found in the tasks
 // shown: parents and dependencies that are no task, parent cycles,
-// unknown statuses and priorities.
+// depends_on cycles and tasks that depend on themselves, unknown
+// statuses and priorities.
 func (s *Store) Tree(ctx context.Context, ref string, all bool) (*Node, error) {
 	g, err := s.load(ctx)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
@@ -54,11 +55,16 @@ func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		Usage: "long-term memory for AI agents, kept in an Obsidian vault",
 		Description: "vaultmem reads an Obsidian vault exactly as Obsidian does (notes, frontmatter, [[wikilinks]],\n" +
 			"tags) and lets agents remember and recall through it. The vault is found by walking up from\n" +
-			"the current folder to one holding .vaultmem/ (like git), or given with --vault.",
+			"the current folder to one holding .vaultmem/ (like git), or given with --vault.\n\n" +
+			"A note that cannot be fully read (frontmatter that does not parse, a binary file) gets a warning\n" +
+			"naming its file and line from the first command that reads it after it appears or changes, not\n" +
+			"from every command; 'index', 'doctor' and 'watch' (as it starts) list every such warning.\n" +
+			"--quiet prints none.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "vault", Usage: "the vault `DIR` (default: the nearest folder at or above the current one holding .vaultmem/)",
 				Sources: cli.EnvVars("VAULTMEM_VAULT"), Destination: &a.vaultFlag},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings about notes that could not be fully read", Destination: &a.quiet},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings (notes that could not be fully read, an index that " +
+				"could not be used or updated, a task tree's problems) and no hint that a listing has more", Destination: &a.quiet},
 		},
 		Commands: []*cli.Command{
 			a.initCommand(),
@@ -92,18 +98,30 @@ func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			err = usagef("no command %q", name)
 		},
 	}
-	for _, c := range root.Commands {
-		c.OnUsageError = onUsageError
-	}
+	setUsageError(root.Commands)
 	if runErr := root.Run(ctx, args); runErr != nil {
 		return runErr
 	}
 	return err
 }
 
+// setUsageError makes every command under cmds, subcommands included,
+// report a flag mistake by onUsageError.
+func setUsageError(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		setUsageError(c.Commands)
+	}
+}
+
 // onUsageError reports a flag mistake as a usage error (exit 2) without
-// the library's own message.
-func onUsageError(_ context.Context, _ *cli.Command, err error, _ bool) error {
+// the library's own message and help page. An argument that only looks
+// like a flag ("task add -dash") gets told to come after "--".
+func onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok && cmd.ArgsUsage != "" {
+		return usagef("%s has no flag %s; an argument that begins with '-' goes after '--': %s -- %s",
+			cmd.Name, name, cmd.FullName(), cmd.ArgsUsage)
+	}
 	return usageError{err}
 }
 
@@ -208,29 +226,46 @@ func (a *app) withIndex(fn func(ctx context.Context, cmd *cli.Command, s *sessio
 			return err
 		}
 		defer s.Close() // and the index
-		st, err := a.syncText(ctx, s, ix)
-		if err != nil {
+		if _, err := a.syncText(ctx, s, ix); err != nil {
 			return err
 		}
 		if err := a.requireBuilt(ctx, ix); err != nil {
 			return err
 		}
-		a.warn(st)
 		return fn(ctx, cmd, s, ix)
 	}
 }
 
-// warn prints, unless --quiet, the files a sync could not read and the
-// problems in notes it did read, each naming the file (and line).
+// warn prints on stderr, unless --quiet, what a sync found among the
+// files it read because they were new or had changed (st.Read): those it
+// could not index and the problems in the notes it did, each naming the
+// file (and line). A note's warnings so show once per change of it, not
+// at every command; 'index', 'doctor' and 'watch' list them all.
 func (a *app) warn(st index.Stats) {
+	read := make(map[string]bool, len(st.Read))
+	for _, p := range st.Read {
+		read[p] = true
+	}
+	a.printFindings(a.stderr, st.Skipped, st.Warnings, read)
+}
+
+// printFindings prints, unless --quiet, the files that could not be
+// indexed and the problems in the notes that were, each naming the file
+// (and line): all of them when only is nil, else those of the files in
+// only.
+func (a *app) printFindings(w io.Writer, skipped, warnings []index.Skip, only map[string]bool) {
 	if a.quiet {
 		return
 	}
-	for _, sk := range st.Skipped {
-		fmt.Fprintf(a.stderr, "warning: skipped %s: %s\n", sk.Path, sk.Error)
+	for _, sk := range skipped {
+		if only == nil || only[sk.Path] {
+			fmt.Fprintf(w, "warning: skipped %s: %s\n", sk.Path, sk.Error)
+		}
 	}
-	for _, w := range st.Warnings {
-		fmt.Fprintf(a.stderr, "warning: %s\n", w.Error)
+	for _, wn := range warnings {
+		if only == nil || only[wn.Path] {
+			fmt.Fprintf(w, "warning: %s\n", wn.Error)
+		}
 	}
 }
 

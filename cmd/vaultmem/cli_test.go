@@ -7,6 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/watch"
 )
 
 func TestInitIsIdempotentAndTouchesNoNote(t *testing.T) {
@@ -197,5 +201,95 @@ func TestWarningsNameFileAndLine(t *testing.T) {
 	}
 	if q := vaultmem(t, dir, "", "--vault", dir, "-q", "list"); q.stderr != "" {
 		t.Errorf("--quiet still warns: %s", q.stderr)
+	}
+}
+
+// TestWarningsOncePerChange: a read command warns of a note that cannot
+// be fully read when it first reads it, and again only after the note
+// changes, whichever command reads it; doctor lists every warning each
+// time.
+func TestWarningsOncePerChange(t *testing.T) {
+	dir := fixtureVault(t, "bad-input")
+	broken := "warning: Broken YAML.md:3: invalid frontmatter"
+	others := []string{"warning: Tab Indent.md:3: invalid frontmatter", "warning: Not A Mapping.md:2: invalid frontmatter",
+		"warning: skipped Binary.md: binary file"}
+	run := func(args ...string) result {
+		t.Helper()
+		r := vaultmem(t, dir, "", append([]string{"--vault", dir}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		return r
+	}
+	first := run("list")
+	for _, want := range append([]string{broken}, others...) {
+		if !strings.Contains(first.stderr, want) {
+			t.Errorf("first list: stderr lacks %q:\n%s", want, first.stderr)
+		}
+	}
+	for _, args := range [][]string{{"list"}, {"show", "Good"}, {"task", "tree"}, {"search", "still"}} {
+		if r := run(args...); strings.Contains(r.stderr, "warning:") {
+			t.Errorf("%v, nothing changed: warned again:\n%s", args, r.stderr)
+		}
+	}
+	for range 2 {
+		r := run("doctor")
+		for _, want := range append([]string{broken}, others...) {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("doctor: stdout lacks %q:\n%s", want, r.stdout)
+			}
+		}
+	}
+	var rep struct{ Skipped, Warnings []map[string]string }
+	if err := json.Unmarshal([]byte(run("doctor", "--json").stdout), &rep); err != nil || len(rep.Skipped) != 1 || len(rep.Warnings) != 3 {
+		t.Errorf("doctor --json: %d skipped, %d warnings (%v); want 1 and 3", len(rep.Skipped), len(rep.Warnings), err)
+	}
+
+	// The note edited (still broken): the next command to read it, a
+	// search, warns of it alone; the list after it warns of nothing.
+	p := filepath.Join(dir, "Broken YAML.md")
+	if err := os.WriteFile(p, []byte(mustRead(t, p)+"\nEdited.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run("search", "still")
+	if !strings.Contains(r.stderr, broken) {
+		t.Errorf("search after the edit: stderr lacks %q:\n%s", broken, r.stderr)
+	}
+	for _, o := range others {
+		if strings.Contains(r.stderr, o) {
+			t.Errorf("search after the edit warned of an unchanged note %q:\n%s", o, r.stderr)
+		}
+	}
+	if r := run("list"); strings.Contains(r.stderr, "warning:") {
+		t.Errorf("list after the search: warned again:\n%s", r.stderr)
+	}
+	if r := run("-q", "doctor"); strings.Contains(r.stdout, "warning:") {
+		t.Errorf("doctor --quiet warns:\n%s", r.stdout)
+	}
+}
+
+// TestWatchWarnsAsItStartsThenOfWhatChanged: watch prints every warning
+// with its first sync, then those of the files each later sync read.
+func TestWatchWarnsAsItStartsThenOfWhatChanged(t *testing.T) {
+	st := index.Stats{
+		Skipped:  []index.Skip{{Path: "Binary.md", Error: "binary file"}},
+		Warnings: []index.Skip{{Path: "A.md", Error: "A.md:3: invalid frontmatter"}, {Path: "B.md", Error: "B.md:2: invalid frontmatter"}},
+	}
+	for _, asJSON := range []bool{false, true} {
+		var stdout, stderr strings.Builder
+		a := &app{stdout: &stdout, stderr: &stderr}
+		var last time.Time
+		a.printBatch(watch.Batch{Time: time.Unix(1, 0), Rescan: true, Stats: st}, asJSON, &last)
+		want := "warning: skipped Binary.md: binary file\nwarning: A.md:3: invalid frontmatter\nwarning: B.md:2: invalid frontmatter\n"
+		if got := stderr.String(); got != want {
+			t.Errorf("json %v, first sync: stderr %q, want %q", asJSON, got, want)
+		}
+		stderr.Reset()
+		later := st
+		later.Read = []string{"B.md"}
+		a.printBatch(watch.Batch{Time: time.Unix(2, 0), Paths: []string{"B.md"}, Stats: later}, asJSON, &last)
+		if got, want := stderr.String(), "warning: B.md:2: invalid frontmatter\n"; got != want {
+			t.Errorf("json %v, a later sync: stderr %q, want %q", asJSON, got, want)
+		}
 	}
 }

@@ -20,6 +20,12 @@ type doctorReport struct {
 	// that is no number in 0..1, no trigger), each left out of matching
 	// until a human fixes it.
 	LessonProblems []index.Problem `json:"lesson_problems"`
+	// Skipped are the files that could not be indexed, and Warnings the
+	// problems of the notes that were (frontmatter that does not parse),
+	// as the index last read them: every one, where a read command warns
+	// of a note's once per change of it.
+	Skipped  []index.Skip `json:"skipped"`
+	Warnings []index.Skip `json:"warnings"`
 }
 
 func (a *app) doctorCommand() *cli.Command {
@@ -30,11 +36,14 @@ func (a *app) doctorCommand() *cli.Command {
 			"the files, reporting notes missing from the index, notes indexed but gone, notes whose\n" +
 			"content changed, links resolved otherwise than the files say, and a damaged cache.\n" +
 			"--fix syncs, and rebuilds the cache if drift remains. Exits 1 while drift remains.\n" +
-			"Also lists what is wrong in the task tree (parent cycles, parents and dependencies that are no\n" +
-			"task, unknown statuses and priorities), by file and line, changing nothing; these do not make\n" +
-			"it exit 1; and the lessons whose frontmatter keeps them out of matching, likewise. With --json:\n" +
-			"{ok, drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
-			"lesson_problems: [{path, line, reason}]}.",
+			"Also lists what is wrong in the task tree (parent cycles, depends_on cycles and tasks that\n" +
+			"depend on themselves, which can never be ready, parents and dependencies that are no task,\n" +
+			"unknown statuses and priorities), by file and line, changing nothing; these do not make\n" +
+			"it exit 1; and the lessons whose frontmatter keeps them out of matching, likewise; and every\n" +
+			"file that could not be indexed and every warning of a note that could not be fully read (which\n" +
+			"other commands print once per change of the note). With --json: {ok, drift: [{path, problem,\n" +
+			"detail}], fixed, rebuilt, task_problems: [{path, line, reason}], lesson_problems: [{path, line,\n" +
+			"reason}], skipped: [{path, error}], warnings: [{path, error}]}.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -79,6 +88,10 @@ func (a *app) doctorCommand() *cli.Command {
 					rep.LessonProblems = append(rep.LessonProblems, index.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
 				}
 			}
+			if rep.Skipped, rep.Warnings, err = ix.Findings(ctx, s.v.FS()); err != nil {
+				return err
+			}
+			rep.Skipped, rep.Warnings = nonNil(rep.Skipped), nonNil(rep.Warnings)
 			if cmd.Bool("json") {
 				if err := a.printJSON(rep); err != nil {
 					return err
@@ -95,6 +108,7 @@ func (a *app) doctorCommand() *cli.Command {
 }
 
 func (a *app) printDrift(rep doctorReport) {
+	a.printFindings(a.stdout, rep.Skipped, rep.Warnings, nil)
 	for _, p := range rep.TaskProblems {
 		fmt.Fprintf(a.stdout, "%s:%d: task: %s\n", p.Path, p.Line, p.Message)
 	}

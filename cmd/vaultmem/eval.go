@@ -18,7 +18,7 @@ func (a *app) evalCommand() *cli.Command {
 			Name:      "locomo",
 			Usage:     "evidence recall on LoCoMo within a token budget",
 			ArgsUsage: "DIR",
-			Description: "DIR holds qa.jsonl and vault/conv-*/ (../shared/data/locomo-dev). Each conversation is\n" +
+			Description: "DIR holds qa.jsonl and vault/conv-*/ (as eval/testdata/locomo-mini does). Each conversation is\n" +
 				"indexed on its own (in a temporary cache; DIR is only read). For every question of\n" +
 				"categories 1-4 the score is the share of its evidence turns whose marker (**D3:7**) is in\n" +
 				"the context, averaged by category and overall, for recall and for plain keyword and\n" +

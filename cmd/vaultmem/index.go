@@ -74,12 +74,15 @@ func (a *app) openIndexed(ctx context.Context, resident bool) (*session, *index.
 }
 
 // syncIndex brings the index up to date for a reader (search, recall):
-// it does nothing while a live watcher keeps the cache current.
+// it does nothing while a live watcher keeps the cache current. It warns
+// of what it found in the files it read (see warn).
 func (a *app) syncIndex(ctx context.Context, s *session, ix *index.Index) (index.Stats, error) {
 	if running, err := watch.Running(s.v.Dir); err == nil && running {
 		return index.Stats{}, nil
 	}
-	return a.syncNow(ctx, s, ix, true)
+	st, err := a.syncNow(ctx, s, ix, true)
+	a.warn(st)
+	return st, err
 }
 
 // searchWhileSyncing runs find on the index as it is while syncIndex
@@ -132,7 +135,9 @@ func (a *app) syncText(ctx context.Context, s *session, ix *index.Index) (index.
 	if running, err := watch.Running(s.v.Dir); err == nil && running {
 		return index.Stats{}, nil
 	}
-	return a.syncNow(ctx, s, ix, false)
+	st, err := a.syncNow(ctx, s, ix, false)
+	a.warn(st)
+	return st, err
 }
 
 // syncNow brings the index up to date, showing progress on a terminal;

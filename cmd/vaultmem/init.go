@@ -24,9 +24,11 @@ func (a *app) initCommand() *cli.Command {
 			"folders (memory/, tasks/, lessons/), and adds `/MEMORY.md merge=" + mergeDriverName + "` to\n" +
 			".gitattributes (the merge driver, to enable in each clone with the git config command it prints).\n" +
 			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
-			"the others (memory: .) and no folder is made. When MEMORY.md is only a list of memory notes\n" +
-			"(as Claude writes it), the list becomes vaultmem's region (the old file is kept in\n" +
-			".vaultmem/state), so that no memory is listed twice. Safe to run again and safe on an existing Obsidian\n" +
+			"the others (memory: .) and no folder is made. MEMORY.md's list of memory notes (as Claude writes\n" +
+			"it) becomes vaultmem's region, so that no memory is listed twice; every other line of the file\n" +
+			"(a title, an instruction a human added) is kept as it was, outside the region, and a list line's\n" +
+			"words that the region (showing each note's description) would not show are warned of by line.\n" +
+			"The old file is kept in .vaultmem/state. Safe to run again and safe on an existing Obsidian\n" +
 			"vault: it creates only what is missing and never touches a note.",
 		Flags: []cli.Flag{jsonFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -49,19 +51,27 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			var adopted adoption
 			if res.firstInit {
 				cfg, err := loadConfig(dir)
 				if err != nil {
 					return err
 				}
-				if res.adopted, err = adoptMemoryIndex(ctx, dir, path.Clean(cfg.Folders.Memory)); err != nil {
+				if adopted, err = adoptMemoryIndex(ctx, dir, path.Clean(cfg.Folders.Memory)); err != nil {
 					return err
+				}
+				res.adopted = adopted.listed
+			}
+			if !a.quiet {
+				for _, w := range adopted.warnings {
+					fmt.Fprintf(a.stderr, "warning: %s\n", w)
 				}
 			}
 			if cmd.Bool("json") {
 				return a.printJSON(map[string]any{"vault": dir, "created": res.created, "gitattributes": res.gitattributes,
-					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted, "merge_driver": mergeDriverCommand,
-					"note_merge_driver": noteDriverCommand})
+					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted,
+					"memory_index_kept_lines": adopted.kept, "memory_index_warnings": nonNil(adopted.warnings),
+					"merge_driver": mergeDriverCommand, "note_merge_driver": noteDriverCommand})
 			}
 			switch {
 			case len(res.created) == 0 && res.gitattributes == "unchanged":
@@ -77,6 +87,13 @@ func (a *app) initCommand() *cli.Command {
 			if res.adopted > 0 {
 				fmt.Fprintf(a.stdout, "  MEMORY.md: its list is now vaultmem's region, listing the %d memories from their notes (the file as it was: %s/%s)\n",
 					res.adopted, vault.StateDir, adoptedBackup)
+				switch adopted.kept {
+				case 0:
+				case 1:
+					fmt.Fprintf(a.stdout, "  MEMORY.md: its other line is kept as it was, outside the region\n")
+				default:
+					fmt.Fprintf(a.stdout, "  MEMORY.md: its %d other lines are kept as they were, outside the region\n", adopted.kept)
+				}
 			}
 			for _, c := range res.created {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)

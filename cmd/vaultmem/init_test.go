@@ -208,24 +208,75 @@ func writeFile(t *testing.T, p, data string) {
 	}
 }
 
-// TestInitKeepsAMemoryIndexWithProse: a MEMORY.md holding more than the
-// list of memories (someone's prose) is left as it is; the region is
-// added after it at the first write.
-func TestInitKeepsAMemoryIndexWithProse(t *testing.T) {
-	dir := fixtureVault(t, "claude-code")
-	p := filepath.Join(dir, "MEMORY.md")
-	mine := mustRead(t, p) + "\nRemember to ask Ana before touching billing.\n"
-	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if res := runInit(t, dir); !res.ClaudeCode {
-		t.Fatal("not detected")
-	}
-	if got := mustRead(t, p); got != mine {
-		t.Errorf("MEMORY.md with prose was changed:\n%s", got)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); !os.IsNotExist(err) {
-		t.Errorf("a backup was made: %v", err)
+// TestInitKeepsWhatAHumanAddedToMemoryIndex: init turns MEMORY.md's list
+// of memories into the region, and every line that is not such a list
+// line (a human's "IMPORTANT: always answer in French" above, under or
+// after the list; a heading over lines of theirs; a list line naming no
+// memory) stays in MEMORY.md, outside the region, word for word; a list
+// line whose words the region does not show is warned of by line.
+func TestInitKeepsWhatAHumanAddedToMemoryIndex(t *testing.T) {
+	fixtureList := mustRead(t, filepath.Join(fixtureVault(t, "claude-code"), "MEMORY.md"))
+	important := "IMPORTANT: always answer in French"
+	for _, c := range []struct {
+		name, memoryIndex string
+		kept, warnings    []string // what MEMORY.md keeps outside the region; what stderr says
+		above             int      // how many of kept come before the region
+	}{
+		{name: "a line above the list", memoryIndex: "# Memory\n\n" + important + "\n\n" + fixtureList,
+			kept: []string{"# Memory", important}, above: 2},
+		{name: "a line after the list", memoryIndex: fixtureList + "\n" + important + "\n", kept: []string{important}},
+		{name: "a line under a list line", memoryIndex: strings.Replace(fixtureList, "\n", "\n  "+important+"\n", 1), kept: []string{"  " + important}},
+		{name: "headings", memoryIndex: "# Memory Index\n\n## User\n" + strings.Replace(fixtureList, "- [Commit", "\n## Notes\n"+important+
+			"\n- [Elsewhere](https://example.com/x.md) — not a memory\n\n## Feedback\n- [Commit", 1),
+			kept: []string{"# Memory Index", "## Notes", important, "- [Elsewhere](https://example.com/x.md) — not a memory"}, above: 1},
+		{name: "in a list line's words", memoryIndex: strings.Replace(fixtureList, "data engineer, new to the frontend; explain React in backend terms", important, 1),
+			warnings: []string{`warning: MEMORY.md:1: "` + important + `" (of user_role.md) is no longer in MEMORY.md: the region shows the note's description`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := fixtureVault(t, "claude-code")
+			p := filepath.Join(dir, "MEMORY.md")
+			if err := os.WriteFile(p, []byte(c.memoryIndex), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := vaultmem(t, dir, "", "init")
+			if r.code != 0 {
+				t.Fatalf("init: exit %d: %s", r.code, r.stderr)
+			}
+			for _, w := range c.warnings {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); got != c.memoryIndex {
+				t.Errorf("the old MEMORY.md was not kept:\n%s", got)
+			}
+			got := mustRead(t, p)
+			b, e := strings.Index(got, memory.Begin), strings.Index(got, memory.End)
+			if b < 0 || e < b {
+				t.Fatalf("MEMORY.md has no region:\n%s", got)
+			}
+			region := got[b:e]
+			for _, m := range []string{"(user_role.md)", "(feedback_testing.md)", "(feedback_commits.md)", "(project_freeze.md)", "(reference_linear.md)"} {
+				if n := strings.Count(got, m); n != 1 || !strings.Contains(region, m) {
+					t.Errorf("%s is listed %d times, in the region: %v:\n%s", m, n, strings.Contains(region, m), got)
+				}
+			}
+			outside := strings.Split(got[:b]+"\n"+got[e+len(memory.End):], "\n")
+			var lines []string
+			for _, l := range outside {
+				if strings.TrimSpace(l) != "" {
+					lines = append(lines, l)
+				}
+			}
+			if strings.Join(lines, "\n") != strings.Join(c.kept, "\n") {
+				t.Errorf("kept outside the region %q, want %q:\n%s", lines, c.kept, got)
+			}
+			for i, k := range c.kept {
+				if before := strings.Index(got, k) < b; before != (i < c.above) {
+					t.Errorf("%q before the region: %v, want %v", k, before, i < c.above)
+				}
+			}
+		})
 	}
 }
 

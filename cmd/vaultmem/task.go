@@ -287,10 +287,10 @@ func (a *app) taskCommand() *cli.Command {
 			},
 			{
 				Name: "tree", Usage: "the task tree (finished branches folded unless --all)", ArgsUsage: "[TASK]",
-				Description: "Prints problems (parent cycles, parents and dependencies that are no task, unknown\n" +
-					"statuses) as warnings naming file and line. With --json: {path, name, status, priority,\n" +
-					"assignee, children: [...], folded, problems: [{path, line, reason}]} (the whole vault's tree\n" +
-					"is a top node without a path whose children are the roots).",
+				Description: "Prints problems (parent cycles, depends_on cycles and self-dependencies, parents and\n" +
+					"dependencies that are no task, unknown statuses) as warnings naming file and line. With --json:\n" +
+					"{path, name, status, priority, assignee, children: [...], folded, problems: [{path, line,\n" +
+					"reason}]} (the whole vault's tree is a top node without a path whose children are the roots).",
 				Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
 				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
 					ref, err := optionalArg(cmd, "TASK")

@@ -147,3 +147,82 @@ func TestTaskStartRace(t *testing.T) {
 		t.Errorf("%d processes won: %v", won, codes)
 	}
 }
+
+// TestDoctorReportsDependsOnCycles: tasks that wait on each other, or on
+// themselves, are never ready; doctor names them, by file and line.
+func TestDoctorReportsDependsOnCycles(t *testing.T) {
+	dir := newVault(t)
+	for name, content := range map[string]string{
+		"A": "---\ntype: task\ndepends_on:\n  - \"[[B]]\"\n---\n",
+		"B": "---\ntype: task\ndepends_on:\n  - \"[[A]]\"\n---\n",
+		"C": "---\ntype: task\ndepends_on: \"[[C]]\"\n---\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "tasks", name+".md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := ok(t, dir, "task", "ready"); out != "no task is ready\n" {
+		t.Errorf("ready: %q", out)
+	}
+	out := ok(t, dir, "doctor")
+	for _, want := range []string{
+		"tasks/A.md:4: task: depends_on cycle: tasks/A.md → tasks/B.md → tasks/A.md;",
+		"tasks/C.md:3: task: depends_on is the task itself",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestTaskNamesThatLookLikeSyntax: a title beginning with a dash goes
+// after "--" (and without it the error says so, exit 2); a task named
+// "x|y" (its file "x y.md") is a parent by that name, linked so that
+// Obsidian resolves it; a file whose name no wikilink can name is refused
+// as a parent, never linked wrongly.
+func TestTaskNamesThatLookLikeSyntax(t *testing.T) {
+	dir := newVault(t)
+	if out := ok(t, dir, "task", "add", "--", "-dash"); out != "tasks/-dash.md\n" {
+		t.Errorf("add -- -dash: %q", out)
+	}
+	if got := mustRead(t, filepath.Join(dir, "tasks", "-dash.md")); !strings.Contains(got, "\nname: -dash\n") {
+		t.Errorf("tasks/-dash.md:\n%s", got)
+	}
+	ok(t, dir, "task", "start", "--", "-dash")
+	r := vaultmem(t, dir, "", "task", "add", "-other")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "add has no flag -other; an argument that begins with '-' goes after '--': vaultmem task add -- TITLE") ||
+		strings.Contains(r.stdout+r.stderr, "USAGE:") {
+		t.Errorf("add -other: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+
+	if out := ok(t, dir, "task", "add", "x|y"); out != "tasks/x y.md\n" {
+		t.Errorf("add x|y: %q", out)
+	}
+	for _, parent := range []string{"x|y", "[[x y|the x task]]"} {
+		out := ok(t, dir, "task", "add", "Child of "+parent, "--parent", parent, "--depends-on", parent, "--json")
+		var added struct {
+			Path, Parent string
+			DependsOn    []string `json:"depends_on"`
+		}
+		if err := json.Unmarshal([]byte(out), &added); err != nil || added.Parent != "tasks/x y.md" || len(added.DependsOn) != 1 || added.DependsOn[0] != "tasks/x y.md" {
+			t.Fatalf("--parent %q: %+v %v", parent, added, err)
+		}
+		if got := mustRead(t, filepath.Join(dir, filepath.FromSlash(added.Path))); !strings.Contains(got, "\nparent: \"[[x y]]\"\n") {
+			t.Errorf("%s:\n%s", added.Path, got)
+		}
+	}
+	if out := ok(t, dir, "task", "tree", "x|y"); !strings.Contains(out, "  - Child of x|y [todo, medium]") {
+		t.Errorf("tree x|y:\n%s", out)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "tasks", "a|b.md"), []byte("---\ntype: task\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = vaultmem(t, dir, "", "task", "add", "Under a|b", "--parent", "a|b")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "parent tasks/a|b.md cannot be linked to") {
+		t.Errorf("--parent a|b: exit %d %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tasks", "Under a b.md")); !os.IsNotExist(err) {
+		t.Errorf("a task was written with a link that names no file: %v", err)
+	}
+}

@@ -114,9 +114,21 @@ func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 	}
 	if b.Err != nil {
 		ev.Error = b.Err.Error()
+	} else {
+		// Every warning as it starts, then those of the files each sync
+		// read.
+		var only map[string]bool
+		if !last.IsZero() {
+			only = make(map[string]bool, len(st.Read))
+			for _, p := range st.Read {
+				only[p] = true
+			}
+		}
+		a.printFindings(a.stderr, st.Skipped, st.Warnings, only)
 	}
 	if asJSON {
 		a.printLine(ev)
+		*last = b.Time
 		return
 	}
 	switch {
