@@ -131,22 +131,36 @@ type finished struct {
 // archivalPaths is a memory archived as superseded by another, by path.
 type archivalPaths struct{ m, by string }
 
-// Resume finishes a run that stopped while it wrote (see JournalFile),
-// reporting what it wrote and what it left; nothing when no run was
-// interrupted. Run does this first; vaultmem doctor --fix calls it on its
-// own. Errors: ErrRunning (wrapped) when another Dream holds the vault;
-// ctx's error; the Writer's when the journal cannot be read or removed.
-func (d *Dreamer) Resume(ctx context.Context) (*Report, error) {
-	unlock, err := d.lock(ctx, true)
+// Resume finishes a run that stopped while it wrote (see JournalFile):
+// its writes, the links to the memories it merged away, and a dream log
+// entry saying so; nothing when no run was interrupted. MEMORY.md is left
+// to the caller (the index has not read the notes Resume wrote). Run does
+// all this first on its own; vaultmem doctor --fix calls Resume. Errors:
+// ErrRunning (wrapped) when another Dream holds the vault and wait is not
+// set; ctx's error; the Writer's when the journal cannot be read or
+// removed, or a note linking to a memory merged away cannot be written.
+func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
+	unlock, err := d.lock(ctx, wait)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	rep := newReport(false)
-	if _, err := d.resume(ctx, rep); err != nil {
+	f, err := d.resume(ctx, rep)
+	if err != nil || f == nil {
 		return rep, err
 	}
-	return rep, nil
+	skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true}
+	for from := range f.moved {
+		skip[from] = true
+	}
+	if len(f.moved) > 0 {
+		if _, err := d.rewriteLinks(ctx, f.moved, skip, false, rep); err != nil {
+			return rep, err
+		}
+	}
+	p := &plan{now: d.now(), by: map[string]*mem{}, finished: f}
+	return rep, d.appendLog(ctx, p, false, rep)
 }
 
 // resume finishes the journal's run, if there is one, into rep.
@@ -260,4 +274,22 @@ func (d *Dreamer) finishStep(ctx context.Context, s journalStep, rep *Report) (b
 	}
 	rep.wrote(s.Path)
 	return true, nil
+}
+
+// Interrupted reports when the run that stopped while it wrote had
+// started ("" when no run did): Resume, or the next run, finishes it.
+// Errors are the Writer's when the journal cannot be read.
+func (d *Dreamer) Interrupted() (string, error) {
+	b, _, err := d.w.ReadState(JournalFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the Dream journal: %w", err)
+	}
+	var j journal
+	if err := json.Unmarshal(b, &j); err != nil || j.Started == "" {
+		return "(unknown: the journal is cut short)", nil
+	}
+	return j.Started, nil
 }

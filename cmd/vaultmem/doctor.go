@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 )
 
@@ -26,6 +27,11 @@ type doctorReport struct {
 	// of a note's once per change of it.
 	Skipped  []index.Skip `json:"skipped"`
 	Warnings []index.Skip `json:"warnings"`
+	// InterruptedDream is when a Dream run that stopped while it wrote
+	// had started ("" when none did); --fix finishes it (DreamFinished
+	// says what it wrote), as the next Dream would.
+	InterruptedDream string        `json:"interrupted_dream,omitempty"`
+	DreamFinished    *dream.Report `json:"dream_finished,omitempty"`
 }
 
 func (a *app) doctorCommand() *cli.Command {
@@ -41,9 +47,11 @@ func (a *app) doctorCommand() *cli.Command {
 			"unknown statuses and priorities), by file and line, changing nothing; these do not make\n" +
 			"it exit 1; and the lessons whose frontmatter keeps them out of matching, likewise; and every\n" +
 			"file that could not be indexed and every warning of a note that could not be fully read (which\n" +
-			"other commands print once per change of the note). With --json: {ok, drift: [{path, problem,\n" +
-			"detail}], fixed, rebuilt, task_problems: [{path, line, reason}], lesson_problems: [{path, line,\n" +
-			"reason}], skipped: [{path, error}], warnings: [{path, error}]}.",
+			"other commands print once per change of the note). A Dream run that stopped while it wrote\n" +
+			"(killed, say) is reported, and --fix finishes it as the next Dream would. With --json: {ok,\n" +
+			"drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
+			"lesson_problems: [{path, line, reason}], skipped: [{path, error}], warnings: [{path, error}],\n" +
+			"interrupted_dream, dream_finished}.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -74,6 +82,25 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			rep.OK = len(rep.Drift) == 0
+			d := s.dreamer(ix)
+			if rep.InterruptedDream, err = d.Interrupted(); err != nil {
+				return err
+			}
+			if rep.InterruptedDream != "" && cmd.Bool("fix") {
+				if rep.DreamFinished, err = d.Resume(ctx, true); err != nil {
+					return err
+				}
+				// MEMORY.md without the memories it archived.
+				if _, err := a.syncNow(ctx, s, ix, false); err != nil {
+					return err
+				}
+				if _, err := s.store(ix).Reindex(ctx); err != nil {
+					return err
+				}
+				rep.Fixed = true
+			} else if rep.InterruptedDream != "" {
+				rep.OK = false
+			}
 			if rep.TaskProblems, err = s.tasks(ix).Problems(ctx); err != nil {
 				return err
 			}
@@ -99,6 +126,9 @@ func (a *app) doctorCommand() *cli.Command {
 			} else {
 				a.printDrift(rep)
 			}
+			if rep.InterruptedDream != "" && !cmd.Bool("fix") {
+				return codedError{fmt.Errorf("a Dream run started %s stopped while it wrote; run vaultmem doctor --fix (or vaultmem dream) to finish it", rep.InterruptedDream), exitError}
+			}
 			if !rep.OK && !rep.Fixed {
 				return codedError{fmt.Errorf("the index has drifted from the notes (%d problems); run vaultmem doctor --fix", len(rep.Drift)), exitError}
 			}
@@ -114,6 +144,12 @@ func (a *app) printDrift(rep doctorReport) {
 	}
 	for _, p := range rep.LessonProblems {
 		fmt.Fprintf(a.stdout, "%s:%d: lesson: %s\n", p.Path, p.Line, p.Message)
+	}
+	if rep.DreamFinished != nil {
+		fmt.Fprintf(a.stdout, "finished the Dream run started %s: %s\n", rep.InterruptedDream, rep.DreamFinished.Summary())
+		for _, sk := range rep.DreamFinished.Skipped {
+			fmt.Fprintf(a.stdout, "  left %s: %s\n", sk.Path, sk.Reason)
+		}
 	}
 	if rep.OK {
 		fmt.Fprintln(a.stdout, "the index matches the notes")

@@ -13,7 +13,8 @@ import (
 )
 
 // TestDreamKilledWhileWriting: a Dream killed (SIGKILL) as soon as its
-// write phase starts, on 600 memories, is finished by the next run: no
+// write phase starts, on 600 memories, is reported by doctor and finished
+// by doctor --fix and the next run: no
 // journal left, every memory merged away has its text in the memory it
 // went into, no note links to a memory merged away, the dream log names
 // every one of them, and a run after that changes nothing.
@@ -72,6 +73,16 @@ func TestDreamKilledWhileWriting(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 
+	if _, err := os.Stat(journal); err == nil {
+		// doctor names the stopped run, and --fix finishes it.
+		t.Log("killed in the write phase")
+		if r := vaultmem(t, dir, "", "doctor"); r.code != 1 || !strings.Contains(r.stderr, "stopped while it wrote") {
+			t.Errorf("doctor: exit %d, stderr %q", r.code, r.stderr)
+		}
+		if out := ok(t, dir, "doctor", "--fix"); !strings.Contains(out, "finished the Dream run started") {
+			t.Errorf("doctor --fix: %s", out)
+		}
+	}
 	ok(t, dir, "dream")
 	if _, err := os.Stat(journal); !os.IsNotExist(err) {
 		t.Fatalf("the journal is still there: %v", err)
