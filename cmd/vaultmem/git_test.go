@@ -265,7 +265,9 @@ func TestDreamOnTwoClonesThroughGit(t *testing.T) {
 	if !strings.Contains(shared, "Learnt on clone a.") || !strings.Contains(shared, "Learnt on clone b.") || !strings.HasPrefix(shared, "---\nname: Shared fact\n") {
 		t.Errorf("the memory both clones remembered:\n%s", shared)
 	}
-	var rep struct{ Skipped []struct{ Path, Reason string } }
+	var rep struct {
+		Skipped []struct{ Path, Reason string }
+	}
 	if err := json.Unmarshal([]byte(ok(t, b, "dream", "--dry-run", "--json")), &rep); err != nil {
 		t.Fatal(err)
 	}

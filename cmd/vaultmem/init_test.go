@@ -156,7 +156,9 @@ func TestInitGitattributes(t *testing.T) {
 	folders := []string{"/memory/** merge=vaultmem-note", "/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note"}
 	files := []string{"/memory/dream-log.md merge=union", "/.vaultmem/state/lessons/outcomes.jsonl merge=union", "/.vaultmem/state/dream.yaml merge=vaultmem-checkpoint"}
 	rest := append(append([]string{}, folders...), files...)
-	all := func(nl string) string { return strings.Join(folders, nl) + nl + line + nl + strings.Join(files, nl) + nl }
+	all := func(nl string) string {
+		return strings.Join(folders, nl) + nl + line + nl + strings.Join(files, nl) + nl
+	}
 	for _, c := range []struct {
 		name   string
 		exists bool
