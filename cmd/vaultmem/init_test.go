@@ -147,10 +147,11 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 	}
 }
 
-// TestInitGitattributes: init routes MEMORY.md, the task and lesson notes
-// and the outcome log to their merge drivers in .gitattributes, creating
-// the file or adding the lines it lacks, keeping the other lines byte for
-// byte, once; and says how to enable the drivers.
+// TestInitGitattributes: init routes MEMORY.md, the memory, task and
+// lesson notes, the logs and Dream's checkpoint to their merge drivers in
+// .gitattributes, creating the file or adding the lines it lacks,
+// keeping the other lines byte for byte, once; and says how to enable the
+// drivers.
 func TestInitGitattributes(t *testing.T) {
 	line := "/MEMORY.md merge=vaultmem-memory-index"
 	folders := []string{"/memory/** merge=vaultmem-note", "/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note"}
