@@ -69,8 +69,9 @@ func TestMergeNote(t *testing.T) {
 	}
 }
 
-// FuzzMergeNote: merging never panics, and merging a note with itself
-// gives it back unchanged.
+// FuzzMergeNote: merging never panics, merging a note with itself gives
+// it back unchanged, and a merge of a CRLF side with an LF side ends
+// every line as ours does.
 func FuzzMergeNote(f *testing.F) {
 	f.Add("---\ntype: task\nstatus: doing\n---\n\n## Log\n\n- 2026-11-23 10:00 note: a\n", "- 2026-11-23 11:00 note: b\n", "strength: 0.5\n")
 	f.Add("", "## History\n- x\n  y\n", "---\n---\n")
@@ -82,6 +83,14 @@ func FuzzMergeNote(f *testing.F) {
 		}
 		vault.MergeNote("n.md", n, []byte(base+add1), []byte(base+add2), wholeText)
 		vault.MergeNote("n.md", []byte(add1), n, []byte(add2), wholeText)
+		if strings.Contains(base+add1+add2, "\r") {
+			return
+		}
+		ours := strings.ReplaceAll(base+add1+"\n", "\n", "\r\n")
+		got, _, err = vault.MergeNote("n.md", n, []byte(ours), []byte(base+add2), wholeText)
+		if err == nil && strings.Count(string(got), "\n") != strings.Count(string(got), "\r\n") {
+			t.Fatalf("a CRLF side and an LF side merged into mixed line endings: %q", got)
+		}
 	})
 }
 
