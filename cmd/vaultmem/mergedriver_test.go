@@ -40,7 +40,7 @@ func TestMergeDriverInGit(t *testing.T) {
 	git("config", "user.email", "test@example.com")
 	git("config", "commit.gpgsign", "false")
 	ok(t, repo, "init")
-	if got := mustRead(t, filepath.Join(repo, ".gitattributes")); !strings.HasPrefix(got, "/MEMORY.md merge=vaultmem-memory-index\n") {
+	if got := mustRead(t, filepath.Join(repo, ".gitattributes")); !strings.Contains(got, "\n/MEMORY.md merge=vaultmem-memory-index\n") {
 		t.Fatalf(".gitattributes: %q", got)
 	}
 	git("config", "merge.vaultmem-memory-index.name", "vaultmem MEMORY.md region")
