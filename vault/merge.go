@@ -409,13 +409,13 @@ const maxEntryCells = 1 << 22
 // entries, a three-way merge of entries as git merges lines, except that
 // two sides' changes next to each other never clash: at each place where
 // the sides differ from base, the side that changed base's entries there
-// wins; when both did, entries both added are all kept (ours', then
+// wins; when both did, entries both only added are all kept (ours', then
 // theirs'; so two outcomes written alike in the same minute both stay),
-// both sides' removals of different entries are all made, and one entry
-// changed, or changed and removed, both ways is a conflict: both sides'
-// entries there between conflict markers, and ok false. The entries are
-// then put in time order when every one starts with a time, joined as
-// ours separates them (with a blank line or not).
+// changes made alike count once, and otherwise see mergeChunk: an entry
+// both sides changed differently is a conflict, both sides' entries there
+// between conflict markers, and ok false. The entries are then put in
+// time order when every one starts with a time, joined as ours separates
+// them (with a blank line or not).
 func mergeEntries(base, ours, theirs string) (string, bool) {
 	be, _, _, bsep := entries(base)
 	oe, head, tail, sep := entries(ours)
