@@ -77,6 +77,7 @@ func runIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			a.rememberCommand(),
 			a.mergeMemoryIndexCommand(),
 			a.mergeNoteCommand(),
+			a.mergeCheckpointCommand(),
 			a.dreamCommand(),
 			a.taskCommand(),
 			a.lessonCommand(),

@@ -151,3 +151,191 @@ func TestTwoMachinesThroughGit(t *testing.T) {
 		}
 	}
 }
+
+// gitIn runs git in dir (see gitCmd) and fails the test unless it exits 0;
+// it returns the output, trimmed.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitCmd(dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// cloneWithDrivers makes a clone of remote at dir (or, with remote "", a
+// new repository) with vaultmem's three merge drivers enabled as init
+// says, run by driver.
+func cloneWithDrivers(t *testing.T, remote, dir, driver string) {
+	t.Helper()
+	if remote == "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "init", "-q", "-b", "main")
+	} else {
+		gitIn(t, filepath.Dir(dir), "clone", "-q", remote, dir)
+	}
+	for _, kv := range [][2]string{{"user.name", "Test"}, {"user.email", "test@example.com"}, {"commit.gpgsign", "false"},
+		{"pull.rebase", "false"}, {"merge.vaultmem-memory-index.driver", driver + " merge-memory-index %O %A %B %P"},
+		{"merge.vaultmem-note.driver", driver + " merge-note %O %A %B %P"},
+		{"merge.vaultmem-checkpoint.driver", driver + " merge-checkpoint %O %A %B %P"}} {
+		gitIn(t, dir, "config", kv[0], kv[1])
+	}
+}
+
+// TestDreamOnTwoClonesThroughGit: two clones each run Dream (each merging
+// duplicates of its own) and remember a memory of the same name, then
+// pull: the first time both add the dream log, the checkpoint and the
+// memory (git's add/add), the second time both change the log and the
+// checkpoint. Every pull merges without a conflict: the log by union,
+// holding every run's entries under one head, the checkpoint by its
+// driver, listing what both clones saw alike, which the next Dream reads
+// without a complaint, and the memory by the note driver, keeping both
+// texts.
+func TestDreamOnTwoClonesThroughGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	tmp := t.TempDir()
+	driver := testDriver(t, tmp)
+	remote, a, b := filepath.Join(tmp, "remote.git"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	gitIn(t, tmp, "init", "-q", "--bare", "-b", "main", remote)
+	cloneWithDrivers(t, "", a, driver)
+	ok(t, a, "init")
+	ok(t, a, "remember", "--type", "user", "--name", "User role", "--description", "what the user does", "The user writes Go services.")
+	gitIn(t, a, "add", "-A")
+	gitIn(t, a, "commit", "-q", "-m", "start")
+	gitIn(t, a, "remote", "add", "origin", remote)
+	gitIn(t, a, "push", "-q", "-u", "origin", "main")
+	cloneWithDrivers(t, remote, b, driver)
+
+	// dupes writes two memories saying the same thing, for Dream to merge.
+	dupes := func(dir, id string) {
+		t.Helper()
+		for _, n := range []string{"first", "second"} {
+			writeFile(t, filepath.Join(dir, "memory", id+"-"+n+".md"), "---\nname: "+id+" "+n+"\ndescription: the cache of "+id+
+				"\ntype: project\n---\n\nThe build cache of "+id+" lives in the shared bucket.\n")
+		}
+	}
+	logFile, checkpoint := filepath.Join("memory", "dream-log.md"), filepath.Join(".vaultmem", "state", "dream.yaml")
+	for round := range 2 {
+		for _, dir := range []string{a, b} {
+			id := fmt.Sprintf("%s%d", filepath.Base(dir), round)
+			dupes(dir, id)
+			if round == 0 {
+				ok(t, dir, "remember", "--type", "project", "--name", "Shared fact", "--description", "a fact both clones learnt",
+					"Learnt on clone "+filepath.Base(dir)+".")
+			}
+			if out := ok(t, dir, "dream"); !strings.Contains(out, "merged ") {
+				t.Fatalf("%s: Dream merged nothing:\n%s", dir, out)
+			}
+			gitIn(t, dir, "add", "-A")
+			gitIn(t, dir, "commit", "-q", "-m", "dream on "+id)
+			gitIn(t, dir, "pull", "-q", "--no-edit", "origin", "main")
+			gitIn(t, dir, "push", "-q", "origin", "main")
+		}
+		if round == 0 {
+			merged := mustRead(t, filepath.Join(b, checkpoint))
+			if !strings.Contains(merged, "memory/user-role.md: ") || strings.Contains(merged, "shared-fact") || strings.Contains(merged, "a0-") {
+				t.Errorf("the merged checkpoint lists what the clones did not both see alike, or not what they did:\n%s", merged)
+			}
+		}
+		gitIn(t, a, "pull", "-q", "--no-edit", "origin", "main")
+	}
+	if ha, hb := gitIn(t, a, "rev-parse", "HEAD"), gitIn(t, b, "rev-parse", "HEAD"); ha != hb {
+		t.Fatalf("the clones differ: %s vs %s", ha, hb)
+	}
+	if st := gitIn(t, b, "status", "--porcelain"); st != "" {
+		t.Errorf("not clean after the merges:\n%s", st)
+	}
+	if out, err := gitCmd(b, "grep", "-n", "<<<<<<<").CombinedOutput(); err == nil {
+		t.Errorf("conflict markers left:\n%s", out)
+	}
+	log := mustRead(t, filepath.Join(b, logFile))
+	for _, id := range []string{"a0", "b0", "a1", "b1"} {
+		if !strings.Contains(log, "memory/"+id+"-") {
+			t.Errorf("the dream log lacks the run on %s:\n%s", id, log)
+		}
+	}
+	if n := strings.Count(log, "# Dream log"); n != 1 {
+		t.Errorf("the dream log has %d heads:\n%s", n, log)
+	}
+	shared := mustRead(t, filepath.Join(b, "memory", "shared-fact.md"))
+	if !strings.Contains(shared, "Learnt on clone a.") || !strings.Contains(shared, "Learnt on clone b.") || !strings.HasPrefix(shared, "---\nname: Shared fact\n") {
+		t.Errorf("the memory both clones remembered:\n%s", shared)
+	}
+	var rep struct {
+		Skipped []struct{ Path, Reason string }
+	}
+	if err := json.Unmarshal([]byte(ok(t, b, "dream", "--dry-run", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Skipped {
+		if strings.Contains(s.Path, "dream.yaml") {
+			t.Errorf("the next Dream complains about the merged checkpoint: %s", s.Reason)
+		}
+	}
+}
+
+// TestGitattributesInGit: the lines init writes route, as git reads them,
+// every file to its driver: a new vault's, an old vault's (whose
+// .gitattributes lacks the newer lines, which a second init adds once),
+// a flat memory folder's (where the notes' line must not take MEMORY.md
+// and the dream log), and a vault whose folders and dream log have
+// spaces and glob characters in their names.
+func TestGitattributesInGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	const (
+		index, note, union, cp = "vaultmem-memory-index", "vaultmem-note", "union", "vaultmem-checkpoint"
+		old                    = "/MEMORY.md merge=vaultmem-memory-index\n/tasks/** merge=vaultmem-note\n/lessons/** merge=vaultmem-note\n" +
+			"/.vaultmem/state/lessons/outcomes.jsonl merge=union\n"
+	)
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  map[string]string // path: merge attribute ("unspecified" when none)
+	}{
+		{"a new vault", nil, map[string]string{
+			"MEMORY.md": index, "memory/fact.md": note, "memory/sub/fact.md": note, "memory/dream-log.md": union,
+			"tasks/ship.md": note, "lessons/pin.md": note, ".vaultmem/state/lessons/outcomes.jsonl": union,
+			".vaultmem/state/dream.yaml": cp, "notes/plan.md": "unspecified", "fact.md": "unspecified"}},
+		{"an old vault", map[string]string{".gitattributes": old}, map[string]string{
+			"MEMORY.md": index, "memory/fact.md": note, "memory/dream-log.md": union, "tasks/ship.md": note,
+			".vaultmem/state/dream.yaml": cp}},
+		{"a flat memory folder", map[string]string{".gitattributes": old,
+			".vaultmem/config.yaml": "folders:\n  memory: .\n"}, map[string]string{
+			"MEMORY.md": index, "fact.md": note, "dream-log.md": union, "sub/fact.md": "unspecified", "tasks/ship.md": note}},
+		{"names with spaces and glob characters", map[string]string{
+			".vaultmem/config.yaml": "folders:\n  memory: my notes [v2]\n  tasks: to*do\ndream:\n  log: logs/dream ? log.md\n"}, map[string]string{
+			"my notes [v2]/fact.md": note, "my notes v/fact.md": "unspecified", "my notes [v2]/dream-log.md": note,
+			"to*do/ship.md": note, "tooodo/ship.md": "unspecified", "logs/dream ? log.md": union, "logs/dream x log.md": "unspecified"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			gitIn(t, dir, "init", "-q")
+			for p, c := range tt.files {
+				writeFile(t, filepath.Join(dir, p), c)
+			}
+			ok(t, dir, "init")
+			attrs := mustRead(t, filepath.Join(dir, ".gitattributes"))
+			if !strings.HasPrefix(attrs, tt.files[".gitattributes"]) {
+				t.Errorf("init changed the lines there were:\n%s", attrs)
+			}
+			if out := ok(t, dir, "init"); !strings.Contains(out, "nothing to do") {
+				t.Errorf("a second init changed something:\n%s", out)
+			}
+			if again := mustRead(t, filepath.Join(dir, ".gitattributes")); again != attrs {
+				t.Errorf("a second init changed .gitattributes:\n%s\nwas\n%s", again, attrs)
+			}
+			for p, want := range tt.want {
+				out := gitIn(t, dir, "check-attr", "-z", "merge", "--", p)
+				if got := strings.Split(out, "\x00"); len(got) < 3 || got[2] != want {
+					t.Errorf("%s: merge=%q, want %q\n.gitattributes:\n%s", p, got, want, attrs)
+				}
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -21,8 +22,9 @@ func (a *app) initCommand() *cli.Command {
 		Usage:     "make a folder (an existing Obsidian vault or a new one) a vaultmem vault",
 		ArgsUsage: "[DIR]",
 		Description: "Creates .vaultmem/config.yaml, .vaultmem/.gitignore, .vaultmem/state/ and the default\n" +
-			"folders (memory/, tasks/, lessons/), and adds `/MEMORY.md merge=" + mergeDriverName + "` to\n" +
-			".gitattributes (the merge driver, to enable in each clone with the git config command it prints).\n" +
+			"folders (memory/, tasks/, lessons/), and adds to .gitattributes the lines that route MEMORY.md, the\n" +
+			"memory, task and lesson notes, the dream log and Dream's checkpoint to vaultmem's merge drivers (to\n" +
+			"enable in each clone with the git config commands it prints); run again, it adds the lines it lacks.\n" +
 			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
 			"the others (memory: .) and no folder is made. MEMORY.md's list of memory notes (as Claude writes\n" +
 			"it) becomes vaultmem's region, so that no memory is listed twice; every other line of the file\n" +
@@ -71,7 +73,7 @@ func (a *app) initCommand() *cli.Command {
 				return a.printJSON(map[string]any{"vault": dir, "created": res.created, "gitattributes": res.gitattributes,
 					"claude_code_memory_folder": res.claudeCode, "memory_index_adopted": res.adopted,
 					"memory_index_kept_lines": adopted.kept, "memory_index_warnings": nonNil(adopted.warnings),
-					"merge_driver": mergeDriverCommand, "note_merge_driver": noteDriverCommand})
+					"merge_driver": mergeDriverCommand, "note_merge_driver": noteDriverCommand, "checkpoint_merge_driver": checkpointDriverCommand})
 			}
 			switch {
 			case len(res.created) == 0 && res.gitattributes == "unchanged":
@@ -99,10 +101,11 @@ func (a *app) initCommand() *cli.Command {
 				fmt.Fprintf(a.stdout, "  created %s\n", c)
 			}
 			if res.gitattributes != "unchanged" {
-				fmt.Fprintf(a.stdout, "  .gitattributes routes MEMORY.md, task and lesson notes to vaultmem's merge drivers\n")
+				fmt.Fprintf(a.stdout, "  .gitattributes routes MEMORY.md, the memory, task and lesson notes, the logs and Dream's checkpoint to their merge drivers\n")
 			}
-			fmt.Fprintf(a.stdout, "To merge MEMORY.md, tasks and lessons without conflicts, enable the merge drivers in each clone\n"+
-				"(git config is not committed):\n  %s\n  %s\n  %s\n  %s\n", mergeDriverCommand, mergeDriverLabel, noteDriverCommand, noteDriverLabel)
+			fmt.Fprintf(a.stdout, "To merge MEMORY.md, memories, tasks, lessons and Dream's checkpoint without conflicts, enable the merge drivers\n"+
+				"in each clone (git config is not committed):\n  %s\n  %s\n  %s\n  %s\n  %s\n  %s\n",
+				mergeDriverCommand, mergeDriverLabel, noteDriverCommand, noteDriverLabel, checkpointDriverCommand, checkpointDriverLabel)
 			return nil
 		},
 	}
@@ -133,7 +136,7 @@ func initVault(dir string) (initResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.gitattributes, err = ensureGitattributes(dir, gitattributesLines(cfg.Folders.Tasks, cfg.Folders.Lessons))
+	res.gitattributes, err = ensureGitattributes(dir, gitattributesLines(cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons, cfg.Dream.Log))
 	return res, err
 }
 
@@ -262,27 +265,80 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 	return false, nil
 }
 
-// gitattributesLine routes MEMORY.md's merges to the merge driver.
-const gitattributesLine = "/MEMORY.md merge=" + mergeDriverName
-
-// gitattributesLines are the lines .gitattributes needs for a vault whose
-// tasks and lessons are in those folders: MEMORY.md and the task and
-// lesson notes to vaultmem's merge drivers, the outcome log to git's
-// union merge (it is only ever appended).
-func gitattributesLines(tasks, lessons string) []string {
-	lines := []string{gitattributesLine}
-	for _, f := range []string{tasks, lessons} {
-		if f = strings.Trim(filepath.ToSlash(f), "/"); f != "" && f != "." {
-			lines = append(lines, "/"+f+"/** merge="+noteDriverName)
-		}
-	}
-	return append(lines, "/"+vault.StateDir+"/lessons/outcomes.jsonl merge=union")
+// gitattr is one line vaultmem needs in .gitattributes: it routes a
+// folder's notes (folder set, "." for the notes at the top) or one file
+// (file set) to a merge driver.
+type gitattr struct {
+	line, folder, file string
 }
 
-// ensureGitattributes makes .gitattributes at the vault root hold lines:
-// it creates the file, or appends the lines it lacks (leaving every other
-// byte as it is). It returns "created", "appended" or "unchanged".
-func ensureGitattributes(dir string, lines []string) (string, error) {
+// covers reports whether a's folder holds the file f.
+func (a gitattr) covers(f string) bool {
+	switch a.folder {
+	case "":
+		return false
+	case ".":
+		return !strings.Contains(f, "/") && strings.HasSuffix(f, vault.Ext)
+	}
+	return strings.HasPrefix(f, a.folder+"/")
+}
+
+// gitattributesLines are the lines .gitattributes needs for a vault whose
+// memories, tasks and lessons are in those folders and whose dream log is
+// at dreamLog ("" for the default, dream-log.md in the memory folder):
+// the notes of the three folders to the note driver; then, as later lines
+// win, the files in them that merge otherwise: MEMORY.md to its driver,
+// the dream log to git's union merge (it is only ever appended to); and
+// the outcome log (union, appended to as well) and Dream's checkpoint to
+// its driver.
+func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
+	var lines []gitattr
+	for i, f := range []string{memory, tasks, lessons} {
+		if f == "" {
+			continue
+		}
+		f = strings.Trim(path.Clean(filepath.ToSlash(f)), "/")
+		switch {
+		case f == "." && i == 0: // a flat memory folder: the notes at the top
+			lines = append(lines, gitattr{line: "/*" + vault.Ext + " merge=" + noteDriverName, folder: "."})
+		case f != "" && f != ".":
+			lines = append(lines, gitattr{line: gitattrPattern(f, "/**") + " merge=" + noteDriverName, folder: f})
+		}
+	}
+	if dreamLog == "" {
+		dreamLog = path.Join(memory, "dream-log.md") // as Dream defaults it
+	}
+	dreamLog = strings.TrimPrefix(path.Clean(filepath.ToSlash(dreamLog)), "/")
+	for _, f := range [][2]string{
+		{vault.MemoryIndexFile, mergeDriverName},
+		{dreamLog, "union"},
+		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
+		{vault.StateDir + "/" + dream.CheckpointFile, checkpointDriverName},
+	} {
+		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})
+	}
+	return lines
+}
+
+// gitattrPattern is the .gitattributes pattern of the vault path p
+// followed by glob (as it is: "/**" for a folder's files, or ""): anchored
+// at the root, p's glob characters escaped, quoted as git reads quoted
+// patterns when it holds a space.
+func gitattrPattern(p, glob string) string {
+	s := "/" + strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(p) + glob
+	if !strings.ContainsAny(s, " \t\n\"") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`, "\n", `\n`).Replace(s) + `"`
+}
+
+// ensureGitattributes makes .gitattributes at the vault root hold lines,
+// each routing a file after every line routing a folder that holds it
+// (later lines win): it creates the file, or appends the lines it lacks,
+// and again a file's line that an appended folder line (or a folder line
+// below it) would override (leaving every other byte as it is). It
+// returns "created", "appended" or "unchanged".
+func ensureGitattributes(dir string, lines []gitattr) (string, error) {
 	p := filepath.Join(dir, ".gitattributes")
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -290,7 +346,11 @@ func ensureGitattributes(dir string, lines []string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("init: create %s: %w", p, err)
 		}
-		_, err = f.WriteString(strings.Join(lines, "\n") + "\n")
+		var text strings.Builder
+		for _, l := range lines {
+			text.WriteString(l.line + "\n")
+		}
+		_, err = f.WriteString(text.String())
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -302,16 +362,27 @@ func ensureGitattributes(dir string, lines []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("init: read %s: %w", p, err)
 	}
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(b), "\n") {
-		l := strings.Join(strings.Fields(line), " ")
-		have[l] = true
-		have["/"+l] = true // an unanchored line (any folder's) routes the root's too
+	norm := func(line string) string { return strings.Join(strings.Fields(line), " ") }
+	last := map[string]int{} // a line's last place in the file
+	for i, line := range strings.Split(string(b), "\n") {
+		l := norm(line)
+		last[l] = i
+		last["/"+l] = i // an unanchored line (any folder's) routes the root's too
 	}
 	var missing []string
+	appended := map[string]bool{}
 	for _, l := range lines {
-		if !have[l] {
-			missing = append(missing, l)
+		at, ok := last[norm(l.line)]
+		need := !ok
+		for _, f := range lines {
+			if l.file != "" && f.covers(l.file) {
+				fat, fok := last[norm(f.line)]
+				need = need || !fok || appended[f.line] || fat > at
+			}
+		}
+		if need {
+			missing = append(missing, l.line)
+			appended[l.line] = true
 		}
 	}
 	if len(missing) == 0 {

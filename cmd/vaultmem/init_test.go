@@ -147,14 +147,19 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 	}
 }
 
-// TestInitGitattributes: init routes MEMORY.md, the task and lesson notes
-// and the outcome log to their merge drivers in .gitattributes, creating
-// the file or adding the lines it lacks, keeping the other lines byte for
-// byte, once; and says how to enable the drivers.
+// TestInitGitattributes: init routes MEMORY.md, the memory, task and
+// lesson notes, the logs and Dream's checkpoint to their merge drivers in
+// .gitattributes, creating the file or adding the lines it lacks,
+// keeping the other lines byte for byte, once; and says how to enable the
+// drivers.
 func TestInitGitattributes(t *testing.T) {
 	line := "/MEMORY.md merge=vaultmem-memory-index"
-	rest := []string{"/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note", "/.vaultmem/state/lessons/outcomes.jsonl merge=union"}
-	all := func(nl string) string { return line + nl + strings.Join(rest, nl) + nl }
+	folders := []string{"/memory/** merge=vaultmem-note", "/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note"}
+	files := []string{"/memory/dream-log.md merge=union", "/.vaultmem/state/lessons/outcomes.jsonl merge=union", "/.vaultmem/state/dream.yaml merge=vaultmem-checkpoint"}
+	rest := append(append([]string{}, folders...), files...)
+	all := func(nl string) string {
+		return strings.Join(folders, nl) + nl + line + nl + strings.Join(files, nl) + nl
+	}
 	for _, c := range []struct {
 		name   string
 		exists bool

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -25,7 +26,11 @@ const (
 
 	noteDriverName    = "vaultmem-note"
 	noteDriverCommand = `git config merge.` + noteDriverName + `.driver "vaultmem merge-note %O %A %B %P"`
-	noteDriverLabel   = `git config merge.` + noteDriverName + `.name "vaultmem task and lesson notes"`
+	noteDriverLabel   = `git config merge.` + noteDriverName + `.name "vaultmem memory, task and lesson notes"`
+
+	checkpointDriverName    = "vaultmem-checkpoint"
+	checkpointDriverCommand = `git config merge.` + checkpointDriverName + `.driver "vaultmem merge-checkpoint %O %A %B %P"`
+	checkpointDriverLabel   = `git config merge.` + checkpointDriverName + `.name "vaultmem Dream checkpoint"`
 )
 
 func (a *app) mergeMemoryIndexCommand() *cli.Command {
@@ -66,16 +71,23 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 func (a *app) mergeNoteCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge-note",
-		Usage:     "merge two versions of a task or lesson note (a git merge driver)",
+		Usage:     "merge two versions of a memory, task or lesson note (a git merge driver)",
 		ArgsUsage: "BASE OURS THEIRS [PATH]",
 		Description: "Git runs it, as `vaultmem merge-note %O %A %B %P`, for the notes .gitattributes routes to it\n" +
-			"(vaultmem init routes the tasks and lessons folders): the entries of '## Log' and '## History'\n" +
-			"are merged as sets (each side's new entries kept, in time order; one a side removed dropped);\n" +
-			"frontmatter keys one side changed take that side's value, and when both changed one, strength and\n" +
-			"application_count add up both changes and days (last_applied, finished, ...) take the later; the\n" +
-			"rest of the body is merged line by line by `git merge-file`. The result goes to OURS. What cannot be\n" +
-			"merged (a key or the same lines changed both ways) exits 1 with OURS holding your side and conflict\n" +
-			"markers: git marks the file conflicted. It needs no vault. Enable it with\n" +
+			"(vaultmem init routes the memory, tasks and lessons folders). The entries of '## Log' and '## History'\n" +
+			"are merged as lists: each side's new entries kept, in time order; one a side removed dropped; one a side\n" +
+			"changed takes the change. Frontmatter keys one side changed take that side's value; when both changed one,\n" +
+			"strength and application_count add up both changes (the count stops at the largest integer), days\n" +
+			"(last_applied, finished, ...) take the later, created the earlier. The rest of the body is merged line by\n" +
+			"line by `git merge-file`; a note both sides added (no base) keeps ours' text and every paragraph of\n" +
+			"theirs it lacks. Lines end as most of ours' do. The result goes to OURS.\n" +
+			"What cannot be merged exits 1 and git marks the file conflicted: OURS holds the merge with git's\n" +
+			"conflict markers around both versions of each clash, a frontmatter key both sides changed, a log entry\n" +
+			"both sides changed, lines of the body both changed; in the frontmatter, for example:\n" +
+			"  <<<<<<< ours\n  status: done\n  =======\n  status: blocked\n  >>>>>>> theirs\n" +
+			"(until it is edited the frontmatter does not parse, so that nothing, Obsidian or vaultmem, takes one\n" +
+			"side for the merge). Keep one version, delete the marker lines, then git add the file. It needs no vault.\n" +
+			"Enable it with\n" +
 			"  " + noteDriverCommand + "\n" +
 			"and lines `/tasks/** merge=" + noteDriverName + "` in .gitattributes (vaultmem init writes them).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -94,7 +106,38 @@ func (a *app) mergeNoteCommand() *cli.Command {
 				return fmt.Errorf("merge %s: write the result: %w", file, err)
 			}
 			if !clean {
-				return fmt.Errorf("merge %s: both sides changed the same thing; it holds your side (and conflict markers where lines clashed): edit it (theirs: git show :3:%s), then git add %s", file, file, file)
+				return fmt.Errorf("merge %s: both sides changed the same thing; it holds the merge with conflict markers (<<<<<<< ours, =======, >>>>>>> theirs) around both versions: edit it, then git add %s", file, file)
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) mergeCheckpointCommand() *cli.Command {
+	file := vault.StateDir + "/" + dream.CheckpointFile
+	return &cli.Command{
+		Name:      "merge-checkpoint",
+		Usage:     "merge two versions of Dream's checkpoint (a git merge driver)",
+		ArgsUsage: "BASE OURS THEIRS [PATH]",
+		Description: "Git runs it, as `vaultmem merge-checkpoint %O %A %B %P`, when two clones both ran Dream and so both\n" +
+			"rewrote " + file + ": the merge lists the memories both versions list with the same hash\n" +
+			"and the later run time; every other memory is left out, which only makes the next run look at it again.\n" +
+			"The result goes to OURS. A version that does not parse exits 1 naming it and the line, OURS left as it is:\n" +
+			"the file is safe to delete (git rm it: the next run looks at every memory). It needs no vault.\n" +
+			"Enable it with\n" +
+			"  " + checkpointDriverCommand + "\n" +
+			"and the line `/" + file + " merge=" + checkpointDriverName + "` in .gitattributes (vaultmem init writes it).",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			p, versions, err := readVersions(cmd, file)
+			if err != nil {
+				return err
+			}
+			out, err := dream.MergeCheckpoint(p, versions[1], versions[2])
+			if err != nil {
+				return fmt.Errorf("merge %s: %w; it is left as your side: the file is safe to delete (git rm %s: the next Dream looks at every memory)", p, err, p)
+			}
+			if err := os.WriteFile(cmd.Args().Get(1), out, 0o644); err != nil {
+				return fmt.Errorf("merge %s: write the result: %w", p, err)
 			}
 			return nil
 		},

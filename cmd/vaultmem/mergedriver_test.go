@@ -40,7 +40,7 @@ func TestMergeDriverInGit(t *testing.T) {
 	git("config", "user.email", "test@example.com")
 	git("config", "commit.gpgsign", "false")
 	ok(t, repo, "init")
-	if got := mustRead(t, filepath.Join(repo, ".gitattributes")); !strings.HasPrefix(got, "/MEMORY.md merge=vaultmem-memory-index\n") {
+	if got := mustRead(t, filepath.Join(repo, ".gitattributes")); !strings.Contains(got, "\n/MEMORY.md merge=vaultmem-memory-index\n") {
 		t.Fatalf(".gitattributes: %q", got)
 	}
 	git("config", "merge.vaultmem-memory-index.name", "vaultmem MEMORY.md region")
@@ -162,4 +162,91 @@ func gitCmd(dir string, args ...string) *exec.Cmd {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "VAULTMEM_VAULT=", "VAULTMEM_RUN_MAIN=")
 	return cmd
+}
+
+// TestMergeNoteCommand: the note driver writes the merge to OURS; on a
+// clash it exits 1 with OURS holding git's conflict markers around both
+// versions (a frontmatter key both sides changed among them), says so,
+// and its help shows them; it needs no vault.
+func TestMergeNoteCommand(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	dir := t.TempDir() // not a vault
+	task := "---\ntype: task\nstatus: doing\n---\n\nShip it.\n\n## Log\n\n- 2026-11-23 10:00 note: start\n"
+	for _, tc := range []struct {
+		name               string
+		base, ours, theirs string
+		code               int
+		want               string // OURS afterwards
+		stderr             string
+	}{
+		{name: "merged", base: task, ours: task + "- 2026-11-23 11:00 note: a\n",
+			theirs: strings.Replace(task, "doing", "done", 1) + "- 2026-11-23 12:00 note: b\n",
+			want:   strings.Replace(task, "doing", "done", 1) + "- 2026-11-23 11:00 note: a\n- 2026-11-23 12:00 note: b\n"},
+		{name: "a key both changed", base: task, ours: strings.Replace(task, "doing", "done", 1),
+			theirs: strings.Replace(task, "doing", "blocked", 1), code: 1,
+			want:   strings.Replace(task, "status: doing\n", "<<<<<<< ours\nstatus: done\n=======\nstatus: blocked\n>>>>>>> theirs\n", 1),
+			stderr: "tasks/ship.md: both sides changed the same thing; it holds the merge with conflict markers"},
+		{name: "lines both changed", base: task, ours: strings.Replace(task, "Ship it.", "Ship it now.", 1),
+			theirs: strings.Replace(task, "Ship it.", "Ship it later.", 1), code: 1,
+			want:   strings.Replace(task, "Ship it.\n", "<<<<<<< ours\nShip it now.\n=======\nShip it later.\n>>>>>>> theirs\n", 1),
+			stderr: "then git add tasks/ship.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := []string{filepath.Join(dir, "base"), filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")}
+			for i, data := range []string{tc.base, tc.ours, tc.theirs} {
+				writeFile(t, files[i], data)
+			}
+			r := vaultmem(t, dir, "", append(append([]string{"merge-note"}, files...), "tasks/ship.md")...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.stderr)
+			}
+			if got := mustRead(t, files[1]); got != tc.want {
+				t.Errorf("OURS:\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	if help := ok(t, dir, "merge-note", "--help"); !strings.Contains(help, "<<<<<<< ours") || !strings.Contains(help, ">>>>>>> theirs") {
+		t.Errorf("the help shows no conflict markers:\n%s", help)
+	}
+}
+
+// TestMergeCheckpointCommand: the checkpoint driver writes the merge to
+// OURS; a version that does not parse exits 1 naming it and its line,
+// OURS left as it was; it needs no vault.
+func TestMergeCheckpointCommand(t *testing.T) {
+	dir := t.TempDir() // not a vault
+	head := "# vaultmem Dream checkpoint\n"
+	for _, tc := range []struct {
+		name         string
+		ours, theirs string
+		code         int
+		want         string // in OURS afterwards
+		stderr       string
+	}{
+		{name: "merged",
+			ours:   head + "last_run: 2026-03-01T09:00:00Z\nmemories:\n  memory/a.md: aaaa\n  memory/b.md: bbbb\n",
+			theirs: head + "last_run: 2026-03-02T09:00:00Z\nmemories:\n  memory/a.md: aaaa\n  memory/b.md: b2b2\n",
+			want:   "last_run: \"2026-03-02T09:00:00Z\"\nmemories:\n  memory/a.md: aaaa\n"},
+		{name: "theirs does not parse",
+			ours:   head + "last_run: 2026-03-01T09:00:00Z\nmemories: {}\n",
+			theirs: head + "last_run: 2026-03-02T09:00:00Z\nmemories:\n  memory/a.md: aaaa\n<<<<<<< ours\n", code: 1,
+			want:   head + "last_run: 2026-03-01T09:00:00Z\nmemories: {}\n",
+			stderr: ".vaultmem/state/dream.yaml (theirs):5: does not parse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := []string{filepath.Join(dir, "base"), filepath.Join(dir, "ours"), filepath.Join(dir, "theirs")}
+			for i, data := range []string{"", tc.ours, tc.theirs} {
+				writeFile(t, files[i], data)
+			}
+			r := vaultmem(t, dir, "", append([]string{"merge-checkpoint"}, files...)...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+				t.Fatalf("exit %d (want %d), stderr %q (want %q)", r.code, tc.code, r.stderr, tc.stderr)
+			}
+			if got := mustRead(t, files[1]); !strings.HasSuffix(got, tc.want) {
+				t.Errorf("OURS:\n%s\nwant it to end with\n%s", got, tc.want)
+			}
+		})
+	}
 }
