@@ -1,7 +1,6 @@
 package dream
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,18 +70,15 @@ func (d *Dreamer) writeCheckpoint(ctx context.Context, old *checkpoint, oldHash 
 	if old != nil && maps.Equal(old.Memories, short) {
 		return false, nil
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(checkpoint{LastRun: now.UTC().Format(time.RFC3339), Memories: short}); err != nil {
+	b, err := encodeCheckpoint(checkpoint{LastRun: now.UTC().Format(time.RFC3339), Memories: short})
+	if err != nil {
 		return false, err
 	}
-	b := buf.Bytes()
 	expected := oldHash
 	if expected == "" {
 		expected = vault.AnyHash // a new file, unless one appeared meanwhile
 	}
-	if _, err := d.w.WriteState(ctx, CheckpointFile, append([]byte(checkpointHeader), b...), expected); err != nil {
+	if _, err := d.w.WriteState(ctx, CheckpointFile, b, expected); err != nil {
 		return false, err
 	}
 	return true, nil
