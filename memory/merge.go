@@ -131,8 +131,8 @@ func parseVersion(file, name string, content []byte) (*version, error) {
 		return nil, err
 	}
 	v := &version{before: before, after: after}
-	if !bytes.Contains(content, []byte(Begin)) {
-		return v, nil
+	if begins, _ := markerLines(content); len(begins) == 0 {
+		return v, nil // no region: markers shown in code are a human's text
 	}
 	region := string(content[len(before)+len(Begin) : len(content)-len(after)-len(End)])
 	dir := path.Dir(file)

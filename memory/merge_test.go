@@ -322,3 +322,21 @@ func FuzzMergeIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeIndexMarkersInCode: markers a human shows in a fenced block
+// are text to the merge driver too, on each side.
+func TestMergeIndexMarkersInCode(t *testing.T) {
+	example := "# Team memory\n\nThe region looks like this:\n\n```\n" + memory.Begin + "\n- [X](x.md)\n" + memory.End + "\n```\n\n"
+	ours := example + "Ours, by hand.\n"
+	theirs := example
+	out, err := memory.MergeIndex("MEMORY.md", []byte(example), []byte(ours), []byte(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), example) {
+		t.Errorf("the example changed:\n%s", out)
+	}
+	if string(out) != ours {
+		t.Errorf("merged:\n%s", out)
+	}
+}
