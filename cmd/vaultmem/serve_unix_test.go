@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -170,5 +171,38 @@ func TestSocketOutOfAnOpenTmp(t *testing.T) {
 				t.Errorf("listen in %s: %v; want it only in a folder of this user's closed to others", tmp, err)
 			}
 		})
+	}
+}
+
+// TestStoppedServer: a watcher stopped (kill -STOP) still has its
+// connections accepted by the kernel, and never takes a request: a hook
+// and a search answer in process, at once, not after the answer's bound.
+func TestStoppedServer(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
+	w := startWatch(t, dir)
+	for i := 0; ; i++ { // a hang guard, not a timing
+		if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "pin"); r.code == 0 {
+			break
+		}
+		if i == 3000 {
+			t.Fatalf("the watcher never served; it said:\n%s", w.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := w.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.cmd.Process.Signal(syscall.SIGCONT) })
+	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	want := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=off"}, "lesson", "match", "--hook")
+	for _, args := range [][]string{{"lesson", "match", "--hook"}, {"search", "pin"}} {
+		r := vaultmemGuarded(t, dir, hook, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stderr, "did not take the request within") {
+			t.Errorf("%v beside a stopped server: %+v", args, r)
+		}
+		if args[0] == "lesson" && r.stdout != want.stdout {
+			t.Errorf("hook beside a stopped server: %q, want %q", r.stdout, want.stdout)
+		}
 	}
 }
