@@ -73,9 +73,9 @@ const maxAnswer = 32 << 20
 // close.
 const closeWait = 2 * time.Second
 
-// answerWait is how long a CLI waits for the server's answer once it has
-// sent its request, unless answerWaitEnv (a Go duration) says otherwise:
-// then it answers in its own process, saying so. A served command takes
+// answerWait is how long a CLI waits for the server's answer once the
+// server has taken its request, unless answerWaitEnv (a Go duration) says
+// otherwise: then it answers in its own process, saying so. A served command takes
 // milliseconds; a server that takes this long is stuck.
 const (
 	answerWait    = 30 * time.Second
