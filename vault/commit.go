@@ -9,11 +9,12 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 )
 
 // replace atomically puts content at the note rel, which is at the vault
-// path at (see locate): a temp file in
-// .vaultmem/tmp, synced, then moved over the note. Right before the move
+// path at (see locate): a temp file beside it (see writeTemp), synced,
+// then moved over the note. Right before the move
 // the note is read again, and where the platform allows the move is an
 // exchange whose displaced note is checked too (see atomicWrite): when the
 // note no longer is what the caller read (found, with hash old), a
@@ -94,21 +95,38 @@ var (
 	errChanged = errors.New("the note changed while it was written")
 )
 
-// writeTemp writes c.content to a new synced temp file in .vaultmem/tmp,
-// with the permissions of the file it replaces (0644 for a new one), and
-// returns its vault path. Temp files start with '.', so that a watcher of
-// .vaultmem/tmp (or anyone listing it) tells them from the watcher's lock.
+// tempMark names the temp files of atomic writes: the temp file of
+// notes/Idea.md is notes/.Idea.md.vaultmem-tmp-RANDOM, beside it. The
+// leading dot hides it from the index, the file listing, the watcher and
+// Obsidian, and its name does not end in .md: one a killed writer left
+// behind is never taken for a note.
+const tempMark = ".vaultmem-tmp-"
+
+// writeTemp writes c.content to a new synced temp file beside c.rel and
+// returns its vault path. The temp file is made there, not in a folder of
+// vaultmem's, because only a folder that holds the note decides who may
+// change it: whoever could put their own file in place of the temp file
+// there could replace the note anyway, while a shared .vaultmem that
+// another user made would let them change notes they cannot write. It is
+// created afresh (O_EXCL: never a file or link someone put at its name)
+// with the mode of the file it replaces, or, for a new file, 0666 less
+// the umask, as any program's new file.
 func writeTemp(c commit) (string, error) {
-	perm := fs.FileMode(0o644)
-	if fi, err := c.root.Lstat(filepath.FromSlash(c.rel)); err == nil && fi.Mode().IsRegular() {
-		perm = fi.Mode().Perm()
+	keep := fs.FileMode(0)
+	fi, err := c.root.Lstat(filepath.FromSlash(c.rel))
+	replacing := err == nil && fi.Mode().IsRegular()
+	if replacing {
+		keep = fi.Mode().Perm()
 	}
 	var f *os.File
 	var tmp string
 	for range 100 {
-		tmp = path.Join(TmpDir, "."+path.Base(c.rel)+"-"+strconv.FormatUint(rand.Uint64(), 36))
-		var err error
-		f, err = c.root.OpenFile(filepath.FromSlash(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		tmp = path.Join(path.Dir(c.rel), tempName(path.Base(c.rel), rand.Uint64()))
+		perm := fs.FileMode(0o666)
+		if replacing {
+			perm = 0o600 // until it has the note's own mode
+		}
+		f, err = c.root.OpenFile(filepath.FromSlash(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil {
 			break
 		}
@@ -119,9 +137,9 @@ func writeTemp(c commit) (string, error) {
 	if f == nil {
 		return "", errors.New("no free temp file name")
 	}
-	_, err := f.Write(c.content)
-	if err == nil {
-		err = f.Chmod(perm)
+	_, err = f.Write(c.content)
+	if err == nil && replacing {
+		err = f.Chmod(keep)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -134,6 +152,21 @@ func writeTemp(c commit) (string, error) {
 		return "", err
 	}
 	return tmp, nil
+}
+
+// tempName is the name of a temp file for the file base, made unique by
+// r: a dot, base (cut, at a character's boundary, to keep the name within
+// the file-name limit), tempMark and r.
+func tempName(base string, r uint64) string {
+	tail := tempMark + strconv.FormatUint(r, 36)
+	if room := maxNameBytes - 1 - len(tail); len(base) > room {
+		cut := room
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut]
+	}
+	return "." + base + tail
 }
 
 // moveInPlace is the portable end of atomicWrite, once the temp file tmp

@@ -21,8 +21,6 @@ import (
 const AnyHash = "*"
 
 const (
-	// staleAge is when a temp file must have been left by a killed process.
-	staleAge = time.Hour
 	// lockRetry is how often a waiting writer retries the lock.
 	lockRetry = 2 * time.Millisecond
 	// lockPatience is how long a writer waits for the lock before it tells
@@ -30,11 +28,8 @@ const (
 	lockPatience = time.Second
 )
 
-// Temp files go to [TmpDir], inside the vault so that the final rename
-// stays on one file system, but outside the note's folder so that a file
-// watcher there sees a single rename and no temp file. The lock is
-// [LockFile]: locking the note itself would not work, as the rename
-// replaces the locked file with a new, unlocked one.
+// The lock is [LockFile]: locking the note itself would not work, as the
+// rename replaces the locked file with a new, unlocked one.
 
 // WriterOptions configure a [Writer]. The zero value works.
 type WriterOptions struct {
@@ -55,9 +50,12 @@ type WriterOptions struct {
 //     as one with '?' or '#'), and the real folder it lands in, symbolic
 //     links resolved, must be inside the vault and not in a dot-folder; a
 //     note that is itself a symbolic link is never written;
-//   - atomic: the content goes to a temp file in .vaultmem/tmp that is then
-//     renamed over the note, so a reader (Obsidian, another process) sees
-//     the old note or the new one, never part of one;
+//   - atomic: the content goes to a new temp file beside the note, hidden
+//     (".NAME.md.vaultmem-tmp-RANDOM"), that is then renamed over it, so a
+//     reader (Obsidian, another process) sees the old note or the new one,
+//     never part of one. No folder of vaultmem's holds it: in a vault
+//     shared with other local users, one who made .vaultmem could
+//     otherwise put their own file in its place;
 //   - serialised: across goroutines and across processes through the lock
 //     file .vaultmem/lock, so that read-compare-write cycles never
 //     interleave;
@@ -86,44 +84,18 @@ type Writer struct {
 
 // NewWriter returns the Writer of the opened vault v. It creates nothing:
 // .vaultmem/tmp and the lock file are made by the first write (with
-// .vaultmem/.gitignore, see [Vault.EnsureDir]). It removes, as a best
-// effort, temp files older than an hour from .vaultmem/tmp, left there by
-// a process that was killed while writing.
+// .vaultmem/.gitignore, see [Vault.EnsureDir]).
 func NewWriter(v *Vault, opts WriterOptions) *Writer {
 	w := &Writer{
 		v:    v,
 		sem:  make(chan struct{}, 1),
-		lock: flock.New(v.Abs(LockFile), flock.SetPermissions(0o644)),
+		lock: flock.New(v.Abs(LockFile), flock.SetPermissions(0o644), flock.SetFlag(lockFlag())),
 		opts: opts,
 	}
 	if w.opts.MaxNoteSize <= 0 {
 		w.opts.MaxNoteSize = DefaultMaxNoteSize
 	}
-	w.removeStale(time.Now().Add(-staleAge))
 	return w
-}
-
-// removeStale removes the regular files in .vaultmem/tmp last modified
-// before t. Failures are ignored: a temp file that stays costs only disk
-// space.
-func (w *Writer) removeStale(t time.Time) {
-	dir, err := w.v.root.Open(filepath.FromSlash(TmpDir))
-	if err != nil {
-		return
-	}
-	entries, err := dir.ReadDir(-1)
-	dir.Close()
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), ".") {
-			continue // not a temp file of ours (the watcher's lock lives here)
-		}
-		if fi, err := e.Info(); err == nil && fi.ModTime().Before(t) {
-			_ = w.v.root.Remove(filepath.FromSlash(path.Join(TmpDir, e.Name())))
-		}
-	}
 }
 
 // Read returns the content of the note at the vault-relative path p and its
@@ -168,8 +140,8 @@ func (w *Writer) read(rel string, follow bool) ([]byte, string, error) {
 
 // Write replaces the note at the vault-relative path p with content, if the
 // note on disk still has the hash expected, and returns the hash of content.
-// Missing folders are created. A new note gets permissions 0644 (less the
-// umask); a replaced note keeps its own. When the note already holds content,
+// Missing folders are created. A new note gets permissions 0666 less the
+// umask; a replaced note keeps its own. When the note already holds content,
 // nothing is written.
 //
 // expected is the hash from [Writer.Read] (or [Note].Hash), "" to create a

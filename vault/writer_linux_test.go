@@ -20,10 +20,12 @@ type inotifyEvent struct {
 	name   string
 }
 
-// TestWriterTempFileInVaultmemTmp watches, with inotify, what a write does:
-// the temp file is made in .vaultmem/tmp, and a watcher on the note's folder
-// sees the note exchanged with it (see atomicWrite) and nothing else.
-func TestWriterTempFileInVaultmemTmp(t *testing.T) {
+// TestWriterTempFileBesideTheNote watches, with inotify, what a write does:
+// a hidden temp file is made beside the note, the note is exchanged with it
+// (see atomicWrite) and the old note, left at the temp file's name, is
+// removed. The note itself is never written in place, nothing else in its
+// folder is touched, and .vaultmem/tmp sees nothing.
+func TestWriterTempFileBesideTheNote(t *testing.T) {
 	dir, w := newVault(t)
 	ctx := context.Background()
 	h, err := w.Write(ctx, "notes/a.md", []byte("one\n"), "")
@@ -66,32 +68,40 @@ func TestWriterTempFileInVaultmemTmp(t *testing.T) {
 		}
 		off += unix.SizeofInotifyEvent + int(raw.Len)
 	}
-	// The note's folder sees the note exchanged: moved out and the new one
-	// moved in, by one call. Nothing is ever written in place there.
+	if len(tmp) != 0 {
+		t.Errorf(".vaultmem/tmp saw %+v, want nothing", tmp)
+	}
+	if len(notes) == 0 || notes[0].mask&unix.IN_CREATE == 0 || !strings.HasPrefix(notes[0].name, ".a.md.vaultmem-tmp-") {
+		t.Fatalf("the note's folder saw %+v, want a hidden temp file created first", notes)
+	}
+	temp := notes[0].name
+	// The note is moved out and the new one moved in, by one call, whose
+	// other half moves the temp file's name.
 	var in, out *inotifyEvent
 	for i, ev := range notes {
 		switch {
+		case ev.name == temp:
 		case ev.name != "a.md":
+			t.Errorf("the note's folder saw %+v on %s", ev, ev.name)
 		case ev.mask&unix.IN_MOVED_TO != 0:
 			in = &notes[i]
 		case ev.mask&unix.IN_MOVED_FROM != 0:
 			out = &notes[i]
+		default:
+			t.Errorf("a.md saw %+v, want only the exchange", ev)
 		}
 	}
-	if len(notes) != 2 || in == nil || out == nil {
+	if in == nil || out == nil {
 		t.Fatalf("the note's folder saw %+v, want a.md exchanged (moved out, moved in)", notes)
 	}
-	if len(tmp) == 0 || tmp[0].mask&unix.IN_CREATE == 0 || !strings.HasPrefix(tmp[0].name, ".a.md") {
-		t.Fatalf(".vaultmem/tmp saw %+v, want the temp file created there first", tmp)
-	}
 	var movedToNote bool
-	for _, ev := range tmp {
-		movedToNote = movedToNote || ev.mask&unix.IN_MOVED_FROM != 0 && ev.name == tmp[0].name && ev.cookie == in.cookie
+	for _, ev := range notes {
+		movedToNote = movedToNote || ev.mask&unix.IN_MOVED_FROM != 0 && ev.name == temp && ev.cookie == in.cookie
 	}
-	if !movedToNote {
-		t.Fatalf(".vaultmem/tmp saw %+v, want the temp file moved onto the note", tmp)
+	if !movedToNote || notes[len(notes)-1].name != temp || notes[len(notes)-1].mask&unix.IN_DELETE == 0 {
+		t.Fatalf("the note's folder saw %+v, want the temp file moved onto the note, then the old note removed", notes)
 	}
-	assertDir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+	assertDir(t, filepath.Join(dir, "notes"), "a.md")
 }
 
 // TestWriterSeesEditInTheLastInstant saves a "human" edit after the
@@ -112,7 +122,7 @@ func TestWriterSeesEditInTheLastInstant(t *testing.T) {
 	if got := readFile(t, p); got != "human, in place\n" {
 		t.Fatalf("the note is %q, want the human's edit", got)
 	}
-	assertDir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+	assertDir(t, dir, ".vaultmem", "a.md") // no temp file left beside the note
 
 	n := filepath.Join(dir, "new.md")
 	vault.SetAfterCheck(w, func() { writeFile(t, n, "human's new note\n") })

@@ -49,7 +49,7 @@ func TestWriterSeesEditDuringWrite(t *testing.T) {
 			if got := readFile(t, p); got != human {
 				t.Fatalf("the note is %q, want the human's edit %q", got, human)
 			}
-			assertDir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+			assertDir(t, dir, ".vaultmem", "a.md") // no temp file left beside the note
 		})
 	}
 }

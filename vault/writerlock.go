@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 )
 
@@ -41,8 +40,7 @@ func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
 	if !ok {
 		return nil, fmt.Errorf("lock vault (%s): not acquired", w.lock.Path())
 	}
-	// Say who holds it, for a writer that has to wait (best effort).
-	_ = os.WriteFile(w.lock.Path(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	w.noteHolder()
 	return func() error {
 		defer func() { <-w.sem }()
 		if err := w.lock.Unlock(); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,24 +23,59 @@ import (
 // arguments over a local socket and prints what comes back. The server
 // runs the very same command code on its open index, so the answer is the
 // one the CLI would have given. When no server runs, or none accepts the
-// connection within serverWait, the CLI answers in process.
+// connection within serverWait, the CLI answers in process; so it does
+// when the server does not take the request within the command's
+// first-byte wait (a server stopped with kill -STOP, whose connections
+// the kernel still accepts), when the answer does not come within
+// answerWait, and when it is larger than maxAnswer. The answer is read
+// whole before a byte of it is printed: a command that answers in
+// process after all prints its answer once.
+//
+// The server's first byte, a newline, says it has taken the request; it
+// sends it before it runs the command, so that however long the command
+// takes, a server that is alive is told from one that is not within a few
+// milliseconds. The answer, one JSON object, follows.
 
-// servedCommands are the commands a server answers, as their first words.
-var servedCommands = [][]string{
-	{"search"}, {"recall"}, {"show"}, {"links"}, {"backlinks"}, {"list"},
-	{"lesson", "match"}, {"task", "context"},
+// served is a command a server answers: its first words, and how long
+// the CLI waits for the server to take it before it answers in process (0:
+// firstByteWait). A command that must answer within a bound of its own,
+// such as a hook's, sets a shorter one.
+type served struct {
+	words     []string
+	firstByte time.Duration
+}
+
+// servedCommands are the commands a server answers.
+var servedCommands = []served{
+	{words: []string{"search"}}, {words: []string{"recall"}}, {words: []string{"show"}},
+	{words: []string{"links"}}, {words: []string{"backlinks"}}, {words: []string{"list"}},
+	{words: []string{"lesson", "match"}}, {words: []string{"task", "context"}},
 }
 
 // serverWait is how long a CLI waits for the server to accept.
 const serverWait = 100 * time.Millisecond
 
+// firstByteWait is how long a CLI waits, once connected, for a server to
+// take its request (its first byte), unless the command sets its own. A
+// live server sends it within milliseconds of the request, even on a busy
+// machine; one that has not in half a second is stopped or stuck.
+const firstByteWait = 500 * time.Millisecond
+
+// maxAnswer bounds the answer a CLI reads from a server, and a server
+// sends: a larger one is answered in process instead, printed as it is
+// made rather than held whole in memory. The largest answers commands
+// make are far smaller: a recall with the largest budget (100,000 tokens)
+// is 1.1 MB with --json, 0.4 MB without, on a vault of 2,900 notes; a
+// show --json of a note at the default size limit (10 MiB) some 11 MB.
+const maxAnswer = 32 << 20
+
 // closeWait bounds how long a stopping server waits for its listener to
 // close.
 const closeWait = 2 * time.Second
 
-// answerWait is how long a CLI waits for the server's answer once it has
-// sent its request, unless answerWaitEnv (a Go duration) says otherwise:
-// then it answers in its own process, saying so. A served command takes
+// answerWait is how long a CLI waits for the server's answer once the
+// server has taken its request, unless answerWaitEnv (a Go duration) says
+// otherwise: then it answers in its own process, saying so. A served command takes
 // milliseconds; a server that takes this long is stuck.
 const (
 	answerWait    = 30 * time.Second
@@ -78,10 +114,10 @@ type servedExit int
 
 func (e servedExit) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
-// servedCommand returns the command of args (its words, as in
-// servedCommands) when a server may answer it, where its words end in
-// args, and the vault flag's value.
-func servedCommand(args []string) (vaultDir string, command []string, end int, ok bool) {
+// servedCommand returns the command of args (as in servedCommands) when a
+// server may answer it, where its words end in args, and the vault flag's
+// value.
+func servedCommand(args []string) (vaultDir string, command served, end int, ok bool) {
 	var words []string
 	for i := 1; i < len(args) && len(words) < 2; i++ {
 		a := args[i]
@@ -102,21 +138,21 @@ func servedCommand(args []string) (vaultDir string, command []string, end int, o
 			vaultDir = a[strings.Index(a, "=")+1:]
 		case a == "-q" || a == "--quiet" || a == "-quiet":
 		case strings.HasPrefix(a, "-"):
-			return "", nil, 0, false // a flag of the root that takes us elsewhere (--help)
+			return "", served{}, 0, false // a flag of the root that takes us elsewhere (--help)
 		default:
 			words = append(words, a)
 			end = i + 1
 		}
 	}
 	for _, c := range servedCommands {
-		if len(words) >= len(c) && slices.Equal(words[:len(c)], c) {
-			if len(c) == 1 && len(words) == 2 {
+		if len(words) >= len(c.words) && slices.Equal(words[:len(c.words)], c.words) {
+			if len(c.words) == 1 && len(words) == 2 {
 				end-- // a one-word command: the second word was its argument
 			}
 			return vaultAfter(args[end:], vaultDir), c, end, true
 		}
 	}
-	return "", nil, 0, false
+	return "", served{}, 0, false
 }
 
 // vaultAfter returns the vault flag's value among a command's arguments
@@ -138,10 +174,12 @@ func vaultAfter(args []string, vaultDir string) string {
 }
 
 // askServer sends the command to the vault's running server, if it is one
-// a server answers and one accepts in time, and prints its answer;
-// answered is false when the command must run in process, which then
-// reads its standard input from rest (what askServer read of stdin, if
-// anything, then the remainder).
+// a server answers and one accepts in time, and prints its answer, once
+// it has it whole; answered is false when the command must run in process
+// (no server, or one that did not take the request or answer in time, or
+// whose answer is over maxAnswer), which then reads its standard input
+// from rest (what askServer read of stdin, if anything, then the
+// remainder).
 func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (answered bool, rest io.Reader, err error) {
 	rest = stdin
 	mode := os.Getenv(serverEnv)
@@ -160,7 +198,7 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}()
 	}
 	hasAgent := slices.ContainsFunc(args, func(a string) bool { return a == "--agent" || strings.HasPrefix(a, "--agent=") })
-	if agent := os.Getenv("VAULTMEM_AGENT"); agent != "" && !hasAgent && (command[0] == "recall" || command[0] == "task") {
+	if agent := os.Getenv("VAULTMEM_AGENT"); agent != "" && !hasAgent && (command.words[0] == "recall" || command.words[0] == "task") {
 		// The server has its own environment: the agent goes as a flag.
 		args = slices.Insert(slices.Clone(args), end, "--agent="+agent)
 	}
@@ -186,22 +224,49 @@ func askServer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		req.Stdin = string(b)
 	}
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
-	defer stop()
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return false, rest, nil
-	}
 	wait := answerWait
 	if d, err := time.ParseDuration(os.Getenv(answerWaitEnv)); err == nil && d > 0 {
 		wait = d
 	}
-	conn.SetReadDeadline(time.Now().Add(wait))
-	var resp serveResponse
-	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
+	firstByte := command.firstByte
+	switch {
+	case mode == "require":
+		firstByte = wait // to check that a server answers: it may take its time
+	case firstByte <= 0:
+		firstByte = firstByteWait
+	}
+	// The request is sent, and taken, within firstByte: a stopped server
+	// takes neither (one larger than the socket's buffer would block).
+	conn.SetDeadline(time.Now().Add(firstByte))
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	defer stop()
+	in := bufio.NewReader(conn)
+	err = json.NewEncoder(conn).Encode(req)
+	if err == nil {
+		_, err = in.Peek(1)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return true, rest, ctx.Err()
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			fmt.Fprintf(stderr, "vaultmem: the vault's server did not take the request within %v; answering here\n", firstByte)
+		}
+		return false, rest, nil // the server went away or is stopped: answer in process
+	}
+	conn.SetReadDeadline(time.Now().Add(wait))
+	if ctx.Err() != nil { // ended before the deadline above: not to be waited for
+		return true, rest, ctx.Err()
+	}
+	answer := &io.LimitedReader{R: in, N: maxAnswer + 1}
+	var resp serveResponse
+	if err := json.NewDecoder(answer).Decode(&resp); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return true, rest, ctx.Err()
+		case answer.N <= 0:
+			fmt.Fprintf(stderr, "vaultmem: the vault's server's answer is over %d MiB; answering here\n", maxAnswer>>20)
+		case errors.Is(err, os.ErrDeadlineExceeded):
 			fmt.Fprintf(stderr, "vaultmem: the vault's server did not answer within %v (%s); answering here\n", wait, answerWaitEnv)
 		}
 		return false, rest, nil // the server went away or is stuck: answer in process
@@ -293,11 +358,23 @@ func answer(ctx context.Context, conn net.Conn, shared *session, logf func(strin
 	if _, _, _, ok := servedCommand(req.Args); !ok || req.Vault != shared.v.Dir {
 		return // not ours to answer: the CLI answers in process
 	}
+	conn.SetWriteDeadline(time.Now().Add(requestWait))
+	if _, err := conn.Write([]byte{'\n'}); err != nil { // taken: the CLI waits for the answer now
+		return
+	}
 	var out, errb bytes.Buffer
 	err := runIn(ctx, req.Args, strings.NewReader(req.Stdin), &out, &errb, shared)
 	code := report(err, &errb)
+	b, err := json.Marshal(serveResponse{Stdout: out.String(), Stderr: errb.String(), Code: code})
+	if err != nil {
+		logf("serve queries: answer: %v", err)
+		return
+	}
+	if len(b) > maxAnswer {
+		return // the CLI answers in process, and prints as it goes
+	}
 	conn.SetWriteDeadline(time.Now().Add(requestWait))
-	if err := json.NewEncoder(conn).Encode(serveResponse{Stdout: out.String(), Stderr: errb.String(), Code: code}); err != nil {
+	if _, err := conn.Write(append(b, '\n')); err != nil {
 		logf("serve queries: answer: %v", err)
 	}
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -197,34 +201,131 @@ func TestServerThatDropsTheRequest(t *testing.T) {
 	}
 }
 
-// TestServerThatNeverAnswers: a socket that takes the request and never
-// answers leaves the command to answer in process once VAULTMEM_SERVER_WAIT
-// has passed, saying so.
-func TestServerThatNeverAnswers(t *testing.T) {
-	dir := newVault(t)
-	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
+// hangGuard is how long vaultmemGuarded lets a command run: far longer
+// than any command here takes, so that a command that hangs fails the
+// test instead of stalling it. It measures no speed.
+const hangGuard = 20 * time.Second
+
+// vaultmemGuarded is vaultmemEnv for a command that might hang: one still
+// running after hangGuard is killed, and the test fails.
+func vaultmemGuarded(t *testing.T, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "VAULTMEM_VAULT="), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("vaultmem %v still ran after %v: it hangs", args, hangGuard)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// fakeServer listens at the server's address of the vault dir, as a
+// server would, and hands each connection to handle on its own
+// goroutine; connections are closed when the test ends.
+func fakeServer(t *testing.T, dir string, handle func(net.Conn)) {
+	t.Helper()
 	l, err := listenServer(serverAddress(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var held []net.Conn // open and unanswered until the test ends
-	defer func() {
-		l.Close()
+	var conns []net.Conn
+	var wg sync.WaitGroup
+	done := acceptEach(l, func(c net.Conn) {
 		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
+		conns = append(conns, c)
+		mu.Unlock()
+		wg.Go(func() { handle(c) })
+	})
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		mu.Lock()
+		for _, c := range conns {
 			c.Close()
 		}
-	}()
-	acceptEach(l, func(c net.Conn) {
-		mu.Lock()
-		held = append(held, c)
 		mu.Unlock()
+		wg.Wait()
 	})
-	r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=200ms"}, "search", "pnpm")
+}
+
+// TestServerThatNeverAnswers: a socket that accepts (or a stopped server,
+// whose connections the kernel accepts) and never takes the request
+// leaves the command to answer in process once the first-byte deadline
+// has passed, saying so: it does not wait for the answer's own bound.
+func TestServerThatNeverAnswers(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
+	fakeServer(t, dir, func(c net.Conn) {}) // held open, unread, until the test ends
+	r := vaultmemGuarded(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=1h"}, "search", "pnpm")
+	if r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") || !strings.Contains(r.stderr, "did not take the request within") {
+		t.Errorf("search beside a server that never answers: %+v", r)
+	}
+}
+
+// TestServerThatTakesTheRequestAndNeverAnswers: a server that took the
+// request (its first byte came) and never answers leaves the command to
+// answer in process once VAULTMEM_SERVER_WAIT has passed, saying so.
+func TestServerThatTakesTheRequestAndNeverAnswers(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
+	fakeServer(t, dir, func(c net.Conn) {
+		bufio.NewReader(c).ReadString('\n')
+		c.Write([]byte("\n"))
+	})
+	r := vaultmemGuarded(t, dir, "", []string{"VAULTMEM_SERVER_WAIT=200ms"}, "search", "pnpm")
 	if r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") || !strings.Contains(r.stderr, "did not answer within 200ms") {
 		t.Errorf("search beside a server that never answers: %+v", r)
+	}
+}
+
+// TestServerAnswerOverTheBound: an answer larger than any the CLI takes
+// (a server gone wrong streaming one endless string, or just a huge one)
+// is not read to its end: the command answers in process, saying so, and
+// prints only its own answer, once.
+func TestServerAnswerOverTheBound(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always", "use", "pnpm.")
+	want := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=off"}, "search", "pnpm")
+	chunk := bytes.Repeat([]byte("a"), 64<<10)
+	for _, tt := range []struct {
+		name   string
+		chunks int // -1: endless
+	}{
+		{"endless", -1},
+		{"over the bound", maxAnswer/len(chunk) + 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := dir
+			fakeServer(t, dir, func(c net.Conn) {
+				bufio.NewReader(c).ReadString('\n')
+				c.Write([]byte(`{"stdout":"`))
+				for i := 0; i != tt.chunks; i++ {
+					if _, err := c.Write(chunk); err != nil {
+						return // the CLI hung up
+					}
+				}
+				c.Write([]byte("\",\"code\":0}\n"))
+				c.Close()
+			})
+			r := vaultmemGuarded(t, dir, "", nil, "search", "pnpm")
+			if r.code != 0 || r.stdout != want.stdout || !strings.Contains(r.stderr, "answer is over") {
+				t.Errorf("search beside a server whose answer is %s: exit %d, %d bytes of output (%.80q), stderr %q; want %q",
+					tt.name, r.code, len(r.stdout), r.stdout, r.stderr, want.stdout)
+			}
+		})
 	}
 }
 

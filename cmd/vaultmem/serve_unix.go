@@ -6,7 +6,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,12 +23,18 @@ import (
 const maxSocketPath = 103 - 8
 
 // serverAddress is the socket of vault dir's server: in .vaultmem/tmp when
-// the path fits a socket address, else in a folder of this user's under
-// the system's temporary folder, named by a hash of dir.
+// the path fits a socket address and that folder is this user's and
+// closed to others (or not made yet), else in a folder of this user's
+// under the system's temporary folder, named by a hash of dir. In a
+// vault shared with other local users, .vaultmem/tmp may be another's, or
+// open to the group: whoever may change it could move a socket of theirs
+// into place.
 func serverAddress(dir string) string {
 	p := filepath.Join(dir, filepath.FromSlash(vault.TmpDir), "serve.sock")
 	if len(p) <= maxSocketPath {
-		return p
+		if err := closedFolder(filepath.Dir(p), 0o022); err == nil || errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
 	}
 	sum := sha256.Sum256([]byte(dir))
 	return filepath.Join(sharedSocketDir(), hex.EncodeToString(sum[:8])+".sock")
@@ -39,14 +47,53 @@ func sharedSocketDir() string {
 }
 
 // dialServer connects to the server listening at addr, waiting at most
-// serverWait: only to a socket of this user's (another user's process is
-// not taken for the vault's server).
+// serverWait, and only to a process of this user's: another user's
+// process is never taken for the vault's server. The socket's file must
+// be this user's, and the kernel must say the process that listens runs
+// as this user (on Linux, macOS and FreeBSD; elsewhere the file's owner is
+// all there is to go by): whoever can change the socket's folder could
+// move their own socket into place between the look at its owner and the
+// connection.
 func dialServer(ctx context.Context, addr string) (net.Conn, error) {
 	if _, err := thisUsers(addr); err != nil {
 		return nil, err
 	}
 	d := net.Dialer{Timeout: serverWait}
-	return d.DialContext(ctx, "unix", addr)
+	c, err := d.DialContext(ctx, "unix", addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := servedByThisUser(c); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// servedByThisUser says why the process at the other end of socket c does
+// not run as this user, where the kernel tells.
+func servedByThisUser(c net.Conn) error {
+	uid, known, err := peerUID(c)
+	switch {
+	case err != nil:
+		return err
+	case known && uid != os.Getuid():
+		return fmt.Errorf("served by another user (%d), not this one", uid)
+	}
+	return nil
+}
+
+// closedFolder says why dir is not a folder (not a link to one) of this
+// user's, closed to others: none of the permission bits of open set.
+func closedFolder(dir string, open fs.FileMode) error {
+	info, err := thisUsers(dir)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() || info.Mode().Perm()&open != 0 {
+		return fmt.Errorf("%s is not a folder closed to other users (%v)", dir, info.Mode())
+	}
+	return nil
 }
 
 // thisUsers says why the file at p does not belong to this user; info is
@@ -64,22 +111,21 @@ func thisUsers(p string) (info os.FileInfo, err error) {
 // listenServer listens at addr, owner-only, in place of any socket a
 // server that died left there. The socket is made under another name,
 // made owner-only, then moved into place: no one ever sees it with wider
-// permissions. Closing the listener removes the socket.
+// permissions. Its folder must be this user's, and no one else may change
+// it (in the system's temporary folder, a folder anyone may make, no one
+// else may even look in it), or another user could put a socket in its
+// place. Closing the listener removes the socket.
 func listenServer(addr string) (net.Listener, error) {
 	dir := filepath.Dir(addr)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
+	open := fs.FileMode(0o022)
 	if dir == sharedSocketDir() {
-		// A folder anyone may make: it must be this user's, and closed
-		// to others, or another user could put a socket in its place.
-		info, err := thisUsers(dir)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() || info.Mode().Perm()&0o077 != 0 {
-			return nil, fmt.Errorf("%s is not a folder closed to other users", dir)
-		}
+		open = 0o077
+	}
+	if err := closedFolder(dir, open); err != nil {
+		return nil, err
 	}
 	tmp := fmt.Sprintf("%s.%d", addr, os.Getpid())
 	os.Remove(tmp)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -119,5 +120,89 @@ func TestSocketInTheTemporaryFolder(t *testing.T) {
 	other.Close()
 	if _, err := os.Lstat(addr); err == nil {
 		t.Error("the socket is left after its server stopped")
+	}
+}
+
+// TestSocketOutOfAnOpenTmp: a .vaultmem/tmp that others may change (open
+// to the group or to all, or another user's, in a vault shared with other
+// local users) holds no socket of the server's: its address is in this
+// user's folder under the temporary folder, and no server listens in such
+// a .vaultmem/tmp.
+func TestSocketOutOfAnOpenTmp(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		mode  os.FileMode
+		owner int // -1: this user
+		there bool
+	}{
+		{"not made yet", 0, -1, true},
+		{"this user's", 0o755, -1, true},
+		{"open to the group", 0o775, -1, false},
+		{"open to all", 0o777, -1, false},
+		{"another user's", 0o755, 4242, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("TMPDIR", t.TempDir())
+			dir := t.TempDir()
+			tmp := filepath.Join(dir, ".vaultmem", "tmp")
+			if tt.mode != 0 {
+				if err := os.MkdirAll(tmp, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(tmp, tt.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.owner >= 0 {
+				if err := os.Chown(tmp, tt.owner, tt.owner); err != nil {
+					t.Skipf("cannot give the folder to another user: %v", err) // not root
+				}
+			}
+			addr := serverAddress(dir)
+			if got := filepath.Dir(addr) == tmp; got != tt.there {
+				t.Errorf("the socket is %s; in .vaultmem/tmp: %v, want %v", addr, got, tt.there)
+			}
+			inTmp := filepath.Join(tmp, "serve.sock")
+			l, err := listenServer(inTmp)
+			if err == nil {
+				l.Close()
+			}
+			if (err == nil) != tt.there {
+				t.Errorf("listen in %s: %v; want it only in a folder of this user's closed to others", tmp, err)
+			}
+		})
+	}
+}
+
+// TestStoppedServer: a watcher stopped (kill -STOP) still has its
+// connections accepted by the kernel, and never takes a request: a hook
+// and a search answer in process, at once, not after the answer's bound.
+func TestStoppedServer(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
+	w := startWatch(t, dir)
+	for i := 0; ; i++ { // a hang guard, not a timing
+		if r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "pin"); r.code == 0 {
+			break
+		}
+		if i == 3000 {
+			t.Fatalf("the watcher never served; it said:\n%s", w.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := w.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.cmd.Process.Signal(syscall.SIGCONT) })
+	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	want := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=off"}, "lesson", "match", "--hook")
+	for _, args := range [][]string{{"lesson", "match", "--hook"}, {"search", "pin"}} {
+		r := vaultmemGuarded(t, dir, hook, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stderr, "did not take the request within") {
+			t.Errorf("%v beside a stopped server: %+v", args, r)
+		}
+		if args[0] == "lesson" && r.stdout != want.stdout {
+			t.Errorf("hook beside a stopped server: %q, want %q", r.stdout, want.stdout)
+		}
 	}
 }

@@ -3,13 +3,17 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // mountTmpfs mounts a small file system of its own for the test (a disk
@@ -147,4 +151,111 @@ func TestReadOnlyVault(t *testing.T) {
 			t.Error(".vaultmem appeared on a read-only disk")
 		}
 	})
+}
+
+// asAnotherUser is the uid (and gid) TestServerOfAnotherUser runs its
+// fake server as.
+const asAnotherUser = 12345
+
+// TestServerOfAnotherUser: another local user who can change the vault's
+// .vaultmem (a shared vault) listens at its socket, and wins the race
+// between the CLI's look at the socket's owner and its connection (here:
+// their socket is given to this user once they listen). The CLI asks the
+// kernel who listens, and never takes their answer for the vault's.
+func TestServerOfAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to run a server as another user")
+	}
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
+	// The other user's program: this test binary, where they may run it.
+	bin := filepath.Join(t.TempDir(), "vaultmem.test")
+	copyFile(t, os.Args[0], bin, 0o755)
+	for _, d := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(bin)), dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp := filepath.Join(dir, ".vaultmem", "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	addr := serverAddress(dir)
+	if filepath.Dir(addr) != tmp {
+		t.Fatalf("the socket is %s, want one in %s", addr, tmp)
+	}
+	if err := os.Chmod(tmp, 0o777); err != nil { // for the other user to listen there
+		t.Fatal(err)
+	}
+	fake := exec.Command(bin, "-test.run=^TestFakeServerHelper$")
+	fake.Env = append(os.Environ(), "VAULTMEM_FAKE_SERVER="+addr)
+	fake.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: asAnotherUser, Gid: asAnotherUser}}
+	var out strings.Builder
+	fake.Stdout, fake.Stderr = &out, &out
+	if err := fake.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		fake.Process.Kill()
+		fake.Wait()
+	})
+	for i := 0; ; i++ { // a hang guard, not a timing
+		if info, err := os.Lstat(addr); err == nil && info.Sys().(*syscall.Stat_t).Uid == asAnotherUser {
+			break
+		}
+		if i == 3000 {
+			t.Fatalf("the fake server never listened at %s:\n%s", addr, out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Their socket now looks like this user's, in a folder of this user's.
+	if err := os.Lchown(addr, os.Getuid(), os.Getgid()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := vaultmemEnv(t, dir, "", []string{"VAULTMEM_SERVER=require"}, "search", "helix")
+	if strings.Contains(r.stdout, "HIJACKED") || r.code == 0 {
+		t.Errorf("VAULTMEM_SERVER=require beside another user's server: %+v, want no server taken", r)
+	}
+	if r := vaultmem(t, dir, "", "search", "helix"); r.code != 0 || strings.Contains(r.stdout, "HIJACKED") || !strings.Contains(r.stdout, "editor") {
+		t.Errorf("search beside another user's server: %+v, want the answer of this process", r)
+	}
+}
+
+// TestFakeServerHelper is TestServerOfAnotherUser's fake server, run as
+// another user: it answers every request with "HIJACKED".
+func TestFakeServerHelper(t *testing.T) {
+	addr := os.Getenv("VAULTMEM_FAKE_SERVER")
+	if addr == "" {
+		t.Skip("a helper process of TestServerOfAnotherUser")
+	}
+	l, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			defer c.Close()
+			bufio.NewReader(c).ReadString('\n')
+			json.NewEncoder(c).Encode(serveResponse{Stdout: "HIJACKED\n"})
+		}()
+	}
+}
+
+// copyFile copies the file from to a new file to with the mode given.
+func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, mode); err != nil {
+		t.Fatal(err)
+	}
 }
