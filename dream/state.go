@@ -5,12 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -96,7 +92,7 @@ func (d *Dreamer) lock(ctx context.Context, wait bool) (func(), error) {
 	if err := d.v.EnsureDir(vault.TmpDir); err != nil {
 		return nil, err
 	}
-	fl := flock.New(d.v.Abs(lockFile), flock.SetPermissions(0o644))
+	fl := d.v.FileLock(lockFile)
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait {
 		ok, err = fl.TryLockContext(ctx, 50*time.Millisecond)
@@ -105,13 +101,12 @@ func (d *Dreamer) lock(ctx context.Context, wait bool) (func(), error) {
 		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
 	}
 	if !ok {
-		holder, _ := os.ReadFile(fl.Path())
-		if pid := strings.TrimSpace(string(holder)); pid != "" {
+		if pid := fl.Holder(); pid != "" {
 			return nil, fmt.Errorf("%w (pid %s)", ErrRunning, pid)
 		}
 		return nil, ErrRunning
 	}
-	_ = os.WriteFile(fl.Path(), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644) // who holds it, for the next one
+	fl.NoteHolder() // who holds it, for the next one
 	return func() { fl.Unlock() }, nil
 }
 

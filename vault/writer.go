@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gofrs/flock"
 )
 
 // AnyHash, given as the expected hash to [Writer.Write] or [Writer.Remove],
@@ -74,7 +73,7 @@ type Writer struct {
 	// sem serialises the goroutines of this Writer: the flock is held per
 	// Writer, not per goroutine.
 	sem  chan struct{}
-	lock *flock.Flock
+	lock *FileLock
 	opts WriterOptions
 	// beforeCommit and afterCheck, when set (by tests), run after a write's
 	// temp file is ready: before the note is checked again, and between
@@ -89,7 +88,7 @@ func NewWriter(v *Vault, opts WriterOptions) *Writer {
 	w := &Writer{
 		v:    v,
 		sem:  make(chan struct{}, 1),
-		lock: flock.New(v.Abs(LockFile), flock.SetPermissions(0o644), flock.SetFlag(lockFlag())),
+		lock: v.FileLock(LockFile),
 		opts: opts,
 	}
 	if w.opts.MaxNoteSize <= 0 {

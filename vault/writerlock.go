@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 )
 
 // acquire takes the Writer's turn among goroutines, then the vault lock
@@ -40,7 +38,7 @@ func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
 	if !ok {
 		return nil, fmt.Errorf("lock vault (%s): not acquired", w.lock.Path())
 	}
-	w.noteHolder()
+	w.lock.NoteHolder()
 	return func() error {
 		defer func() { <-w.sem }()
 		if err := w.lock.Unlock(); err != nil {
@@ -60,8 +58,7 @@ func (w *Writer) waitLock(ctx context.Context) (bool, error) {
 		if ok || ctx.Err() != nil || err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return ok, err
 		}
-		holder, _ := os.ReadFile(w.lock.Path())
-		w.opts.LockWait(strings.TrimSpace(string(holder)))
+		w.opts.LockWait(w.lock.Holder())
 	}
 	return w.lock.TryLockContext(ctx, lockRetry)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -23,37 +21,25 @@ const lockFile = vault.TmpDir + "/watch.lock"
 
 // lock takes the vault's watcher lock. A reader checking [Running] may
 // hold it for an instant, so it retries for half a second.
-func lock(v *vault.Vault) (*flock.Flock, error) {
-	p := v.Abs(lockFile)
+func lock(v *vault.Vault) (*vault.FileLock, error) {
 	if err := v.EnsureDir(vault.TmpDir); err != nil { // the .gitignore first
 		return nil, fmt.Errorf("watch: %w", err)
 	}
-	fl := flock.New(p)
+	fl := v.FileLock(lockFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, fmt.Errorf("watch: lock %s: %w", p, err)
+		return nil, fmt.Errorf("watch: lock %s: %w", fl.Path(), err)
 	}
 	if !ok {
-		if pid := owner(p); pid != "" {
-			return nil, fmt.Errorf("%w (pid %s; lock %s)", ErrRunning, pid, p)
+		if pid := fl.Holder(); pid != "" {
+			return nil, fmt.Errorf("%w (pid %s; lock %s)", ErrRunning, pid, fl.Path())
 		}
-		return nil, fmt.Errorf("%w (lock %s)", ErrRunning, p)
+		return nil, fmt.Errorf("%w (lock %s)", ErrRunning, fl.Path())
 	}
-	if err := os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
-		fl.Unlock()
-		return nil, fmt.Errorf("watch: %w", err)
-	}
+	fl.NoteHolder()
 	return fl, nil
-}
-
-func owner(p string) string {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
 }
 
 // Running reports whether a live watcher holds the vault in dir. A

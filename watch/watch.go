@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -78,7 +77,7 @@ type Watcher struct {
 	v    *vault.Vault
 	ix   Index
 	opts Options
-	lock *flock.Flock
+	lock *vault.FileLock
 
 	mu      sync.Mutex
 	fsw     *fsnotify.Watcher

@@ -22,14 +22,14 @@ func lockFlag() int {
 	return flag | syscall.O_NOFOLLOW
 }
 
-// noteHolder writes this process's pid into the lock file, for a writer
-// that has to wait to say whom it waits for (best effort). Whoever can
-// change .vaultmem (another user, in a vault shared with them) can put a
-// link there: so the pid goes only into a lock file opened without
+// NoteHolder writes this process's pid into the lock file, for the next
+// process that has to wait to say whom it waits for (best effort). Whoever
+// can change .vaultmem (another user, in a vault shared with them) can
+// put a link there: so the pid goes only into a lock file opened without
 // following a symbolic link, that is a regular file of this user's with
 // no other name (no hard link to a note or to any file of theirs).
-func (w *Writer) noteHolder() {
-	f, err := w.v.root.OpenFile(filepath.FromSlash(LockFile), os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+func (l *FileLock) NoteHolder() {
+	f, err := l.v.root.OpenFile(filepath.FromSlash(l.rel), os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return
 	}
