@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // doctorReport is the JSON of `vaultmem doctor`.
@@ -32,7 +35,15 @@ type doctorReport struct {
 	// says what it wrote), as the next Dream would.
 	InterruptedDream string        `json:"interrupted_dream,omitempty"`
 	DreamFinished    *dream.Report `json:"dream_finished,omitempty"`
+	// Leftovers are the temp files killed writers left beside notes
+	// (hidden, never notes); --fix removes those over an hour old.
+	Leftovers []vault.Leftover `json:"leftover_temp_files"`
+	Removed   []string         `json:"removed_temp_files,omitempty"`
 }
+
+// leftoverAge is how old a temp file must be for doctor --fix to remove
+// it: no write takes anywhere near that long.
+const leftoverAge = time.Hour
 
 func (a *app) doctorCommand() *cli.Command {
 	return &cli.Command{
@@ -51,7 +62,9 @@ func (a *app) doctorCommand() *cli.Command {
 			"(killed, say) is reported, and --fix finishes it as the next Dream would. With --json: {ok,\n" +
 			"drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
 			"lesson_problems: [{path, line, reason}], skipped: [{path, error}], warnings: [{path, error}],\n" +
-			"interrupted_dream, dream_finished}.",
+			"interrupted_dream, dream_finished, leftover_temp_files: [{path, mod_time}], removed_temp_files}.\n" +
+			"Temp files a killed write left beside notes (hidden: .NAME.md.vaultmem-tmp-*) are listed, and\n" +
+			"--fix removes those over an hour old.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -119,6 +132,17 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			rep.Skipped, rep.Warnings = nonNil(rep.Skipped), nonNil(rep.Warnings)
+			if rep.Leftovers, err = s.v.Leftovers(); err != nil {
+				return err
+			}
+			rep.Leftovers = nonNil(rep.Leftovers)
+			if cmd.Bool("fix") {
+				for _, l := range rep.Leftovers {
+					if time.Since(l.ModTime) > leftoverAge && s.v.RemoveLeftover(l.Path) == nil {
+						rep.Removed = append(rep.Removed, l.Path)
+					}
+				}
+			}
 			if cmd.Bool("json") {
 				if err := a.printJSON(rep); err != nil {
 					return err
@@ -144,6 +168,13 @@ func (a *app) printDrift(rep doctorReport) {
 	}
 	for _, p := range rep.LessonProblems {
 		fmt.Fprintf(a.stdout, "%s:%d: lesson: %s\n", p.Path, p.Line, p.Message)
+	}
+	for _, l := range rep.Leftovers {
+		if slices.Contains(rep.Removed, l.Path) {
+			fmt.Fprintf(a.stdout, "%s: removed: a temp file a killed write left\n", l.Path)
+		} else {
+			fmt.Fprintf(a.stdout, "%s: a temp file a write left (a killed one, if over an hour old: doctor --fix removes it)\n", l.Path)
+		}
 	}
 	if rep.DreamFinished != nil {
 		fmt.Fprintf(a.stdout, "finished the Dream run started %s: %s\n", rep.InterruptedDream, rep.DreamFinished.Summary())

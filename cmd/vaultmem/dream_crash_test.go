@@ -118,3 +118,37 @@ func TestDreamKilledWhileWriting(t *testing.T) {
 		t.Errorf("a run after changed something: %s", out)
 	}
 }
+
+// TestDoctorRemovesLeftoverTempFiles: a temp file a killed write left
+// beside a note is listed by doctor, and --fix removes it once it is over
+// an hour old (a fresh one may belong to a write in progress); notes and
+// other dot-files stay.
+func TestDoctorRemovesLeftoverTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	ok(t, dir, "init")
+	for p, c := range map[string]string{"notes/a.md": "a\n", "notes/.a.md.vaultmem-tmp-old": "half", "notes/.a.md.vaultmem-tmp-new": "half", "notes/.keep": ""} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "notes", ".a.md.vaultmem-tmp-old"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "index")
+	if out := ok(t, dir, "doctor"); !strings.Contains(out, "notes/.a.md.vaultmem-tmp-old: a temp file") || !strings.Contains(out, "notes/.a.md.vaultmem-tmp-new: a temp file") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	if out := ok(t, dir, "doctor", "--fix"); !strings.Contains(out, "notes/.a.md.vaultmem-tmp-old: removed") {
+		t.Errorf("doctor --fix:\n%s", out)
+	}
+	for p, want := range map[string]bool{"notes/.a.md.vaultmem-tmp-old": false, "notes/.a.md.vaultmem-tmp-new": true, "notes/a.md": true, "notes/.keep": true} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", p, err == nil, want)
+		}
+	}
+}
