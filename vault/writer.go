@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
 )
 
 // AnyHash, given as the expected hash to [Writer.Write] or [Writer.Remove],
