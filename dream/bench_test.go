@@ -40,8 +40,9 @@ func benchVault(b *testing.B) (*testVault, map[string]string) {
 		n := vault.Parse("m.md", []byte(src))
 		typ, _ := n.Frontmatter.String("type")
 		desc, _ := n.Frontmatter.String("description")
+		name, _ := n.Frontmatter.String("name")
 		body := string(n.Body()) + "\nSaid again.\n"
-		if err := os.WriteFile(dst, []byte(memoryNote(fmt.Sprintf("Planted duplicate %d", i), typ, fmt.Sprintf("%q", desc), "", body)), 0o644); err != nil {
+		if err := os.WriteFile(dst, []byte(memoryNote(name+", planted again", typ, fmt.Sprintf("%q", desc), "", body)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -34,6 +34,12 @@ type mem struct {
 	// content parsed (both forgotten when next changes: see set).
 	sentences *[]sentence
 	view      *vault.Note
+	// meant caches its meaning (see meaning), forgotten likewise.
+	meant *text.Meaning
+	// size caches the words of its body as read (see bodyWords), once
+	// sized.
+	size  int
+	sized bool
 }
 
 // entry is the memory's line in MEMORY.md, as planned.
@@ -42,7 +48,7 @@ func (m *mem) entry() memory.Entry { return memory.NoteEntry(m.parsed()) }
 // set plans next as the memory's content (nil: unchanged), forgetting
 // what was read from the content before.
 func (m *mem) set(next []byte) {
-	m.next, m.sentences, m.view = next, nil, nil
+	m.next, m.sentences, m.view, m.meant = next, nil, nil, nil
 }
 
 // parsed is the memory as planned so far, parsed.

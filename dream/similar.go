@@ -30,23 +30,24 @@ func (m *mem) words() []string {
 	return text.Words(desc + "\n" + string(m.note.Body()))
 }
 
-// differ reports how a and b differ in meaning (see text.Differ): their
-// facts from the name, description and body; their words from the body
-// alone (the description when there is none), which is what a merge
-// keeps: a name and a description are reworded freely.
-func differ(a, b *mem) (text.Difference, bool) {
-	facts := func(m *mem) string {
-		desc, _ := m.note.Frontmatter.String("description")
-		return m.name + "\n" + desc + "\n" + string(m.note.Body())
-	}
-	words := func(m *mem) string {
-		if body := strings.TrimSpace(string(m.note.Body())); body != "" {
-			return body
+// differ reports how a and b differ in meaning (see text.Differ).
+func differ(a, b *mem) (text.Difference, bool) { return a.meaning().Differ(b.meaning()) }
+
+// meaning is m, as planned, read for comparing: its facts from the name,
+// description and body; its words from the body alone (the description
+// when there is none), which is what a merge keeps: a name and a
+// description are reworded freely.
+func (m *mem) meaning() *text.Meaning {
+	if m.meant == nil {
+		n := m.parsed()
+		desc, _ := n.Frontmatter.String("description")
+		words := strings.TrimSpace(string(n.Body()))
+		if words == "" {
+			words = desc
 		}
-		desc, _ := m.note.Frontmatter.String("description")
-		return desc
+		m.meant = text.NewMeaning(m.name+"\n"+desc+"\n"+string(n.Body()), words)
 	}
-	return text.Differ(facts(a), words(a), facts(b), words(b))
+	return m.meant
 }
 
 // normName is a name with case, spacing (spaces, "-" and "_" alike) and
@@ -150,9 +151,11 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 		}
 		if s := sets[i].Similarity(sets[j]); s >= text.NearDuplicate {
 			pair(i, j, fmt.Sprintf("near duplicate (%.2f)", s))
-		} else if diff, differs := differ(ms[i], ms[j]); differs && diff.Opposite && diff.Kind == "negation" {
-			// Less alike by words, but all that differs is a negation.
-			p.opposed = append(p.opposed, opposition{ms[i], ms[j], "", diff})
+		} else if ms[i].meaning().Negations() != ms[j].meaning().Negations() {
+			// Less alike by words, but all that differs may be a negation.
+			if diff, differs := differ(ms[i], ms[j]); differs && diff.Opposite && diff.Kind == "negation" {
+				p.opposed = append(p.opposed, opposition{ms[i], ms[j], "", diff})
+			}
 		}
 	}
 
@@ -215,7 +218,7 @@ func surer(a, b string) string {
 // moreComplete orders memories the most complete first: more words, then
 // the older (by created; one without comes after), then by path.
 func moreComplete(a, b *mem) int {
-	if na, nb := len(text.Words(string(a.note.Body()))), len(text.Words(string(b.note.Body()))); na != nb {
+	if na, nb := a.bodyWords(), b.bodyWords(); na != nb {
 		return nb - na
 	}
 	ca, cb := a.created(), b.created()
@@ -228,6 +231,15 @@ func moreComplete(a, b *mem) int {
 		return strings.Compare(ca, cb)
 	}
 	return strings.Compare(a.path, b.path)
+}
+
+// bodyWords counts the words of m's body as read (cached: sorting by
+// completeness asks it often).
+func (m *mem) bodyWords() int {
+	if !m.sized {
+		m.size, m.sized = len(text.Words(string(m.note.Body()))), true
+	}
+	return m.size
 }
 
 // minJaccard is the least Jaccard index of near duplicates: with an LCS

@@ -62,12 +62,43 @@ const maxAlign = 4 << 20
 // agree on everything the rule above checks. Facts are compared over all
 // of each text; words (the alignment, negations) over aWords and bWords,
 // which leave out what a rewording may change freely (a memory's name,
-// say): pass a and b again when there is nothing to leave out.
+// say): pass a and b again when there is nothing to leave out. To compare
+// one text with many, read it once with NewMeaning.
 func Differ(a, aWords, b, bWords string) (d Difference, ok bool) {
-	if d, ok := factsOf(tokenize(a)).differ(factsOf(tokenize(b))); ok {
+	return NewMeaning(a, aWords).Differ(NewMeaning(b, bWords))
+}
+
+// Meaning is a text read for comparing (see Differ): its facts and its
+// words, worked out once. It is safe for concurrent use once made.
+type Meaning struct {
+	facts     facts
+	words     []token
+	negations int
+}
+
+// NewMeaning reads text, with words the part of it a rewording may not
+// change freely (see Differ).
+func NewMeaning(text, words string) *Meaning {
+	m := &Meaning{facts: factsOf(tokenize(text)), words: tokenize(words)}
+	for i := range m.words {
+		if isNegation(m.words, i) {
+			m.negations++
+		}
+	}
+	return m
+}
+
+// Negations counts the negations of its words: two texts that differ in
+// it may state opposite things (see Difference.Opposite); two that do not
+// differ only in where they put them.
+func (m *Meaning) Negations() int { return m.negations }
+
+// Differ reports how m and o differ in meaning (see Differ).
+func (m *Meaning) Differ(o *Meaning) (Difference, bool) {
+	if d, ok := m.facts.differ(o.facts); ok {
 		return d, true
 	}
-	al := align(tokenize(aWords), tokenize(bWords))
+	al := align(m.words, o.words)
 	if d, ok := al.replaced(); ok {
 		return d, true
 	}
