@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -214,7 +215,7 @@ func (d *Dreamer) liveInto(ctx context.Context, into string) string {
 		if err != nil {
 			return ""
 		}
-		fm := vault.Parse(p, content).Frontmatter
+		fm := markdown.Parse(p, content).Frontmatter
 		next, merged := fm.String("merged_into")
 		if !merged {
 			if fm.Value("archived") != nil {
@@ -236,7 +237,7 @@ func (d *Dreamer) undo(ctx context.Context, m *mem, rep *Report) {
 		return
 	}
 	rep.Changed = slices.DeleteFunc(rep.Changed, func(p string) bool { return p == m.path })
-	m.hash = vault.Hash(m.note.Content)
+	m.hash = markdown.Hash(m.note.Content)
 	m.set(nil)
 	m.archived = false
 }
@@ -297,7 +298,7 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 	}
 	st, changed, err := d.store.Relist(ctx, entries, flags, dryRun)
 	rep.MemoryIndex = IndexReport{Path: d.store.IndexFile(), IndexStats: st, Changed: changed}
-	var pe *vault.ParseError
+	var pe *markdown.ParseError
 	switch {
 	case errors.As(err, &pe): // broken by a human while Dream ran
 		rep.MemoryIndex.Error = err.Error()

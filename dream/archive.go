@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Archiving never deletes: an archived memory stays a note, with
@@ -102,9 +102,9 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 // archive returns m's content marked archived today, with key (merged_into
 // or superseded_by) naming what replaced it.
 func archive(m *mem, today, key, link string) ([]byte, error) {
-	next, err := vault.SetFrontmatter(m.path, m.current(), key, link)
+	next, err := markdown.SetFrontmatter(m.path, m.current(), key, link)
 	if err == nil {
-		next, err = vault.SetFrontmatter(m.path, next, "archived", vault.FromJSON(today))
+		next, err = markdown.SetFrontmatter(m.path, next, "archived", markdown.FromJSON(today))
 	}
 	return next, err
 }
@@ -125,7 +125,7 @@ var listKeys = map[string]bool{"tags": true, "aliases": true}
 func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *Report) {
 	w := mg.winner
 	content := w.current()
-	wn := vault.Parse(w.path, content)
+	wn := markdown.Parse(w.path, content)
 	mg.before = string(wn.Body())
 	seen := map[string]bool{}
 	for _, s := range wn.Spans {
@@ -145,7 +145,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 			l.archived = false
 			continue
 		}
-		ln := vault.Parse(l.path, l.current())
+		ln := markdown.Parse(l.path, l.current())
 		for _, s := range ln.Spans {
 			if k := blockKey(s.Text(ln)); !seen[k] {
 				seen[k] = true
@@ -162,8 +162,8 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 	}
 	mg.losers = losers
 	if len(added) > 0 {
-		body := strings.TrimRight(string(vault.Parse(w.path, content).Body()), " \t\r\n")
-		content = vault.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
+		body := strings.TrimRight(string(markdown.Parse(w.path, content).Body()), " \t\r\n")
+		content = markdown.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
 		if crlf(w.current()) { // the winner's line endings throughout
 			content = bytes.ReplaceAll(bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 		}
@@ -178,7 +178,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 // winner already has (ids, which it adds the block's to) renamed with
 // renamedBlock, so that no note holds an id twice and a link to the
 // loser's block finds it.
-func withUniqueBlocks(ln *vault.Note, s vault.Span, from string, ids map[string]bool) string {
+func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[string]bool) string {
 	text := strings.ReplaceAll(strings.TrimRight(s.Text(ln), " \t\r\n"), "\r\n", "\n")
 	for _, b := range ln.Blocks {
 		if b.Line < s.Line || b.Line > s.EndLine {
@@ -217,8 +217,8 @@ func blockKey(s string) string { return strings.Join(strings.Fields(strings.ToLo
 
 // mergeKeys returns content (the winner's, at vault path p) with the
 // frontmatter keys of l it lacks.
-func mergeKeys(p string, content []byte, l *vault.Note) ([]byte, error) {
-	wn := vault.Parse(p, content)
+func mergeKeys(p string, content []byte, l *markdown.Note) ([]byte, error) {
+	wn := markdown.Parse(p, content)
 	lfm := l.Frontmatter.JSON()
 	var err error
 	for _, k := range l.Frontmatter.Keys() {
@@ -227,7 +227,7 @@ func mergeKeys(p string, content []byte, l *vault.Note) ([]byte, error) {
 			lc, _ := l.Frontmatter.String("created")
 			wc, ok := wn.Frontmatter.String("created")
 			if len(lc) >= 10 && (!ok || len(wc) < 10 || lc[:10] < wc[:10]) {
-				content, err = vault.SetFrontmatter(p, content, k, vault.FromJSON(lfm[k]))
+				content, err = markdown.SetFrontmatter(p, content, k, markdown.FromJSON(lfm[k]))
 			}
 		case notMerged[k]:
 		case listKeys[k]:
@@ -239,10 +239,10 @@ func mergeKeys(p string, content []byte, l *vault.Note) ([]byte, error) {
 				}
 			}
 			if len(all) > len(have) {
-				content, err = vault.SetFrontmatter(p, content, k, all)
+				content, err = markdown.SetFrontmatter(p, content, k, all)
 			}
 		case wn.Frontmatter.Value(k) == nil:
-			content, err = vault.SetFrontmatter(p, content, k, vault.FromJSON(lfm[k]))
+			content, err = markdown.SetFrontmatter(p, content, k, markdown.FromJSON(lfm[k]))
 		}
 		if err != nil {
 			return nil, err

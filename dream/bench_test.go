@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures/gen"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // benchVault writes a generated vault of 10,000 notes, 1,000 of them
@@ -37,7 +37,7 @@ func benchVault(b *testing.B) (*testVault, map[string]string) {
 	}
 	for i := range 100 { // a near copy of the memory before it, in its type
 		src, dst := read(names[2*i]), names[2*i+1]
-		n := vault.Parse("m.md", []byte(src))
+		n := markdown.Parse("m.md", []byte(src))
 		typ, _ := n.Frontmatter.String("type")
 		desc, _ := n.Frontmatter.String("description")
 		name, _ := n.Frontmatter.String("name")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,7 +29,7 @@ import (
 // The common base is not needed: what both sides saw is what they agree
 // on.
 //
-// It returns a *vault.ParseError naming the version
+// It returns a *markdown.ParseError naming the version
 // (".vaultmem/state/dream.yaml (theirs)") and the line at fault when a
 // version does not parse or has no memories key.
 func MergeCheckpoint(file string, ours, theirs []byte) ([]byte, error) {
@@ -55,7 +55,7 @@ func MergeCheckpoint(file string, ours, theirs []byte) ([]byte, error) {
 }
 
 // parseCheckpoint reads one version of the checkpoint; side names it in
-// errors (a *vault.ParseError).
+// errors (a *markdown.ParseError).
 func parseCheckpoint(file, side string, b []byte) (*checkpoint, error) {
 	cp := &checkpoint{}
 	err := yaml.Unmarshal(b, cp)
@@ -69,7 +69,7 @@ func parseCheckpoint(file, side string, b []byte) (*checkpoint, error) {
 	default:
 		return cp, nil
 	}
-	return nil, &vault.ParseError{Path: file + " (" + side + ")", Line: line, Err: err}
+	return nil, &markdown.ParseError{Path: file + " (" + side + ")", Line: line, Err: err}
 }
 
 // yamlLine is the line the YAML library names in its errors, which is

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Contradictions are feedback and user memories about the same thing with
@@ -154,7 +154,7 @@ func about(x, y sentence) []string {
 	return shared
 }
 
-func canContradict(k vault.Kind) bool { return k == vault.KindFeedback || k == vault.KindUser }
+func canContradict(k markdown.Kind) bool { return k == markdown.KindFeedback || k == markdown.KindUser }
 
 // intersect returns the words of both sorted lists.
 func intersect(a, b []string) []string {

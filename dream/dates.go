@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/dates"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Relative dates ("next Thursday", "tomorrow", "in two weeks") mean
@@ -154,7 +154,7 @@ type phrase struct {
 // relativeDates finds the definite relative dates of n's body that have
 // no date after them yet, outside headings, code, math, HTML, comments and
 // links.
-func relativeDates(n *vault.Note) []phrase {
+func relativeDates(n *markdown.Note) []phrase {
 	var out []phrase
 	content := n.Content
 	line := n.BodyLine
@@ -205,7 +205,7 @@ func inInline(text string, start, stop int) bool {
 // excluded reports whether byte at of n lies in a heading, code, math or
 // HTML, a comment or a link: text that is not prose, or that a link may
 // name (a heading).
-func excluded(n *vault.Note, at int) bool {
+func excluded(n *markdown.Note, at int) bool {
 	for _, s := range n.Spans {
 		if (s.Kind == "heading" || s.Kind == "code" || s.Kind == "math" || s.Kind == "html") && at >= s.Start && at < s.End {
 			return true
@@ -226,7 +226,7 @@ func excluded(n *vault.Note, at int) bool {
 
 // writtenOn is the day a memory's text was last written, by its
 // frontmatter (updated, else created), "" when it says nothing.
-func writtenOn(n *vault.Note) string {
+func writtenOn(n *markdown.Note) string {
 	for _, k := range []string{"updated", "created"} {
 		if s, ok := n.Frontmatter.String(k); ok && len(s) >= 10 {
 			return s[:10]

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 func TestRelativeDates(t *testing.T) {
@@ -35,7 +35,7 @@ func TestRelativeDates(t *testing.T) {
 		{"$next Friday$ and $$tomorrow$$ but next Monday", []string{"next Monday"}}, // math
 		{"See [ship next Friday](plan.md) tomorrow.", []string{"tomorrow"}},         // link text
 	} {
-		n := vault.Parse("m.md", []byte("---\ntype: user\n---\n"+tt.body+"\n"))
+		n := markdown.Parse("m.md", []byte("---\ntype: user\n---\n"+tt.body+"\n"))
 		var got []string
 		for _, p := range relativeDates(n) {
 			got = append(got, p.text)

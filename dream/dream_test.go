@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gofrs/flock"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -207,7 +208,7 @@ func TestBadInput(t *testing.T) {
 	tv.sync()
 	before := tv.snapshot()
 	_, err := tv.d.Run(context.Background(), RunOptions{})
-	var pe *vault.ParseError
+	var pe *markdown.ParseError
 	if !errors.As(err, &pe) || pe.Path != "MEMORY.md" || pe.Line != 3 {
 		t.Fatalf("broken markers: %v", err)
 	}

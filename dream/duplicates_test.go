@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // labelledPair is one line of testdata/duplicate-pairs.tsv: two memory
@@ -51,7 +51,7 @@ func pairMems(a, b string) []*mem {
 	var out []*mem
 	for i, body := range []string{a, b} {
 		p := fmt.Sprintf("memory/%c.md", 'a'+i)
-		n := vault.Parse(p, []byte(memoryNote(string(rune('A'+i)), "feedback", "", "", body+"\n")))
+		n := markdown.Parse(p, []byte(memoryNote(string(rune('A'+i)), "feedback", "", "", body+"\n")))
 		out = append(out, &mem{path: p, kind: n.Kind(), name: string(rune('A' + i)), note: n, changed: true})
 	}
 	return out

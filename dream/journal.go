@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -66,7 +67,7 @@ type journalStep struct {
 func stepOf(m *mem) journalStep {
 	s := journalStep{Path: m.path, From: m.hash, Fixes: m.fixes}
 	if m.next != nil {
-		s.To, s.Content = vault.Hash(m.next), string(m.next)
+		s.To, s.Content = markdown.Hash(m.next), string(m.next)
 	}
 	return s
 }

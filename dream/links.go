@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -53,7 +54,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 			rep.skip(src, 0, "links to merged memories not rewritten: %v", err)
 			continue
 		}
-		n := vault.Parse(src, content)
+		n := markdown.Parse(src, content)
 		edges, err := d.ix.Edges(ctx, index.EdgeFilter{From: src})
 		if err != nil {
 			return nil, err
@@ -88,7 +89,7 @@ func (d *Dreamer) rewriteLinks(ctx context.Context, moved map[string]string, ski
 // says), nil when it has none; edges are the note's links as the index
 // resolved them, in order. It reports false when the note no longer
 // matches them (changed since the last sync).
-func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string, block blockRenamer) ([]byte, bool) {
+func relink(n *markdown.Note, edges []index.Edge, moved, targets map[string]string, block blockRenamer) ([]byte, bool) {
 	if len(edges) != len(n.Links) {
 		return nil, false
 	}
@@ -122,7 +123,7 @@ func relink(n *vault.Note, edges []index.Edge, moved, targets map[string]string,
 // retarget returns link l of note n pointed at the note at vault path to
 // (linkText: what a wikilink to it says), its block id now block, its
 // text as it was.
-func retarget(n *vault.Note, l vault.Link, to, linkText, block string) string {
+func retarget(n *markdown.Note, l markdown.Link, to, linkText, block string) string {
 	written := string(n.Content[l.Start:l.End])
 	if l.Markdown {
 		repl := markdownLink(written, path.Dir(n.Path), to)
@@ -166,7 +167,7 @@ func (b *blockRenames) rename(from, to, id string) string {
 	if !ok {
 		ids = map[string]bool{}
 		if content, _, err := b.d.w.Read(to); err == nil {
-			for _, bl := range vault.Parse(to, content).Blocks {
+			for _, bl := range markdown.Parse(to, content).Blocks {
 				ids[bl.ID] = true
 			}
 		}
@@ -182,11 +183,11 @@ func (b *blockRenames) rename(from, to, id string) string {
 // can name the note at vault path target: by its name or a path ending in
 // it (a wikilink), or by a path from src's folder or the vault's root (a
 // markdown link); the index resolved it so when it last read the note.
-func names(src string, l vault.Link, target string) bool {
-	t := strings.ToLower(strings.TrimSuffix(target, vault.Ext))
-	w := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(l.Target, "/"), vault.Ext))
+func names(src string, l markdown.Link, target string) bool {
+	t := strings.ToLower(strings.TrimSuffix(target, markdown.Ext))
+	w := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(l.Target, "/"), markdown.Ext))
 	if l.Markdown {
-		rel := strings.ToLower(strings.TrimSuffix(path.Join(path.Dir(src), l.Target), vault.Ext))
+		rel := strings.ToLower(strings.TrimSuffix(path.Join(path.Dir(src), l.Target), markdown.Ext))
 		if w == t || rel == t {
 			return true
 		}
@@ -313,14 +314,14 @@ func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
 // resolveWritten is the vault path the link l of the note at vault path
 // src names, as far as the index knows the notes: a markdown link's path
 // from src's folder when a note is there, else the note of its name.
-func (d *Dreamer) resolveWritten(ctx context.Context, src string, l vault.Link) string {
+func (d *Dreamer) resolveWritten(ctx context.Context, src string, l markdown.Link) string {
 	if l.Markdown {
 		rel := path.Join(path.Dir(src), l.Target)
 		if got, err := d.ix.Lookup(ctx, rel); err == nil && strings.EqualFold(got, rel) {
 			return got
 		}
 	}
-	got, err := d.ix.Lookup(ctx, strings.TrimSuffix(l.Target, vault.Ext))
+	got, err := d.ix.Lookup(ctx, strings.TrimSuffix(l.Target, markdown.Ext))
 	if err != nil {
 		return ""
 	}

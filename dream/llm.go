@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // With a chat endpoint configured, the LLM rewrites each merged memory
@@ -48,7 +48,7 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 			continue // the others said nothing the winner lacks
 		}
 		// The blocks of all of them, united and dated: what the rewrite must keep.
-		union := string(vault.Parse(w.path, w.next).Body())
+		union := string(markdown.Parse(w.path, w.next).Body())
 		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+union, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
@@ -59,7 +59,7 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 			continue
 		}
 		first := mg.losers[0]
-		w.set(vault.SetBody(w.next, answer))
+		w.set(markdown.SetBody(w.next, answer))
 		// The winner's own words live on in the first note merged away.
 		first.set(append([]byte(strings.TrimRight(string(first.next), "\n")+
 			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))

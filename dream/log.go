@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -27,12 +28,12 @@ const logHead = "---\ntype: " + LogType + "\ndescription: What vaultmem's Dream 
 
 // logLink is a wikilink to the memory at vault path p, shown as its name.
 func (p *plan) logLink(path string) string {
-	shown := vault.NameOf(path)
+	shown := markdown.NameOf(path)
 	if m := p.by[path]; m != nil {
 		shown = m.name
 	}
 	shown = strings.NewReplacer("|", "/", "[[", "[", "]]", "]").Replace(shown)
-	return "[[" + strings.TrimSuffix(path, vault.Ext) + "|" + shown + "]]"
+	return "[[" + strings.TrimSuffix(path, markdown.Ext) + "|" + shown + "]]"
 }
 
 // logEntry is the run's entry, "" when it changed no memory.
@@ -75,7 +76,7 @@ func (p *plan) logEntry(rep *Report) string {
 	if n := len(rep.LinksRewritten); n > 0 {
 		var notes []string
 		for _, s := range rep.LinksRewritten {
-			notes = append(notes, "[["+strings.TrimSuffix(s, vault.Ext)+"]]")
+			notes = append(notes, "[["+strings.TrimSuffix(s, markdown.Ext)+"]]")
 		}
 		lines = append(lines, fmt.Sprintf("- Pointed the links to merged memories at the memories they went into, in %s", strings.Join(notes, ", ")))
 	}
@@ -97,11 +98,11 @@ func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Repo
 		return nil
 	}
 	add := func(current []byte) ([]byte, error) {
-		if n := vault.Parse(d.opts.LogFile, current); n.Frontmatter.Value("type") == nil {
+		if n := markdown.Parse(d.opts.LogFile, current); n.Frontmatter.Value("type") == nil {
 			// A log from before it had a type: give it one, so that recall
 			// leaves it out. One whose frontmatter does not parse is only
 			// appended to.
-			if typed, err := vault.SetFrontmatter(d.opts.LogFile, current, "type", LogType); err == nil {
+			if typed, err := markdown.SetFrontmatter(d.opts.LogFile, current, "type", LogType); err == nil {
 				current = typed
 			}
 		}

@@ -17,7 +17,7 @@ import (
 	"regexp"
 
 	"github.com/vaultmem/vaultmem/chat"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // TestCommit: with Commit, a run is one commit of exactly the files it
@@ -267,7 +267,7 @@ func TestNothingLost(t *testing.T) {
 			all.WriteString(shown(c) + "\n")
 		}
 		for p, c := range before {
-			for _, line := range strings.Split(string(vault.Parse(p, []byte(c)).Body()), "\n") {
+			for _, line := range strings.Split(string(markdown.Parse(p, []byte(c)).Body()), "\n") {
 				if strings.TrimSpace(line) != "" && !strings.Contains(all.String(), shown(line)) {
 					t.Fatalf("trial %d: line %q of %s is lost", trial, line, p)
 				}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
@@ -17,9 +18,9 @@ import (
 // index last saw.
 type mem struct {
 	path    string
-	kind    vault.Kind
+	kind    markdown.Kind
 	name    string // the frontmatter name (the file name when none)
-	note    *vault.Note
+	note    *markdown.Note
 	hash    string // of the content as read
 	next    []byte // the content as planned; nil while unchanged
 	changed bool   // since the checkpoint
@@ -33,7 +34,7 @@ type mem struct {
 	// sentences caches what sentences finds in it, view its planned
 	// content parsed (both forgotten when next changes: see set).
 	sentences *[]sentence
-	view      *vault.Note
+	view      *markdown.Note
 	// meant caches its meaning (see meaning), forgotten likewise.
 	meant *text.Meaning
 	// size caches the words of its body as read (see bodyWords), once
@@ -52,12 +53,12 @@ func (m *mem) set(next []byte) {
 }
 
 // parsed is the memory as planned so far, parsed.
-func (m *mem) parsed() *vault.Note {
+func (m *mem) parsed() *markdown.Note {
 	switch {
 	case m.next == nil:
 		return m.note
 	case m.view == nil:
-		m.view = vault.Parse(m.path, m.next)
+		m.view = markdown.Parse(m.path, m.next)
 	}
 	return m.view
 }
@@ -354,9 +355,9 @@ func (d *Dreamer) read(im index.Memory) (*mem, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := vault.Parse(im.Path, content)
+	n := markdown.Parse(im.Path, content)
 	for _, w := range n.Warnings {
-		var pe *vault.ParseError
+		var pe *markdown.ParseError
 		if errors.As(w, &pe) && strings.Contains(pe.Error(), "invalid frontmatter") {
 			return nil, w
 		}

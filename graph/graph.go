@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Resolver resolves links against the files of a vault: notes and the
@@ -87,13 +87,13 @@ func (r *Resolver) Remove(p string) {
 
 // Resolve returns the file a link in note source points to, by Obsidian's
 // rules (see the package doc); ok is false when no file matches.
-func (r *Resolver) Resolve(source string, l vault.Link) (target string, ok bool) {
+func (r *Resolver) Resolve(source string, l markdown.Link) (target string, ok bool) {
 	return r.resolve(source, l)
 }
 
 // Lookup finds a note from what a user typed: a vault path (".md"
 // optional, case-insensitive) or a note name as a wikilink would name it.
 func (r *Resolver) Lookup(nameOrPath string) (string, bool) {
-	p, ok := r.resolve("", vault.Link{Target: nameOrPath})
+	p, ok := r.resolve("", markdown.Link{Target: nameOrPath})
 	return p, ok && r.notes[p]
 }

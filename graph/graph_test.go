@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/graph"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 func notes(files map[string]string) []string {
@@ -33,39 +33,39 @@ func TestResolve(t *testing.T) {
 	}), []string{"assets/image.png", "doc.pdf"})
 	tests := []struct {
 		source string
-		link   vault.Link
+		link   markdown.Link
 		want   string
 	}{
-		{"x.md", vault.Link{Target: "Note"}, "Note.md"},
-		{"x.md", vault.Link{Target: "note"}, "Note.md"},
-		{"x.md", vault.Link{Target: "NOTE.md"}, "Note.md"},
-		{"x.md", vault.Link{Target: "mixed case name"}, "Mixed Case Name.md"},
-		{"x.md", vault.Link{Target: "v1.2 release"}, "v1.2 release.md"},
-		{"x.md", vault.Link{Target: "image.png"}, "assets/image.png"},
-		{"x.md", vault.Link{Target: "assets/image.png"}, "assets/image.png"},
-		{"x.md", vault.Link{Target: "Doc.PDF"}, "doc.pdf"},
-		{"x.md", vault.Link{Target: "image"}, ""},
-		{"x.md", vault.Link{Target: "Nickname"}, ""}, // aliases do not resolve
-		{"x.md", vault.Link{Target: "Missing"}, ""},
-		{"here.md", vault.Link{Heading: "H"}, "here.md"},
+		{"x.md", markdown.Link{Target: "Note"}, "Note.md"},
+		{"x.md", markdown.Link{Target: "note"}, "Note.md"},
+		{"x.md", markdown.Link{Target: "NOTE.md"}, "Note.md"},
+		{"x.md", markdown.Link{Target: "mixed case name"}, "Mixed Case Name.md"},
+		{"x.md", markdown.Link{Target: "v1.2 release"}, "v1.2 release.md"},
+		{"x.md", markdown.Link{Target: "image.png"}, "assets/image.png"},
+		{"x.md", markdown.Link{Target: "assets/image.png"}, "assets/image.png"},
+		{"x.md", markdown.Link{Target: "Doc.PDF"}, "doc.pdf"},
+		{"x.md", markdown.Link{Target: "image"}, ""},
+		{"x.md", markdown.Link{Target: "Nickname"}, ""}, // aliases do not resolve
+		{"x.md", markdown.Link{Target: "Missing"}, ""},
+		{"here.md", markdown.Link{Heading: "H"}, "here.md"},
 		// Same name: the linking note's folder wins, then the shortest path.
-		{"a/x.md", vault.Link{Target: "Dup"}, "a/Dup.md"},
-		{"b/x.md", vault.Link{Target: "Dup"}, "b/Dup.md"},
-		{"b/deeper/x/y.md", vault.Link{Target: "Dup"}, "b/deeper/x/Dup.md"},
-		{"z/x.md", vault.Link{Target: "Dup"}, "a/Dup.md"},
+		{"a/x.md", markdown.Link{Target: "Dup"}, "a/Dup.md"},
+		{"b/x.md", markdown.Link{Target: "Dup"}, "b/Dup.md"},
+		{"b/deeper/x/y.md", markdown.Link{Target: "Dup"}, "b/deeper/x/Dup.md"},
+		{"z/x.md", markdown.Link{Target: "Dup"}, "a/Dup.md"},
 		// Path-qualified links match by path suffix.
-		{"x.md", vault.Link{Target: "b/Dup"}, "b/Dup.md"},
-		{"x.md", vault.Link{Target: "x/Dup"}, "b/deeper/x/Dup.md"},
-		{"x.md", vault.Link{Target: "b/Deep"}, "a/b/Deep.md"},
-		{"x.md", vault.Link{Target: "c/Deep.md"}, "c/Deep.md"},
-		{"x.md", vault.Link{Target: "q/Dup"}, ""},
-		{"x.md", vault.Link{Target: "/c/Deep"}, "c/Deep.md"},
+		{"x.md", markdown.Link{Target: "b/Dup"}, "b/Dup.md"},
+		{"x.md", markdown.Link{Target: "x/Dup"}, "b/deeper/x/Dup.md"},
+		{"x.md", markdown.Link{Target: "b/Deep"}, "a/b/Deep.md"},
+		{"x.md", markdown.Link{Target: "c/Deep.md"}, "c/Deep.md"},
+		{"x.md", markdown.Link{Target: "q/Dup"}, ""},
+		{"x.md", markdown.Link{Target: "/c/Deep"}, "c/Deep.md"},
 		// Markdown links: relative to the linking note, else by name.
-		{"x.md", vault.Link{Target: "Note Name.md", Markdown: true}, "sub/Note Name.md"},
-		{"folder/page.md", vault.Link{Target: "sub/sibling.md", Markdown: true}, "folder/sub/sibling.md"},
-		{"folder/sub/sibling.md", vault.Link{Target: "../page.md", Markdown: true}, "folder/page.md"},
-		{"folder/sub/sibling.md", vault.Link{Target: "../../Note.md", Markdown: true}, "Note.md"},
-		{"x.md", vault.Link{Target: "../../etc/passwd", Markdown: true}, ""},
+		{"x.md", markdown.Link{Target: "Note Name.md", Markdown: true}, "sub/Note Name.md"},
+		{"folder/page.md", markdown.Link{Target: "sub/sibling.md", Markdown: true}, "folder/sub/sibling.md"},
+		{"folder/sub/sibling.md", markdown.Link{Target: "../page.md", Markdown: true}, "folder/page.md"},
+		{"folder/sub/sibling.md", markdown.Link{Target: "../../Note.md", Markdown: true}, "Note.md"},
+		{"x.md", markdown.Link{Target: "../../etc/passwd", Markdown: true}, ""},
 	}
 	for _, tt := range tests {
 		got, ok := g.Resolve(tt.source, tt.link)
@@ -95,7 +95,7 @@ func TestResolveRelativeWikilink(t *testing.T) {
 		{"sub/Deep.md", "./x/Target", "sub/x/Target.md"},
 		{"sub/x/Target.md", "../Deep", "sub/Deep.md"},
 	} {
-		if got, _ := g.Resolve(tt.source, vault.Link{Target: tt.target}); got != tt.want {
+		if got, _ := g.Resolve(tt.source, markdown.Link{Target: tt.target}); got != tt.want {
 			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.source, tt.target, got, tt.want)
 		}
 	}
@@ -118,12 +118,12 @@ func TestAddRemove(t *testing.T) {
 			g.Remove(p)
 			delete(present, p)
 		} else {
-			g.Add(p, vault.IsNotePath(p))
+			g.Add(p, markdown.IsNotePath(p))
 			present[p] = true
 		}
 		var ns, others []string
 		for q := range present {
-			if vault.IsNotePath(q) {
+			if markdown.IsNotePath(q) {
 				ns = append(ns, q)
 			} else {
 				others = append(others, q)
@@ -132,7 +132,7 @@ func TestAddRemove(t *testing.T) {
 		want := graph.New(ns, others)
 		for _, src := range sources {
 			for _, tg := range targets {
-				l := vault.Link{Target: tg}
+				l := markdown.Link{Target: tg}
 				gt, gok := g.Resolve(src, l)
 				wt, wok := want.Resolve(src, l)
 				if gt != wt || gok != wok {

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // LinkKey is the lower-cased last path element a link target names,
@@ -12,13 +12,13 @@ import (
 // [FileKey] is the same. Caches use it to find the links to look at again
 // when a file appears or goes.
 func LinkKey(target string) string {
-	return strings.ToLower(vault.NameOf(strings.TrimSuffix(target, "/")))
+	return strings.ToLower(markdown.NameOf(strings.TrimSuffix(target, "/")))
 }
 
 // FileKey is the key of a vault file: a note's name, an attachment's base
 // name, lower-cased.
 func FileKey(p string) string {
-	if vault.IsNotePath(p) {
+	if markdown.IsNotePath(p) {
 		return strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	}
 	return strings.ToLower(path.Base(p))
@@ -28,7 +28,7 @@ func FileKey(p string) string {
 // compared in.
 func stem(p string) string {
 	p = strings.ToLower(p)
-	if vault.IsNotePath(p) {
+	if markdown.IsNotePath(p) {
 		p = strings.TrimSuffix(p, path.Ext(p))
 	}
 	return p
@@ -42,7 +42,7 @@ func stem(p string) string {
 // path-qualified link by path suffix, and among several candidates the one
 // in the source's folder wins, then the shortest path, then the first in
 // lexical order. Frontmatter aliases never resolve links.
-func (g *Resolver) resolve(source string, l vault.Link) (string, bool) {
+func (g *Resolver) resolve(source string, l markdown.Link) (string, bool) {
 	t := strings.TrimSpace(l.Target)
 	if t == "" {
 		if source == "" {
@@ -84,8 +84,8 @@ func (g *Resolver) exact(p string) (string, bool) {
 	if f, ok := g.byPath[strings.ToLower(p)]; ok {
 		return f, true
 	}
-	if !vault.IsNotePath(p) {
-		if f, ok := g.byPath[strings.ToLower(p)+vault.Ext]; ok {
+	if !markdown.IsNotePath(p) {
+		if f, ok := g.byPath[strings.ToLower(p)+markdown.Ext]; ok {
 			return f, true
 		}
 	}

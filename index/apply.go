@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -165,7 +166,7 @@ func (ix *Index) indexedAlready(ctx context.Context, fsys fs.FS, paths []string)
 			return false
 		default: // a time too recent to trust: the content decides
 			b, err := fs.ReadFile(fsys, f.path)
-			if err != nil || vault.Hash(b) != s.hash {
+			if err != nil || markdown.Hash(b) != s.hash {
 				return false
 			}
 		}
@@ -187,7 +188,7 @@ func filesNow(fsys fs.FS, paths []string) []seen {
 		if err != nil || !info.Mode().IsRegular() || vault.IsHidden(p) {
 			continue
 		}
-		files[i] = seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: vault.IsNotePath(p)}
+		files[i] = seen{path: p, size: info.Size(), mtime: info.ModTime().UnixNano(), note: markdown.IsNotePath(p)}
 	}
 	return files
 }

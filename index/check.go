@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -55,7 +56,7 @@ func (ix *Index) Check(ctx context.Context, fsys fs.FS) ([]Drift, error) {
 			if err != nil {
 				continue // vanished or unreadable since the walk: not the cache's fault
 			}
-			if h := vault.Hash(b); h != s.hash {
+			if h := markdown.Hash(b); h != s.hash {
 				drift = append(drift, Drift{Path: f.path, Problem: "stale", Detail: "content changed since it was indexed"})
 			}
 		case f.note && !s.note: // kept as unreadable: is it still?
@@ -102,12 +103,12 @@ func (ix *Index) checkLinks(ctx context.Context, r resolver) ([]Drift, error) {
 	var drift []Drift
 	for rows.Next() {
 		var source, raw, heading, block, target string
-		var markdown, resolved bool
+		var isMarkdown, resolved bool
 		var line int
-		if err := rows.Scan(&source, &raw, &heading, &block, &markdown, &target, &resolved, &line); err != nil {
+		if err := rows.Scan(&source, &raw, &heading, &block, &isMarkdown, &target, &resolved, &line); err != nil {
 			return nil, err
 		}
-		now, ok := r.resolve(source, vault.Link{Target: raw, Heading: heading, Block: block, Markdown: markdown})
+		now, ok := r.resolve(source, markdown.Link{Target: raw, Heading: heading, Block: block, Markdown: isMarkdown})
 		if !ok {
 			now = raw
 		}

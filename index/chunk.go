@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // chunk is the unit the index searches and recall returns: a heading
@@ -31,25 +31,25 @@ type chunk struct {
 // description are searchable.
 //
 // What Obsidian does not show is not indexed: "%%" comments (see
-// vault.Note.Comments) are cut out of the chunks' text, and of an
-// Excalidraw drawing (see vault.Note.IsExcalidraw) the "Drawing" section
+// markdown.Note.Comments) are cut out of the chunks' text, and of an
+// Excalidraw drawing (see markdown.Note.IsExcalidraw) the "Drawing" section
 // (the drawing's JSON) and the "Switch to EXCALIDRAW VIEW" banner are
 // left out, while the "Text Elements" section, the words drawn, is
 // indexed as text.
 //
 // In a task note (type: task) every event of its "## Log" section (see
-// vault.LogEvents) is a chunk of its own with the event's date, so that
+// markdown.LogEvents) is a chunk of its own with the event's date, so that
 // "why did we choose X" finds the one decision, dated.
-func chunkNote(n *vault.Note, max int) []chunk {
+func chunkNote(n *markdown.Note, max int) []chunk {
 	c := chunker{note: n, max: max, small: max / 2, blocks: n.Blocks}
-	if n.Kind() == vault.KindTask {
-		c.events = vault.LogEvents(n)
+	if n.Kind() == markdown.KindTask {
+		c.events = markdown.LogEvents(n)
 	}
 	if !sort.SliceIsSorted(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line }) {
-		c.blocks = append([]vault.Block(nil), n.Blocks...)
+		c.blocks = append([]markdown.Block(nil), n.Blocks...)
 		sort.SliceStable(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line })
 	}
-	var section []vault.Span
+	var section []markdown.Span
 	var stack []string // heading texts by level-1
 	drawing := n.IsExcalidraw()
 	skip := 0 // the level of the drawing section being left out, or 0
@@ -91,19 +91,19 @@ func isExcalidrawBanner(text string) bool {
 }
 
 type chunker struct {
-	note        *vault.Note
-	blocks      []vault.Block // the note's block ids, by line
+	note        *markdown.Note
+	blocks      []markdown.Block // the note's block ids, by line
 	max, small  int
 	heading     string
 	headingLine int
 	out         []chunk
-	events      []vault.Event // a task's log, when the note is one
-	date        string        // the date of the chunks emitted now
+	events      []markdown.Event // a task's log, when the note is one
+	date        string           // the date of the chunks emitted now
 	// atLine starts at offset atOff: where lineOffset last stopped.
 	atLine, atOff int
 }
 
-func (c *chunker) section(spans []vault.Span) {
+func (c *chunker) section(spans []markdown.Span) {
 	if len(spans) == 0 {
 		return
 	}
@@ -120,7 +120,7 @@ func (c *chunker) section(spans []vault.Span) {
 		return
 	}
 	// Units: each span, with a lone "^id" line joined to the span before it.
-	var run []vault.Span
+	var run []markdown.Span
 	runTokens := 0
 	flush := func() {
 		if len(run) > 0 {
@@ -157,15 +157,15 @@ func (c *chunker) section(spans []vault.Span) {
 // heading.
 func isLogSection(heading string) bool {
 	i := strings.LastIndex(heading, " > ")
-	return strings.EqualFold(strings.TrimSpace(heading[i+1:]), vault.LogHeading) ||
-		i < 0 && strings.EqualFold(heading, vault.LogHeading)
+	return strings.EqualFold(strings.TrimSpace(heading[i+1:]), markdown.LogHeading) ||
+		i < 0 && strings.EqualFold(heading, markdown.LogHeading)
 }
 
 // logSection chunks a task's log section: each event alone, dated (split
 // when over max tokens), the rest as any section's.
-func (c *chunker) logSection(spans []vault.Span) {
+func (c *chunker) logSection(spans []markdown.Span) {
 	for _, s := range spans {
-		var evs []vault.Event
+		var evs []markdown.Event
 		for _, e := range c.events {
 			if e.Line >= s.Line && e.EndLine <= s.EndLine {
 				evs = append(evs, e)
@@ -180,7 +180,7 @@ func (c *chunker) logSection(spans []vault.Span) {
 			if end > s.End {
 				end = s.End
 			}
-			ev := vault.Span{Kind: "list", Start: start, End: end, Line: e.Line, EndLine: e.EndLine}
+			ev := markdown.Span{Kind: "list", Start: start, End: end, Line: e.Line, EndLine: e.EndLine}
 			c.date = e.Date()
 			if text.EstimateTokens(c.text(start, end)) > c.max {
 				c.split(ev)
@@ -193,10 +193,10 @@ func (c *chunker) logSection(spans []vault.Span) {
 }
 
 // section0 chunks one span as a section of its own.
-func (c *chunker) section0(s vault.Span) {
+func (c *chunker) section0(s markdown.Span) {
 	events := c.events
 	c.events = nil
-	c.section([]vault.Span{s})
+	c.section([]markdown.Span{s})
 	c.events = events
 }
 
@@ -221,7 +221,7 @@ func (c *chunker) lineOffset(line int) int {
 
 // split cuts an oversized span at line boundaries (and an oversized line
 // at word boundaries) into chunks of at most max tokens.
-func (c *chunker) split(s vault.Span) {
+func (c *chunker) split(s markdown.Span) {
 	src := c.note.Content[s.Start:s.End]
 	line := s.Line
 	start, startLine := s.Start, s.Line
@@ -335,7 +335,7 @@ func (c *chunker) text(start, end int) string {
 	return t
 }
 
-func (c *chunker) hasBlockID(s vault.Span) bool {
+func (c *chunker) hasBlockID(s markdown.Span) bool {
 	b := c.blocksFrom(s.Line)
 	return len(b) > 0 && b[0].Line <= s.EndLine
 }
@@ -343,7 +343,7 @@ func (c *chunker) hasBlockID(s vault.Span) bool {
 // blocksFrom returns the note's block ids from line on, in line order: a
 // binary search, as a note can have a block id on every paragraph and so
 // as many chunks as blocks.
-func (c *chunker) blocksFrom(line int) []vault.Block {
+func (c *chunker) blocksFrom(line int) []markdown.Block {
 	return c.blocks[sort.Search(len(c.blocks), func(i int) bool { return c.blocks[i].Line >= line }):]
 }
 
@@ -362,7 +362,7 @@ func isBlockIDLine(text string) bool {
 	return true
 }
 
-func headingText(n *vault.Note, s vault.Span) string {
+func headingText(n *markdown.Note, s markdown.Span) string {
 	for _, h := range n.Headings {
 		if h.Line == s.Line {
 			return h.Text

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // chunkTexts chunks a note and prints each chunk as "heading | text".
 func chunkTexts(p, src string) []string {
 	var out []string
-	for _, c := range chunkNote(vault.Parse(p, []byte(src)), 512) {
+	for _, c := range chunkNote(markdown.Parse(p, []byte(src)), 512) {
 		out = append(out, c.heading+" | "+c.text)
 	}
 	return out
@@ -46,7 +46,7 @@ func TestChunkLongNoteWithComments(t *testing.T) {
 		fmt.Fprintf(&b, "paragraph %d has words %%%%and a secret %d%%%% in it\n\n", i, i)
 	}
 	b.WriteString("%%\n" + strings.Repeat("secret line\n", 2000) + "%%\n")
-	chunks := chunkNote(vault.Parse("n.md", []byte(b.String())), 128)
+	chunks := chunkNote(markdown.Parse("n.md", []byte(b.String())), 128)
 	if len(chunks) < 10 {
 		t.Fatalf("%d chunks", len(chunks))
 	}
@@ -121,7 +121,7 @@ func TestChunkBlocksAndLongWords(t *testing.T) {
 	}
 	word := strings.Repeat("x", 100000)
 	b.WriteString(word + "\n")
-	n := vault.Parse("n.md", []byte(b.String()))
+	n := markdown.Parse("n.md", []byte(b.String()))
 	chunks := chunkNote(n, 64)
 	var joined strings.Builder
 	for _, c := range chunks {

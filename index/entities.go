@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // personFields are the frontmatter keys whose values name the people a
@@ -15,7 +15,7 @@ var personFields = []string{"speakers", "speaker", "participants", "attendees", 
 // entityRows are the entities rows of n: each person its person fields
 // name (a wikilink's target), lower-cased ("full"), and the first word of
 // a name of several ("first").
-func entityRows(n *vault.Note) [][2]string {
+func entityRows(n *markdown.Note) [][2]string {
 	var out [][2]string
 	seen := map[[2]string]bool{}
 	add := func(name, kind string) {

@@ -6,15 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // LessonTextLen is the most bytes of a lesson's body the index keeps for
 // matching.
 const LessonTextLen = 4000
 
-// Lesson is a lesson note as the index read it (see vault.ReadLesson).
+// Lesson is a lesson note as the index read it (see markdown.ReadLesson).
 type Lesson struct {
 	Path         string   `json:"path"`
 	Name         string   `json:"name"`
@@ -35,18 +35,18 @@ type Lesson struct {
 	// Hash is the note's content hash.
 	Hash string `json:"-"`
 	// Problems are what is wrong with its frontmatter (see
-	// vault.ReadLesson).
-	Problems []vault.LessonProblem `json:"problems,omitempty"`
+	// markdown.ReadLesson).
+	Problems []markdown.LessonProblem `json:"problems,omitempty"`
 }
 
 // lessonRow is the lessons row of lesson note n, from name on.
-func lessonRow(n *vault.Note) []any {
-	l := vault.ReadLesson(n)
+func lessonRow(n *markdown.Note) []any {
+	l := markdown.ReadLesson(n)
 	var problems []string
 	for _, p := range l.Problems {
 		problems = append(problems, strconv.Itoa(p.Line)+"\t"+p.Key+"\t"+p.Message)
 	}
-	body := vault.LessonText(n)
+	body := markdown.LessonText(n)
 	if len(body) > LessonTextLen {
 		body = shorten(body, LessonTextLen)
 	}
@@ -84,7 +84,7 @@ func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
 			f := strings.SplitN(p, "\t", 3)
 			if len(f) == 3 {
 				line, _ := strconv.Atoi(f[0])
-				l.Problems = append(l.Problems, vault.LessonProblem{Key: f[1], Line: line, Message: f[2]})
+				l.Problems = append(l.Problems, markdown.LessonProblem{Key: f[1], Line: line, Message: f[2]})
 			}
 		}
 		out = append(out, l)

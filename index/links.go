@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -136,11 +137,11 @@ func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) 
 // LinkText is what a wikilink to the note at p says: its name when a link
 // of that name resolves to p, else its path without ".md".
 func (ix *Index) LinkText(ctx context.Context, p string) string {
-	name := vault.NameOf(p)
+	name := markdown.NameOf(p)
 	if got, err := ix.Lookup(ctx, name); err == nil && got == p {
 		return name
 	}
-	return strings.TrimSuffix(p, vault.Ext)
+	return strings.TrimSuffix(p, markdown.Ext)
 }
 
 // Direction says which links [Index.Walk] follows.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Memory is a live memory (a note of one of the four memory types, not
@@ -37,7 +37,7 @@ type memoryRow struct {
 }
 
 // newMemoryRow is the memories row of memory note n.
-func newMemoryRow(n *vault.Note) *memoryRow {
+func newMemoryRow(n *markdown.Note) *memoryRow {
 	name, _ := n.Frontmatter.String("name")
 	return &memoryRow{name: strings.TrimSpace(name), pinned: n.Pinned(), written: n.Written()}
 }
@@ -61,7 +61,7 @@ func (ix *Index) Memories(ctx context.Context) ([]Memory, error) {
 	return out, rows.Err()
 }
 
-// Problem is a note's warning (see vault.Note.Warnings).
+// Problem is a note's warning (see markdown.Note.Warnings).
 type Problem struct {
 	Path string `json:"path"`
 	// Line is the line at fault, 0 when not known.

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -225,7 +226,7 @@ func walk(ctx context.Context, fsys fs.FS) ([]seen, []Skip, error) {
 			}
 			f.Size, f.ModTime = info.Size(), info.ModTime().UnixNano()
 		}
-		files = append(files, seen{path: f.Path, size: f.Size, mtime: f.ModTime, note: vault.IsNotePath(f.Path)})
+		files = append(files, seen{path: f.Path, size: f.Size, mtime: f.ModTime, note: markdown.IsNotePath(f.Path)})
 	}
 	return files, skips, nil
 }
@@ -348,7 +349,7 @@ func (ix *Index) readNotes(ctx context.Context, fsys fs.FS, todo []seen, stored 
 			for i := range next {
 				p := parsed{f: todo[i], seq: i}
 				if p.f.note {
-					var n *vault.Note
+					var n *markdown.Note
 					n, p.err = readChanged(fsys, p.f.path, maxSize, stored[p.f.path])
 					if n != nil {
 						p.rows = prepare(n, p.f.size, p.f.mtime, chunkNote(n, ix.opts.chunkTokens()), r)
@@ -426,10 +427,10 @@ func inOrder(results <-chan parsed) func(yield func(parsed) bool) {
 
 // readChanged reads a note whose stat changed; it returns a nil note when
 // the content hash is what the index already has.
-func readChanged(fsys fs.FS, p string, maxSize int64, old fileState) (*vault.Note, error) {
+func readChanged(fsys fs.FS, p string, maxSize int64, old fileState) (*markdown.Note, error) {
 	n, err := vault.ReadNote(fsys, p, maxSize)
 	if err != nil {
-		var pe *vault.ParseError
+		var pe *markdown.ParseError
 		if errors.As(err, &pe) {
 			return nil, pe.Err
 		}
@@ -601,7 +602,7 @@ func newResolver(files []seen, unreadable []string) resolver {
 	return resolver{graph.New(notes, others)}
 }
 
-func (r resolver) resolve(source string, l vault.Link) (string, bool) {
+func (r resolver) resolve(source string, l markdown.Link) (string, bool) {
 	return r.g.Resolve(source, l)
 }
 

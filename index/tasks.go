@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Task is a task note (type: task) as the index holds it.
@@ -57,7 +57,7 @@ const (
 const SummaryLen = 300
 
 // taskRow is the tasks row of task note n, the columns from name on.
-func taskRow(n *vault.Note) []any {
+func taskRow(n *markdown.Note) []any {
 	str := func(k string) string {
 		s, _ := n.Frontmatter.String(k)
 		return strings.TrimSpace(s)
@@ -74,7 +74,7 @@ func taskRow(n *vault.Note) []any {
 	if priority == "" {
 		priority = "medium"
 	}
-	events := vault.LogEvents(n)
+	events := markdown.LogEvents(n)
 	milestone := ""
 	for _, e := range events {
 		if e.Type == "milestone" {
@@ -82,7 +82,7 @@ func taskRow(n *vault.Note) []any {
 		}
 	}
 	return []any{name, status, priority, str("assignee"), str("created"), str("started"), str("finished"),
-		shorten(vault.TaskDescription(n), SummaryLen), shorten(milestone, SummaryLen), len(events)}
+		shorten(markdown.TaskDescription(n), SummaryLen), shorten(milestone, SummaryLen), len(events)}
 }
 
 // shorten returns s with white space runs made one space, cut at a word

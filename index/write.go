@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // writer holds the prepared statements of one sync transaction.
@@ -174,7 +174,7 @@ type noteRows struct {
 }
 
 // prepare computes the rows of note n with chunks, resolving its links.
-func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *noteRows {
+func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *noteRows {
 	desc, _ := n.Frontmatter.String("description")
 	fm := n.Frontmatter.JSON() // as read_note and show give it: dates as written
 	var warnings []string
@@ -198,10 +198,10 @@ func prepare(n *vault.Note, size, mtime int64, chunks []chunk, r resolver) *note
 	if n.Kind().IsMemory() && !archived(fm) {
 		nr.memory = newMemoryRow(n)
 	}
-	if n.Kind() == vault.KindTask {
+	if n.Kind() == markdown.KindTask {
 		nr.task = taskRow(n)
 	}
-	if n.Kind() == vault.KindLesson {
+	if n.Kind() == markdown.KindLesson {
 		nr.lesson = lessonRow(n)
 	}
 	nr.people = entityRows(n)
@@ -418,15 +418,15 @@ func (w *writer) reresolve(ctx context.Context, paths []string, r resolver, fres
 		for rows.Next() {
 			var id, seq int64
 			var source, raw, heading, block, target string
-			var markdown, resolved bool
-			if err := rows.Scan(&id, &source, &seq, &raw, &heading, &block, &markdown, &target, &resolved); err != nil {
+			var isMarkdown, resolved bool
+			if err := rows.Scan(&id, &source, &seq, &raw, &heading, &block, &isMarkdown, &target, &resolved); err != nil {
 				rows.Close()
 				return err
 			}
 			if fresh[id] {
 				continue
 			}
-			nt, ok := r.resolve(source, vault.Link{Target: raw, Heading: heading, Block: block, Markdown: markdown})
+			nt, ok := r.resolve(source, markdown.Link{Target: raw, Heading: heading, Block: block, Markdown: isMarkdown})
 			if !ok {
 				nt = raw
 			}
@@ -458,7 +458,7 @@ func archived(fm map[string]any) bool {
 // noteDate is the date a note is about, for temporal recall: frontmatter
 // date (or created, updated), else a YYYY-MM-DD in its file name (daily
 // notes), else "".
-func noteDate(n *vault.Note) string {
+func noteDate(n *markdown.Note) string {
 	for _, k := range []string{"date", "created", "updated", "last_applied"} {
 		if s, ok := n.Frontmatter.String(k); ok && len(s) >= 10 {
 			return s

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Review is a lesson that needs a human's look, and why.
@@ -79,7 +79,7 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		return nil, err
 	}
 	for _, b := range bad {
-		out = append(out, Review{Path: b.Path, Name: vault.NameOf(b.Path), Line: b.Line, Reasons: []string{b.Message + " (not read as a lesson until fixed)"}})
+		out = append(out, Review{Path: b.Path, Name: markdown.NameOf(b.Path), Line: b.Line, Reasons: []string{b.Message + " (not read as a lesson until fixed)"}})
 	}
 	slices.SortStableFunc(out, func(a, b Review) int {
 		return cmp.Or(cmp.Compare(len(b.Reasons), len(a.Reasons)), cmp.Compare(a.Strength, b.Strength), strings.Compare(a.Path, b.Path))
@@ -107,10 +107,10 @@ func (s *Store) History(ctx context.Context, ref string) (History, error) {
 	if err != nil {
 		return History{}, err
 	}
-	n := vault.Parse(p, b)
-	l := vault.ReadLesson(n)
+	n := markdown.Parse(p, b)
+	l := markdown.ReadLesson(n)
 	h := History{Path: p, Name: l.Name, Strength: l.Strength, Lines: []string{}, Outcomes: []Record{}}
-	if sec, ok := vault.Section(n, vault.HistoryHeading); ok {
+	if sec, ok := markdown.Section(n, markdown.HistoryHeading); ok {
 		for _, line := range strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n") {
 			if line = strings.TrimSpace(line); strings.HasPrefix(line, "- ") {
 				h.Lines = append(h.Lines, strings.TrimPrefix(line, "- "))

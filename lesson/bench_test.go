@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -52,11 +53,11 @@ func lessonVault(b *testing.B, n int) (*lesson.Store, *index.Index, []lesson.Sit
 		if r.IntN(8) == 0 {
 			trigger = append(trigger, benchWords[r.IntN(len(benchWords))]+"/**/*."+[]string{"go", "sql", "ts", "py"}[r.IntN(4)])
 		}
-		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
+		fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
 			{Key: "trigger", Value: trigger}, {Key: "action_bias", Value: "always " + words(4)},
 			{Key: "strength", Value: float64(20+r.IntN(80)) / 100}}
 		body := "When " + words(8) + ", " + words(10) + ".\n\n## History\n\n- 2026-11-01 10:00 created at 0.5\n"
-		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), vault.Format(fields, body), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), markdown.Format(fields, body), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -179,9 +180,9 @@ func sharedTriggerVault(b *testing.B, n, never int) *lesson.Store {
 		if never > 0 && i%never == 0 {
 			marker = "never "
 		}
-		fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
+		fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: fmt.Sprintf("Lesson %d", i)},
 			{Key: "trigger", Value: []string{"tool:Bash", words(2 + r.IntN(2))}}, {Key: "action_bias", Value: marker + words(4)}}
-		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), vault.Format(fields, "Body.\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "lessons", fmt.Sprintf("l%05d.md", i)), markdown.Format(fields, "Body.\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // decayedKey records the day decay last ran on a lesson, which makes decay
@@ -65,12 +65,12 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 		}
 		var d Decay
 		var skip *Skip
-		change := func(n *vault.Note) ([]byte, error) {
+		change := func(n *markdown.Note) ([]byte, error) {
 			d, skip = Decay{}, nil
 			if isArchived(n) || n.Pinned() {
 				return n.Content, nil
 			}
-			lf := vault.ReadLesson(n)
+			lf := markdown.ReadLesson(n)
 			days := s.unusedDays(n, lf, day)
 			if days <= 0 {
 				return n.Content, nil
@@ -82,23 +82,23 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			d = Decay{Path: l.Path, Name: lf.Name, Before: lf.Strength, After: s.rules.Decayed(lf.Strength, days), Days: days}
 			d.Archived = d.After < s.rules.ArchiveBelow
 			what := fmt.Sprintf("decayed: %s → %s (%d days unused past %d)", num(d.Before), num(d.After), days, s.rules.DecayAfterDays)
-			kv := []any{vault.LessonStrength, d.After, decayedKey, vault.FromJSON(today)}
+			kv := []any{markdown.LessonStrength, d.After, decayedKey, markdown.FromJSON(today)}
 			if d.Archived {
 				what += fmt.Sprintf("; archived (below %s)", num(s.rules.ArchiveBelow))
 				kv = append(kv, "archived", true)
 			}
-			next, err := vault.SetFrontmatterKeys(l.Path, n.Content, kv...)
+			next, err := markdown.SetFrontmatterKeys(l.Path, n.Content, kv...)
 			if err != nil {
 				return nil, err
 			}
-			return vault.AppendToSection(next, vault.HistoryHeading, historyLine(s.now(), what, "")), nil
+			return markdown.AppendToSection(next, markdown.HistoryHeading, historyLine(s.now(), what, "")), nil
 		}
 		if dryRun {
 			b, _, err := s.w.Read(l.Path)
 			if err != nil {
 				continue // gone since the index saw it
 			}
-			if n := vault.Parse(l.Path, b); n.Kind() == vault.KindLesson {
+			if n := markdown.Parse(l.Path, b); n.Kind() == markdown.KindLesson {
 				change(n)
 			}
 		} else if err := s.update(ctx, l.Path, change); err != nil {
@@ -121,7 +121,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 // unusedDays is how many days of decay lesson note n owes on day: the days
 // past the grace period since it was last applied (or created), not
 // counting those decay already took.
-func (s *Store) unusedDays(n *vault.Note, l vault.Lesson, day time.Time) int {
+func (s *Store) unusedDays(n *markdown.Note, l markdown.Lesson, day time.Time) int {
 	date := func(key string) (time.Time, bool) {
 		v, ok := n.Frontmatter.String(key)
 		if !ok {

@@ -13,8 +13,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Situation is what an agent is about to do: what matching lessons are
@@ -345,13 +345,13 @@ func hasMatchProblem(l index.Lesson) bool {
 // brokenBy is the first of a lesson's problems that keeps it out of
 // matching and decay until a human fixes it: one in its trigger or its
 // strength.
-func brokenBy(problems []vault.LessonProblem) (vault.LessonProblem, bool) {
+func brokenBy(problems []markdown.LessonProblem) (markdown.LessonProblem, bool) {
 	for _, p := range problems {
-		if p.Key == vault.LessonTrigger || p.Key == vault.LessonStrength {
+		if p.Key == markdown.LessonTrigger || p.Key == markdown.LessonStrength {
 			return p, true
 		}
 	}
-	return vault.LessonProblem{}, false
+	return markdown.LessonProblem{}, false
 }
 
 // contentTerms are the analyzed words of s without stop words (all of

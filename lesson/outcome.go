@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/lesson/router"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -96,13 +97,13 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	at := s.now()
 	var out Applied
 	var domain string
-	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
-		l := vault.ReadLesson(n)
+	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
+		l := markdown.ReadLesson(n)
 		if isArchived(n) {
 			return nil, fmt.Errorf("%s: %w (remove archived: true from it to use it again)", p, ErrArchived)
 		}
 		for _, pr := range l.Problems {
-			if pr.Key == vault.LessonStrength || pr.Key == vault.LessonApplications {
+			if pr.Key == markdown.LessonStrength || pr.Key == markdown.LessonApplications {
 				return nil, fmt.Errorf("%s:%d: %s; fix it by hand first (the note is left as it is)", p, pr.Line, pr.Message)
 			}
 		}
@@ -115,12 +116,12 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
 		}
 		out.History = historyLine(at, what, episode)
-		next, err := vault.SetFrontmatterKeys(p, n.Content, vault.LessonStrength, after, vault.LessonApplications, out.Applications,
-			vault.LessonLastApplied, vault.FromJSON(at.Format(DateLayout)))
+		next, err := markdown.SetFrontmatterKeys(p, n.Content, markdown.LessonStrength, after, markdown.LessonApplications, out.Applications,
+			markdown.LessonLastApplied, markdown.FromJSON(at.Format(DateLayout)))
 		if err != nil {
 			return nil, err
 		}
-		return vault.AppendToSection(next, vault.HistoryHeading, out.History), nil
+		return markdown.AppendToSection(next, markdown.HistoryHeading, out.History), nil
 	})
 	if err != nil {
 		return Applied{}, err
@@ -139,15 +140,15 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 
 // update rewrites lesson note p with what fn makes of it, retrying when a
 // human's save came in between (fn then runs on the new content).
-func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]byte, error)) error {
+func (s *Store) update(ctx context.Context, p string, fn func(n *markdown.Note) ([]byte, error)) error {
 	var err error
 	for range 20 {
 		_, err = s.w.Update(ctx, p, func(cur []byte) ([]byte, error) {
 			if len(cur) == 0 {
 				return nil, errEmpty
 			}
-			n := vault.Parse(p, cur)
-			if n.Kind() != vault.KindLesson {
+			n := markdown.Parse(p, cur)
+			if n.Kind() != markdown.KindLesson {
 				return nil, notLesson(p, n)
 			}
 			return fn(n)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -166,31 +167,31 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	}
 	at := s.now()
 	today := at.Format(DateLayout)
-	fields := []vault.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}, {Key: vault.LessonTrigger, Value: trigger},
-		{Key: vault.LessonActionBias, Value: strings.TrimSpace(l.ActionBias)}}
+	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}, {Key: markdown.LessonTrigger, Value: trigger},
+		{Key: markdown.LessonActionBias, Value: strings.TrimSpace(l.ActionBias)}}
 	if d := strings.TrimSpace(l.Domain); d != "" {
-		fields = append(fields, vault.Field{Key: vault.LessonDomain, Value: strings.ToLower(d)})
+		fields = append(fields, markdown.Field{Key: markdown.LessonDomain, Value: strings.ToLower(d)})
 	}
-	fields = append(fields, vault.Field{Key: "tags", Value: tags},
-		vault.Field{Key: vault.LessonStrength, Value: s.rules.Initial}, vault.Field{Key: vault.LessonConfidence, Value: 0.5},
-		vault.Field{Key: vault.LessonApplications, Value: 0})
+	fields = append(fields, markdown.Field{Key: "tags", Value: tags},
+		markdown.Field{Key: markdown.LessonStrength, Value: s.rules.Initial}, markdown.Field{Key: markdown.LessonConfidence, Value: 0.5},
+		markdown.Field{Key: markdown.LessonApplications, Value: 0})
 	if len(episodes) > 0 {
-		fields = append(fields, vault.Field{Key: vault.LessonEpisodes, Value: episodes})
+		fields = append(fields, markdown.Field{Key: markdown.LessonEpisodes, Value: episodes})
 	}
 	if len(derived) > 0 {
-		fields = append(fields, vault.Field{Key: vault.LessonDerivedFrom, Value: derived})
+		fields = append(fields, markdown.Field{Key: markdown.LessonDerivedFrom, Value: derived})
 	}
-	fields = append(fields, vault.Field{Key: vault.LessonVersion, Value: 1}, vault.Field{Key: "created", Value: vault.FromJSON(today)})
+	fields = append(fields, markdown.Field{Key: markdown.LessonVersion, Value: 1}, markdown.Field{Key: "created", Value: markdown.FromJSON(today)})
 	body := strings.TrimSpace(strings.ReplaceAll(l.Body, "\r\n", "\n"))
 	if body != "" {
 		body += "\n\n"
 	}
 	history := historyLine(at, fmt.Sprintf("created at %s", num(s.rules.Initial)), "")
-	content := vault.Format(fields, body+"## "+vault.HistoryHeading+"\n\n"+history+"\n")
+	content := markdown.Format(fields, body+"## "+markdown.HistoryHeading+"\n\n"+history+"\n")
 	for i := 1; ; i++ {
-		p := path.Join(s.folder, base+vault.Ext)
+		p := path.Join(s.folder, base+markdown.Ext)
 		if i > 1 {
-			p = path.Join(s.folder, fmt.Sprintf("%s %d%s", base, i, vault.Ext))
+			p = path.Join(s.folder, fmt.Sprintf("%s %d%s", base, i, markdown.Ext))
 		}
 		_, err := s.w.Write(ctx, p, content, "")
 		if errors.Is(err, vault.ErrExists) && i < 1000 {
@@ -241,7 +242,7 @@ func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if n := vault.Parse(p, b); n.Kind() != vault.KindLesson {
+	if n := markdown.Parse(p, b); n.Kind() != markdown.KindLesson {
 		return "", notLesson(p, n)
 	}
 	return p, nil
@@ -249,7 +250,7 @@ func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
 
 // notLesson is ErrNotLesson for note n at p, naming the line when its
 // frontmatter does not parse.
-func notLesson(p string, n *vault.Note) error {
+func notLesson(p string, n *markdown.Note) error {
 	if n.Frontmatter == nil && len(n.Warnings) > 0 {
 		return fmt.Errorf("%w: %v", ErrNotLesson, n.Warnings[0])
 	}
@@ -257,7 +258,7 @@ func notLesson(p string, n *vault.Note) error {
 }
 
 // isArchived reports whether lesson note n is archived.
-func isArchived(n *vault.Note) bool {
+func isArchived(n *markdown.Note) bool {
 	s, ok := n.Frontmatter.String("archived")
 	return ok && (strings.EqualFold(s, "true") || strings.EqualFold(s, "yes"))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/vault"
@@ -122,7 +123,7 @@ func TestReadAfterWriteSeesHumanEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	callTool(t, cs, "read_note", map[string]any{"path": "n.md"}, &n)
-	if strings.TrimSpace(n.Body) != "human text, longer than before" || n.Hash != vault.Hash([]byte("human text, longer than before\n")) {
+	if strings.TrimSpace(n.Body) != "human text, longer than before" || n.Hash != markdown.Hash([]byte("human text, longer than before\n")) {
 		t.Errorf("read after a human edit: %+v", n)
 	}
 }

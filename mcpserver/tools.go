@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
@@ -183,7 +184,7 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in Reme
 	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
 		return nil, memory.Result{}, toolError(err)
 	}
-	res, err := s.memory.Remember(ctx, memory.Memory{Type: vault.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
+	res, err := s.memory.Remember(ctx, memory.Memory{Type: markdown.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
 		memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)
@@ -289,7 +290,7 @@ func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in Read
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
-	parsed := vault.Parse(n.path, []byte(n.content))
+	parsed := markdown.Parse(n.path, []byte(n.content))
 	out := NoteOut{Path: n.path, Frontmatter: parsed.Frontmatter.JSON(), Body: string(parsed.Body()), Hash: n.hash}
 	for _, w := range parsed.Warnings {
 		out.Warnings = append(out.Warnings, w.Error())
@@ -342,7 +343,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 	}
 	s.remembered(res.Path)
 	out := WriteNoteOut{EditResult: res}
-	if n, err := s.read(res.Path); err == nil && vault.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
+	if n, err := s.read(res.Path); err == nil && markdown.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
 		// A memory written as a note is listed in MEMORY.md at once, as
 		// remember lists it: the index learns of it first.
 		if err := s.syncIndex(ctx); err != nil {
@@ -463,7 +464,7 @@ func toolError(err error) error {
 		return fmt.Errorf("not found: %v", err)
 	case errors.Is(err, vault.ErrTooLarge):
 		return fmt.Errorf("too large: %v", err)
-	case errors.Is(err, vault.ErrBadFrontmatter):
+	case errors.Is(err, markdown.ErrBadFrontmatter):
 		return fmt.Errorf("bad frontmatter: %v", err)
 	case errors.Is(err, memory.ErrInvalid), errors.Is(err, memory.ErrNameTaken):
 		var taken *memory.TakenError

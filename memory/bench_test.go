@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -23,7 +24,7 @@ func BenchmarkRemember(b *testing.B) {
 	for i := range 1000 {
 		p := filepath.Join(dir, "memory", fmt.Sprintf("m%04d.md", i))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, vault.Format([]vault.Field{{Key: "name", Value: fmt.Sprintf("Memory %d", i)},
+		os.WriteFile(p, markdown.Format([]markdown.Field{{Key: "name", Value: fmt.Sprintf("Memory %d", i)},
 			{Key: "description", Value: "a memory of the benchmark"}, {Key: "type", Value: "project"}}, "Body."), 0o644)
 	}
 	ctx := context.Background()
@@ -41,7 +42,7 @@ func BenchmarkRemember(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		start := time.Now()
-		res, err := s.Remember(ctx, memory.Memory{Type: vault.KindProject, Name: fmt.Sprintf("new memory %d", i),
+		res, err := s.Remember(ctx, memory.Memory{Type: markdown.KindProject, Name: fmt.Sprintf("new memory %d", i),
 			Description: "a benchmark memory", Body: "Deploys go out on Tuesdays."}, memory.Options{})
 		lat = append(lat, time.Since(start))
 		if err != nil || res.IndexLine == "" {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // MEMORY.md is the index of memories an agent loads at the start of a
@@ -37,7 +37,7 @@ const (
 type Entry struct {
 	// Path is the memory note's vault path.
 	Path  string
-	Type  vault.Kind
+	Type  markdown.Kind
 	Title string
 	// Hook is the one-line description.
 	Hook string
@@ -65,10 +65,10 @@ type IndexStats struct {
 
 // typeTitles are the groups of the region, in order.
 var typeTitles = []struct {
-	kind  vault.Kind
+	kind  markdown.Kind
 	title string
 }{
-	{vault.KindUser, "User"}, {vault.KindFeedback, "Feedback"}, {vault.KindProject, "Project"}, {vault.KindReference, "Reference"},
+	{markdown.KindUser, "User"}, {markdown.KindFeedback, "Feedback"}, {markdown.KindProject, "Project"}, {markdown.KindReference, "Reference"},
 }
 
 // Render returns content (the current MEMORY.md at vault path file, nil
@@ -81,7 +81,7 @@ var typeTitles = []struct {
 // first) and the region ends with a line saying how many, and how to list
 // them.
 //
-// It returns a *vault.ParseError naming file and line when content has
+// It returns a *markdown.ParseError naming file and line when content has
 // one marker without the other, or the end before the begin: then nothing
 // may be written.
 func Render(file string, content []byte, entries []Entry, reviews []Review) ([]byte, IndexStats, error) {
@@ -159,13 +159,13 @@ func splitRegion(file string, content []byte) (before, after []byte, err error) 
 		}
 		return before, nil, nil
 	case b < 0:
-		return nil, nil, &vault.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
+		return nil, nil, &markdown.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
 	case e < 0:
-		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", Begin, End)}
+		return nil, nil, &markdown.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("%s without %s: fix the markers by hand (vaultmem writes nothing until then)", Begin, End)}
 	case e < b:
-		return nil, nil, &vault.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s comes before %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
+		return nil, nil, &markdown.ParseError{Path: file, Line: line(e), Err: fmt.Errorf("%s comes before %s: fix the markers by hand (vaultmem writes nothing until then)", End, Begin)}
 	case len(begins) > 1 || len(ends) > 1:
-		return nil, nil, &vault.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("more than one region between %s and %s", Begin, End)}
+		return nil, nil, &markdown.ParseError{Path: file, Line: line(b), Err: fmt.Errorf("more than one region between %s and %s", Begin, End)}
 	}
 	return content[:b], content[e+len(End):], nil
 }
@@ -184,7 +184,7 @@ func assemble(before []byte, region string, after []byte) []byte {
 }
 
 // typeTitle is a memory type's heading in the region.
-func typeTitle(k vault.Kind) string {
+func typeTitle(k markdown.Kind) string {
 	for _, t := range typeTitles {
 		if t.kind == k {
 			return t.title
@@ -194,7 +194,7 @@ func typeTitle(k vault.Kind) string {
 }
 
 // typeRank is a memory type's place in the region (and priority).
-func typeRank(k vault.Kind) int {
+func typeRank(k markdown.Kind) int {
 	for i, t := range typeTitles {
 		if t.kind == k {
 			return i
@@ -291,7 +291,7 @@ func omitted(left []Entry) string {
 	if len(left) == 0 {
 		return ""
 	}
-	count := map[vault.Kind]int{}
+	count := map[markdown.Kind]int{}
 	for _, e := range left {
 		count[e.Type]++
 	}

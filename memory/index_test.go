@@ -8,16 +8,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 var someEntries = []memory.Entry{
-	{Path: "memory/user_role.md", Type: vault.KindUser, Title: "User role", Hook: "senior Go engineer, prefers terse answers", Date: "2026-01-02"},
-	{Path: "memory/feedback_testing.md", Type: vault.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"},
-	{Path: "memory/project_freeze.md", Type: vault.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"},
-	{Path: "memory/a note (draft).md", Type: vault.KindProject, Title: "A [draft] note", Hook: ""},
-	{Path: "memory/reference_linear.md", Type: vault.KindReference, Title: "Bug tracker", Hook: "pipeline bugs live in Linear INGEST"},
+	{Path: "memory/user_role.md", Type: markdown.KindUser, Title: "User role", Hook: "senior Go engineer, prefers terse answers", Date: "2026-01-02"},
+	{Path: "memory/feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"},
+	{Path: "memory/project_freeze.md", Type: markdown.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"},
+	{Path: "memory/a note (draft).md", Type: markdown.KindProject, Title: "A [draft] note", Hook: ""},
+	{Path: "memory/reference_linear.md", Type: markdown.KindReference, Title: "Bug tracker", Hook: "pipeline bugs live in Linear INGEST"},
 }
 
 func TestRenderNew(t *testing.T) {
@@ -90,9 +90,9 @@ func TestRenderBadMarkers(t *testing.T) {
 		memory.Begin + "\n" + memory.End + "\n" + memory.Begin + "\n" + memory.End + "\n",
 	} {
 		_, _, err := memory.Render("MEMORY.md", []byte(in), someEntries, nil)
-		var pe *vault.ParseError
+		var pe *markdown.ParseError
 		if !errors.As(err, &pe) || pe.Path != "MEMORY.md" || pe.Line == 0 {
-			t.Errorf("%q: %v, want a *vault.ParseError with the line", in, err)
+			t.Errorf("%q: %v, want a *markdown.ParseError with the line", in, err)
 		}
 	}
 }
@@ -101,7 +101,7 @@ func TestRenderBadMarkers(t *testing.T) {
 // loads whole, keeping the most important, and saying what was left out.
 func TestRenderLimits(t *testing.T) {
 	var entries []memory.Entry
-	kinds := []vault.Kind{vault.KindUser, vault.KindFeedback, vault.KindProject, vault.KindReference}
+	kinds := []markdown.Kind{markdown.KindUser, markdown.KindFeedback, markdown.KindProject, markdown.KindReference}
 	for i := range 400 {
 		entries = append(entries, memory.Entry{Path: fmt.Sprintf("memory/m%04d.md", i), Type: kinds[i%4],
 			Title: fmt.Sprintf("Memory %d", i), Hook: strings.Repeat("word ", 40), Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28),
@@ -177,7 +177,7 @@ func TestRenderDeterministic(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
-	long := memory.Entry{Path: "feedback_testing.md", Type: vault.KindFeedback, Title: "Testing", Hook: strings.Repeat("integration tests hit a real database ", 10)}
+	long := memory.Entry{Path: "feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing", Hook: strings.Repeat("integration tests hit a real database ", 10)}
 	l := memory.Line(".", long)
 	if utf8.RuneCountInString(l) > memory.MaxLineChars || !strings.HasSuffix(l, "…") || strings.HasSuffix(l, " …") {
 		t.Errorf("long hook: %q", l)

@@ -15,6 +15,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -60,7 +61,7 @@ func (e *TakenError) Is(target error) bool { return target == ErrNameTaken }
 
 // Memory is what to remember.
 type Memory struct {
-	Type        vault.Kind
+	Type        markdown.Kind
 	Name        string
 	Description string
 	Body        string
@@ -144,7 +145,7 @@ type Result struct {
 // MEMORY.md that cannot be written is not an error: see
 // Result.IndexError.
 func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, error) {
-	m.Type = vault.Kind(strings.ToLower(strings.TrimSpace(string(m.Type))))
+	m.Type = markdown.Kind(strings.ToLower(strings.TrimSpace(string(m.Type))))
 	m.Name, m.Description = strings.TrimSpace(m.Name), strings.TrimSpace(m.Description)
 	if err := m.Validate(); err != nil {
 		return Result{}, err
@@ -197,7 +198,7 @@ func (s *Store) create(ctx context.Context, m Memory, opts Options, today string
 		if i > 1 {
 			name = fmt.Sprintf("%s-%d", slug, i)
 		}
-		p, err := s.w.Resolve(path.Join(s.folder, name+vault.Ext))
+		p, err := s.w.Resolve(path.Join(s.folder, name+markdown.Ext))
 		if err != nil {
 			return Result{}, err
 		}
@@ -216,7 +217,7 @@ const maxArchivedNames = 100
 
 // write creates or updates the memory note at p.
 func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, today string) (Result, error) {
-	content := vault.Format([]vault.Field{
+	content := markdown.Format([]markdown.Field{
 		{Key: "name", Value: m.Name},
 		{Key: "description", Value: m.Description},
 		{Key: "type", Value: string(m.Type)},
@@ -231,10 +232,10 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 	}
 	status := "unchanged"
 	hash, err = s.w.Update(ctx, p, func(current []byte) ([]byte, error) {
-		if h := vault.Hash(current); opts.ExpectedHash != "" && h != opts.ExpectedHash {
+		if h := markdown.Hash(current); opts.ExpectedHash != "" && h != opts.ExpectedHash {
 			return nil, &vault.ConflictError{Path: p, Expected: opts.ExpectedHash, Actual: h}
 		}
-		old := vault.Parse(p, current)
+		old := markdown.Parse(p, current)
 		if len(old.Warnings) > 0 {
 			return nil, fmt.Errorf("%w; fix it by hand before updating this memory", old.Warnings[0])
 		}
@@ -245,14 +246,14 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {
 			return nil, &TakenError{Path: p, Name: oldName, Other: true}
 		}
-		next, err := vault.SetFrontmatter(p, current, "description", m.Description)
+		next, err := markdown.SetFrontmatter(p, current, "description", m.Description)
 		if err == nil {
-			next, err = vault.SetFrontmatter(p, next, "type", string(m.Type))
+			next, err = markdown.SetFrontmatter(p, next, "type", string(m.Type))
 		}
 		if err != nil {
 			return nil, err
 		}
-		next = vault.SetBody(next, m.Body)
+		next = markdown.SetBody(next, m.Body)
 		if bytes.Equal(next, current) {
 			return current, nil // the same memory again
 		}
@@ -260,7 +261,7 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 			return nil, &TakenError{Path: p, Name: oldName}
 		}
 		status = "updated"
-		return vault.SetFrontmatter(p, next, "updated", dateNode(today))
+		return markdown.SetFrontmatter(p, next, "updated", dateNode(today))
 	})
 	if err != nil {
 		return Result{}, err
@@ -270,4 +271,4 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 
 // dateNode is a day written as a YAML date (unquoted), as Obsidian's date
 // properties want it.
-func dateNode(day string) any { return vault.FromJSON(day) }
+func dateNode(day string) any { return markdown.FromJSON(day) }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Two machines that each remember a memory each rewrite MEMORY.md's
@@ -53,7 +53,7 @@ var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region,
 // are left out by type and path: their dates and pins are not in the
 // file either.)
 //
-// It returns a *vault.ParseError when a version's markers are broken,
+// It returns a *markdown.ParseError when a version's markers are broken,
 // its Path naming the version ("MEMORY.md (theirs)").
 func MergeIndex(file string, base, ours, theirs []byte) ([]byte, error) {
 	var vs [3]*version
@@ -136,7 +136,7 @@ func parseVersion(file, name string, content []byte) (*version, error) {
 	}
 	region := string(content[len(before)+len(Begin) : len(content)-len(after)-len(End)])
 	dir := path.Dir(file)
-	var kind vault.Kind
+	var kind markdown.Kind
 	inReviews := false
 	for _, line := range strings.Split(region, "\n") {
 		line = strings.TrimSuffix(line, "\r")

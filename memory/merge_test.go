@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // doc is MEMORY.md at file with human text before and after the region
@@ -33,14 +33,14 @@ func withStray(content string) string {
 }
 
 var (
-	mRole     = memory.Entry{Path: "memory/user_role.md", Type: vault.KindUser, Title: "User role", Hook: "senior Go engineer"}
-	mTesting  = memory.Entry{Path: "memory/feedback_testing.md", Type: vault.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"}
-	mFreeze   = memory.Entry{Path: "memory/project_freeze.md", Type: vault.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"}
-	mAlpha    = memory.Entry{Path: "memory/alpha.md", Type: vault.KindProject, Title: "Alpha", Hook: "made on machine A"}
-	mBeta     = memory.Entry{Path: "memory/beta.md", Type: vault.KindProject, Title: "Beta", Hook: "made on machine B"}
-	mTracker  = memory.Entry{Path: "memory/reference_linear.md", Type: vault.KindReference, Title: "Bug tracker", Hook: "Linear INGEST"}
-	mOdd      = memory.Entry{Path: "memory/a [draft] (v2) #1 50% 🚀 é.md", Type: vault.KindFeedback, Title: `Odd [title] with \ back\slash`, Hook: "hook — with a dash"}
-	mOdd2     = memory.Entry{Path: "other folder/100%?.md", Type: vault.KindReference, Title: "]starts odd[", Hook: "emoji 🧠 hook"}
+	mRole     = memory.Entry{Path: "memory/user_role.md", Type: markdown.KindUser, Title: "User role", Hook: "senior Go engineer"}
+	mTesting  = memory.Entry{Path: "memory/feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"}
+	mFreeze   = memory.Entry{Path: "memory/project_freeze.md", Type: markdown.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"}
+	mAlpha    = memory.Entry{Path: "memory/alpha.md", Type: markdown.KindProject, Title: "Alpha", Hook: "made on machine A"}
+	mBeta     = memory.Entry{Path: "memory/beta.md", Type: markdown.KindProject, Title: "Beta", Hook: "made on machine B"}
+	mTracker  = memory.Entry{Path: "memory/reference_linear.md", Type: markdown.KindReference, Title: "Bug tracker", Hook: "Linear INGEST"}
+	mOdd      = memory.Entry{Path: "memory/a [draft] (v2) #1 50% 🚀 é.md", Type: markdown.KindFeedback, Title: `Odd [title] with \ back\slash`, Hook: "hook — with a dash"}
+	mOdd2     = memory.Entry{Path: "other folder/100%?.md", Type: markdown.KindReference, Title: "]starts odd[", Hook: "emoji 🧠 hook"}
 	hand      = "# Team memory\n\nWritten by hand.\n\n"
 	handAfter = "\n\nFooter by hand.\n"
 )
@@ -86,9 +86,9 @@ func TestMergeIndex(t *testing.T) {
 			base: d(es(mRole, mFreeze)), ours: d(es(mRole, mAlpha)), theirs: d(es(mRole, changed(mFreeze, "theirs"))),
 			want: d(es(mRole, mAlpha))},
 		{name: "a memory's type changed on one side moves it",
-			base: d(es(mRole, mFreeze)), ours: d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: vault.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook})),
+			base: d(es(mRole, mFreeze)), ours: d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: markdown.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook})),
 			theirs: d(es(mRole, mFreeze, mBeta)),
-			want:   d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: vault.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook}, mBeta))},
+			want:   d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: markdown.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook}, mBeta))},
 		{name: "human text changed on one side",
 			base:   d(es(mRole)),
 			ours:   doc(t, "MEMORY.md", "# Our memory\r\n\r\nEdited by hand.  \n", es(mRole, mAlpha), nil, handAfter),
@@ -157,11 +157,11 @@ func TestMergeIndex(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := memory.MergeIndex("MEMORY.md", []byte(c.base), []byte(c.ours), []byte(c.theirs))
-			var pe *vault.ParseError
+			var pe *markdown.ParseError
 			switch {
 			case c.wantParseErrVersion != "":
 				if !errors.As(err, &pe) || pe.Path != "MEMORY.md ("+c.wantParseErrVersion+")" || pe.Line == 0 {
-					t.Fatalf("err %v, want a *vault.ParseError naming the %s version and the line", err, c.wantParseErrVersion)
+					t.Fatalf("err %v, want a *markdown.ParseError naming the %s version and the line", err, c.wantParseErrVersion)
 				}
 			case c.wantErr != nil:
 				if !errors.Is(err, c.wantErr) || !strings.Contains(err.Error(), "MEMORY.md") {
@@ -183,9 +183,9 @@ func TestMergeIndex(t *testing.T) {
 // %P), including to memories outside it.
 func TestMergeIndexRelative(t *testing.T) {
 	const file = "notes/MEMORY.md"
-	in := memory.Entry{Path: "notes/memory/in here.md", Type: vault.KindUser, Title: "In", Hook: "h"}
-	out := memory.Entry{Path: "elsewhere/out.md", Type: vault.KindUser, Title: "Out", Hook: "h"}
-	root := memory.Entry{Path: "root.md", Type: vault.KindProject, Title: "Root", Hook: "h"}
+	in := memory.Entry{Path: "notes/memory/in here.md", Type: markdown.KindUser, Title: "In", Hook: "h"}
+	out := memory.Entry{Path: "elsewhere/out.md", Type: markdown.KindUser, Title: "Out", Hook: "h"}
+	root := memory.Entry{Path: "root.md", Type: markdown.KindProject, Title: "Root", Hook: "h"}
 	base := doc(t, file, hand, []memory.Entry{in}, nil, "")
 	got, err := memory.MergeIndex(file, []byte(base), []byte(doc(t, file, hand, []memory.Entry{in, out}, nil, "")),
 		[]byte(doc(t, file, hand, []memory.Entry{in, root}, nil, "")))
@@ -211,7 +211,7 @@ func randomDoc(r *rand.Rand) (before string, es []memory.Entry, rs []memory.Revi
 		}
 		return b.String()
 	}
-	kinds := []vault.Kind{vault.KindUser, vault.KindFeedback, vault.KindProject, vault.KindReference}
+	kinds := []markdown.Kind{markdown.KindUser, markdown.KindFeedback, markdown.KindProject, markdown.KindReference}
 	seen := map[string]bool{}
 	for range r.IntN(25) {
 		p := folders[r.IntN(len(folders))] + strings.NewReplacer("/", "-", "\t", "_").Replace(phrase(6)) + fmt.Sprint(r.IntN(1000)) + ".md"
@@ -302,7 +302,7 @@ func FuzzMergeIndex(f *testing.F) {
 	f.Add("", memory.Begin+"\n## User\n- [a  z](z.md)\n- [a b](b.md)\n"+memory.End, memory.Begin+"\n"+memory.End)
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
 		got, err := memory.MergeIndex("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
-		var pe *vault.ParseError
+		var pe *markdown.ParseError
 		if err != nil {
 			if !errors.Is(err, memory.ErrMergeConflict) && !errors.As(err, &pe) {
 				t.Fatalf("unexpected error %v", err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -80,12 +81,12 @@ func EntryOf(m index.Memory) Entry {
 	if name == "" {
 		name = m.Title
 	}
-	return Entry{Path: m.Path, Type: vault.Kind(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
+	return Entry{Path: m.Path, Type: markdown.Kind(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
 }
 
 // NoteEntry is the entry MEMORY.md lists for memory note n, read from its
 // frontmatter as the index reads it (see EntryOf).
-func NoteEntry(n *vault.Note) Entry {
+func NoteEntry(n *markdown.Note) Entry {
 	name, _ := n.Frontmatter.String("name")
 	if name = strings.TrimSpace(name); name == "" {
 		name = n.Title()
@@ -110,7 +111,7 @@ func (s *Store) memories(ctx context.Context) ([]live, error) {
 
 // Reindex rewrites MEMORY.md's region from the live memories the index
 // holds and the reviews Dream left; nothing is written when it is
-// current. It returns what the file holds. Errors: a *vault.ParseError
+// current. It returns what the file holds. Errors: a *markdown.ParseError
 // naming MEMORY.md and the line when its markers are broken (nothing is
 // written), and the Writer's.
 func (s *Store) Reindex(ctx context.Context) (IndexStats, error) {
@@ -161,7 +162,7 @@ func (s *Store) render(ctx context.Context, es []Entry) (IndexStats, error) {
 // a memory each keep both: a memory the file lists that entries lack but
 // that is a live memory on disk stays listed. With dryRun nothing is
 // written (nor read but MEMORY.md). It returns what the file holds (or
-// would hold) and whether it changed. Errors: a *vault.ParseError naming
+// would hold) and whether it changed. Errors: a *markdown.ParseError naming
 // MEMORY.md and the line when its markers are broken (nothing is
 // written), and the Writer's.
 func (s *Store) Relist(ctx context.Context, entries []Entry, flags []Flag, dryRun bool) (IndexStats, bool, error) {
@@ -191,7 +192,7 @@ func (s *Store) Relist(ctx context.Context, entries []Entry, flags []Flag, dryRu
 	var err error
 	for range 2 {
 		_, err = s.w.Update(ctx, s.indexFile, list)
-		var pe *vault.ParseError
+		var pe *markdown.ParseError
 		if errors.As(err, &pe) {
 			return st, false, pe // it names MEMORY.md and the line already
 		}
@@ -229,7 +230,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		if err != nil {
 			continue // gone
 		}
-		n := vault.Parse(p, b)
+		n := markdown.Parse(p, b)
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		_, merged := fm["merged_into"]
@@ -248,7 +249,7 @@ func (s *Store) listed(ctx context.Context, e Entry) bool {
 	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.indexFile), e)+"\n"))
 }
 
-// CheckIndex returns a *vault.ParseError naming MEMORY.md and the line
+// CheckIndex returns a *markdown.ParseError naming MEMORY.md and the line
 // when its markers are broken (then nothing may rewrite it), nil when they
 // are whole or the file does not exist.
 func (s *Store) CheckIndex() error {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Strategies: which engines a route uses and which it prefers.
@@ -69,12 +69,12 @@ func DefaultRoutes() map[Intent]Route {
 // and every other note. L1, a server's in-memory recent items, is never
 // on disk.
 func Layer(kind string) string {
-	switch vault.Kind(kind) {
-	case vault.KindProject, vault.KindTask:
+	switch markdown.Kind(kind) {
+	case markdown.KindProject, markdown.KindTask:
 		return "L2"
-	case vault.KindUser:
+	case markdown.KindUser:
 		return "L3"
-	case vault.KindFeedback, vault.KindLesson:
+	case markdown.KindFeedback, markdown.KindLesson:
 		return "L4"
 	}
 	return "L5"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -24,7 +25,7 @@ func taskVault(b *testing.B, n int) (*task.Store, string) {
 	r := rand.New(rand.NewPCG(1, uint64(n)))
 	depth := make([]int, n)
 	for i := range n {
-		fields := []vault.Field{{Key: "type", Value: "task"}, {Key: "name", Value: fmt.Sprintf("Task %d", i)},
+		fields := []markdown.Field{{Key: "type", Value: "task"}, {Key: "name", Value: fmt.Sprintf("Task %d", i)},
 			{Key: "status", Value: []string{"todo", "doing", "done"}[r.IntN(3)]}, {Key: "priority", Value: task.Priorities[r.IntN(3)]}}
 		if i > 0 && r.IntN(20) > 0 {
 			p := r.IntN(i)
@@ -32,19 +33,19 @@ func taskVault(b *testing.B, n int) (*task.Store, string) {
 				p = r.IntN(i)
 			}
 			depth[i] = depth[p] + 1
-			fields = append(fields, vault.Field{Key: "parent", Value: fmt.Sprintf("[[t%05d]]", p)})
+			fields = append(fields, markdown.Field{Key: "parent", Value: fmt.Sprintf("[[t%05d]]", p)})
 		}
 		if i > 10 && r.IntN(10) == 0 {
-			fields = append(fields, vault.Field{Key: "depends_on", Value: []string{fmt.Sprintf("[[t%05d]]", r.IntN(i))}})
+			fields = append(fields, markdown.Field{Key: "depends_on", Value: []string{fmt.Sprintf("[[t%05d]]", r.IntN(i))}})
 		}
-		fields = append(fields, vault.Field{Key: "created", Value: vault.FromJSON("2026-11-01")})
+		fields = append(fields, markdown.Field{Key: "created", Value: markdown.FromJSON("2026-11-01")})
 		body := fmt.Sprintf("What task %d is about, in a sentence or two.\n\n## Log\n\n", i)
 		for e := range r.IntN(4) {
-			body += fmt.Sprintf("- 2026-11-%02d 10:00 %s: event %d of task %d\n", 1+e, vault.EventTypes[r.IntN(4)], e, i)
+			body += fmt.Sprintf("- 2026-11-%02d 10:00 %s: event %d of task %d\n", 1+e, markdown.EventTypes[r.IntN(4)], e, i)
 		}
 		p := filepath.Join(dir, "tasks", fmt.Sprintf("t%05d.md", i))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, vault.Format(fields, body), 0o644); err != nil {
+		if err := os.WriteFile(p, markdown.Format(fields, body), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,7 +56,7 @@ func taskVault(b *testing.B, n int) (*task.Store, string) {
 	for e := range 20 {
 		body += fmt.Sprintf("- 2026-11-20 10:%02d decision: chose option %d because it is the simplest that works\n", e, e)
 	}
-	os.WriteFile(filepath.Join(dir, leaf), vault.Format([]vault.Field{{Key: "type", Value: "task"}, {Key: "name", Value: "Leaf"},
+	os.WriteFile(filepath.Join(dir, leaf), markdown.Format([]markdown.Field{{Key: "type", Value: "task"}, {Key: "name", Value: "Leaf"},
 		{Key: "status", Value: "doing"}, {Key: "parent", Value: fmt.Sprintf("[[t%05d]]", leafParent)}}, body), 0o644)
 	ctx := context.Background()
 	v, err := vault.Open(dir, vault.Folders{})

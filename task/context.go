@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // DefaultBudget is a context's token budget when none is given.
@@ -46,7 +46,7 @@ type Context struct {
 	Siblings []Summary `json:"siblings"`
 	Children []Summary `json:"children"`
 	// Events are the events of T's log kept, oldest first.
-	Events []vault.Event `json:"events"`
+	Events []markdown.Event `json:"events"`
 	// Context is all of it as markdown, ready to load.
 	Context    string `json:"context"`
 	UsedTokens int    `json:"used_tokens"`
@@ -83,9 +83,9 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 	if err != nil {
 		return Context{}, err
 	}
-	out := Context{Agent: agent, Budget: budget, Ancestors: []Summary{}, Siblings: []Summary{}, Children: []Summary{}, Events: []vault.Event{},
+	out := Context{Agent: agent, Budget: budget, Ancestors: []Summary{}, Siblings: []Summary{}, Children: []Summary{}, Events: []markdown.Event{},
 		Task: Summary{Path: p, Name: name(n), Status: status(n), Priority: strings.ToLower(field(n, "priority")), Assignee: field(n, "assignee"),
-			Description: vault.TaskDescription(n)}}
+			Description: markdown.TaskDescription(n)}}
 
 	// Ancestors, nearest first while walking up.
 	var up []Summary
@@ -204,7 +204,7 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 		}
 	}
 
-	events := vault.LogEvents(n)
+	events := markdown.LogEvents(n)
 	if len(events) > 0 {
 		b.line(fmt.Sprintf("\n## Log (%d events)", len(events)))
 		// Newest first while they fit, keeping room for the marker.
@@ -246,7 +246,7 @@ func summaryOf(t index.Task, description, milestone string) Summary {
 
 // eventLine is an event as the context shows it: its log line, with its
 // later lines indented.
-func eventLine(e vault.Event) string {
+func eventLine(e markdown.Event) string {
 	head := e.Text
 	if e.Type != "" {
 		head = e.Time + " " + e.Type + ": " + e.Text

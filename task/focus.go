@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -161,7 +162,7 @@ func (s *Store) find(ctx context.Context, f focusFile) (string, error) {
 func (s *Store) setFocus(ctx context.Context, agent, p, name string) error {
 	f := focusFile{Task: p, Name: name}
 	if p != "" {
-		f.Since = s.now().Format(vault.EventTimeLayout)
+		f.Since = s.now().Format(markdown.EventTimeLayout)
 	}
 	b, err := yaml.Marshal(f)
 	if err != nil {

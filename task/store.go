@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -165,7 +166,7 @@ func (s *Store) byName(ctx context.Context, name string) string {
 // read reads and parses the task at p. Errors: vault.ErrNotFound;
 // ErrNotTask (naming the file and, when its frontmatter does not parse,
 // the line).
-func (s *Store) read(p string) (*vault.Note, error) {
+func (s *Store) read(p string) (*markdown.Note, error) {
 	var b []byte
 	var err error
 	for range emptyTries {
@@ -177,8 +178,8 @@ func (s *Store) read(p string) (*vault.Note, error) {
 		}
 		time.Sleep(emptyPause) // an editor between truncating and writing the file
 	}
-	n := vault.Parse(p, b)
-	if n.Kind() != vault.KindTask {
+	n := markdown.Parse(p, b)
+	if n.Kind() != markdown.KindTask {
 		if n.Frontmatter == nil && len(n.Warnings) > 0 {
 			return nil, fmt.Errorf("%w: %v", ErrNotTask, n.Warnings[0])
 		}
@@ -200,15 +201,15 @@ var errEmpty = errors.New("the note is empty (being saved?)")
 // update rewrites the task at p with fn, which gets the note as it is on
 // disk under the Writer's lock; when a human saves it meanwhile, fn runs
 // again on their version, so no edit is lost.
-func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]byte, error)) error {
+func (s *Store) update(ctx context.Context, p string, fn func(n *markdown.Note) ([]byte, error)) error {
 	var err error
 	for range emptyTries {
 		_, err = s.w.Update(ctx, p, func(cur []byte) ([]byte, error) {
 			if len(cur) == 0 {
 				return nil, errEmpty
 			}
-			n := vault.Parse(p, cur)
-			if n.Kind() != vault.KindTask {
+			n := markdown.Parse(p, cur)
+			if n.Kind() != markdown.KindTask {
 				if n.Frontmatter == nil && len(n.Warnings) > 0 {
 					return nil, fmt.Errorf("%w: %v", ErrNotTask, n.Warnings[0])
 				}
@@ -232,13 +233,13 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *vault.Note) ([]
 }
 
 // field is a frontmatter string of n, trimmed ("" when absent).
-func field(n *vault.Note, key string) string {
+func field(n *markdown.Note, key string) string {
 	v, _ := n.Frontmatter.String(key)
 	return strings.TrimSpace(v)
 }
 
 // status is n's status, lower-cased; todo when it has none.
-func status(n *vault.Note) string {
+func status(n *markdown.Note) string {
 	if st := strings.ToLower(field(n, "status")); st != "" {
 		return st
 	}
@@ -246,7 +247,7 @@ func status(n *vault.Note) string {
 }
 
 // name is n's name: frontmatter name, else its title.
-func name(n *vault.Note) string {
+func name(n *markdown.Note) string {
 	if v := field(n, "name"); v != "" {
 		return v
 	}
@@ -254,7 +255,7 @@ func name(n *vault.Note) string {
 }
 
 // date is a YAML date value of day, written unquoted.
-func date(day string) any { return vault.FromJSON(day) }
+func date(day string) any { return markdown.FromJSON(day) }
 
 // New is a task to add.
 type New struct {
@@ -300,7 +301,7 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 		return Added{}, err
 	}
 	out := Added{Name: title, Priority: prio, DependsOn: []string{}}
-	fields := []vault.Field{{Key: "type", Value: "task"}, {Key: "name", Value: title}, {Key: "status", Value: Todo}, {Key: "priority", Value: prio}}
+	fields := []markdown.Field{{Key: "type", Value: "task"}, {Key: "name", Value: title}, {Key: "status", Value: Todo}, {Key: "priority", Value: prio}}
 	if t.Parent != "" {
 		if out.Parent, err = s.Resolve(ctx, t.Parent); err != nil {
 			return Added{}, fmt.Errorf("parent: %w", err)
@@ -309,7 +310,7 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 		if err != nil {
 			return Added{}, err
 		}
-		fields = append(fields, vault.Field{Key: "parent", Value: link})
+		fields = append(fields, markdown.Field{Key: "parent", Value: link})
 	}
 	var deps []string
 	for _, d := range t.DependsOn {
@@ -327,18 +328,18 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 		}
 	}
 	if len(deps) > 0 {
-		fields = append(fields, vault.Field{Key: "depends_on", Value: deps})
+		fields = append(fields, markdown.Field{Key: "depends_on", Value: deps})
 	}
-	fields = append(fields, vault.Field{Key: "created", Value: date(s.today())})
+	fields = append(fields, markdown.Field{Key: "created", Value: date(s.today())})
 	body := strings.TrimSpace(strings.ReplaceAll(t.Description, "\r\n", "\n"))
 	if body != "" {
 		body += "\n\n"
 	}
-	content := vault.Format(fields, body+"## "+vault.LogHeading+"\n")
+	content := markdown.Format(fields, body+"## "+markdown.LogHeading+"\n")
 	for i := 1; ; i++ {
-		p := path.Join(s.folder, base+vault.Ext)
+		p := path.Join(s.folder, base+markdown.Ext)
 		if i > 1 {
-			p = path.Join(s.folder, fmt.Sprintf("%s %d%s", base, i, vault.Ext))
+			p = path.Join(s.folder, fmt.Sprintf("%s %d%s", base, i, markdown.Ext))
 		}
 		_, err := s.w.Write(ctx, p, content, "")
 		if errors.Is(err, vault.ErrExists) && i < 1000 {
@@ -411,7 +412,7 @@ func (s *Store) Start(ctx context.Context, agent, ref string, force bool) (Start
 	}
 	out := Started{Path: p, Agent: agent, Focus: p}
 	var title string
-	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
+	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
 		title = name(n)
 		st, holder := status(n), field(n, "assignee")
 		out.TookFrom = ""
@@ -428,12 +429,12 @@ func (s *Store) Start(ctx context.Context, agent, ref string, force bool) (Start
 		if field(n, "started") == "" {
 			kv = append(kv, "started", date(s.today()))
 		}
-		next, err := vault.SetFrontmatterKeys(p, n.Content, kv...)
+		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
 			return nil, err
 		}
 		if st == Done {
-			return vault.DeleteFrontmatter(p, next, "finished")
+			return markdown.DeleteFrontmatter(p, next, "finished")
 		}
 		return next, nil
 	})
@@ -491,11 +492,11 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 		}
 		return Finished{}, &StateError{Path: p, Open: open, Reason: fmt.Sprintf("%s not done (%s); finish them first, or force it", what, strings.Join(open, ", "))}
 	}
-	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
+	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
 		if status(n) == Done {
 			return n.Content, nil
 		}
-		return vault.SetFrontmatterKeys(p, n.Content, "status", Done, "finished", date(s.today()))
+		return markdown.SetFrontmatterKeys(p, n.Content, "status", Done, "finished", date(s.today()))
 	})
 	if err != nil {
 		return Finished{}, err
@@ -509,7 +510,7 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 		}
 		pname := ""
 		if parent != "" {
-			err := s.update(ctx, parent, func(n *vault.Note) ([]byte, error) {
+			err := s.update(ctx, parent, func(n *markdown.Note) ([]byte, error) {
 				pname = name(n)
 				if st := status(n); st == Doing || st == Done {
 					return n.Content, nil
@@ -518,7 +519,7 @@ func (s *Store) Done(ctx context.Context, agent, ref string, force bool) (Finish
 				if field(n, "assignee") == "" {
 					kv = append(kv, "assignee", agent)
 				}
-				return vault.SetFrontmatterKeys(parent, n.Content, kv...)
+				return markdown.SetFrontmatterKeys(parent, n.Content, kv...)
 			})
 			if err != nil {
 				return Finished{}, fmt.Errorf("parent %s: %w", parent, err)
@@ -593,18 +594,18 @@ func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any)
 		return Logged{}, err
 	}
 	at := s.now()
-	line := vault.FormatEvent(at, typ, text)
-	err = s.update(ctx, p, func(n *vault.Note) ([]byte, error) {
-		next, err := vault.SetFrontmatterKeys(p, n.Content, kv...)
+	line := markdown.FormatEvent(at, typ, text)
+	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
+		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
 			return nil, err
 		}
-		return vault.AppendToSection(next, vault.LogHeading, line), nil
+		return markdown.AppendToSection(next, markdown.LogHeading, line), nil
 	})
 	if err != nil {
 		return Logged{}, err
 	}
-	return Logged{Path: p, Type: typ, Time: at.Format(vault.EventTimeLayout), Line: line, Agent: agent}, s.refresh(ctx, p)
+	return Logged{Path: p, Type: typ, Time: at.Format(markdown.EventTimeLayout), Line: line, Agent: agent}, s.refresh(ctx, p)
 }
 
 // target is the task ref names, or agent's focus when ref is "".

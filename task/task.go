@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -95,8 +96,8 @@ func checkPriority(p string) (string, error) {
 
 // checkEvent validates an event's type and text.
 func checkEvent(typ, text string) error {
-	if !vault.IsEventType(typ) {
-		return &InvalidError{"event type", fmt.Sprintf("must be one of %s; got %q", strings.Join(vault.EventTypes, ", "), typ)}
+	if !markdown.IsEventType(typ) {
+		return &InvalidError{"event type", fmt.Sprintf("must be one of %s; got %q", strings.Join(markdown.EventTypes, ", "), typ)}
 	}
 	if strings.TrimSpace(text) == "" {
 		return &InvalidError{"event text", "must not be empty"}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Node is a task in a tree.
@@ -69,7 +69,7 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 		case !l.Resolved:
 			problem("%s [[%s]] names no note", l.Field, l.Target)
 		case !isTask:
-			problem("%s [[%s]] is not a task (%s has no type: task)", l.Field, vault.NameOf(l.Target), l.Target)
+			problem("%s [[%s]] is not a task (%s has no type: task)", l.Field, markdown.NameOf(l.Target), l.Target)
 		case l.Field == index.ParentField && l.Target == l.Source:
 			problem("parent is the task itself")
 		case l.Field == index.ParentField:
@@ -143,7 +143,7 @@ func (s *Store) badFields(ts []index.Task) ([]index.Problem, error) {
 		}
 		line := func(key string) int { return 0 }
 		if b, _, err := s.w.Read(t.Path); err == nil {
-			n := vault.Parse(t.Path, b)
+			n := markdown.Parse(t.Path, b)
 			line = func(key string) int {
 				if n.Frontmatter == nil {
 					return 0

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // replace atomically puts content at the note rel, which is at the vault
@@ -41,9 +43,9 @@ func (w *Writer) replace(rel, at string, content []byte, found bool, old string,
 		case found && !now:
 			stale = &ConflictError{Path: rel, Expected: old}
 		case !found && now:
-			stale = withSentinel{&ConflictError{Path: rel, Actual: Hash(cur)}, ErrExists}
-		case found && Hash(cur) != old:
-			stale = &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
+			stale = withSentinel{&ConflictError{Path: rel, Actual: markdown.Hash(cur)}, ErrExists}
+		case found && markdown.Hash(cur) != old:
+			stale = &ConflictError{Path: rel, Expected: old, Actual: markdown.Hash(cur)}
 		}
 		if stale == nil && w.afterCheck != nil {
 			w.afterCheck()
@@ -51,7 +53,7 @@ func (w *Writer) replace(rel, at string, content []byte, found bool, old string,
 		return stale
 	}
 	if found && !force {
-		c.same = func(displaced []byte) bool { return Hash(displaced) == old }
+		c.same = func(displaced []byte) bool { return markdown.Hash(displaced) == old }
 	}
 	err := atomicWrite(c)
 	switch {
@@ -61,7 +63,7 @@ func (w *Writer) replace(rel, at string, content []byte, found bool, old string,
 		return withSentinel{&ConflictError{Path: rel}, ErrExists}
 	case errors.Is(err, errChanged):
 		cur, _, _ := w.readNote(at)
-		return &ConflictError{Path: rel, Expected: old, Actual: Hash(cur)}
+		return &ConflictError{Path: rel, Expected: old, Actual: markdown.Hash(cur)}
 	case err != nil:
 		return fmt.Errorf("write %s: %w", rel, w.pathError(rel, err))
 	}

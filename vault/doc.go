@@ -1,11 +1,11 @@
-// Package vault reads and writes an Obsidian vault the way Obsidian itself
-// reads it: markdown notes with YAML frontmatter, [[wikilinks]], markdown
-// links, headings, block ids, tags and aliases.
+// Package vault is an Obsidian vault on disk: its notes (every .md file
+// outside dot-folders, read through one os.Root so that no path leads out
+// of the folder), the folders vaultmem keeps in it (.vaultmem: config,
+// state, cache, locks) and the one safe way to change a note: the
+// [Writer], atomic, serialised across processes by a lock file, and
+// refusing to overwrite a note that changed since it was read.
 //
-// It is the domain leaf of vaultmem: it imports no other vaultmem package
-// (.ci/run checks it).
-// Reads go through an [fs.FS] with slash-separated, vault-relative paths, so
-// tests run on [testing/fstest.MapFS]; every write goes through the one
-// [Writer], which is atomic, serialised across processes by a lock file and
-// refuses to overwrite a note that changed since it was read.
+// Reads go through an [fs.FS] with slash-separated, vault-relative paths,
+// so tests run on [testing/fstest.MapFS]. A note's text is read by package
+// markdown, the only vaultmem package vault imports (.ci/run checks it).
 package vault

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Edit is a change to one note: frontmatter keys to set and, optionally, a
@@ -66,12 +68,12 @@ func (w *Writer) Apply(ctx context.Context, p string, e Edit) (EditResult, error
 		}
 		next = current
 		for _, k := range sortedKeys(e.Frontmatter) {
-			if next, err = SetFrontmatter(rel, next, k, FromJSON(e.Frontmatter[k])); err != nil {
+			if next, err = markdown.SetFrontmatter(rel, next, k, markdown.FromJSON(e.Frontmatter[k])); err != nil {
 				return EditResult{}, fmt.Errorf("edit %s: %w", rel, err)
 			}
 		}
 		if e.Body != nil {
-			next = SetBody(next, *e.Body)
+			next = markdown.SetBody(next, *e.Body)
 		}
 	}
 	expected := hash // compare-before-write against what was read above
@@ -101,11 +103,11 @@ func newNote(e Edit) []byte {
 	if len(e.Frontmatter) == 0 { // no frontmatter at all, not an empty one
 		return []byte(strings.TrimRight(body, "\n") + "\n")
 	}
-	fields := make([]Field, 0, len(e.Frontmatter))
+	fields := make([]markdown.Field, 0, len(e.Frontmatter))
 	for _, k := range sortedKeys(e.Frontmatter) {
-		fields = append(fields, Field{Key: k, Value: FromJSON(e.Frontmatter[k])})
+		fields = append(fields, markdown.Field{Key: k, Value: markdown.FromJSON(e.Frontmatter[k])})
 	}
-	return Format(fields, body)
+	return markdown.Format(fields, body)
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -23,30 +23,10 @@ var (
 	// .vaultmem) or out through a symbolic link. The error is a *PathError
 	// that also matches ErrInvalidPath.
 	ErrOutside = errors.New("vault: path leads outside the vault")
-	// ErrBadFrontmatter is returned when a write would have to rewrite
-	// frontmatter that does not parse; such notes are left for a human.
-	ErrBadFrontmatter = errors.New("vault: frontmatter does not parse")
 	// ErrTooLarge is returned when a note to write is over the size limit
 	// past which the index does not read notes.
 	ErrTooLarge = errors.New("vault: note too large")
 )
-
-// ParseError is a problem in one file, at a line when one is known (Line 0
-// means the whole file). It is modelled on fs.PathError.
-type ParseError struct {
-	Path string
-	Line int
-	Err  error
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Path, e.Err)
-}
-
-func (e *ParseError) Unwrap() error { return e.Err }
 
 // PathError reports an unsafe or invalid note path.
 type PathError struct {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // The paths vaultmem owns in a vault, relative to its root and
@@ -110,13 +112,13 @@ func (v *Vault) Abs(rel string) string { return filepath.Join(v.Dir, filepath.Fr
 // Folder returns the folder where new notes of kind k are written: the
 // memory folder for the memory kinds, the tasks and lessons folders, and
 // the vault root for any other kind.
-func (v *Vault) Folder(k Kind) string {
+func (v *Vault) Folder(k markdown.Kind) string {
 	switch {
 	case k.IsMemory():
 		return v.folders.Memory
-	case k == KindTask:
+	case k == markdown.KindTask:
 		return v.folders.Tasks
-	case k == KindLesson:
+	case k == markdown.KindLesson:
 		return v.folders.Lessons
 	}
 	return "."

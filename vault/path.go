@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Limits on note paths. 255 bytes is the file-name limit of ext4, APFS and
@@ -103,11 +105,11 @@ func cleanPath(p string, newName bool) (string, error) {
 	name := comps[len(comps)-1]
 	switch ext := noteExt(name); {
 	case ext == "":
-		name += Ext
+		name += markdown.Ext
 		comps[len(comps)-1] = name
-		clean += Ext
-	case !strings.EqualFold(ext, Ext):
-		return bad("has the extension %s; only %s notes can be written (append %s if the dot is part of the name)", ext, Ext, Ext)
+		clean += markdown.Ext
+	case !strings.EqualFold(ext, markdown.Ext):
+		return bad("has the extension %s; only %s notes can be written (append %s if the dot is part of the name)", ext, markdown.Ext, markdown.Ext)
 	}
 	if len(name) > maxNameBytes {
 		return bad("has a file name longer than %d bytes", maxNameBytes)

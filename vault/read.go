@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // DefaultMaxNoteSize is the size above which a markdown file is not read as
@@ -38,7 +40,7 @@ func IsEditorTemp(base string) bool {
 // (wrapping ErrNotFound when the file does not exist) when the file cannot
 // be read, is a folder, is larger than maxSize (0: DefaultMaxNoteSize) or is
 // binary. Problems that leave the note readable are in Note.Warnings.
-func ReadNote(fsys fs.FS, p string, maxSize int64) (*Note, error) {
+func ReadNote(fsys fs.FS, p string, maxSize int64) (*markdown.Note, error) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxNoteSize
 	}
@@ -46,7 +48,7 @@ func ReadNote(fsys fs.FS, p string, maxSize int64) (*Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(p, content), nil
+	return markdown.Parse(p, content), nil
 }
 
 // readNoteFile reads a markdown file, refusing what is not a note.
@@ -54,25 +56,25 @@ func readNoteFile(fsys fs.FS, p string, maxSize int64) ([]byte, error) {
 	info, err := fs.Stat(fsys, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ParseError{Path: p, Err: ErrNotFound}
+			return nil, &markdown.ParseError{Path: p, Err: ErrNotFound}
 		}
-		return nil, &ParseError{Path: p, Err: unwrapPathError(err)}
+		return nil, &markdown.ParseError{Path: p, Err: unwrapPathError(err)}
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &ParseError{Path: p, Err: errors.New("not a regular file")}
+		return nil, &markdown.ParseError{Path: p, Err: errors.New("not a regular file")}
 	}
 	if info.Size() > maxSize {
-		return nil, &ParseError{Path: p, Err: fmt.Errorf("file is %s, over the %s note size limit", byteSize(info.Size()), byteSize(maxSize))}
+		return nil, &markdown.ParseError{Path: p, Err: fmt.Errorf("file is %s, over the %s note size limit", byteSize(info.Size()), byteSize(maxSize))}
 	}
 	content, err := fs.ReadFile(fsys, p)
 	if err != nil {
-		return nil, &ParseError{Path: p, Err: unwrapPathError(err)}
+		return nil, &markdown.ParseError{Path: p, Err: unwrapPathError(err)}
 	}
 	if int64(len(content)) > maxSize { // grew since the stat
-		return nil, &ParseError{Path: p, Err: fmt.Errorf("file is over the %s note size limit", byteSize(maxSize))}
+		return nil, &markdown.ParseError{Path: p, Err: fmt.Errorf("file is over the %s note size limit", byteSize(maxSize))}
 	}
 	if bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0 {
-		return nil, &ParseError{Path: p, Err: errors.New("binary file (contains NUL bytes), not a markdown note")}
+		return nil, &markdown.ParseError{Path: p, Err: errors.New("binary file (contains NUL bytes), not a markdown note")}
 	}
 	return content, nil
 }

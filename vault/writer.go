@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // AnyHash, given as the expected hash to [Writer.Write] or [Writer.Remove],
@@ -133,7 +135,7 @@ func (w *Writer) read(rel string, follow bool) ([]byte, string, error) {
 	if !found {
 		return nil, "", fmt.Errorf("read %s: %w", rel, ErrNotFound)
 	}
-	return b, Hash(b), nil
+	return b, markdown.Hash(b), nil
 }
 
 // Write replaces the note at the vault-relative path p with content, if the
@@ -192,12 +194,12 @@ func (w *Writer) write(ctx context.Context, rel string, content []byte, expected
 		}
 	}
 	if found && bytes.Equal(cur, content) {
-		return Hash(content), nil
+		return markdown.Hash(content), nil
 	}
-	if err := w.replace(rel, at, content, found, Hash(cur), expected == AnyHash); err != nil {
+	if err := w.replace(rel, at, content, found, markdown.Hash(cur), expected == AnyHash); err != nil {
 		return "", err
 	}
-	return Hash(content), nil
+	return markdown.Hash(content), nil
 }
 
 // ReadState returns the content and [Hash] of vaultmem's own state file
@@ -355,13 +357,13 @@ func compare(rel string, cur []byte, found bool, expected string) error {
 		return nil
 	case expected == "":
 		if found {
-			return withSentinel{&ConflictError{Path: rel, Actual: Hash(cur)}, ErrExists}
+			return withSentinel{&ConflictError{Path: rel, Actual: markdown.Hash(cur)}, ErrExists}
 		}
 		return nil
 	case !found:
 		return &ConflictError{Path: rel, Expected: expected}
 	}
-	if h := Hash(cur); h != expected {
+	if h := markdown.Hash(cur); h != expected {
 		return &ConflictError{Path: rel, Expected: expected, Actual: h}
 	}
 	return nil
@@ -395,12 +397,12 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if !found {
 		return "", fmt.Errorf("update %s: %w", rel, ErrNotFound)
 	}
-	old := Hash(cur)
+	old := markdown.Hash(cur)
 	next, err := fn(cur)
 	if err != nil {
 		return "", fmt.Errorf("update %s: %w", rel, err)
 	}
-	if h := Hash(next); h == old {
+	if h := markdown.Hash(next); h == old {
 		return h, nil
 	}
 	if err := w.checkSize(rel, next); err != nil {
@@ -409,7 +411,7 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if err := w.replace(rel, at, next, true, old, false); err != nil {
 		return "", err
 	}
-	return Hash(next), nil
+	return markdown.Hash(next), nil
 }
 
 // Remove deletes the note at the vault-relative path p if it still has the

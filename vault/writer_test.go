@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -100,8 +101,8 @@ func TestWriterCreate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h != vault.Hash(content) {
-		t.Errorf("hash %s, want %s", h, vault.Hash(content))
+	if h != markdown.Hash(content) {
+		t.Errorf("hash %s, want %s", h, markdown.Hash(content))
 	}
 	name := filepath.Join(dir, "memory", "deep", "pnpm.md")
 	if got := readFile(t, name); got != string(content) {
@@ -147,7 +148,7 @@ func TestWriterCreateExists(t *testing.T) {
 	if !errors.Is(err, vault.ErrExists) {
 		t.Errorf("got %v, want ErrExists", err)
 	}
-	wantConflict(t, err, "", vault.Hash([]byte("human's note")))
+	wantConflict(t, err, "", markdown.Hash([]byte("human's note")))
 	if got := readFile(t, filepath.Join(dir, "a.md")); got != "human's note" {
 		t.Errorf("note overwritten: %q", got)
 	}
@@ -162,7 +163,7 @@ func TestWriterCompareBeforeWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	h2, err := w.Write(ctx, "n.md", []byte("v2"), h1)
-	if err != nil || h2 != vault.Hash([]byte("v2")) || readFile(t, name) != "v2" {
+	if err != nil || h2 != markdown.Hash([]byte("v2")) || readFile(t, name) != "v2" {
 		t.Fatalf("write with the right hash: %s, %v, file %q", h2, err, readFile(t, name))
 	}
 
@@ -174,7 +175,7 @@ func TestWriterCompareBeforeWrite(t *testing.T) {
 	}
 	writeFile(t, name, "human edit")
 	_, err = w.Write(ctx, "n.md", []byte("agent edit"), read)
-	wantConflict(t, err, read, vault.Hash([]byte("human edit")))
+	wantConflict(t, err, read, markdown.Hash([]byte("human edit")))
 	if errors.Is(err, vault.ErrExists) {
 		t.Error("a stale-hash conflict matches ErrExists")
 	}
@@ -227,7 +228,7 @@ func TestWriterSameContentWritesNothing(t *testing.T) {
 	name := filepath.Join(dir, "n.md")
 	writeFile(t, name, "same")
 	before, _ := os.Stat(name)
-	if h, err := w.Write(ctx, "n.md", []byte("same"), vault.Hash([]byte("same"))); err != nil || h != vault.Hash([]byte("same")) {
+	if h, err := w.Write(ctx, "n.md", []byte("same"), markdown.Hash([]byte("same"))); err != nil || h != markdown.Hash([]byte("same")) {
 		t.Fatal(h, err)
 	}
 	if _, err := w.Update(ctx, "n.md", func(b []byte) ([]byte, error) { return []byte("same"), nil }); err != nil {
@@ -260,9 +261,9 @@ func TestWriterUpdate(t *testing.T) {
 	name := filepath.Join(dir, "n.md")
 	writeFile(t, name, "---\nstatus: todo\n---\nbody\n")
 	h, err := w.Update(ctx, "n.md", func(b []byte) ([]byte, error) {
-		return vault.SetFrontmatter("n.md", b, "status", "done")
+		return markdown.SetFrontmatter("n.md", b, "status", "done")
 	})
-	if want := "---\nstatus: done\n---\nbody\n"; err != nil || readFile(t, name) != want || h != vault.Hash([]byte(want)) {
+	if want := "---\nstatus: done\n---\nbody\n"; err != nil || readFile(t, name) != want || h != markdown.Hash([]byte(want)) {
 		t.Fatalf("Update: %s, %v, file %q", h, err, readFile(t, name))
 	}
 	// fn may change the slice it is given in place.
@@ -286,14 +287,14 @@ func TestWriterRemove(t *testing.T) {
 	if err := w.Remove(ctx, "n.md", ""); err == nil {
 		t.Error("Remove without a hash: no error")
 	}
-	wantConflict(t, w.Remove(ctx, "n.md", vault.Hash([]byte("v0"))), vault.Hash([]byte("v0")), vault.Hash([]byte("v1")))
-	if err := w.Remove(ctx, "n.md", vault.Hash([]byte("v1"))); err != nil {
+	wantConflict(t, w.Remove(ctx, "n.md", markdown.Hash([]byte("v0"))), markdown.Hash([]byte("v0")), markdown.Hash([]byte("v1")))
+	if err := w.Remove(ctx, "n.md", markdown.Hash([]byte("v1"))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("note still there: %v", err)
 	}
-	wantConflict(t, w.Remove(ctx, "n.md", vault.Hash([]byte("v1"))), vault.Hash([]byte("v1")), "")
+	wantConflict(t, w.Remove(ctx, "n.md", markdown.Hash([]byte("v1"))), markdown.Hash([]byte("v1")), "")
 	if err := w.Remove(ctx, "n.md", vault.AnyHash); !errors.Is(err, vault.ErrNotFound) {
 		t.Errorf("Remove AnyHash of a missing note: %v, want ErrNotFound", err)
 	}
@@ -566,7 +567,7 @@ func TestWriterMultiProcessNoPartialFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("read %d: %v", reads, err)
 		}
-		if !valid[string(b)] || h != vault.Hash(b) {
+		if !valid[string(b)] || h != markdown.Hash(b) {
 			t.Fatalf("read %d: %d bytes starting %q: not one of the complete contents", reads, len(b), b[:min(len(b), 16)])
 		}
 		seen[string(b[:min(len(b), 9)])] = true

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -137,7 +138,7 @@ func adoptMemoryIndex(ctx context.Context, dir, folder string) (adoption, error)
 	if _, err := w.WriteState(ctx, adoptedBackup, old, vault.AnyHash); err != nil {
 		return adoption{}, err
 	}
-	if _, err := w.Write(ctx, vault.MemoryIndexFile, next, vault.Hash(old)); err != nil {
+	if _, err := w.Write(ctx, vault.MemoryIndexFile, next, markdown.Hash(old)); err != nil {
 		return adoption{}, fmt.Errorf("init: %w", err)
 	}
 	res.listed = len(entries)
@@ -206,11 +207,11 @@ func sameWords(s, t string) bool {
 
 // isMemoryNote reports whether the vault path p of dir is a memory note.
 func isMemoryNote(dir, p string) bool {
-	if !vault.IsNotePath(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
+	if !markdown.IsNotePath(p) || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
 		return false
 	}
 	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-	return err == nil && vault.Parse(p, b).Kind().IsMemory()
+	return err == nil && markdown.Parse(p, b).Kind().IsMemory()
 }
 
 // memoryEntries are the live memory notes of the vault dir's memory
@@ -226,7 +227,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		return nil, err
 	}
 	for _, f := range files {
-		if f.Type().IsRegular() && vault.IsNotePath(f.Name()) && f.Name() != vault.MemoryIndexFile {
+		if f.Type().IsRegular() && markdown.IsNotePath(f.Name()) && f.Name() != vault.MemoryIndexFile {
 			paths[path.Join(folder, f.Name())] = true
 		}
 	}
@@ -239,7 +240,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		if err != nil {
 			return nil, err
 		}
-		n := vault.Parse(p, b)
+		n := markdown.Parse(p, b)
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		if !n.Kind().IsMemory() || archived {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -247,7 +248,7 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !e.Type().IsRegular() || name == vault.MemoryIndexFile || !vault.IsNotePath(name) || vault.IsHidden(name) {
+		if !e.Type().IsRegular() || name == vault.MemoryIndexFile || !markdown.IsNotePath(name) || vault.IsHidden(name) {
 			continue
 		}
 		info, err := e.Info()
@@ -258,7 +259,7 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 		if err != nil {
 			continue // unreadable: not evidence either way
 		}
-		if vault.Parse(name, b).Kind().IsMemory() {
+		if markdown.Parse(name, b).Kind().IsMemory() {
 			return true, nil
 		}
 	}
@@ -278,7 +279,7 @@ func (a gitattr) covers(f string) bool {
 	case "":
 		return false
 	case ".":
-		return !strings.Contains(f, "/") && strings.HasSuffix(f, vault.Ext)
+		return !strings.Contains(f, "/") && strings.HasSuffix(f, markdown.Ext)
 	}
 	return strings.HasPrefix(f, a.folder+"/")
 }
@@ -300,7 +301,7 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 		f = strings.Trim(path.Clean(filepath.ToSlash(f)), "/")
 		switch {
 		case f == "." && i == 0: // a flat memory folder: the notes at the top
-			lines = append(lines, gitattr{line: "/*" + vault.Ext + " merge=" + noteDriverName, folder: "."})
+			lines = append(lines, gitattr{line: "/*" + markdown.Ext + " merge=" + noteDriverName, folder: "."})
 		case f != "" && f != ".":
 			lines = append(lines, gitattr{line: gitattrPattern(f, "/**") + " merge=" + noteDriverName, folder: f})
 		}

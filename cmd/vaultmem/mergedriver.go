@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -53,7 +54,7 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			}
 			ours := cmd.Args().Get(1)
 			out, err := memory.MergeIndex(file, versions[0], versions[1], versions[2])
-			var pe *vault.ParseError
+			var pe *markdown.ParseError
 			switch {
 			case errors.Is(err, memory.ErrMergeConflict), errors.As(err, &pe):
 				return fmt.Errorf("%w; %s is left as your side: edit it (theirs: git show :3:%s), then git add %s", err, file, file, file)
@@ -96,7 +97,7 @@ func (a *app) mergeNoteCommand() *cli.Command {
 				return err
 			}
 			ours := cmd.Args().Get(1)
-			out, clean, err := vault.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
+			out, clean, err := markdown.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
 				return gitMergeFile(ctx, base, ours, theirs)
 			})
 			if err != nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/fixtures"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 func newVault(t *testing.T) string {
@@ -239,8 +239,8 @@ func TestRememberConcurrent(t *testing.T) {
 		t.Fatalf("%d notes on disk, want 200 (%v)", len(entries), err)
 	}
 	for _, e := range entries {
-		n := vault.Parse(e.Name(), []byte(mustRead(t, filepath.Join(dir, "memory", e.Name()))))
-		if len(n.Warnings) > 0 || n.Kind() != vault.KindProject {
+		n := markdown.Parse(e.Name(), []byte(mustRead(t, filepath.Join(dir, "memory", e.Name()))))
+		if len(n.Warnings) > 0 || n.Kind() != markdown.KindProject {
 			t.Errorf("%s: %v kind %q", e.Name(), n.Warnings, n.Kind())
 		}
 	}

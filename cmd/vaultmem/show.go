@@ -7,24 +7,25 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
 // noteView is the JSON of `vaultmem show`.
 type noteView struct {
-	Path        string          `json:"path"`
-	Name        string          `json:"name"`
-	Type        string          `json:"type"`
-	Title       string          `json:"title"`
-	Aliases     []string        `json:"aliases"`
-	Tags        []string        `json:"tags"`
-	Frontmatter map[string]any  `json:"frontmatter"`
-	Headings    []vault.Heading `json:"headings"`
-	Blocks      []vault.Block   `json:"blocks"`
-	Links       []index.Edge    `json:"links"`
-	Backlinks   []index.Edge    `json:"backlinks"`
-	Hash        string          `json:"hash"`
-	Warnings    []string        `json:"warnings"`
+	Path        string             `json:"path"`
+	Name        string             `json:"name"`
+	Type        string             `json:"type"`
+	Title       string             `json:"title"`
+	Aliases     []string           `json:"aliases"`
+	Tags        []string           `json:"tags"`
+	Frontmatter map[string]any     `json:"frontmatter"`
+	Headings    []markdown.Heading `json:"headings"`
+	Blocks      []markdown.Block   `json:"blocks"`
+	Links       []index.Edge       `json:"links"`
+	Backlinks   []index.Edge       `json:"backlinks"`
+	Hash        string             `json:"hash"`
+	Warnings    []string           `json:"warnings"`
 }
 
 func (a *app) showCommand() *cli.Command {

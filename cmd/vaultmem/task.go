@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // agentFlag is a new --agent flag: the agent a task command acts for.
@@ -30,7 +30,7 @@ func agentOf(cmd *cli.Command) (string, error) {
 
 // tasks returns the vault's task store over ix.
 func (s *session) tasks(ix *index.Index) *task.Store {
-	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folder(vault.KindTask), FS: s.v.FS()})
+	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folder(markdown.KindTask), FS: s.v.FS()})
 }
 
 // withTasks wraps a task command: the index brought up to date (as every
