@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
 )
@@ -154,7 +153,7 @@ func about(x, y sentence) []string {
 	return shared
 }
 
-func canContradict(k markdown.Kind) bool { return k == markdown.KindFeedback || k == markdown.KindUser }
+func canContradict(k memory.Type) bool { return k == memory.Feedback || k == memory.User }
 
 // intersect returns the words of both sorted lists.
 func intersect(a, b []string) []string {

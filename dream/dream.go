@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -19,8 +20,8 @@ import (
 // *index.Index is one. It must be current with the vault (synced, or kept
 // so by a watcher); what it lags behind on, Dream reads from disk.
 type Index interface {
-	Memories(ctx context.Context) ([]index.Memory, error)
-	BadFrontmatter(ctx context.Context, folder string) ([]index.Problem, error)
+	Memories(ctx context.Context) ([]memory.Live, error)
+	BadFrontmatter(ctx context.Context, folder string) ([]markdown.Problem, error)
 	Backlinks(ctx context.Context, path string) ([]string, error)
 	Edges(ctx context.Context, f index.EdgeFilter) ([]index.Edge, error)
 	LinkedMergedAway(ctx context.Context) ([]index.MergedAway, error)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 )
 
 // labelledPair is one line of testdata/duplicate-pairs.tsv: two memory
@@ -52,7 +53,7 @@ func pairMems(a, b string) []*mem {
 	for i, body := range []string{a, b} {
 		p := fmt.Sprintf("memory/%c.md", 'a'+i)
 		n := markdown.Parse(p, []byte(memoryNote(string(rune('A'+i)), "feedback", "", "", body+"\n")))
-		out = append(out, &mem{path: p, kind: n.Kind(), name: string(rune('A' + i)), note: n, changed: true})
+		out = append(out, &mem{path: p, kind: memory.Type(n.Type()), name: string(rune('A' + i)), note: n, changed: true})
 	}
 	return out
 }

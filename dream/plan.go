@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -18,7 +17,7 @@ import (
 // index last saw.
 type mem struct {
 	path    string
-	kind    markdown.Kind
+	kind    memory.Type
 	name    string // the frontmatter name (the file name when none)
 	note    *markdown.Note
 	hash    string // of the content as read
@@ -89,7 +88,7 @@ type plan struct {
 	by    map[string]*mem
 	// indexed are the live memories the index holds; gone those of them
 	// no longer live memories on disk.
-	indexed []index.Memory
+	indexed []memory.Live
 	inIndex map[string]bool
 	// common are the terms too common to pair contradictions (see
 	// commonTerms), over every memory.
@@ -229,7 +228,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 	if p.indexed, err = d.ix.Memories(ctx); err != nil {
 		return err
 	}
-	byPath := make(map[string]index.Memory, len(p.indexed))
+	byPath := make(map[string]memory.Live, len(p.indexed))
 	p.inIndex = make(map[string]bool, len(p.indexed))
 	for _, im := range p.indexed {
 		byPath[im.Path], p.inIndex[im.Path] = im, true
@@ -350,7 +349,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 
 // read reads the memory the index holds as im: nil when, on disk, it is no
 // longer a live memory (the index lags behind a write).
-func (d *Dreamer) read(im index.Memory) (*mem, error) {
+func (d *Dreamer) read(im memory.Live) (*mem, error) {
 	content, hash, err := d.w.Read(im.Path)
 	if err != nil {
 		return nil, err
@@ -365,9 +364,9 @@ func (d *Dreamer) read(im index.Memory) (*mem, error) {
 	fm := n.Frontmatter.JSON()
 	_, archived := fm["archived"]
 	_, merged := fm["merged_into"]
-	if !n.Kind().IsMemory() || archived || merged {
+	if !memory.IsType(n.Type()) || archived || merged {
 		return nil, nil
 	}
 	e := memory.NoteEntry(n)
-	return &mem{path: im.Path, kind: n.Kind(), name: e.Title, note: n, hash: hash}, nil
+	return &mem{path: im.Path, kind: memory.Type(n.Type()), name: e.Title, note: n, hash: hash}, nil
 }

@@ -8,5 +8,5 @@
 // unresolved links, orphans, walks) is kept by the index, which resolves
 // with a [Resolver] and answers the CLI and the MCP server alike.
 //
-// It imports only vault.
+// It imports only markdown.
 package graph

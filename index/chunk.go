@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -38,12 +39,12 @@ type chunk struct {
 // indexed as text.
 //
 // In a task note (type: task) every event of its "## Log" section (see
-// markdown.LogEvents) is a chunk of its own with the event's date, so that
+// task.Events) is a chunk of its own with the event's date, so that
 // "why did we choose X" finds the one decision, dated.
 func chunkNote(n *markdown.Note, max int) []chunk {
 	c := chunker{note: n, max: max, small: max / 2, blocks: n.Blocks}
-	if n.Kind() == markdown.KindTask {
-		c.events = markdown.LogEvents(n)
+	if n.Type() == task.Type {
+		c.events = task.Events(n)
 	}
 	if !sort.SliceIsSorted(c.blocks, func(i, j int) bool { return c.blocks[i].Line < c.blocks[j].Line }) {
 		c.blocks = append([]markdown.Block(nil), n.Blocks...)
@@ -97,8 +98,8 @@ type chunker struct {
 	heading     string
 	headingLine int
 	out         []chunk
-	events      []markdown.Event // a task's log, when the note is one
-	date        string           // the date of the chunks emitted now
+	events      []task.Event // a task's log, when the note is one
+	date        string       // the date of the chunks emitted now
 	// atLine starts at offset atOff: where lineOffset last stopped.
 	atLine, atOff int
 }
@@ -157,15 +158,15 @@ func (c *chunker) section(spans []markdown.Span) {
 // heading.
 func isLogSection(heading string) bool {
 	i := strings.LastIndex(heading, " > ")
-	return strings.EqualFold(strings.TrimSpace(heading[i+1:]), markdown.LogHeading) ||
-		i < 0 && strings.EqualFold(heading, markdown.LogHeading)
+	return strings.EqualFold(strings.TrimSpace(heading[i+1:]), task.LogHeading) ||
+		i < 0 && strings.EqualFold(heading, task.LogHeading)
 }
 
 // logSection chunks a task's log section: each event alone, dated (split
 // when over max tokens), the rest as any section's.
 func (c *chunker) logSection(spans []markdown.Span) {
 	for _, s := range spans {
-		var evs []markdown.Event
+		var evs []task.Event
 		for _, e := range c.events {
 			if e.Line >= s.Line && e.EndLine <= s.EndLine {
 				evs = append(evs, e)

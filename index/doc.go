@@ -9,7 +9,9 @@
 // over contiguous float32 vectors) or hybrid (reciprocal rank fusion of
 // the two), with filters by note type, tag and folder.
 //
-// It imports vault (notes), graph (link resolution), text (the analyzer)
-// and embed (vectors); recall, watch, the CLI and the MCP server read
-// through it.
+// It imports vault (notes), graph (link resolution), text (the analyzer),
+// embed (vectors) and the note kinds (memory, task, lesson), whose
+// packages say what a row of theirs holds (memory.Read, task.Read,
+// lesson.Read) and whose stores it answers; recall, watch, Dream and the
+// front ends read through it.
 package index

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/memory"
 )
 
 // dreamLog is a dream log as Dream writes it: about the memories, in their
@@ -70,7 +72,7 @@ func searchHidesDreamLog(t *testing.T, opts Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.ContainsFunc(memories, func(m Memory) bool { return m.Path == log }) {
+	if slices.ContainsFunc(memories, func(m memory.Live) bool { return m.Path == log }) {
 		t.Errorf("the dream log is among the memories: %+v", memories)
 	}
 }

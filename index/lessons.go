@@ -6,57 +6,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/lesson"
 )
 
-// LessonTextLen is the most bytes of a lesson's body the index keeps for
-// matching.
-const LessonTextLen = 4000
-
-// Lesson is a lesson note as the index read it (see markdown.ReadLesson).
-type Lesson struct {
-	Path         string   `json:"path"`
-	Name         string   `json:"name"`
-	Trigger      []string `json:"trigger"`
-	ActionBias   string   `json:"action_bias"`
-	Domain       string   `json:"domain"`
-	Tags         []string `json:"tags"`
-	Strength     float64  `json:"strength"`
-	Confidence   float64  `json:"confidence"`
-	Applications int      `json:"application_count"`
-	LastApplied  string   `json:"last_applied"`
-	Pinned       bool     `json:"pinned"`
-	Archived     bool     `json:"archived"`
-	// Text is the body without its History section, cut to LessonTextLen;
-	// Terms the analyzed words of Name, Trigger, ActionBias and Text.
-	Text  string   `json:"-"`
-	Terms []string `json:"-"`
-	// Hash is the note's content hash.
-	Hash string `json:"-"`
-	// Problems are what is wrong with its frontmatter (see
-	// markdown.ReadLesson).
-	Problems []markdown.LessonProblem `json:"problems,omitempty"`
-}
-
-// lessonRow is the lessons row of lesson note n, from name on.
-func lessonRow(n *markdown.Note) []any {
-	l := markdown.ReadLesson(n)
+// lessonRow is the lessons row of lesson l, from name on.
+func lessonRow(l lesson.Lesson) []any {
 	var problems []string
 	for _, p := range l.Problems {
 		problems = append(problems, strconv.Itoa(p.Line)+"\t"+p.Key+"\t"+p.Message)
 	}
-	body := markdown.LessonText(n)
-	if len(body) > LessonTextLen {
-		body = shorten(body, LessonTextLen)
-	}
-	terms := text.Analyzed(strings.Join([]string{l.Name, strings.Join(l.Trigger, " "), l.ActionBias, body}, " "))
 	return []any{l.Name, strings.Join(l.Trigger, "\n"), l.ActionBias, l.Domain, l.Strength, l.Confidence,
-		l.Applications, l.LastApplied, l.Pinned, body, strings.Join(n.Tags, "\n"), terms, strings.Join(problems, "\n")}
+		l.Applications, l.LastApplied, l.Pinned, l.Text, strings.Join(l.Tags, "\n"), strings.Join(l.Terms, " "), strings.Join(problems, "\n")}
 }
 
 // Lessons returns every lesson note, archived ones included, by path.
-func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
+func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
 		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
 		FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
@@ -64,9 +28,9 @@ func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
 		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	out := []Lesson{}
+	out := []lesson.Lesson{}
 	for rows.Next() {
-		var l Lesson
+		var l lesson.Lesson
 		var trigger, problems, tags, terms string
 		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
 			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags, &terms); err != nil {
@@ -84,7 +48,7 @@ func (ix *Index) Lessons(ctx context.Context) ([]Lesson, error) {
 			f := strings.SplitN(p, "\t", 3)
 			if len(f) == 3 {
 				line, _ := strconv.Atoi(f[0])
-				l.Problems = append(l.Problems, markdown.LessonProblem{Key: f[1], Line: line, Message: f[2]})
+				l.Problems = append(l.Problems, lesson.Problem{Key: f[1], Line: line, Message: f[2]})
 			}
 		}
 		out = append(out, l)

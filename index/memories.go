@@ -7,52 +7,23 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 )
 
-// Memory is a live memory (a note of one of the four memory types, not
-// archived) as the index holds it.
-type Memory struct {
-	Path string
-	// Type is the memory type: user, feedback, project or reference.
-	Type string
-	// Name is the frontmatter name, the memory's identity; "" when it has
-	// none (then Title stands for it).
-	Name        string
-	Title       string
-	Description string
-	// Pinned is the frontmatter pinned.
-	Pinned bool
-	// Date is the day it was last written: the latest of its frontmatter
-	// updated, created and date (YYYY-MM-DD), "" when it has none.
-	Date string
-	// Hash is the content hash of the note as indexed.
-	Hash string
-}
-
-// memoryRow is what the memories table holds of a live memory.
-type memoryRow struct {
-	name    string
-	pinned  bool
-	written string
-}
-
-// newMemoryRow is the memories row of memory note n.
-func newMemoryRow(n *markdown.Note) *memoryRow {
-	name, _ := n.Frontmatter.String("name")
-	return &memoryRow{name: strings.TrimSpace(name), pinned: n.Pinned(), written: n.Written()}
-}
+// memoryRow is the memories row of live memory m, from name on.
+func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
 
 // Memories returns the live memories, by path: what MEMORY.md lists.
-func (ix *Index) Memories(ctx context.Context) ([]Memory, error) {
+func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash
 		FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	var out []Memory
+	var out []memory.Live
 	for rows.Next() {
-		var m Memory
+		var m memory.Live
 		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash); err != nil {
 			return nil, err
 		}
@@ -61,19 +32,11 @@ func (ix *Index) Memories(ctx context.Context) ([]Memory, error) {
 	return out, rows.Err()
 }
 
-// Problem is a note's warning (see markdown.Note.Warnings).
-type Problem struct {
-	Path string `json:"path"`
-	// Line is the line at fault, 0 when not known.
-	Line    int    `json:"line,omitempty"`
-	Message string `json:"reason"`
-}
-
 // BadFrontmatter returns the notes under folder ("" or "." for the whole
 // vault) whose frontmatter does not parse, each with the warning that
 // names its file and line: notes that may be memories, which no writer may
 // rewrite until a human fixes them.
-func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]Problem, error) {
+func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]markdown.Problem, error) {
 	folder = strings.Trim(folder, "/")
 	q, args := `SELECT path, warnings FROM notes WHERE warnings LIKE '%invalid frontmatter%'`, []any{}
 	if folder != "" && folder != "." {
@@ -84,7 +47,7 @@ func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]Problem, 
 		return nil, fmt.Errorf("read warnings in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	var out []Problem
+	var out []markdown.Problem
 	for rows.Next() {
 		var p, warnings string
 		if err := rows.Scan(&p, &warnings); err != nil {
@@ -94,7 +57,7 @@ func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]Problem, 
 			if !strings.Contains(w, "invalid frontmatter") {
 				continue
 			}
-			pr := Problem{Path: p, Message: w}
+			pr := markdown.Problem{Path: p, Message: w}
 			if rest, ok := strings.CutPrefix(w, p+":"); ok {
 				if n, _, ok := strings.Cut(rest, ":"); ok {
 					pr.Line, _ = strconv.Atoi(n)

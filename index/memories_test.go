@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/memory"
 )
 
 // TestMemories: the live memories, with their names, pinned flags and
@@ -29,7 +31,7 @@ func TestMemories(t *testing.T) {
 	for i := range got {
 		got[i].Hash = ""
 	}
-	want := []Memory{
+	want := []memory.Live{
 		{Path: "memory/a.md", Type: "feedback", Name: "Testing feedback", Title: "Testing feedback", Description: "real DB", Pinned: true, Date: "2026-03-04"},
 		{Path: "memory/b.md", Type: "user", Name: "2024", Title: "2024", Date: "2026-05-06"},
 		{Path: "memory/e.md", Type: "reference", Title: "e", Pinned: true},

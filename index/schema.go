@@ -75,7 +75,7 @@ CREATE TABLE tasks (
 	events    INTEGER NOT NULL
 );
 CREATE INDEX tasks_status ON tasks(status);
--- The lessons (notes of type lesson) as read (see markdown.ReadLesson):
+-- The lessons (notes of type lesson) as read (see lesson.Read):
 -- trigger and tags one item a line; text the body without its History
 -- section; terms the analyzed words of name, trigger, action bias and text
 -- (what the fast path ranks by); problems one a line as

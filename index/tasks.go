@@ -3,116 +3,26 @@ package index
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/task"
 )
 
-// Task is a task note (type: task) as the index holds it.
-type Task struct {
-	Path string `json:"path"`
-	// Name is the frontmatter name, else the note's title.
-	Name string `json:"name"`
-	// Status and Priority are as written, lower-cased; a task without them
-	// is "todo" and "medium".
-	Status   string `json:"status"`
-	Priority string `json:"priority"`
-	Assignee string `json:"assignee,omitempty"`
-	Created  string `json:"created,omitempty"`
-	Started  string `json:"started,omitempty"`
-	Finished string `json:"finished,omitempty"`
-	// Summary is the start of the task's description (its body before the
-	// log), at most SummaryLen bytes; Milestone the text of its last
-	// milestone event; Events how many events its log holds.
-	Summary   string `json:"summary,omitempty"`
-	Milestone string `json:"milestone,omitempty"`
-	Events    int    `json:"events"`
-	// Hash is the note's content hash as indexed.
-	Hash string `json:"-"`
-}
-
-// TaskLink is one of a task's frontmatter links under parent or
-// depends_on.
-type TaskLink struct {
-	// Source is the task linking.
-	Source string `json:"source"`
-	// Field is the frontmatter key: "parent" or "depends_on".
-	Field string `json:"field"`
-	// Target is the linked note's path when Resolved, else the link as
-	// written.
-	Target   string `json:"target"`
-	Resolved bool   `json:"resolved"`
-	// Line is the link's line in the source.
-	Line int `json:"line"`
-}
-
-// Task link fields.
-const (
-	ParentField    = "parent"
-	DependsOnField = "depends_on"
-)
-
-// SummaryLen bounds Task.Summary and Task.Milestone, in bytes.
-const SummaryLen = 300
-
-// taskRow is the tasks row of task note n, the columns from name on.
-func taskRow(n *markdown.Note) []any {
-	str := func(k string) string {
-		s, _ := n.Frontmatter.String(k)
-		return strings.TrimSpace(s)
-	}
-	name := str("name")
-	if name == "" {
-		name = n.Title()
-	}
-	status := strings.ToLower(str("status"))
-	if status == "" {
-		status = "todo"
-	}
-	priority := strings.ToLower(str("priority"))
-	if priority == "" {
-		priority = "medium"
-	}
-	events := markdown.LogEvents(n)
-	milestone := ""
-	for _, e := range events {
-		if e.Type == "milestone" {
-			milestone = e.Text
-		}
-	}
-	return []any{name, status, priority, str("assignee"), str("created"), str("started"), str("finished"),
-		shorten(markdown.TaskDescription(n), SummaryLen), shorten(milestone, SummaryLen), len(events)}
-}
-
-// shorten returns s with white space runs made one space, cut at a word
-// boundary to at most max bytes with "…" when longer.
-func shorten(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if i := strings.LastIndexByte(s[:cut], ' '); i > cut/2 {
-		cut = i
-	}
-	return strings.TrimRight(s[:cut], " ") + "…"
+// taskRow is the tasks row of task t, from name on.
+func taskRow(t task.Task) []any {
+	return []any{t.Name, t.Status, t.Priority, t.Assignee, t.Created, t.Started, t.Finished, t.Summary, t.Milestone, t.Events}
 }
 
 const taskColumns = `n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events, n.hash`
 
-func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]Task, error) {
+func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]task.Task, error) {
 	rows, err := ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read tasks in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	var out []Task
+	var out []task.Task
 	for rows.Next() {
-		var t Task
+		var t task.Task
 		if err := rows.Scan(&t.Path, &t.Name, &t.Status, &t.Priority, &t.Assignee, &t.Created, &t.Started, &t.Finished,
 			&t.Summary, &t.Milestone, &t.Events, &t.Hash); err != nil {
 			return nil, err
@@ -122,18 +32,18 @@ func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]Task, erro
 	return out, rows.Err()
 }
 
-// Task returns the task at path; ok is false when the index holds no task
+// task.Task returns the task at path; ok is false when the index holds no task
 // there.
-func (ix *Index) Task(ctx context.Context, path string) (t Task, ok bool, err error) {
+func (ix *Index) Task(ctx context.Context, path string) (t task.Task, ok bool, err error) {
 	ts, err := ix.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id WHERE n.path = ?`, path)
 	if err != nil || len(ts) == 0 {
-		return Task{}, false, err
+		return task.Task{}, false, err
 	}
 	return ts[0], true, nil
 }
 
 // Tasks returns every task, by path.
-func (ix *Index) Tasks(ctx context.Context) ([]Task, error) {
+func (ix *Index) Tasks(ctx context.Context) ([]task.Task, error) {
 	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id ORDER BY n.path`)
 }
 
@@ -142,14 +52,14 @@ func (ix *Index) Tasks(ctx context.Context) ([]Task, error) {
 const firstParent = `e.field = 'parent' AND e.seq = (SELECT min(p.seq) FROM edges p WHERE p.source_id = e.source_id AND p.field = 'parent')`
 
 // Children returns the tasks whose parent is the note at path, by path.
-func (ix *Index) Children(ctx context.Context, path string) ([]Task, error) {
+func (ix *Index) Children(ctx context.Context, path string) ([]task.Task, error) {
 	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM edges e JOIN notes n ON n.id = e.source_id JOIN tasks t ON t.note_id = n.id
 		WHERE e.target = ? AND e.resolved AND `+firstParent+` ORDER BY n.path`, path)
 }
 
 // TaskLinks returns the parent and depends_on links of the task at path
 // (the tasks' when path is ""), by source, then in the order written.
-func (ix *Index) TaskLinks(ctx context.Context, path string) ([]TaskLink, error) {
+func (ix *Index) TaskLinks(ctx context.Context, path string) ([]task.Link, error) {
 	q := `SELECT n.path, e.field, e.target, e.resolved, e.line FROM edges e JOIN notes n ON n.id = e.source_id
 		JOIN tasks t ON t.note_id = n.id WHERE e.field IN ('parent', 'depends_on')`
 	args := []any{}
@@ -162,9 +72,9 @@ func (ix *Index) TaskLinks(ctx context.Context, path string) ([]TaskLink, error)
 		return nil, fmt.Errorf("read task links in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	var out []TaskLink
+	var out []task.Link
 	for rows.Next() {
-		var l TaskLink
+		var l task.Link
 		if err := rows.Scan(&l.Source, &l.Field, &l.Target, &l.Resolved, &l.Line); err != nil {
 			return nil, err
 		}
@@ -173,19 +83,10 @@ func (ix *Index) TaskLinks(ctx context.Context, path string) ([]TaskLink, error)
 	return out, rows.Err()
 }
 
-// ReadyTask is a task that can be worked on now.
-type ReadyTask struct {
-	Task
-	// Unblocks lists the tasks not done that depend on it.
-	Unblocks []string `json:"unblocks"`
-	// DependsOn lists its dependencies (all done).
-	DependsOn []string `json:"depends_on"`
-}
-
 // Ready returns the tasks that can be worked on now: status todo, every
 // depends_on link resolved to a task that is done, no child task that is
 // not done. They come by path; ordering them by urgency is the caller's.
-func (ix *Index) Ready(ctx context.Context) ([]ReadyTask, error) {
+func (ix *Index) Ready(ctx context.Context) ([]task.Ready, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT `+taskColumns+`,
 		coalesce((SELECT group_concat(path, char(10)) FROM (SELECT DISTINCT u.path FROM edges d JOIN notes u ON u.id = d.source_id
 			JOIN tasks ut ON ut.note_id = u.id WHERE d.target = n.path AND d.resolved AND d.field = 'depends_on' AND ut.status != 'done'
@@ -203,9 +104,9 @@ func (ix *Index) Ready(ctx context.Context) ([]ReadyTask, error) {
 		return nil, fmt.Errorf("read ready tasks in %s: %w", ix.path, err)
 	}
 	defer rows.Close()
-	out := []ReadyTask{}
+	out := []task.Ready{}
 	for rows.Next() {
-		var r ReadyTask
+		var r task.Ready
 		var unblocks, deps string
 		if err := rows.Scan(&r.Path, &r.Name, &r.Status, &r.Priority, &r.Assignee, &r.Created, &r.Started, &r.Finished,
 			&r.Summary, &r.Milestone, &r.Events, &r.Hash, &unblocks, &deps); err != nil {

@@ -9,8 +9,12 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/graph"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // writer holds the prepared statements of one sync transaction.
@@ -159,7 +163,7 @@ type noteRows struct {
 	path   string
 	fields []any // the notes columns from hash to warnings
 	tags   []string
-	memory *memoryRow  // nil when the note is no live memory
+	memory []any       // the memories columns from name on; nil when the note is no live memory
 	task   []any       // the tasks columns from name on; nil when it is no task
 	lesson []any       // the lessons columns from name on; nil when it is no lesson
 	people [][2]string // entities rows: name, kind
@@ -183,8 +187,8 @@ func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *n
 	}
 	nr := &noteRows{
 		path: n.Path,
-		fields: []any{n.Hash, size, mtime, string(n.Kind()), n.Name, n.Title(), desc,
-			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n"), archived(fm)},
+		fields: []any{n.Hash, size, mtime, n.Type(), n.Name, n.Title(), desc,
+			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n"), vault.IsArchived(n)},
 		chunks:      chunks,
 		names:       n.Name,
 		aliases:     strings.Join(n.Aliases, " "),
@@ -195,14 +199,14 @@ func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *n
 	if t := n.Title(); !strings.EqualFold(t, n.Name) {
 		nr.names += " " + t
 	}
-	if n.Kind().IsMemory() && !archived(fm) {
-		nr.memory = newMemoryRow(n)
+	if m, ok := memory.Read(n); ok {
+		nr.memory = memoryRow(m)
 	}
-	if n.Kind() == markdown.KindTask {
-		nr.task = taskRow(n)
+	if n.Type() == task.Type {
+		nr.task = taskRow(task.Read(n))
 	}
-	if n.Kind() == markdown.KindLesson {
-		nr.lesson = lessonRow(n)
+	if n.Type() == lesson.Type {
+		nr.lesson = lessonRow(lesson.Read(n))
 	}
 	nr.people = entityRows(n)
 	for _, t := range n.Tags {
@@ -270,8 +274,8 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 			return err
 		}
 	}
-	if m := nr.memory; m != nil {
-		if _, err := w.exec(ctx, "insertMemory", id, m.name, m.pinned, m.written); err != nil {
+	if nr.memory != nil {
+		if _, err := w.exec(ctx, "insertMemory", append([]any{id}, nr.memory...)...); err != nil {
 			return err
 		}
 	}
@@ -445,15 +449,6 @@ func (w *writer) reresolve(ctx context.Context, paths []string, r resolver, fres
 }
 
 var datedName = regexp.MustCompile(`(^|[^0-9])(\d{4}-\d{2}-\d{2})([^0-9]|$)`)
-
-// archived reports whether a note's frontmatter marks it archived (Dream's
-// merged and superseded memories: an archived or merged_into key), which
-// queries leave out unless asked.
-func archived(fm map[string]any) bool {
-	_, a := fm["archived"]
-	_, m := fm["merged_into"]
-	return a || m
-}
 
 // noteDate is the date a note is about, for temporal recall: frontmatter
 // date (or created, updated), else a YYYY-MM-DD in its file name (daily

@@ -108,9 +108,9 @@ func (s *Store) History(ctx context.Context, ref string) (History, error) {
 		return History{}, err
 	}
 	n := markdown.Parse(p, b)
-	l := markdown.ReadLesson(n)
+	l := Read(n)
 	h := History{Path: p, Name: l.Name, Strength: l.Strength, Lines: []string{}, Outcomes: []Record{}}
-	if sec, ok := markdown.Section(n, markdown.HistoryHeading); ok {
+	if sec, ok := markdown.Section(n, HistoryHeading); ok {
 		for _, line := range strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n") {
 			if line = strings.TrimSpace(line); strings.HasPrefix(line, "- ") {
 				h.Lines = append(h.Lines, strings.TrimPrefix(line, "- "))

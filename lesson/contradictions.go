@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -72,7 +71,7 @@ type polar struct {
 
 // polarLessons are the lessons that may contradict another, in the order
 // given: live, with a trigger, and an action bias that has a polarity.
-func polarLessons(lessons []index.Lesson) []polar {
+func polarLessons(lessons []Lesson) []polar {
 	var ls []polar
 	for _, l := range lessons {
 		if l.Archived || len(l.Trigger) == 0 {

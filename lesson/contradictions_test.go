@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/vaultmem/vaultmem/index"
 )
 
 // generatedLessons are n lessons as the index reads them, drawn with seed:
@@ -17,7 +15,7 @@ import (
 // overlap often, by one word or by half), a tool or a glob now and then,
 // sometimes one shared by all (shared); action biases that say do or do
 // not about a few of a few topics; a few archived, a few without polarity.
-func generatedLessons(seed uint64, n int, shared string) []index.Lesson {
+func generatedLessons(seed uint64, n int, shared string) []Lesson {
 	r := rand.New(rand.NewPCG(seed, 29))
 	vocab := strings.Fields("deploy release build test tests integration unit migration database schema docker image cache " +
 		"index query api client server timeout retry queue worker cron log metric backup restore upgrade module package " +
@@ -33,7 +31,7 @@ func generatedLessons(seed uint64, n int, shared string) []index.Lesson {
 		}
 		return strings.Join(ws, " ")
 	}
-	out := make([]index.Lesson, n)
+	out := make([]Lesson, n)
 	for i := range out {
 		var trigger []string
 		if shared != "" {
@@ -48,14 +46,14 @@ func generatedLessons(seed uint64, n int, shared string) []index.Lesson {
 		if r.IntN(8) == 0 {
 			trigger = append(trigger, pick(vocab, 1)+"/**/*.go")
 		}
-		out[i] = index.Lesson{Path: fmt.Sprintf("lessons/l%05d.md", i), Trigger: trigger,
+		out[i] = Lesson{Path: fmt.Sprintf("lessons/l%05d.md", i), Trigger: trigger,
 			ActionBias: markers[r.IntN(len(markers))] + " " + pick(topics, 1+r.IntN(3)), Archived: r.IntN(20) == 0}
 	}
 	return out
 }
 
 // allPairsContradictions is the rule applied to every pair of lessons.
-func allPairsContradictions(lessons []index.Lesson) []Contradiction {
+func allPairsContradictions(lessons []Lesson) []Contradiction {
 	ls := polarLessons(lessons)
 	out := []Contradiction{}
 	for i := range ls {

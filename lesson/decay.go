@@ -70,7 +70,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			if isArchived(n) || n.Pinned() {
 				return n.Content, nil
 			}
-			lf := markdown.ReadLesson(n)
+			lf := Read(n)
 			days := s.unusedDays(n, lf, day)
 			if days <= 0 {
 				return n.Content, nil
@@ -82,7 +82,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			d = Decay{Path: l.Path, Name: lf.Name, Before: lf.Strength, After: s.rules.Decayed(lf.Strength, days), Days: days}
 			d.Archived = d.After < s.rules.ArchiveBelow
 			what := fmt.Sprintf("decayed: %s → %s (%d days unused past %d)", num(d.Before), num(d.After), days, s.rules.DecayAfterDays)
-			kv := []any{markdown.LessonStrength, d.After, decayedKey, markdown.FromJSON(today)}
+			kv := []any{KeyStrength, d.After, decayedKey, markdown.FromJSON(today)}
 			if d.Archived {
 				what += fmt.Sprintf("; archived (below %s)", num(s.rules.ArchiveBelow))
 				kv = append(kv, "archived", true)
@@ -91,14 +91,14 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			if err != nil {
 				return nil, err
 			}
-			return markdown.AppendToSection(next, markdown.HistoryHeading, historyLine(s.now(), what, "")), nil
+			return markdown.AppendToSection(next, HistoryHeading, historyLine(s.now(), what, "")), nil
 		}
 		if dryRun {
 			b, _, err := s.w.Read(l.Path)
 			if err != nil {
 				continue // gone since the index saw it
 			}
-			if n := markdown.Parse(l.Path, b); n.Kind() == markdown.KindLesson {
+			if n := markdown.Parse(l.Path, b); n.Type() == Type {
 				change(n)
 			}
 		} else if err := s.update(ctx, l.Path, change); err != nil {
@@ -121,7 +121,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 // unusedDays is how many days of decay lesson note n owes on day: the days
 // past the grace period since it was last applied (or created), not
 // counting those decay already took.
-func (s *Store) unusedDays(n *markdown.Note, l markdown.Lesson, day time.Time) int {
+func (s *Store) unusedDays(n *markdown.Note, l Lesson, day time.Time) int {
 	date := func(key string) (time.Time, bool) {
 		v, ok := n.Frontmatter.String(key)
 		if !ok {

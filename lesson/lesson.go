@@ -12,6 +12,11 @@
 // Every write goes through the vault's Writer, compare-before-write and
 // locked: concurrent outcomes from many processes are all applied, and a
 // human's edit of strength wins (the next outcome starts from it).
+//
+// The package owns the lesson note's kind: its type (Type), frontmatter
+// keys, what a lesson says (Lesson, Read), its History and how git merges
+// it (MergeRules). It imports markdown, vault and text; the index answers
+// it through the small Index interface it declares.
 package lesson
 
 import (

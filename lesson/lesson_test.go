@@ -366,7 +366,7 @@ type cancelOnLessons struct {
 	cancel context.CancelFunc
 }
 
-func (c cancelOnLessons) Lessons(ctx context.Context) ([]index.Lesson, error) {
+func (c cancelOnLessons) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 	ls, err := c.Index.Lessons(ctx)
 	c.cancel()
 	return ls, err

@@ -12,8 +12,6 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/golang-lru/v2/expirable"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -240,7 +238,7 @@ type posting struct {
 
 // entry is one matchable lesson.
 type entry struct {
-	index.Lesson
+	Lesson
 	// phrases are the word triggers, each as its analyzed words, and
 	// phraseText each as written.
 	phrases    [][]string
@@ -264,7 +262,7 @@ func triggerKind(t string) (kind, value string) {
 	return "words", t
 }
 
-func newLessonSet(version string, ls []index.Lesson) *lessonSet {
+func newLessonSet(version string, ls []Lesson) *lessonSet {
 	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
 	total := 0
 	tf := map[int32]int32{}
@@ -337,7 +335,7 @@ func badGlobs(trigger []string) []string {
 }
 
 // hasMatchProblem reports whether l's problems keep it out of matching.
-func hasMatchProblem(l index.Lesson) bool {
+func hasMatchProblem(l Lesson) bool {
 	_, ok := brokenBy(l.Problems)
 	return ok
 }
@@ -345,13 +343,13 @@ func hasMatchProblem(l index.Lesson) bool {
 // brokenBy is the first of a lesson's problems that keeps it out of
 // matching and decay until a human fixes it: one in its trigger or its
 // strength.
-func brokenBy(problems []markdown.LessonProblem) (markdown.LessonProblem, bool) {
+func brokenBy(problems []Problem) (Problem, bool) {
 	for _, p := range problems {
-		if p.Key == markdown.LessonTrigger || p.Key == markdown.LessonStrength {
+		if p.Key == KeyTrigger || p.Key == KeyStrength {
 			return p, true
 		}
 	}
-	return markdown.LessonProblem{}, false
+	return Problem{}, false
 }
 
 // contentTerms are the analyzed words of s without stop words (all of

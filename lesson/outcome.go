@@ -98,12 +98,12 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	var out Applied
 	var domain string
 	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
-		l := markdown.ReadLesson(n)
+		l := Read(n)
 		if isArchived(n) {
 			return nil, fmt.Errorf("%s: %w (remove archived: true from it to use it again)", p, ErrArchived)
 		}
 		for _, pr := range l.Problems {
-			if pr.Key == markdown.LessonStrength || pr.Key == markdown.LessonApplications {
+			if pr.Key == KeyStrength || pr.Key == KeyApplications {
 				return nil, fmt.Errorf("%s:%d: %s; fix it by hand first (the note is left as it is)", p, pr.Line, pr.Message)
 			}
 		}
@@ -116,12 +116,12 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
 		}
 		out.History = historyLine(at, what, episode)
-		next, err := markdown.SetFrontmatterKeys(p, n.Content, markdown.LessonStrength, after, markdown.LessonApplications, out.Applications,
-			markdown.LessonLastApplied, markdown.FromJSON(at.Format(DateLayout)))
+		next, err := markdown.SetFrontmatterKeys(p, n.Content, KeyStrength, after, KeyApplications, out.Applications,
+			KeyLastApplied, markdown.FromJSON(at.Format(DateLayout)))
 		if err != nil {
 			return nil, err
 		}
-		return markdown.AppendToSection(next, markdown.HistoryHeading, out.History), nil
+		return markdown.AppendToSection(next, HistoryHeading, out.History), nil
 	})
 	if err != nil {
 		return Applied{}, err
@@ -148,7 +148,7 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *markdown.Note) 
 				return nil, errEmpty
 			}
 			n := markdown.Parse(p, cur)
-			if n.Kind() != markdown.KindLesson {
+			if n.Type() != Type {
 				return nil, notLesson(p, n)
 			}
 			return fn(n)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -22,13 +21,11 @@ import (
 type Index interface {
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string
-	Lessons(ctx context.Context) ([]index.Lesson, error)
-	BadFrontmatter(ctx context.Context, folder string) ([]index.Problem, error)
+	Lessons(ctx context.Context) ([]Lesson, error)
+	BadFrontmatter(ctx context.Context, folder string) ([]markdown.Problem, error)
 	LessonsVersion(ctx context.Context) (string, error)
 	Refresh(ctx context.Context, fsys fs.FS, paths ...string) error
 }
-
-var _ Index = (*index.Index)(nil)
 
 // Options configure a Store. The zero value works but for FS.
 type Options struct {
@@ -167,27 +164,27 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	}
 	at := s.now()
 	today := at.Format(DateLayout)
-	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}, {Key: markdown.LessonTrigger, Value: trigger},
-		{Key: markdown.LessonActionBias, Value: strings.TrimSpace(l.ActionBias)}}
+	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}, {Key: KeyTrigger, Value: trigger},
+		{Key: KeyActionBias, Value: strings.TrimSpace(l.ActionBias)}}
 	if d := strings.TrimSpace(l.Domain); d != "" {
-		fields = append(fields, markdown.Field{Key: markdown.LessonDomain, Value: strings.ToLower(d)})
+		fields = append(fields, markdown.Field{Key: KeyDomain, Value: strings.ToLower(d)})
 	}
 	fields = append(fields, markdown.Field{Key: "tags", Value: tags},
-		markdown.Field{Key: markdown.LessonStrength, Value: s.rules.Initial}, markdown.Field{Key: markdown.LessonConfidence, Value: 0.5},
-		markdown.Field{Key: markdown.LessonApplications, Value: 0})
+		markdown.Field{Key: KeyStrength, Value: s.rules.Initial}, markdown.Field{Key: KeyConfidence, Value: 0.5},
+		markdown.Field{Key: KeyApplications, Value: 0})
 	if len(episodes) > 0 {
-		fields = append(fields, markdown.Field{Key: markdown.LessonEpisodes, Value: episodes})
+		fields = append(fields, markdown.Field{Key: KeyEpisodes, Value: episodes})
 	}
 	if len(derived) > 0 {
-		fields = append(fields, markdown.Field{Key: markdown.LessonDerivedFrom, Value: derived})
+		fields = append(fields, markdown.Field{Key: KeyDerivedFrom, Value: derived})
 	}
-	fields = append(fields, markdown.Field{Key: markdown.LessonVersion, Value: 1}, markdown.Field{Key: "created", Value: markdown.FromJSON(today)})
+	fields = append(fields, markdown.Field{Key: KeyVersion, Value: 1}, markdown.Field{Key: "created", Value: markdown.FromJSON(today)})
 	body := strings.TrimSpace(strings.ReplaceAll(l.Body, "\r\n", "\n"))
 	if body != "" {
 		body += "\n\n"
 	}
 	history := historyLine(at, fmt.Sprintf("created at %s", num(s.rules.Initial)), "")
-	content := markdown.Format(fields, body+"## "+markdown.HistoryHeading+"\n\n"+history+"\n")
+	content := markdown.Format(fields, body+"## "+HistoryHeading+"\n\n"+history+"\n")
 	for i := 1; ; i++ {
 		p := path.Join(s.folder, base+markdown.Ext)
 		if i > 1 {
@@ -242,7 +239,7 @@ func (s *Store) Resolve(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if n := markdown.Parse(p, b); n.Kind() != markdown.KindLesson {
+	if n := markdown.Parse(p, b); n.Type() != Type {
 		return "", notLesson(p, n)
 	}
 	return p, nil

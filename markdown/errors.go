@@ -46,3 +46,13 @@ func badFrontmatter(err error) error {
 	}
 	return err
 }
+
+// Problem is something wrong in a note that a human should fix (a
+// frontmatter key of the wrong shape, a link to nothing, a cycle), at a
+// line when one is known: reported, never fixed behind their back.
+type Problem struct {
+	Path string `json:"path"`
+	// Line is the line at fault, 0 when not known.
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"reason"`
+}

@@ -18,19 +18,30 @@ import (
 // same lines (merged then holds conflict markers).
 type TextMerger func(base, ours, theirs []byte) (merged []byte, clean bool, err error)
 
-// AppendOnlySections are the sections MergeNote merges as append-only
-// logs: a task's events and a lesson's history.
-var AppendOnlySections = []string{LogHeading, HistoryHeading}
+// MergeRules say how MergeNote combines what two machines changed
+// independently in the notes of a kind (a task's log, a lesson's
+// strength): the kinds define them (see package task and lesson), the
+// merge driver unites them.
+type MergeRules struct {
+	// AppendOnly are the headings of the sections merged as logs of
+	// entries.
+	AppendOnly []string
+	// Counts are frontmatter keys holding a whole count: both sides'
+	// changes add up, kept within 0 and the largest int64.
+	Counts []string
+	// Shares are keys holding a number in 0..1: both sides' changes add
+	// up, kept within 0 and 1.
+	Shares []string
+	// Later are keys holding a day or a time where the later value wins
+	// when both changed it; Earlier where the earlier does.
+	Later, Earlier []string
+}
 
-// Frontmatter keys that two machines change independently, and how their
-// changes combine when both did: counters add their changes up
-// (strength, application_count), days take the later one (the earlier
-// for created).
-var (
-	mergeAdd   = []string{LessonStrength, LessonApplications}
-	mergeLate  = []string{LessonLastApplied, "decayed", "started", "finished", "updated"}
-	mergeEarly = []string{"created"}
-)
+// Union returns the rules of r and o together.
+func (r MergeRules) Union(o MergeRules) MergeRules {
+	return MergeRules{AppendOnly: slices.Concat(r.AppendOnly, o.AppendOnly), Counts: slices.Concat(r.Counts, o.Counts),
+		Shares: slices.Concat(r.Shares, o.Shares), Later: slices.Concat(r.Later, o.Later), Earlier: slices.Concat(r.Earlier, o.Earlier)}
+}
 
 // Conflict markers, as git writes them: MergeNote writes them around what
 // it cannot merge, so that a human sees both versions where they clash.
@@ -44,7 +55,7 @@ const (
 // base: what git's merge driver for notes does. base is empty when both
 // sides added the note (git's add/add).
 //
-// The lines of the append-only sections (see AppendOnlySections) are
+// The lines of the append-only sections (rules.AppendOnly) are
 // merged as lists of entries (an entry is a "- " line and the lines under
 // it, up to the next entry; blank lines between entries are not part of
 // them): every entry either side added is kept (twice when both appended
@@ -58,9 +69,8 @@ const (
 // theirs that ours lacks put before the block that follows it in theirs,
 // so that both texts are kept. The frontmatter is merged key by key: a key
 // one side changed takes that side's value, and when both changed it,
-// counters add up both changes (application_count is an integer, kept
-// within 0 and the largest int64; strength within 0 and 1), days take the
-// later one (created the earlier).
+// counts and shares add up both changes, days take the later one or the
+// earlier one (see MergeRules).
 //
 // Lines end as most of ours' lines do (CRLF or LF), every line alike. When
 // ours and theirs are equal, or one of them is base, the other is the
@@ -72,7 +82,7 @@ const (
 // key's lines (inside the frontmatter, which then no longer parses, so
 // that nothing reads one side as the merge), of the entries of an
 // append-only section, and the text merger's in the rest of the body.
-func MergeNote(p string, base, ours, theirs []byte, text TextMerger) (merged []byte, clean bool, err error) {
+func MergeNote(p string, base, ours, theirs []byte, text TextMerger, rules MergeRules) (merged []byte, clean bool, err error) {
 	switch {
 	case bytes.Equal(ours, theirs), bytes.Equal(base, theirs):
 		return ours, true, nil
@@ -81,7 +91,7 @@ func MergeNote(p string, base, ours, theirs []byte, text TextMerger) (merged []b
 	}
 	crlf := endsCRLF(ours, theirs)
 	base, ours, theirs = toLF(base), toLF(ours), toLF(theirs)
-	merged, clean, err = mergeLF(p, base, ours, theirs, text)
+	merged, clean, err = mergeLF(p, base, ours, theirs, text, rules)
 	if err != nil || !crlf {
 		return merged, clean, err
 	}
@@ -103,22 +113,22 @@ func endsCRLF(ours, theirs []byte) bool {
 func toLF(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
 
 // mergeLF is MergeNote on versions whose lines end in LF.
-func mergeLF(p string, base, ours, theirs []byte, text TextMerger) (merged []byte, clean bool, err error) {
+func mergeLF(p string, base, ours, theirs []byte, text TextMerger, rules MergeRules) (merged []byte, clean bool, err error) {
 	b, o, t := Parse(p, base), Parse(p, ours), Parse(p, theirs)
 	if o.Frontmatter == nil && len(o.Warnings) > 0 || t.Frontmatter == nil && len(t.Warnings) > 0 {
 		return text(base, ours, theirs) // a side whose frontmatter does not parse: lines alone
 	}
 	const mark = sectionMark + "%d%%\n"
-	bb, bSec := cutSections(b)
-	ob, oSec := cutSections(o)
-	tb, tSec := cutSections(t)
+	bb, bSec := cutSections(b, rules.AppendOnly)
+	ob, oSec := cutSections(o, rules.AppendOnly)
+	tb, tSec := cutSections(t, rules.AppendOnly)
 	var body []byte
 	if len(base) == 0 {
 		body, clean = unionBlocks(ob, tb), true
 	} else if body, clean, err = text(bb, ob, tb); err != nil {
 		return nil, false, err
 	}
-	for i := range AppendOnlySections {
+	for i := range rules.AppendOnly {
 		m := []byte(strings.Replace(mark, "%d", strconv.Itoa(i), 1))
 		sec, ok := mergeEntries(bSec[i], oSec[i], tSec[i])
 		clean = clean && ok
@@ -151,23 +161,23 @@ func mergeLF(p string, base, ours, theirs []byte, text TextMerger) (merged []byt
 				continue
 			}
 			set = tv
-		case k == LessonApplications && isInteger(bv, ov, tv):
+		case slices.Contains(rules.Counts, k) && isInteger(bv, ov, tv):
 			set = addCounts(bv, ov, tv)
-		case k == LessonStrength && isNumber(bv, ov, tv):
+		case slices.Contains(rules.Shares, k) && isNumber(bv, ov, tv):
 			sum := number(ov) + number(tv) - number(bv)
 			if math.IsNaN(sum) {
 				clash = append(clash, k)
 				continue
 			}
 			set = math.Round(math.Min(1, math.Max(0, sum))*1e4) / 1e4
-		case ot == tt && !slices.Contains(mergeAdd, k):
+		case ot == tt && !slices.Contains(rules.Counts, k) && !slices.Contains(rules.Shares, k):
 			continue // both changed it alike
-		case slices.Contains(mergeLate, k) && ov != nil && tv != nil:
+		case slices.Contains(rules.Later, k) && ov != nil && tv != nil:
 			if tv.Value <= ov.Value {
 				continue
 			}
 			set = tv
-		case slices.Contains(mergeEarly, k) && ov != nil && tv != nil:
+		case slices.Contains(rules.Earlier, k) && ov != nil && tv != nil:
 			if tv.Value >= ov.Value {
 				continue
 			}
@@ -375,15 +385,15 @@ func blocks(s []byte) []block {
 const sectionMark = "%%vaultmem-merge-section-"
 
 // cutSections returns n's body with the content of each append-only
-// section replaced by a marker line, and those contents ("" when n has no
-// such section).
-func cutSections(n *Note) ([]byte, []string) {
-	secs := make([]string, len(AppendOnlySections))
+// section (by heading) replaced by a marker line, and those contents (""
+// when n has no such section).
+func cutSections(n *Note, headings []string) ([]byte, []string) {
+	secs := make([]string, len(headings))
 	type cut struct {
 		start, end, i int
 	}
 	var cuts []cut
-	for i, h := range AppendOnlySections {
+	for i, h := range headings {
 		if _, start, end, ok := sectionOf(n, h); ok {
 			secs[i] = string(n.Content[start:end])
 			cuts = append(cuts, cut{start, end, i})

@@ -62,7 +62,7 @@ func TestMergeNote(t *testing.T) {
 		{"a section only theirs has", "---\ntype: task\n---\n\nX.\n", "---\ntype: task\n---\n\nX.\n",
 			"---\ntype: task\n---\n\nX.\n\n## Log\n\n- 2026-11-23 10:00 note: b\n", "---\ntype: task\n---\n\nX.\n\n## Log\n\n- 2026-11-23 10:00 note: b\n", true},
 	} {
-		got, clean, err := markdown.MergeNote("n.md", []byte(tt.base), []byte(tt.ours), []byte(tt.theirs), wholeText)
+		got, clean, err := markdown.MergeNote("n.md", []byte(tt.base), []byte(tt.ours), []byte(tt.theirs), wholeText, rules)
 		if err != nil || clean != tt.clean || string(got) != tt.want {
 			t.Errorf("%s: clean %v, err %v:\n%s\nwant clean %v:\n%s", tt.name, clean, err, got, tt.clean, tt.want)
 		}
@@ -77,17 +77,17 @@ func FuzzMergeNote(f *testing.F) {
 	f.Add("", "## History\n- x\n  y\n", "---\n---\n")
 	f.Fuzz(func(t *testing.T, base, add1, add2 string) {
 		n := []byte(base)
-		got, clean, err := markdown.MergeNote("n.md", n, n, n, wholeText)
+		got, clean, err := markdown.MergeNote("n.md", n, n, n, wholeText, rules)
 		if err == nil && (!clean || !bytes.Equal(got, n)) {
 			t.Fatalf("merging %q with itself: %v %q", base, clean, got)
 		}
-		markdown.MergeNote("n.md", n, []byte(base+add1), []byte(base+add2), wholeText)
-		markdown.MergeNote("n.md", []byte(add1), n, []byte(add2), wholeText)
+		markdown.MergeNote("n.md", n, []byte(base+add1), []byte(base+add2), wholeText, rules)
+		markdown.MergeNote("n.md", []byte(add1), n, []byte(add2), wholeText, rules)
 		if strings.Contains(base+add1+add2, "\r") {
 			return
 		}
 		ours := strings.ReplaceAll(base+add1+"\n", "\n", "\r\n")
-		got, _, err = markdown.MergeNote("n.md", n, []byte(ours), []byte(base+add2), wholeText)
+		got, _, err = markdown.MergeNote("n.md", n, []byte(ours), []byte(base+add2), wholeText, rules)
 		if err == nil && strings.Count(string(got), "\n") != strings.Count(string(got), "\r\n") {
 			t.Fatalf("a CRLF side and an LF side merged into mixed line endings: %q", got)
 		}
@@ -172,9 +172,14 @@ func TestMergeNoteDefects(t *testing.T) {
 			"---\ntype: task\nname: Ship\n---\n\nShip it now.\n\n## Log\n\n- 2026-11-23 09:00 note: b\n",
 			"---\ntype: task\nname: Ship\n---\n\nShip it.\n\nShip it now.\n\n## Log\n\n- 2026-11-23 09:00 note: b\n- 2026-11-23 10:00 note: a\n", true},
 	} {
-		got, clean, err := markdown.MergeNote("n.md", []byte(tt.base), []byte(tt.ours), []byte(tt.theirs), wholeText)
+		got, clean, err := markdown.MergeNote("n.md", []byte(tt.base), []byte(tt.ours), []byte(tt.theirs), wholeText, rules)
 		if err != nil || clean != tt.clean || string(got) != tt.want {
 			t.Errorf("%s: clean %v, err %v:\n%s\nwant clean %v:\n%s", tt.name, clean, err, got, tt.clean, tt.want)
 		}
 	}
 }
+
+// rules are the merge rules of tasks and lessons (package task and lesson
+// define them; the merge driver unites them).
+var rules = markdown.MergeRules{AppendOnly: []string{"Log", "History"}, Counts: []string{"application_count"},
+	Shares: []string{"strength"}, Later: []string{"last_applied", "decayed", "started", "finished", "updated"}, Earlier: []string{"created"}}

@@ -124,39 +124,15 @@ type Link struct {
 	End   int `json:"-"`
 }
 
-// Kind is the kind of a note, taken from its frontmatter "type:".
-type Kind string
-
-// The note kinds vaultmem knows. Any other type, or none, is plain reference
-// knowledge.
-const (
-	KindUser      Kind = "user"
-	KindFeedback  Kind = "feedback"
-	KindProject   Kind = "project"
-	KindReference Kind = "reference"
-	KindTask      Kind = "task"
-	KindLesson    Kind = "lesson"
-)
-
-// MemoryKinds are the kinds of memory notes, in the order MEMORY.md lists them.
-var MemoryKinds = []Kind{KindUser, KindFeedback, KindProject, KindReference}
-
-// IsMemory reports whether k is one of the memory kinds.
-func (k Kind) IsMemory() bool {
-	switch k {
-	case KindUser, KindFeedback, KindProject, KindReference:
-		return true
-	}
-	return false
-}
-
-// Kind returns the note's kind: its frontmatter "type:" lower-cased, or "".
-func (n *Note) Kind() Kind {
+// Type is the note's frontmatter "type:", trimmed and lower-cased ("" when
+// it has none): what kind of note vaultmem takes it for (a memory, a task,
+// a lesson; packages memory, task and lesson name theirs).
+func (n *Note) Type() string {
 	if n.Frontmatter == nil {
 		return ""
 	}
 	s, _ := n.Frontmatter.String("type")
-	return Kind(strings.ToLower(strings.TrimSpace(s)))
+	return strings.ToLower(strings.TrimSpace(s))
 }
 
 // Title is what a reader calls the note: frontmatter "title", else

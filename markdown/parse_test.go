@@ -120,7 +120,7 @@ func TestParseFrontmatter(t *testing.T) {
 	if len(n.Warnings) != 0 {
 		t.Fatalf("warnings: %v", n.Warnings)
 	}
-	if got := n.Kind(); got != markdown.KindFeedback {
+	if got := n.Type(); got != "feedback" {
 		t.Errorf("kind: got %q", got)
 	}
 	if got := n.Title(); got != "pnpm" {

@@ -128,3 +128,22 @@ func Section(n *Note, heading string) (string, bool) {
 	}
 	return string(n.Content[start:end]), true
 }
+
+// FindSection finds the section under the heading named heading (matched
+// as AppendToSection matches it): the offsets in n.Content of its heading
+// line, of its first line after the heading and of its end; ok is false
+// when n has no such section.
+func FindSection(n *Note, heading string) (head, start, end int, ok bool) {
+	return sectionOf(n, heading)
+}
+
+// WithoutSection returns n's body without the section under the heading
+// named heading (its heading line included), trimmed: the body as it reads
+// without a log a section keeps.
+func WithoutSection(n *Note, heading string) string {
+	body := string(n.Body())
+	if head, _, end, ok := sectionOf(n, heading); ok {
+		body = string(n.Content[n.BodyStart:head]) + string(n.Content[end:])
+	}
+	return strings.TrimSpace(body)
+}

@@ -25,7 +25,6 @@ import (
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
@@ -89,7 +88,7 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
-	lessons, err := lesson.NewStore(o.Writer, o.Index, lesson.Options{Folder: o.Vault.Folder(markdown.KindLesson), FS: o.Vault.FS(), Rules: o.LessonRules})
+	lessons, err := lesson.NewStore(o.Writer, o.Index, lesson.Options{Folder: o.Vault.Folders().Lessons, FS: o.Vault.FS(), Rules: o.LessonRules})
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
@@ -98,8 +97,8 @@ func New(o Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons, inputs: map[string]*jsonschema.Schema{},
-		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folder(markdown.KindUser)}),
-		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folder(markdown.KindTask), FS: o.Vault.FS()}),
+		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folders().Memory}),
+		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folders().Tasks, FS: o.Vault.FS()}),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
 				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +

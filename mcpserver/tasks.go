@@ -8,7 +8,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
 )
 
@@ -124,7 +123,7 @@ func (s *Server) addTaskTools() {
 		InputSchema: schemaFor[TaskBlockIn](), Annotations: write("Block task")}, s.taskBlock)
 	addTool(s, &mcp.Tool{Name: "task_event", Description: "Log a decision, note, blocker or milestone in the focused task's " +
 		"log (or the named task's), so that you or another agent can pick up the work later with task_context.",
-		InputSchema: schemaFor[TaskEventIn](enum("type", markdown.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
+		InputSchema: schemaFor[TaskEventIn](enum("type", task.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
 	addTool(s, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
 		"task_event and task_context act on when no task is named (none when task is empty).",
 		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, s.taskFocus)

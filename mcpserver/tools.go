@@ -184,7 +184,7 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in Reme
 	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
 		return nil, memory.Result{}, toolError(err)
 	}
-	res, err := s.memory.Remember(ctx, memory.Memory{Type: markdown.Kind(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
+	res, err := s.memory.Remember(ctx, memory.Memory{Type: memory.Type(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
 		memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)
@@ -343,7 +343,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 	}
 	s.remembered(res.Path)
 	out := WriteNoteOut{EditResult: res}
-	if n, err := s.read(res.Path); err == nil && markdown.Parse(res.Path, []byte(n.content)).Kind().IsMemory() {
+	if n, err := s.read(res.Path); err == nil && memory.IsType(markdown.Parse(res.Path, []byte(n.content)).Type()) {
 		// A memory written as a note is listed in MEMORY.md at once, as
 		// remember lists it: the index learns of it first.
 		if err := s.syncIndex(ctx); err != nil {

@@ -42,7 +42,7 @@ func BenchmarkRemember(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		start := time.Now()
-		res, err := s.Remember(ctx, memory.Memory{Type: markdown.KindProject, Name: fmt.Sprintf("new memory %d", i),
+		res, err := s.Remember(ctx, memory.Memory{Type: memory.Project, Name: fmt.Sprintf("new memory %d", i),
 			Description: "a benchmark memory", Body: "Deploys go out on Tuesdays."}, memory.Options{})
 		lat = append(lat, time.Since(start))
 		if err != nil || res.IndexLine == "" {

@@ -37,7 +37,7 @@ const (
 type Entry struct {
 	// Path is the memory note's vault path.
 	Path  string
-	Type  markdown.Kind
+	Type  Type
 	Title string
 	// Hook is the one-line description.
 	Hook string
@@ -65,10 +65,10 @@ type IndexStats struct {
 
 // typeTitles are the groups of the region, in order.
 var typeTitles = []struct {
-	kind  markdown.Kind
+	kind  Type
 	title string
 }{
-	{markdown.KindUser, "User"}, {markdown.KindFeedback, "Feedback"}, {markdown.KindProject, "Project"}, {markdown.KindReference, "Reference"},
+	{User, "User"}, {Feedback, "Feedback"}, {Project, "Project"}, {Reference, "Reference"},
 }
 
 // Render returns content (the current MEMORY.md at vault path file, nil
@@ -184,7 +184,7 @@ func assemble(before []byte, region string, after []byte) []byte {
 }
 
 // typeTitle is a memory type's heading in the region.
-func typeTitle(k markdown.Kind) string {
+func typeTitle(k Type) string {
 	for _, t := range typeTitles {
 		if t.kind == k {
 			return t.title
@@ -194,7 +194,7 @@ func typeTitle(k markdown.Kind) string {
 }
 
 // typeRank is a memory type's place in the region (and priority).
-func typeRank(k markdown.Kind) int {
+func typeRank(k Type) int {
 	for i, t := range typeTitles {
 		if t.kind == k {
 			return i
@@ -291,7 +291,7 @@ func omitted(left []Entry) string {
 	if len(left) == 0 {
 		return ""
 	}
-	count := map[markdown.Kind]int{}
+	count := map[Type]int{}
 	for _, e := range left {
 		count[e.Type]++
 	}

@@ -13,11 +13,11 @@ import (
 )
 
 var someEntries = []memory.Entry{
-	{Path: "memory/user_role.md", Type: markdown.KindUser, Title: "User role", Hook: "senior Go engineer, prefers terse answers", Date: "2026-01-02"},
-	{Path: "memory/feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"},
-	{Path: "memory/project_freeze.md", Type: markdown.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"},
-	{Path: "memory/a note (draft).md", Type: markdown.KindProject, Title: "A [draft] note", Hook: ""},
-	{Path: "memory/reference_linear.md", Type: markdown.KindReference, Title: "Bug tracker", Hook: "pipeline bugs live in Linear INGEST"},
+	{Path: "memory/user_role.md", Type: memory.User, Title: "User role", Hook: "senior Go engineer, prefers terse answers", Date: "2026-01-02"},
+	{Path: "memory/feedback_testing.md", Type: memory.Feedback, Title: "Testing feedback", Hook: "integration tests hit a real database"},
+	{Path: "memory/project_freeze.md", Type: memory.Project, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"},
+	{Path: "memory/a note (draft).md", Type: memory.Project, Title: "A [draft] note", Hook: ""},
+	{Path: "memory/reference_linear.md", Type: memory.Reference, Title: "Bug tracker", Hook: "pipeline bugs live in Linear INGEST"},
 }
 
 func TestRenderNew(t *testing.T) {
@@ -101,7 +101,7 @@ func TestRenderBadMarkers(t *testing.T) {
 // loads whole, keeping the most important, and saying what was left out.
 func TestRenderLimits(t *testing.T) {
 	var entries []memory.Entry
-	kinds := []markdown.Kind{markdown.KindUser, markdown.KindFeedback, markdown.KindProject, markdown.KindReference}
+	kinds := []memory.Type{memory.User, memory.Feedback, memory.Project, memory.Reference}
 	for i := range 400 {
 		entries = append(entries, memory.Entry{Path: fmt.Sprintf("memory/m%04d.md", i), Type: kinds[i%4],
 			Title: fmt.Sprintf("Memory %d", i), Hook: strings.Repeat("word ", 40), Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28),
@@ -177,7 +177,7 @@ func TestRenderDeterministic(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
-	long := memory.Entry{Path: "feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing", Hook: strings.Repeat("integration tests hit a real database ", 10)}
+	long := memory.Entry{Path: "feedback_testing.md", Type: memory.Feedback, Title: "Testing", Hook: strings.Repeat("integration tests hit a real database ", 10)}
 	l := memory.Line(".", long)
 	if utf8.RuneCountInString(l) > memory.MaxLineChars || !strings.HasSuffix(l, "…") || strings.HasSuffix(l, " …") {
 		t.Errorf("long hook: %q", l)

@@ -7,8 +7,6 @@ import (
 	"path"
 	"strings"
 	"testing"
-
-	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // TestMeasure: the size Render counts to find how many entries fit is the
@@ -16,7 +14,7 @@ import (
 // text around the region, the reviews and the types present.
 func TestMeasure(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	kinds := []markdown.Kind{markdown.KindUser, markdown.KindFeedback, markdown.KindProject, markdown.KindReference}
+	kinds := []Type{User, Feedback, Project, Reference}
 	for trial := range 30 {
 		var entries []Entry
 		for i := range r.IntN(60) {
@@ -62,9 +60,9 @@ func TestMeasure(t *testing.T) {
 // (a trailing backslash, brackets) and paths (spaces, parentheses, %, #).
 func TestRegionPaths(t *testing.T) {
 	entries := []Entry{
-		{Path: "memory/a.md", Type: markdown.KindUser, Title: `ends in \`},
-		{Path: "memory/b (1) 100% #x.md", Type: markdown.KindUser, Title: `[x] \[y]`},
-		{Path: "other/c.md", Type: markdown.KindFeedback, Title: "C"},
+		{Path: "memory/a.md", Type: User, Title: `ends in \`},
+		{Path: "memory/b (1) 100% #x.md", Type: User, Title: `[x] \[y]`},
+		{Path: "other/c.md", Type: Feedback, Title: "C"},
 	}
 	out, _, err := Render("memory/MEMORY.md", nil, entries, nil)
 	if err != nil {

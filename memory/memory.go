@@ -4,7 +4,10 @@
 // the vault's memory folder. The CLI's remember command and the MCP
 // server's remember tool both call Remember.
 //
-// It imports vault, and index through the small Index interface it declares.
+// The package owns the memory kinds: their types (Type), what the index
+// keeps of a live memory (Live, Read), MEMORY.md's list and how git merges
+// a memory note (MergeRules). It imports markdown and vault; the index
+// answers it through the small Index interface it declares.
 package memory
 
 import (
@@ -61,7 +64,7 @@ func (e *TakenError) Is(target error) bool { return target == ErrNameTaken }
 
 // Memory is what to remember.
 type Memory struct {
-	Type        markdown.Kind
+	Type        Type
 	Name        string
 	Description string
 	Body        string
@@ -70,7 +73,7 @@ type Memory struct {
 // Validate checks m: a memory type, a one-line name and description.
 func (m Memory) Validate() error {
 	switch {
-	case !m.Type.IsMemory():
+	case !IsType(string(m.Type)):
 		return &InvalidError{"type", fmt.Sprintf("must be one of user, feedback, project, reference; got %q", m.Type)}
 	case strings.TrimSpace(m.Name) == "":
 		return &InvalidError{"name", "must not be empty"}
@@ -145,7 +148,7 @@ type Result struct {
 // MEMORY.md that cannot be written is not an error: see
 // Result.IndexError.
 func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, error) {
-	m.Type = markdown.Kind(strings.ToLower(strings.TrimSpace(string(m.Type))))
+	m.Type = Type(strings.ToLower(strings.TrimSpace(string(m.Type))))
 	m.Name, m.Description = strings.TrimSpace(m.Name), strings.TrimSpace(m.Description)
 	if err := m.Validate(); err != nil {
 		return Result{}, err

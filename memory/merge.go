@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Two machines that each remember a memory each rewrite MEMORY.md's
@@ -136,7 +134,7 @@ func parseVersion(file, name string, content []byte) (*version, error) {
 	}
 	region := string(content[len(before)+len(Begin) : len(content)-len(after)-len(End)])
 	dir := path.Dir(file)
-	var kind markdown.Kind
+	var kind Type
 	inReviews := false
 	for _, line := range strings.Split(region, "\n") {
 		line = strings.TrimSuffix(line, "\r")

@@ -33,14 +33,14 @@ func withStray(content string) string {
 }
 
 var (
-	mRole     = memory.Entry{Path: "memory/user_role.md", Type: markdown.KindUser, Title: "User role", Hook: "senior Go engineer"}
-	mTesting  = memory.Entry{Path: "memory/feedback_testing.md", Type: markdown.KindFeedback, Title: "Testing feedback", Hook: "integration tests hit a real database"}
-	mFreeze   = memory.Entry{Path: "memory/project_freeze.md", Type: markdown.KindProject, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"}
-	mAlpha    = memory.Entry{Path: "memory/alpha.md", Type: markdown.KindProject, Title: "Alpha", Hook: "made on machine A"}
-	mBeta     = memory.Entry{Path: "memory/beta.md", Type: markdown.KindProject, Title: "Beta", Hook: "made on machine B"}
-	mTracker  = memory.Entry{Path: "memory/reference_linear.md", Type: markdown.KindReference, Title: "Bug tracker", Hook: "Linear INGEST"}
-	mOdd      = memory.Entry{Path: "memory/a [draft] (v2) #1 50% 🚀 é.md", Type: markdown.KindFeedback, Title: `Odd [title] with \ back\slash`, Hook: "hook — with a dash"}
-	mOdd2     = memory.Entry{Path: "other folder/100%?.md", Type: markdown.KindReference, Title: "]starts odd[", Hook: "emoji 🧠 hook"}
+	mRole     = memory.Entry{Path: "memory/user_role.md", Type: memory.User, Title: "User role", Hook: "senior Go engineer"}
+	mTesting  = memory.Entry{Path: "memory/feedback_testing.md", Type: memory.Feedback, Title: "Testing feedback", Hook: "integration tests hit a real database"}
+	mFreeze   = memory.Entry{Path: "memory/project_freeze.md", Type: memory.Project, Title: "Release freeze", Hook: "merge freeze from 2026-03-05"}
+	mAlpha    = memory.Entry{Path: "memory/alpha.md", Type: memory.Project, Title: "Alpha", Hook: "made on machine A"}
+	mBeta     = memory.Entry{Path: "memory/beta.md", Type: memory.Project, Title: "Beta", Hook: "made on machine B"}
+	mTracker  = memory.Entry{Path: "memory/reference_linear.md", Type: memory.Reference, Title: "Bug tracker", Hook: "Linear INGEST"}
+	mOdd      = memory.Entry{Path: "memory/a [draft] (v2) #1 50% 🚀 é.md", Type: memory.Feedback, Title: `Odd [title] with \ back\slash`, Hook: "hook — with a dash"}
+	mOdd2     = memory.Entry{Path: "other folder/100%?.md", Type: memory.Reference, Title: "]starts odd[", Hook: "emoji 🧠 hook"}
 	hand      = "# Team memory\n\nWritten by hand.\n\n"
 	handAfter = "\n\nFooter by hand.\n"
 )
@@ -86,9 +86,9 @@ func TestMergeIndex(t *testing.T) {
 			base: d(es(mRole, mFreeze)), ours: d(es(mRole, mAlpha)), theirs: d(es(mRole, changed(mFreeze, "theirs"))),
 			want: d(es(mRole, mAlpha))},
 		{name: "a memory's type changed on one side moves it",
-			base: d(es(mRole, mFreeze)), ours: d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: markdown.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook})),
+			base: d(es(mRole, mFreeze)), ours: d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: memory.Reference, Title: mFreeze.Title, Hook: mFreeze.Hook})),
 			theirs: d(es(mRole, mFreeze, mBeta)),
-			want:   d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: markdown.KindReference, Title: mFreeze.Title, Hook: mFreeze.Hook}, mBeta))},
+			want:   d(es(mRole, memory.Entry{Path: mFreeze.Path, Type: memory.Reference, Title: mFreeze.Title, Hook: mFreeze.Hook}, mBeta))},
 		{name: "human text changed on one side",
 			base:   d(es(mRole)),
 			ours:   doc(t, "MEMORY.md", "# Our memory\r\n\r\nEdited by hand.  \n", es(mRole, mAlpha), nil, handAfter),
@@ -183,9 +183,9 @@ func TestMergeIndex(t *testing.T) {
 // %P), including to memories outside it.
 func TestMergeIndexRelative(t *testing.T) {
 	const file = "notes/MEMORY.md"
-	in := memory.Entry{Path: "notes/memory/in here.md", Type: markdown.KindUser, Title: "In", Hook: "h"}
-	out := memory.Entry{Path: "elsewhere/out.md", Type: markdown.KindUser, Title: "Out", Hook: "h"}
-	root := memory.Entry{Path: "root.md", Type: markdown.KindProject, Title: "Root", Hook: "h"}
+	in := memory.Entry{Path: "notes/memory/in here.md", Type: memory.User, Title: "In", Hook: "h"}
+	out := memory.Entry{Path: "elsewhere/out.md", Type: memory.User, Title: "Out", Hook: "h"}
+	root := memory.Entry{Path: "root.md", Type: memory.Project, Title: "Root", Hook: "h"}
 	base := doc(t, file, hand, []memory.Entry{in}, nil, "")
 	got, err := memory.MergeIndex(file, []byte(base), []byte(doc(t, file, hand, []memory.Entry{in, out}, nil, "")),
 		[]byte(doc(t, file, hand, []memory.Entry{in, root}, nil, "")))
@@ -211,7 +211,7 @@ func randomDoc(r *rand.Rand) (before string, es []memory.Entry, rs []memory.Revi
 		}
 		return b.String()
 	}
-	kinds := []markdown.Kind{markdown.KindUser, markdown.KindFeedback, markdown.KindProject, markdown.KindReference}
+	kinds := []memory.Type{memory.User, memory.Feedback, memory.Project, memory.Reference}
 	seen := map[string]bool{}
 	for range r.IntN(25) {
 		p := folders[r.IntN(len(folders))] + strings.NewReplacer("/", "-", "\t", "_").Replace(phrase(6)) + fmt.Sprint(r.IntN(1000)) + ".md"

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
@@ -19,10 +18,8 @@ import (
 // Index is what a Store needs of the index: the live memories it holds.
 // *index.Index is one.
 type Index interface {
-	Memories(ctx context.Context) ([]index.Memory, error)
+	Memories(ctx context.Context) ([]Live, error)
 }
-
-var _ Index = (*index.Index)(nil)
 
 // StoreOptions configure a Store. The zero value works.
 type StoreOptions struct {
@@ -76,12 +73,12 @@ type live struct {
 
 // EntryOf is the entry MEMORY.md lists for a memory the index holds: its
 // title is its name (its file name when it has none).
-func EntryOf(m index.Memory) Entry {
+func EntryOf(m Live) Entry {
 	name := m.Name
 	if name == "" {
 		name = m.Title
 	}
-	return Entry{Path: m.Path, Type: markdown.Kind(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
+	return Entry{Path: m.Path, Type: Type(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
 }
 
 // NoteEntry is the entry MEMORY.md lists for memory note n, read from its
@@ -92,7 +89,7 @@ func NoteEntry(n *markdown.Note) Entry {
 		name = n.Title()
 	}
 	hook, _ := n.Frontmatter.String("description")
-	return Entry{Path: n.Path, Type: n.Kind(), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written()}
+	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written()}
 }
 
 // memories lists the live memories (not archived) the index holds.
@@ -234,7 +231,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		_, merged := fm["merged_into"]
-		if !n.Kind().IsMemory() || archived || merged {
+		if !IsType(n.Type()) || archived || merged {
 			continue
 		}
 		out = append(out, NoteEntry(n))

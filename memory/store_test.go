@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -72,7 +71,7 @@ func TestStoreRemember(t *testing.T) {
 	ts := newTestStore(t, "")
 	ts.write("MEMORY.md", "# What I keep\n\nWritten by hand.\n")
 	ts.sync()
-	res, err := ts.s.Remember(ctx, memory.Memory{Type: markdown.KindUser, Name: "User role", Description: "senior Go engineer", Body: "Ana is a senior Go engineer."}, memory.Options{})
+	res, err := ts.s.Remember(ctx, memory.Memory{Type: memory.User, Name: "User role", Description: "senior Go engineer", Body: "Ana is a senior Go engineer."}, memory.Options{})
 	if err != nil || res.Status != "created" || res.IndexError != "" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -89,7 +88,7 @@ func TestStoreRemember(t *testing.T) {
 	}
 
 	// The index has not seen the memory yet: another one keeps it listed.
-	res2, err := ts.s.Remember(ctx, memory.Memory{Type: markdown.KindFeedback, Name: "Terse", Description: "short answers", Body: "Keep answers short."}, memory.Options{})
+	res2, err := ts.s.Remember(ctx, memory.Memory{Type: memory.Feedback, Name: "Terse", Description: "short answers", Body: "Keep answers short."}, memory.Options{})
 	if err != nil || res2.IndexError != "" {
 		t.Fatalf("%+v %v", res2, err)
 	}
@@ -104,12 +103,12 @@ func TestStoreRemember(t *testing.T) {
 	}
 
 	// Identity is the name: "user ROLE" is the same memory.
-	_, err = ts.s.Remember(ctx, memory.Memory{Type: markdown.KindUser, Name: "user ROLE", Description: "staff engineer", Body: "Ana is a staff engineer."}, memory.Options{})
+	_, err = ts.s.Remember(ctx, memory.Memory{Type: memory.User, Name: "user ROLE", Description: "staff engineer", Body: "Ana is a staff engineer."}, memory.Options{})
 	var taken *memory.TakenError
 	if !errors.As(err, &taken) || taken.Path != "memory/user-role.md" {
 		t.Fatalf("same name without Update: %v", err)
 	}
-	res3, err := ts.s.Remember(ctx, memory.Memory{Type: markdown.KindUser, Name: "user ROLE", Description: "staff engineer", Body: "Ana is a staff engineer."}, memory.Options{Update: true})
+	res3, err := ts.s.Remember(ctx, memory.Memory{Type: memory.User, Name: "user ROLE", Description: "staff engineer", Body: "Ana is a staff engineer."}, memory.Options{Update: true})
 	if err != nil || res3.Path != "memory/user-role.md" || res3.Status != "updated" {
 		t.Fatalf("%+v %v", res3, err)
 	}
@@ -125,7 +124,7 @@ func TestStoreBrokenMarkers(t *testing.T) {
 	ts := newTestStore(t, "")
 	broken := "# Memory\n\n" + memory.Begin + "\n- [x](x.md)\n"
 	ts.write("MEMORY.md", broken)
-	res, err := ts.s.Remember(context.Background(), memory.Memory{Type: markdown.KindProject, Name: "Freeze", Description: "d", Body: "b"}, memory.Options{})
+	res, err := ts.s.Remember(context.Background(), memory.Memory{Type: memory.Project, Name: "Freeze", Description: "d", Body: "b"}, memory.Options{})
 	if err != nil || res.Status != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -144,7 +143,7 @@ func TestStoreConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 12 {
 		wg.Go(func() {
-			res, err := ts.s.Remember(context.Background(), memory.Memory{Type: markdown.KindProject, Name: fmt.Sprintf("Memory %02d", i), Description: "d", Body: "b"}, memory.Options{})
+			res, err := ts.s.Remember(context.Background(), memory.Memory{Type: memory.Project, Name: fmt.Sprintf("Memory %02d", i), Description: "d", Body: "b"}, memory.Options{})
 			if err != nil || res.IndexError != "" {
 				t.Errorf("%d: %+v %v", i, res, err)
 			}
@@ -181,7 +180,7 @@ func TestStoreReindex(t *testing.T) {
 	if got := ts.read("MEMORY.md"); got != want {
 		t.Errorf("MEMORY.md:\n%s\nwant:\n%s", got, want)
 	}
-	res, err := ts.s.Remember(ctx, memory.Memory{Type: markdown.KindUser, Name: "Role", Description: "d", Body: "b"}, memory.Options{})
+	res, err := ts.s.Remember(ctx, memory.Memory{Type: memory.User, Name: "Role", Description: "d", Body: "b"}, memory.Options{})
 	if err != nil || res.Path != "role.md" {
 		t.Errorf("a new memory in a Claude Code folder goes beside MEMORY.md: %+v %v", res, err)
 	}
@@ -204,7 +203,7 @@ func TestStoreNeverWritesArchived(t *testing.T) {
 	ts.write("memory/testing.md", archived)
 	ts.sync()
 	for _, update := range []bool{false, true} {
-		res, err := ts.s.Remember(context.Background(), memory.Memory{Type: markdown.KindFeedback, Name: "Testing", Description: "new", Body: "Fuzz the parser."}, memory.Options{Update: update})
+		res, err := ts.s.Remember(context.Background(), memory.Memory{Type: memory.Feedback, Name: "Testing", Description: "new", Body: "Fuzz the parser."}, memory.Options{Update: update})
 		if err != nil || res.Path != "memory/testing-2.md" {
 			t.Fatalf("update %v: %+v %v", update, res, err)
 		}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/task"
 )
 
 // Strategies: which engines a route uses and which it prefers.
@@ -69,12 +71,12 @@ func DefaultRoutes() map[Intent]Route {
 // and every other note. L1, a server's in-memory recent items, is never
 // on disk.
 func Layer(kind string) string {
-	switch markdown.Kind(kind) {
-	case markdown.KindProject, markdown.KindTask:
+	switch memory.Type(kind) {
+	case memory.Project, task.Type:
 		return "L2"
-	case markdown.KindUser:
+	case memory.User:
 		return "L3"
-	case markdown.KindFeedback, markdown.KindLesson:
+	case memory.Feedback, lesson.Type:
 		return "L4"
 	}
 	return "L5"

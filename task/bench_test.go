@@ -41,7 +41,7 @@ func taskVault(b *testing.B, n int) (*task.Store, string) {
 		fields = append(fields, markdown.Field{Key: "created", Value: markdown.FromJSON("2026-11-01")})
 		body := fmt.Sprintf("What task %d is about, in a sentence or two.\n\n## Log\n\n", i)
 		for e := range r.IntN(4) {
-			body += fmt.Sprintf("- 2026-11-%02d 10:00 %s: event %d of task %d\n", 1+e, markdown.EventTypes[r.IntN(4)], e, i)
+			body += fmt.Sprintf("- 2026-11-%02d 10:00 %s: event %d of task %d\n", 1+e, task.EventTypes[r.IntN(4)], e, i)
 		}
 		p := filepath.Join(dir, "tasks", fmt.Sprintf("t%05d.md", i))
 		os.MkdirAll(filepath.Dir(p), 0o755)

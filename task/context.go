@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -46,7 +44,7 @@ type Context struct {
 	Siblings []Summary `json:"siblings"`
 	Children []Summary `json:"children"`
 	// Events are the events of T's log kept, oldest first.
-	Events []markdown.Event `json:"events"`
+	Events []Event `json:"events"`
 	// Context is all of it as markdown, ready to load.
 	Context    string `json:"context"`
 	UsedTokens int    `json:"used_tokens"`
@@ -83,9 +81,9 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 	if err != nil {
 		return Context{}, err
 	}
-	out := Context{Agent: agent, Budget: budget, Ancestors: []Summary{}, Siblings: []Summary{}, Children: []Summary{}, Events: []markdown.Event{},
+	out := Context{Agent: agent, Budget: budget, Ancestors: []Summary{}, Siblings: []Summary{}, Children: []Summary{}, Events: []Event{},
 		Task: Summary{Path: p, Name: name(n), Status: status(n), Priority: strings.ToLower(field(n, "priority")), Assignee: field(n, "assignee"),
-			Description: markdown.TaskDescription(n)}}
+			Description: Description(n)}}
 
 	// Ancestors, nearest first while walking up.
 	var up []Summary
@@ -114,7 +112,7 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 	if err != nil {
 		return Context{}, err
 	}
-	var sibs []index.Task
+	var sibs []Task
 	if parent != "" {
 		if sibs, err = s.ix.Children(ctx, parent); err != nil {
 			return Context{}, err
@@ -173,7 +171,7 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 		}
 	}
 
-	var open []index.Task
+	var open []Task
 	for _, sib := range sibs {
 		switch {
 		case sib.Path == p:
@@ -204,7 +202,7 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 		}
 	}
 
-	events := markdown.LogEvents(n)
+	events := Events(n)
 	if len(events) > 0 {
 		b.line(fmt.Sprintf("\n## Log (%d events)", len(events)))
 		// Newest first while they fit, keeping room for the marker.
@@ -240,13 +238,13 @@ func orNone(s string) string {
 	return s
 }
 
-func summaryOf(t index.Task, description, milestone string) Summary {
+func summaryOf(t Task, description, milestone string) Summary {
 	return Summary{Path: t.Path, Name: t.Name, Status: t.Status, Priority: t.Priority, Assignee: t.Assignee, Description: description, Milestone: milestone}
 }
 
 // eventLine is an event as the context shows it: its log line, with its
 // later lines indented.
-func eventLine(e markdown.Event) string {
+func eventLine(e Event) string {
 	head := e.Text
 	if e.Type != "" {
 		head = e.Time + " " + e.Type + ": " + e.Text

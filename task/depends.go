@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // dependencies are the tasks' depends_on links between two different
@@ -38,8 +38,8 @@ func (d dependencies) next(p string) []string {
 // none of them can ever be ready. The problem is on the knot's first task
 // by path, at the line of its link along the shortest cycle back to it,
 // which the message spells out.
-func (d dependencies) cycles() []index.Problem {
-	var out []index.Problem
+func (d dependencies) cycles() []markdown.Problem {
+	var out []markdown.Problem
 	for _, knot := range d.knots() {
 		start := knot[0]
 		in := make(map[string]bool, len(knot))
@@ -58,7 +58,7 @@ func (d dependencies) cycles() []index.Problem {
 			msg += fmt.Sprintf(" (and %s, on other cycles through them)", strings.Join(others, ", "))
 		}
 		msg += "; none of these tasks can be ready until one of these dependencies is removed"
-		out = append(out, index.Problem{Path: start, Line: d[start][cycle[1]], Message: msg})
+		out = append(out, markdown.Problem{Path: start, Line: d[start][cycle[1]], Message: msg})
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -162,7 +161,7 @@ func (s *Store) find(ctx context.Context, f focusFile) (string, error) {
 func (s *Store) setFocus(ctx context.Context, agent, p, name string) error {
 	f := focusFile{Task: p, Name: name}
 	if p != "" {
-		f.Since = s.now().Format(markdown.EventTimeLayout)
+		f.Since = s.now().Format(EventTimeLayout)
 	}
 	b, err := yaml.Marshal(f)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -21,15 +20,13 @@ import (
 type Index interface {
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string
-	Task(ctx context.Context, path string) (index.Task, bool, error)
-	Tasks(ctx context.Context) ([]index.Task, error)
-	Children(ctx context.Context, path string) ([]index.Task, error)
-	TaskLinks(ctx context.Context, path string) ([]index.TaskLink, error)
-	Ready(ctx context.Context) ([]index.ReadyTask, error)
+	Task(ctx context.Context, path string) (Task, bool, error)
+	Tasks(ctx context.Context) ([]Task, error)
+	Children(ctx context.Context, path string) ([]Task, error)
+	TaskLinks(ctx context.Context, path string) ([]Link, error)
+	Ready(ctx context.Context) ([]Ready, error)
 	Refresh(ctx context.Context, fsys fs.FS, paths ...string) error
 }
-
-var _ Index = (*index.Index)(nil)
 
 // Options configure a Store. The zero value works but for FS.
 type Options struct {
@@ -179,7 +176,7 @@ func (s *Store) read(p string) (*markdown.Note, error) {
 		time.Sleep(emptyPause) // an editor between truncating and writing the file
 	}
 	n := markdown.Parse(p, b)
-	if n.Kind() != markdown.KindTask {
+	if n.Type() != Type {
 		if n.Frontmatter == nil && len(n.Warnings) > 0 {
 			return nil, fmt.Errorf("%w: %v", ErrNotTask, n.Warnings[0])
 		}
@@ -209,7 +206,7 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *markdown.Note) 
 				return nil, errEmpty
 			}
 			n := markdown.Parse(p, cur)
-			if n.Kind() != markdown.KindTask {
+			if n.Type() != Type {
 				if n.Frontmatter == nil && len(n.Warnings) > 0 {
 					return nil, fmt.Errorf("%w: %v", ErrNotTask, n.Warnings[0])
 				}
@@ -335,7 +332,7 @@ func (s *Store) Add(ctx context.Context, t New) (Added, error) {
 	if body != "" {
 		body += "\n\n"
 	}
-	content := markdown.Format(fields, body+"## "+markdown.LogHeading+"\n")
+	content := markdown.Format(fields, body+"## "+LogHeading+"\n")
 	for i := 1; ; i++ {
 		p := path.Join(s.folder, base+markdown.Ext)
 		if i > 1 {
@@ -544,7 +541,7 @@ func (s *Store) parent(ctx context.Context, p string) (string, error) {
 		return "", err
 	}
 	for _, l := range links {
-		if l.Field == index.ParentField {
+		if l.Field == ParentField {
 			if !l.Resolved {
 				return "", nil
 			}
@@ -594,18 +591,18 @@ func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any)
 		return Logged{}, err
 	}
 	at := s.now()
-	line := markdown.FormatEvent(at, typ, text)
+	line := FormatEvent(at, typ, text)
 	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
 		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
 			return nil, err
 		}
-		return markdown.AppendToSection(next, markdown.LogHeading, line), nil
+		return markdown.AppendToSection(next, LogHeading, line), nil
 	})
 	if err != nil {
 		return Logged{}, err
 	}
-	return Logged{Path: p, Type: typ, Time: at.Format(markdown.EventTimeLayout), Line: line, Agent: agent}, s.refresh(ctx, p)
+	return Logged{Path: p, Type: typ, Time: at.Format(EventTimeLayout), Line: line, Agent: agent}, s.refresh(ctx, p)
 }
 
 // target is the task ref names, or agent's focus when ref is "".

@@ -12,8 +12,10 @@
 // depends_on are frontmatter wikilinks); each write refreshes the index
 // for the notes it wrote, so the next call sees them.
 //
-// It imports vault, text and index (through the small Index interface it
-// declares).
+// The package owns the task note's kind: its type (Type), what the index
+// keeps of it (Task, Read), its log's format (Event, FormatEvent, Events)
+// and how git merges it (MergeRules). It imports markdown, vault and text;
+// the index answers it through the small Index interface it declares.
 package task
 
 import (
@@ -22,7 +24,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -96,8 +97,8 @@ func checkPriority(p string) (string, error) {
 
 // checkEvent validates an event's type and text.
 func checkEvent(typ, text string) error {
-	if !markdown.IsEventType(typ) {
-		return &InvalidError{"event type", fmt.Sprintf("must be one of %s; got %q", strings.Join(markdown.EventTypes, ", "), typ)}
+	if !IsEventType(typ) {
+		return &InvalidError{"event type", fmt.Sprintf("must be one of %s; got %q", strings.Join(EventTypes, ", "), typ)}
 	}
 	if strings.TrimSpace(text) == "" {
 		return &InvalidError{"event text", "must not be empty"}

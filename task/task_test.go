@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -292,7 +292,7 @@ func TestDependsOnCycles(t *testing.T) {
 			}
 			f.sync()
 			var got []string
-			for _, p := range must[[]index.Problem](t)(f.s.Problems(f.ctx)) {
+			for _, p := range must[[]markdown.Problem](t)(f.s.Problems(f.ctx)) {
 				got = append(got, p.Path+":"+strconv.Itoa(p.Line)+": "+p.Message)
 			}
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {

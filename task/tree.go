@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -23,15 +22,15 @@ type Node struct {
 	Folded int `json:"folded,omitempty"`
 	// Problems are what is wrong in the tree shown, each naming the file
 	// and line at fault (on the top node only).
-	Problems []index.Problem `json:"problems,omitempty"`
+	Problems []markdown.Problem `json:"problems,omitempty"`
 }
 
 // graph is every task and its links, as the index holds them.
 type graph struct {
-	tasks    map[string]index.Task
+	tasks    map[string]Task
 	parent   map[string]string // task -> parent task
 	children map[string][]string
-	problems []index.Problem
+	problems []markdown.Problem
 }
 
 // load reads every task and link, and finds what is wrong with them: a
@@ -48,21 +47,21 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &graph{tasks: make(map[string]index.Task, len(ts)), parent: map[string]string{}, children: map[string][]string{}}
+	g := &graph{tasks: make(map[string]Task, len(ts)), parent: map[string]string{}, children: map[string][]string{}}
 	for _, t := range ts {
 		g.tasks[t.Path] = t
 	}
 	parentLine := map[string]int{}
 	deps := dependencies{}
 	for _, l := range links {
-		if l.Field == index.ParentField {
+		if l.Field == ParentField {
 			if _, seen := parentLine[l.Source]; seen {
 				continue // a task has one parent: the first it names
 			}
 			parentLine[l.Source] = l.Line
 		}
 		problem := func(format string, args ...any) {
-			g.problems = append(g.problems, index.Problem{Path: l.Source, Line: l.Line, Message: fmt.Sprintf(format, args...)})
+			g.problems = append(g.problems, markdown.Problem{Path: l.Source, Line: l.Line, Message: fmt.Sprintf(format, args...)})
 		}
 		_, isTask := g.tasks[l.Target]
 		switch {
@@ -70,13 +69,13 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 			problem("%s [[%s]] names no note", l.Field, l.Target)
 		case !isTask:
 			problem("%s [[%s]] is not a task (%s has no type: task)", l.Field, markdown.NameOf(l.Target), l.Target)
-		case l.Field == index.ParentField && l.Target == l.Source:
+		case l.Field == ParentField && l.Target == l.Source:
 			problem("parent is the task itself")
-		case l.Field == index.ParentField:
+		case l.Field == ParentField:
 			g.parent[l.Source] = l.Target
-		case l.Field == index.DependsOnField && l.Target == l.Source:
+		case l.Field == DependsOnField && l.Target == l.Source:
 			problem("depends_on is the task itself: it can never be ready until that dependency is removed")
-		case l.Field == index.DependsOnField:
+		case l.Field == DependsOnField:
 			deps.add(l.Source, l.Target, l.Line)
 		}
 	}
@@ -95,7 +94,7 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 		if p != "" && state[p] == 1 { // a cycle, from p on
 			i := slices.Index(walk, p)
 			cycle := append(slices.Clone(walk[i:]), p)
-			g.problems = append(g.problems, index.Problem{Path: p, Line: parentLine[p],
+			g.problems = append(g.problems, markdown.Problem{Path: p, Line: parentLine[p],
 				Message: "parent cycle: " + strings.Join(cycle, " → ") + " (these tasks are in no tree until one parent is changed)"})
 			for _, c := range walk[i:] {
 				state[c] = 3 // in a cycle
@@ -126,7 +125,7 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 		return nil, err
 	}
 	g.problems = append(g.problems, bad...)
-	slices.SortFunc(g.problems, func(a, b index.Problem) int {
+	slices.SortFunc(g.problems, func(a, b markdown.Problem) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), strings.Compare(a.Message, b.Message))
 	})
 	return g, nil
@@ -134,8 +133,8 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 
 // badFields returns a problem for each task whose status or priority is
 // not one vaultmem knows, naming the line (read from the note).
-func (s *Store) badFields(ts []index.Task) ([]index.Problem, error) {
-	var out []index.Problem
+func (s *Store) badFields(ts []Task) ([]markdown.Problem, error) {
+	var out []markdown.Problem
 	for _, t := range ts {
 		badStatus, badPrio := !slices.Contains(Statuses, t.Status), !slices.Contains(Priorities, t.Priority)
 		if !badStatus && !badPrio {
@@ -155,11 +154,11 @@ func (s *Store) badFields(ts []index.Task) ([]index.Problem, error) {
 			}
 		}
 		if badStatus {
-			out = append(out, index.Problem{Path: t.Path, Line: line("status"),
+			out = append(out, markdown.Problem{Path: t.Path, Line: line("status"),
 				Message: fmt.Sprintf("status %q is not one of %s (left as it is)", t.Status, strings.Join(Statuses, ", "))})
 		}
 		if badPrio {
-			out = append(out, index.Problem{Path: t.Path, Line: line("priority"),
+			out = append(out, markdown.Problem{Path: t.Path, Line: line("priority"),
 				Message: fmt.Sprintf("priority %q is not one of %s (left as it is)", t.Priority, strings.Join(Priorities, ", "))})
 		}
 	}
@@ -168,7 +167,7 @@ func (s *Store) badFields(ts []index.Task) ([]index.Problem, error) {
 
 // Problems returns what is wrong in the task tree (see Tree), each naming
 // the file and line at fault; nothing is changed.
-func (s *Store) Problems(ctx context.Context) ([]index.Problem, error) {
+func (s *Store) Problems(ctx context.Context) ([]markdown.Problem, error) {
 	g, err := s.load(ctx)
 	if err != nil {
 		return nil, err
@@ -260,10 +259,16 @@ func undated(created string) int {
 	return 0
 }
 
-// Ready is a task that can be worked on now, and why it comes where it
-// does.
+// Ready is a task that can be worked on now (see Index.Ready), and why it
+// comes where it does.
 type Ready struct {
-	index.ReadyTask
+	Task
+	// Unblocks lists the tasks not done that depend on it.
+	Unblocks []string `json:"unblocks"`
+	// DependsOn lists its dependencies (all done).
+	DependsOn []string `json:"depends_on"`
+	// Why says why it comes where it does among the others (Store.Ready
+	// says; the index leaves it "").
 	Why string `json:"why"`
 }
 
@@ -275,11 +280,10 @@ func (s *Store) Ready(ctx context.Context) ([]Ready, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(rs, func(a, b index.ReadyTask) int {
+	slices.SortStableFunc(rs, func(a, b Ready) int {
 		return cmp.Or(cmp.Compare(priorityRank(a.Priority), priorityRank(b.Priority)), cmp.Compare(len(b.Unblocks), len(a.Unblocks)),
 			cmp.Compare(undated(a.Created), undated(b.Created)), strings.Compare(a.Created, b.Created), strings.Compare(a.Path, b.Path))
 	})
-	out := make([]Ready, len(rs))
 	for i, r := range rs {
 		why := []string{"priority " + r.Priority}
 		switch len(r.Unblocks) {
@@ -301,7 +305,8 @@ func (s *Store) Ready(ctx context.Context) ([]Ready, error) {
 		if r.DependsOn == nil {
 			r.DependsOn = []string{}
 		}
-		out[i] = Ready{ReadyTask: r, Why: strings.Join(why, "; ")}
+		r.Why = strings.Join(why, "; ")
+		rs[i] = r
 	}
-	return out, nil
+	return rs, nil
 }

@@ -109,20 +109,9 @@ func (v *Vault) Root() *os.Root { return v.root }
 // for tools that need one, such as a file watcher).
 func (v *Vault) Abs(rel string) string { return filepath.Join(v.Dir, filepath.FromSlash(rel)) }
 
-// Folder returns the folder where new notes of kind k are written: the
-// memory folder for the memory kinds, the tasks and lessons folders, and
-// the vault root for any other kind.
-func (v *Vault) Folder(k markdown.Kind) string {
-	switch {
-	case k.IsMemory():
-		return v.folders.Memory
-	case k == markdown.KindTask:
-		return v.folders.Tasks
-	case k == markdown.KindLesson:
-		return v.folders.Lessons
-	}
-	return "."
-}
+// Folders returns where new notes of each kind are written, the defaults
+// filled in.
+func (v *Vault) Folders() Folders { return v.folders }
 
 // EnsureDir creates the folder rel (slash-separated, under [DotDir]) with
 // its parents. Whenever it creates [DotDir], or finds it without a
@@ -165,4 +154,12 @@ func (v *Vault) writeNew(rel, text string) error {
 		return fmt.Errorf("write %s: %w", v.Abs(rel), err)
 	}
 	return nil
+}
+
+// IsArchived reports whether note n is archived: its frontmatter has
+// archived (a memory superseded, a lesson retired) or merged_into (a
+// memory Dream merged into another). An archived note stays a note, read
+// by humans and links, but out of MEMORY.md, recall and matching.
+func IsArchived(n *markdown.Note) bool {
+	return n.Frontmatter.Value("archived") != nil || n.Frontmatter.Value("merged_into") != nil
 }

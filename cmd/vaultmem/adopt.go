@@ -211,7 +211,7 @@ func isMemoryNote(dir, p string) bool {
 		return false
 	}
 	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-	return err == nil && markdown.Parse(p, b).Kind().IsMemory()
+	return err == nil && memory.IsType(markdown.Parse(p, b).Type())
 }
 
 // memoryEntries are the live memory notes of the vault dir's memory
@@ -243,7 +243,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		n := markdown.Parse(p, b)
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
-		if !n.Kind().IsMemory() || archived {
+		if !memory.IsType(n.Type()) || archived {
 			continue
 		}
 		out = append(out, memory.NoteEntry(n))

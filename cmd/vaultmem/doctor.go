@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -19,11 +20,11 @@ type doctorReport struct {
 	// TaskProblems are what is wrong in the task tree as written (parent
 	// cycles, links to no task, unknown statuses): the notes are left as
 	// they are, for a human to fix.
-	TaskProblems []index.Problem `json:"task_problems"`
+	TaskProblems []markdown.Problem `json:"task_problems"`
 	// LessonProblems are the lessons' frontmatter problems (a strength
 	// that is no number in 0..1, no trigger), each left out of matching
 	// until a human fixes it.
-	LessonProblems []index.Problem `json:"lesson_problems"`
+	LessonProblems []markdown.Problem `json:"lesson_problems"`
 	// Skipped are the files that could not be indexed, and Warnings the
 	// problems of the notes that were (frontmatter that does not parse),
 	// as the index last read them: every one, where a read command warns
@@ -122,10 +123,10 @@ func (a *app) doctorCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			rep.LessonProblems = []index.Problem{}
+			rep.LessonProblems = []markdown.Problem{}
 			for _, l := range lessons {
 				for _, p := range l.Problems {
-					rep.LessonProblems = append(rep.LessonProblems, index.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
+					rep.LessonProblems = append(rep.LessonProblems, markdown.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
 				}
 			}
 			if rep.Skipped, rep.Warnings, err = ix.Findings(ctx, s.v.FS()); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -259,7 +260,7 @@ func isClaudeCodeFolder(dir string) (bool, error) {
 		if err != nil {
 			continue // unreadable: not evidence either way
 		}
-		if markdown.Parse(name, b).Kind().IsMemory() {
+		if memory.IsType(markdown.Parse(name, b).Type()) {
 			return true, nil
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/lesson/router"
-	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // lessonCache is a server's lesson store, made on first use.
@@ -37,7 +36,7 @@ func (s *session) lessons(ix *index.Index) (*lesson.Store, error) {
 }
 
 func (s *session) newLessons(ix *index.Index) (*lesson.Store, error) {
-	st, err := lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folder(markdown.KindLesson), FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
+	st, err := lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folders().Lessons, FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
 	if err != nil || !s.cfg.Lessons.Router {
 		return st, err
 	}

@@ -12,8 +12,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -69,6 +71,10 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 	}
 }
 
+// noteMergeRules are the merge rules of the note kinds the note driver
+// merges: memories, tasks and lessons.
+var noteMergeRules = memory.MergeRules.Union(task.MergeRules).Union(lesson.MergeRules)
+
 func (a *app) mergeNoteCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge-note",
@@ -99,7 +105,7 @@ func (a *app) mergeNoteCommand() *cli.Command {
 			ours := cmd.Args().Get(1)
 			out, clean, err := markdown.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
 				return gitMergeFile(ctx, base, ours, theirs)
-			})
+			}, noteMergeRules)
 			if err != nil {
 				return fmt.Errorf("merge %s: %w", file, err)
 			}

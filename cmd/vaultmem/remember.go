@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -36,7 +35,7 @@ func (a *app) rememberCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			m := memory.Memory{
-				Type:        markdown.Kind(strings.ToLower(strings.TrimSpace(cmd.String("type")))),
+				Type:        memory.Type(strings.ToLower(strings.TrimSpace(cmd.String("type")))),
 				Name:        strings.TrimSpace(cmd.String("name")),
 				Description: strings.TrimSpace(cmd.String("description")),
 				Body:        strings.Join(cmd.Args().Slice(), " "),

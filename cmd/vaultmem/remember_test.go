@@ -240,8 +240,8 @@ func TestRememberConcurrent(t *testing.T) {
 	}
 	for _, e := range entries {
 		n := markdown.Parse(e.Name(), []byte(mustRead(t, filepath.Join(dir, "memory", e.Name()))))
-		if len(n.Warnings) > 0 || n.Kind() != markdown.KindProject {
-			t.Errorf("%s: %v kind %q", e.Name(), n.Warnings, n.Kind())
+		if len(n.Warnings) > 0 || n.Type() != string(memory.Project) {
+			t.Errorf("%s: %v kind %q", e.Name(), n.Warnings, n.Type())
 		}
 	}
 	var list struct{ Notes []struct{ Path string } }

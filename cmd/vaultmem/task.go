@@ -30,7 +30,7 @@ func agentOf(cmd *cli.Command) (string, error) {
 
 // tasks returns the vault's task store over ix.
 func (s *session) tasks(ix *index.Index) *task.Store {
-	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folder(markdown.KindTask), FS: s.v.FS()})
+	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folders().Tasks, FS: s.v.FS()})
 }
 
 // withTasks wraps a task command: the index brought up to date (as every
@@ -410,7 +410,7 @@ func (a *app) printNode(n *task.Node, depth int) {
 
 // printProblems prints, unless --quiet, each problem as a warning naming
 // its file and line.
-func (a *app) printProblems(ps []index.Problem) {
+func (a *app) printProblems(ps []markdown.Problem) {
 	if a.quiet {
 		return
 	}

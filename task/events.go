@@ -1,4 +1,4 @@
-package markdown
+package task
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // LogHeading is the heading of the section where a task's events are
@@ -74,8 +76,8 @@ func FormatEvent(t time.Time, typ, text string) string {
 // are written; nil when it has none. Every list item of the section is an
 // event; one not in FormatEvent's form has no Time or Type. What is no
 // list (a human's paragraph, a code block) is left out.
-func LogEvents(n *Note) []Event {
-	_, start, end, ok := sectionOf(n, LogHeading)
+func Events(n *markdown.Note) []Event {
+	_, start, end, ok := markdown.FindSection(n, LogHeading)
 	if !ok {
 		return nil
 	}
@@ -133,9 +135,9 @@ func LogEvents(n *Note) []Event {
 
 // TaskDescription is what a task note says it is about: its body before
 // the "## Log" section (all of it when there is none), trimmed.
-func TaskDescription(n *Note) string {
+func Description(n *markdown.Note) string {
 	body := n.Content[n.BodyStart:]
-	if head, _, _, ok := sectionOf(n, LogHeading); ok && head >= n.BodyStart {
+	if head, _, _, ok := markdown.FindSection(n, LogHeading); ok && head >= n.BodyStart {
 		body = n.Content[n.BodyStart:head]
 	}
 	return strings.TrimSpace(string(body))

@@ -1,4 +1,4 @@
-package markdown
+package task
 
 import (
 	"reflect"
@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
-func TestLogEvents(t *testing.T) {
+func TestEvents(t *testing.T) {
 	note := "---\ntype: task\n---\nBuild it.\n\n## Log\n\n" +
 		"- 2026-11-23 14:02 decision: chose SQLite over bolt\n  because of FTS5\n\n  and the tooling\n" +
 		"- 2026-11-23 15:00 Milestone: parser done\n" +
@@ -17,7 +19,7 @@ func TestLogEvents(t *testing.T) {
 		"- 2026-11-24 09:00 opinion: not a type\n" +
 		"```\n- 2026-11-24 09:00 note: inside code\n```\n" +
 		"## After\n- 2026-11-25 10:00 note: another section\n"
-	got := LogEvents(Parse("t.md", []byte(note)))
+	got := Events(markdown.Parse("t.md", []byte(note)))
 	want := []Event{
 		{Time: "2026-11-23 14:02", Type: "decision", Text: "chose SQLite over bolt\nbecause of FTS5\n\nand the tooling", Line: 8, EndLine: 11},
 		{Time: "2026-11-23 15:00", Type: "milestone", Text: "parser done", Line: 12, EndLine: 12},
@@ -30,7 +32,7 @@ func TestLogEvents(t *testing.T) {
 	if got[0].Date() != "2026-11-23" || got[2].Date() != "" {
 		t.Errorf("dates %q %q", got[0].Date(), got[2].Date())
 	}
-	if LogEvents(Parse("t.md", []byte("no log\n"))) != nil {
+	if Events(markdown.Parse("t.md", []byte("no log\n"))) != nil {
 		t.Error("a note without a Log section has events")
 	}
 }
@@ -72,8 +74,8 @@ func FuzzEventRoundTrip(f *testing.F) {
 		if strings.ContainsAny(lines[0], "\n") || strings.HasPrefix(lines[0], "#") {
 			return
 		}
-		content := AppendToSection([]byte(base), LogHeading, FormatEvent(at, "decision", text))
-		ev := LogEvents(Parse("t.md", content))
+		content := markdown.AppendToSection([]byte(base), LogHeading, FormatEvent(at, "decision", text))
+		ev := Events(markdown.Parse("t.md", content))
 		if len(ev) != 2 || ev[0].Text != "first" {
 			t.Fatalf("text %q: events %+v in\n%s", text, ev, content)
 		}

@@ -1,9 +1,10 @@
-package markdown_test
+package lesson_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -22,7 +23,7 @@ func TestReadLesson(t *testing.T) {
 		{"NaN", "---\ntype: lesson\ntrigger: x\nstrength: .nan\n---\n", 0.5, []string{"x"}, []string{"strength"}},
 		{"bad count", "---\ntype: lesson\ntrigger: x\napplication_count: -3\n---\n", 0.5, []string{"x"}, []string{"application_count"}},
 	} {
-		l := markdown.ReadLesson(markdown.Parse("l.md", []byte(tt.content)))
+		l := lesson.Read(markdown.Parse("l.md", []byte(tt.content)))
 		var keys []string
 		for _, p := range l.Problems {
 			keys = append(keys, p.Key)
@@ -43,10 +44,10 @@ func FuzzReadLesson(f *testing.F) {
 	f.Add("---\ntrigger: [a, [b]]\nstrength: [1]\nconfidence: -1\n---\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		n := markdown.Parse("l.md", []byte(s))
-		l := markdown.ReadLesson(n)
+		l := lesson.Read(n)
 		if l.Strength < 0 || l.Strength > 1 || l.Confidence < 0 || l.Confidence > 1 || l.Applications < 0 {
 			t.Fatalf("%q: %+v", s, l)
 		}
-		markdown.LessonText(n)
+		lesson.TextOf(n)
 	})
 }

@@ -1,0 +1,68 @@
+package memory
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Type is a memory's type, its frontmatter type: the four of Claude Code's
+// memory folder.
+type Type string
+
+// The memory types.
+const (
+	User      Type = "user"      // who the user is: role, preferences
+	Feedback  Type = "feedback"  // guidance for the agent: a rule, why, how to apply it
+	Project   Type = "project"   // facts of the work at hand
+	Reference Type = "reference" // where to find things
+)
+
+// Types are the memory types, in the order MEMORY.md lists them.
+var Types = []Type{User, Feedback, Project, Reference}
+
+// IsType reports whether t, a note's type (see markdown.Note.Type), is a
+// memory type.
+func IsType(t string) bool { return slices.Contains(Types, Type(t)) }
+
+// Is reports whether n is a memory note (archived or not).
+func Is(n *markdown.Note) bool { return IsType(n.Type()) }
+
+// Live is a live memory (a note of one of the memory types, not archived)
+// as the index holds it.
+type Live struct {
+	Path string
+	// Type is the memory type.
+	Type Type
+	// Name is the frontmatter name, the memory's identity; "" when it has
+	// none (then Title stands for it).
+	Name        string
+	Title       string
+	Description string
+	// Pinned is the frontmatter pinned.
+	Pinned bool
+	// Date is the day it was last written: the latest of its frontmatter
+	// updated, created and date (YYYY-MM-DD), "" when it has none.
+	Date string
+	// Hash is the content hash of the note as indexed.
+	Hash string
+}
+
+// Read returns what the index keeps of memory note n; ok is false when n
+// is no live memory (another type, or archived: see vault.IsArchived).
+func Read(n *markdown.Note) (l Live, ok bool) {
+	t := n.Type()
+	if !IsType(t) || vault.IsArchived(n) {
+		return Live{}, false
+	}
+	name, _ := n.Frontmatter.String("name")
+	desc, _ := n.Frontmatter.String("description")
+	return Live{Path: n.Path, Type: Type(t), Name: strings.TrimSpace(name), Title: n.Title(), Description: desc,
+		Pinned: n.Pinned(), Date: n.Written(), Hash: n.Hash}, true
+}
+
+// MergeRules are how git's merge driver combines two machines' changes to
+// a memory note (see markdown.MergeRules).
+var MergeRules = markdown.MergeRules{Later: []string{"updated"}, Earlier: []string{"created"}}
