@@ -132,7 +132,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 		}
 	}
 	moved := map[string]string{}
-	skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true}
+	skip := map[string]bool{d.store.ListFile(): true, d.opts.LogFile: true}
 	for b := range p.bad {
 		skip[b] = true
 	}
@@ -296,8 +296,8 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 			flags = append(flags, memory.Flag{A: c.Paths[0], B: c.Paths[1], Reason: c.Reason})
 		}
 	}
-	st, changed, err := d.store.Relist(ctx, entries, flags, dryRun)
-	rep.MemoryIndex = IndexReport{Path: d.store.IndexFile(), IndexStats: st, Changed: changed}
+	st, changed, err := d.store.RelistEntries(ctx, entries, flags, dryRun)
+	rep.MemoryIndex = IndexReport{Path: d.store.ListFile(), ListStats: st, Changed: changed}
 	var pe *markdown.ParseError
 	switch {
 	case errors.As(err, &pe): // broken by a human while Dream ran
@@ -306,13 +306,13 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		return nil
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrTooLarge):
 		rep.MemoryIndex.Error = err.Error()
-		rep.skip(d.store.IndexFile(), 0, "not written (%v); the next write of a memory lists them again", err)
+		rep.skip(d.store.ListFile(), 0, "not written (%v); the next write of a memory lists them again", err)
 		return nil
 	case err != nil:
 		return err
 	}
 	if changed {
-		rep.wrote(d.store.IndexFile())
+		rep.wrote(d.store.ListFile())
 	}
 	return nil
 }

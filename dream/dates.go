@@ -3,13 +3,13 @@ package dream
 import (
 	"bytes"
 	"context"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/vaultmem/vaultmem/dates"
+	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -242,13 +242,7 @@ func (d *Dreamer) firstCommit(ctx context.Context, p string, cache map[string]st
 	if day, ok := cache[p]; ok {
 		return day
 	}
-	cmd := exec.CommandContext(ctx, "git", "log", "--diff-filter=A", "--follow", "--format=%as", "--", p)
-	cmd.Dir = d.v.Dir
-	out, err := cmd.Output()
-	day := ""
-	if fields := strings.Fields(string(out)); err == nil && len(fields) > 0 {
-		day = fields[len(fields)-1] // the oldest
-	}
+	day := gitrepo.FirstAdded(ctx, d.v.Dir, p)
 	cache[p] = day
 	return day
 }

@@ -171,7 +171,7 @@ type Skip struct {
 // IndexReport is MEMORY.md after a run.
 type IndexReport struct {
 	Path string `json:"path"`
-	memory.IndexStats
+	memory.ListStats
 	// Changed says the run rewrote it.
 	Changed bool `json:"changed"`
 	// Error says why it could not be written (its markers are broken).

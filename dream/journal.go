@@ -151,7 +151,7 @@ func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 	if err != nil || f == nil {
 		return rep, err
 	}
-	skip := map[string]bool{d.store.IndexFile(): true, d.opts.LogFile: true}
+	skip := map[string]bool{d.store.ListFile(): true, d.opts.LogFile: true}
 	for from := range f.moved {
 		skip[from] = true
 	}

@@ -168,7 +168,7 @@ func (p *plan) live(path string) bool {
 func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *Report) (*plan, error) {
 	// A MEMORY.md with broken markers stops the run before it writes
 	// anything: a human fixes it first.
-	if err := d.store.CheckIndex(); err != nil {
+	if err := d.store.CheckList(); err != nil {
 		return nil, err
 	}
 	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}, cycles: map[pair]bool{}}

@@ -55,7 +55,7 @@ func schemaProblems(where string, s map[string]any) []string {
 // (an array is "array", not ["null","array"]), and none that is required
 // is nullable, so that strict clients and inspectors can fill them.
 func TestInputSchemasNeverNull(t *testing.T) {
-	cs, _, _ := serve(t, nil, withDream)
+	cs, _, _ := serve(t, nil, nil)
 	tools := toolsOf(t, cs)
 	if _, ok := tools["dream"]; !ok {
 		t.Fatal("the dream tool is not served")
@@ -115,7 +115,7 @@ func unworded(where string, s map[string]any) []string {
 // words, never the schema validator's text; every problem of a call is
 // named. Every keyword of every tool's arguments is one the server words.
 func TestArgumentErrorsInWords(t *testing.T) {
-	cs, _, _ := serve(t, map[string]string{"a.md": "alpha\n"}, withDream)
+	cs, _, _ := serve(t, map[string]string{"a.md": "alpha\n"}, nil)
 	for name, tool := range toolsOf(t, cs) {
 		b, _ := json.Marshal(tool.InputSchema)
 		var s struct{ Properties map[string]map[string]any }

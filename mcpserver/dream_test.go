@@ -4,25 +4,14 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/memory"
 )
-
-// withDream serves the dream tool too.
-func withDream(o *mcpserver.Options) {
-	store := memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: "memory"})
-	o.Dream = dream.New(o.Vault, o.Writer, o.Index, store, dream.Options{Folder: "memory"})
-}
 
 // TestDreamSeesWhatWasJustRemembered: dream plans from the memories on
 // disk, a memory remembered a moment before included, even when no sync
 // runs before each read (a watcher keeps the index current, and has not
 // caught up yet).
 func TestDreamSeesWhatWasJustRemembered(t *testing.T) {
-	cs, _, _ := serve(t, nil, func(o *mcpserver.Options) {
-		withDream(o)
-		o.Sync = nil
-	})
+	cs, _, _ := serveVault(t, nil, true, nil)
 	for _, name := range []string{"Uses pnpm", "Uses pnpm always"} {
 		mustCall(t, cs, "remember", map[string]any{"type": "feedback", "name": name,
 			"description": "the package manager", "body": "Use pnpm, never npm, in this repository."}, nil)

@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/vaultmem/vaultmem/mcpserver"
 )
 
 // TestReadNoteByName: read_note takes a note's name as a [[wikilink]]
@@ -14,12 +12,12 @@ import (
 // found by name though the index has not caught up (no sync before each
 // read: a watcher keeps it current, after a pause).
 func TestReadNoteByName(t *testing.T) {
-	cs, _, _ := serve(t, map[string]string{
+	cs, _, _ := serveVault(t, map[string]string{
 		"memory/pnpm.md":          "uses pnpm\n",
 		"projects/Alpha/notes.md": "alpha notes\n",
 		"a/dup.md":                "first dup\n",
 		"b/dup.md":                "second dup\n",
-	}, func(o *mcpserver.Options) { o.Sync = nil })
+	}, true, nil)
 	mustCall(t, cs, "remember", map[string]any{"type": "project", "name": "Release train",
 		"description": "when releases go out", "body": "Releases go out on Tuesdays."}, nil)
 	for _, tc := range []struct {

@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // TestResourcesListedByPage: resources/list reads the notes from the
@@ -97,26 +93,10 @@ func TestResourcesWaitForTheFirstIndex(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{NoVectors: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	v, err := vault.Open(dir, vault.Folders{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
+	va := openApp(t, dir, "")
+	holdWatcher(t, va) // as in `vaultmem mcp`: a watcher keeps the index current once the first index is done
 	startup := mcpserver.NewStartup()
-	// No Sync: a watcher keeps the index current once the first index is
-	// done, as in `vaultmem mcp`.
-	srv, err := mcpserver.New(mcpserver.Options{Vault: v, Index: ix, Writer: vault.NewWriter(v, vault.WriterOptions{}),
-		Recall: recall.New(ix, recall.Options{}), Startup: startup})
+	srv, err := mcpserver.New(mcpserver.Options{App: va, Startup: startup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +137,7 @@ func TestResourcesWaitForTheFirstIndex(t *testing.T) {
 			t.Errorf("progress %q, want it to say the vault is being indexed", msg)
 		}
 	}
-	if _, err := ix.Sync(ctx, root.FS(), startup.Progress); err != nil {
+	if _, err := va.Index().Sync(ctx, va.Vault.FS(), startup.Progress); err != nil {
 		t.Fatal(err)
 	}
 	startup.Finish(nil)

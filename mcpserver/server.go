@@ -22,26 +22,18 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// Options are what a Server serves. Vault, Index, Recall and Writer are
-// required.
+// Options are what a Server serves. App is required.
 type Options struct {
-	// Vault is the opened vault: remember writes in its memory folder.
-	Vault  *vault.Vault
-	Index  *index.Index
-	Recall *recall.Engine
-	Writer *vault.Writer
-	// Sync, if set, brings the index up to date before a read (when no
-	// watcher keeps it current).
-	Sync func(ctx context.Context) error
+	// App is the opened vault (its index open): every tool calls it.
+	App *app.App
 	// Startup, if set, is the first sync of the index, still running when
 	// the server starts: tools that read the index, and resources/list,
 	// wait for it.
@@ -50,8 +42,6 @@ type Options struct {
 	// from (the request is answered with an internal error; the server
 	// goes on).
 	OnPanic func(error)
-	// Dream, if set, serves the dream tool.
-	Dream *dream.Dreamer
 	// Version is reported to clients.
 	Version string
 	// Agent is the agent id of this server's tool calls when a call gives
@@ -59,13 +49,14 @@ type Options struct {
 	// made an id with task.AgentID. New rejects an id task.CheckAgent
 	// refuses.
 	Agent string
-	// LessonRules are the lessons' strength rule (zero fields: defaults).
-	LessonRules lesson.Rules
 }
 
 // Server is an MCP server of one vault. Make one with New.
 type Server struct {
 	opts    Options
+	app     *app.App
+	ix      *index.Index
+	w       *vault.Writer
 	root    *os.Root
 	mcp     *mcp.Server
 	l1      *recent
@@ -80,15 +71,15 @@ type Server struct {
 // New builds the server and its tools and resources. Errors: a missing
 // required option; an Agent that is no agent id (a *task.InvalidError).
 func New(o Options) (*Server, error) {
-	if o.Index == nil || o.Recall == nil || o.Writer == nil || o.Vault == nil {
-		return nil, errors.New("mcpserver: Vault, Index, Recall and Writer are required")
+	if o.App == nil || o.App.Index() == nil {
+		return nil, errors.New("mcpserver: an App with its index open is required")
 	}
 	if o.Agent != "" {
 		if err := task.CheckAgent(o.Agent); err != nil {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
-	lessons, err := lesson.NewStore(o.Writer, o.Index, lesson.Options{Folder: o.Vault.Folders().Lessons, FS: o.Vault.FS(), Rules: o.LessonRules})
+	lessons, err := o.App.Lessons()
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
@@ -96,9 +87,8 @@ func New(o Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, root: o.Vault.Root(), l1: newRecent(256), lessons: lessons, inputs: map[string]*jsonschema.Schema{},
-		memory: memory.NewStore(o.Writer, o.Index, memory.StoreOptions{Folder: o.Vault.Folders().Memory}),
-		tasks:  task.NewStore(o.Writer, o.Index, task.Options{Folder: o.Vault.Folders().Tasks, FS: o.Vault.FS()}),
+	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256), lessons: lessons,
+		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(), tasks: o.App.Tasks(),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
 				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +
@@ -171,12 +161,12 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := s.opts.Startup.waitFor(ctx, token, r.Session); err != nil {
 			return nil, err
 		}
-		if s.opts.Sync != nil && offset == 0 {
+		if offset == 0 {
 			// Once a listing, at its first page: a sync a page would walk
 			// the vault fourteen times to list 13,400 notes.
-			s.opts.Sync(ctx) // a failed sync leaves the last state; the list still answers
+			s.app.Sync(ctx, app.SyncOptions{}) // a failed sync leaves the last state; the list still answers
 		}
-		notes, info, err := s.opts.Index.ListPage(ctx, index.Query{}, index.Page{Offset: offset, Limit: index.MaxLimit})
+		notes, info, err := s.ix.ListPage(ctx, index.Query{}, index.Page{Offset: offset, Limit: index.MaxLimit})
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +223,7 @@ type note struct {
 // matches names, through L1 when the file has not changed since this
 // server last read or wrote it.
 func (s *Server) read(p string) (note, error) {
-	rel, err := s.opts.Writer.Resolve(p)
+	rel, err := s.w.Resolve(p)
 	if err != nil {
 		return note{}, err
 	}
@@ -242,7 +232,7 @@ func (s *Server) read(p string) (note, error) {
 			return n, nil
 		}
 	}
-	content, hash, err := s.opts.Writer.Read(rel)
+	content, hash, err := s.w.Read(rel)
 	if err != nil {
 		return note{}, err
 	}
@@ -253,7 +243,7 @@ func (s *Server) read(p string) (note, error) {
 
 // remembered puts a note this server just wrote in L1.
 func (s *Server) remembered(p string) {
-	if content, hash, err := s.opts.Writer.Read(p); err == nil {
+	if content, hash, err := s.w.Read(p); err == nil {
 		s.l1.put(note{p, string(content), hash}, s.root)
 	}
 }

@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // connect serves a vault in a temp dir to an in-process client.
@@ -23,21 +20,7 @@ func connect(t *testing.T) (*mcp.ClientSession, string) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{NoVectors: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	v, err := vault.Open(dir, vault.Folders{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
-	w := vault.NewWriter(v, vault.WriterOptions{})
-	root, _ := os.OpenRoot(dir)
-	t.Cleanup(func() { root.Close() })
-	srv, err := mcpserver.New(mcpserver.Options{Vault: v, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{}),
-		Sync: func(ctx context.Context) error { _, err := ix.Sync(ctx, root.FS(), nil); return err }})
+	srv, err := mcpserver.New(mcpserver.Options{App: openApp(t, dir, "")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // mustCall calls a tool that must succeed, decodes its structured content
@@ -224,18 +221,7 @@ func TestServerAgent(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{NoVectors: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	v, err := vault.Open(dir, vault.Folders{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
-	o := mcpserver.Options{Vault: v, Index: ix, Writer: vault.NewWriter(v, vault.WriterOptions{}), Recall: recall.New(ix, recall.Options{}),
-		Sync: func(ctx context.Context) error { _, err := ix.Sync(ctx, v.FS(), nil); return err }}
+	o := mcpserver.Options{App: openApp(t, dir, "")}
 
 	o.Agent = "not an id"
 	if _, err := mcpserver.New(o); !errors.Is(err, task.ErrInvalid) {

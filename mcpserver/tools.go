@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -160,7 +161,7 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
-	if s.opts.Dream != nil {
+	{
 		addTool(s, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
 			"(the others are archived, never deleted, and links to them follow), flag memories that may contradict each other for the user " +
 			"(never resolved here), make relative dates absolute, and rewrite MEMORY.md. Each run is logged in the dream log note. " +
@@ -178,13 +179,10 @@ func (s *Server) addTools() {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
-	if strings.TrimSpace(in.Body) == "" { // a memory says something, as the CLI's remember requires
-		return nil, memory.Result{}, toolError(&memory.InvalidError{Field: "body", Reason: "must not be empty"})
-	}
-	if err := s.fresh(ctx, req); err != nil { // the index knows the memories by name
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return nil, memory.Result{}, toolError(err)
 	}
-	res, err := s.memory.Remember(ctx, memory.Memory{Type: memory.Type(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
+	res, err := s.app.Remember(ctx, memory.Memory{Type: memory.Type(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
 		memory.Options{Update: in.Update})
 	if err != nil {
 		return nil, memory.Result{}, toolError(err)
@@ -199,9 +197,7 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return err
 	}
-	if s.opts.Sync != nil {
-		s.opts.Sync(ctx) // a failed sync leaves the last state; the read still answers
-	}
+	s.app.Sync(ctx, app.SyncOptions{}) // a failed sync leaves the last state; the read still answers
 	return nil
 }
 
@@ -209,10 +205,7 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 // not a watcher keeps it current (the watcher syncs after a pause), for a
 // tool that must see a note written a moment before.
 func (s *Server) syncIndex(ctx context.Context) error {
-	if s.opts.Sync != nil {
-		return s.opts.Sync(ctx)
-	}
-	_, err := s.opts.Index.Sync(ctx, s.opts.Vault.FS(), nil)
+	_, err := s.app.Sync(ctx, app.SyncOptions{Always: true})
 	return err
 }
 
@@ -220,22 +213,11 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, nil, toolError(err)
 	}
-	r := recall.Request{Query: in.Query, Budget: in.Budget}
-	if !in.NoFocus {
-		agent, err := s.agent(req, in.AgentIn)
-		if err != nil {
-			return nil, nil, toolError(err)
-		}
-		if c, ok, err := s.tasks.FocusContext(ctx, agent, in.Budget); err == nil && ok {
-			r.Focus, r.FocusPath = c.Context, c.Task.Path
-		}
+	agent, err := s.agent(req, in.AgentIn)
+	if err != nil {
+		return nil, nil, toolError(err)
 	}
-	if recall.HowTo(in.Query) {
-		if lines, err := s.lessons.Matcher().ForRecall(ctx, in.Query); err == nil && lines != "" {
-			r.Presets = append(r.Presets, recall.LessonsPreset(lines))
-		}
-	}
-	res, err := s.opts.Recall.Recall(ctx, r)
+	res, err := s.app.Recall(ctx, app.RecallRequest{Query: in.Query, Budget: in.Budget, Agent: agent, NoFocus: in.NoFocus})
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -270,7 +252,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	res, err := s.opts.Index.Search(ctx, index.Query{Text: in.Query, Mode: mode, Limit: offset + limit + 1,
+	res, err := s.ix.Search(ctx, index.Query{Text: in.Query, Mode: mode, Limit: offset + limit + 1,
 		Type: in.Type, Tag: in.Tag, Folder: in.Folder})
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
@@ -311,10 +293,10 @@ func (s *Server) readNamed(ctx context.Context, req *mcp.CallToolRequest, name s
 	if err := s.fresh(ctx, req); err != nil {
 		return note{}, err
 	}
-	paths, err := s.opts.Index.Named(ctx, ref)
-	if err == nil && len(paths) == 0 && s.opts.Sync == nil {
+	paths, err := s.ix.Named(ctx, ref)
+	if err == nil && len(paths) == 0 {
 		if err = s.syncIndex(ctx); err == nil {
-			paths, err = s.opts.Index.Named(ctx, ref)
+			paths, err = s.ix.Named(ctx, ref)
 		}
 	}
 	switch {
@@ -337,7 +319,7 @@ type WriteNoteOut struct {
 }
 
 func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
-	res, err := s.opts.Writer.Apply(ctx, in.Path, vault.Edit{Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
+	res, err := s.w.Apply(ctx, in.Path, vault.Edit{Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
 	if err != nil {
 		return nil, WriteNoteOut{}, toolError(err)
 	}
@@ -350,7 +332,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 			out.IndexError = err.Error()
 		}
 		if out.IndexError == "" {
-			if _, err := s.memory.Reindex(ctx); err != nil {
+			if _, err := s.memory.Relist(ctx); err != nil {
 				out.IndexError = err.Error()
 			}
 		}
@@ -388,7 +370,7 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
-	all, err := s.opts.Index.Walk(ctx, p, index.Direction(dir), depth)
+	all, err := s.ix.Walk(ctx, p, index.Direction(dir), depth)
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
@@ -402,11 +384,11 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn
 // notePath finds the indexed note p names: its path, matched
 // case-insensitively as Obsidian matches names.
 func (s *Server) notePath(ctx context.Context, p string) (string, error) {
-	clean, err := s.opts.Writer.Resolve(p)
+	clean, err := s.w.Resolve(p)
 	if err != nil {
 		return "", err
 	}
-	found, err := s.opts.Index.List(ctx, index.Query{Paths: []string{clean}})
+	found, err := s.ix.List(ctx, index.Query{Paths: []string{clean}})
 	if err != nil {
 		return "", err
 	}
@@ -427,7 +409,7 @@ func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in Lis
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	page, info, err := s.opts.Index.ListPage(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder}, index.Page{Offset: offset, Limit: in.Limit})
+	page, info, err := s.ix.ListPage(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder}, index.Page{Offset: offset, Limit: in.Limit})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
@@ -495,11 +477,9 @@ func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn
 		return nil, nil, toolError(err)
 	}
 	// Dream plans from the index: it must know a memory remembered a
-	// moment before, which a watcher indexes only after a pause.
-	if err := s.syncIndex(ctx); err != nil {
-		return nil, nil, toolError(fmt.Errorf("sync the index before dreaming: %w", err))
-	}
-	rep, err := s.opts.Dream.Run(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
+	// moment before, which a watcher indexes only after a pause (app.Dream
+	// syncs now).
+	rep, err := s.app.Dream(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
 	if err != nil {
 		return nil, nil, toolError(err)
 	}

@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/text"
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/vaultmem/vaultmem/watch"
 )
 
 // hostileNames are file names real vaults have: '%', '?', '#', spaces,
@@ -29,30 +29,28 @@ var hostileNames = []string{
 // setup, if not nil, changes the options first.
 func serve(t *testing.T, files map[string]string, setup func(*mcpserver.Options)) (*mcp.ClientSession, *mcpserver.Server, string) {
 	t.Helper()
+	return serveVault(t, files, false, setup)
+}
+
+// serveVault is serve; with watched, a watcher holds the vault (not
+// running: its syncs are late), so that reads do not sync first, as in
+// `vaultmem mcp`.
+func serveVault(t *testing.T, files map[string]string, watched bool, setup func(*mcpserver.Options)) (*mcp.ClientSession, *mcpserver.Server, string) {
+	t.Helper()
 	dir := t.TempDir()
 	for p, body := range files {
 		writeNote(t, dir, p, body)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ix, err := index.Open(ctx, filepath.Join(dir, ".vaultmem", "cache"), index.Options{NoVectors: true})
-	if err != nil {
+	a := openApp(t, dir, "max_note_size: 1048576\n")
+	if _, err := a.Sync(ctx, app.SyncOptions{Always: true}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ix.Close() })
-	root, _ := os.OpenRoot(dir)
-	t.Cleanup(func() { root.Close() })
-	if _, err := ix.Sync(ctx, root.FS(), nil); err != nil {
-		t.Fatal(err)
+	if watched {
+		holdWatcher(t, a)
 	}
-	v, err := vault.Open(dir, vault.Folders{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
-	w := vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: 1 << 20})
-	opts := mcpserver.Options{Vault: v, Index: ix, Writer: w, Recall: recall.New(ix, recall.Options{NoDeadlines: true}),
-		Sync: func(ctx context.Context) error { _, err := ix.Sync(ctx, root.FS(), nil); return err }}
+	opts := mcpserver.Options{App: a}
 	if setup != nil {
 		setup(&opts)
 	}
@@ -68,6 +66,37 @@ func serve(t *testing.T, files map[string]string, setup func(*mcpserver.Options)
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, srv, dir
+}
+
+// openApp opens the vault in dir as the server's App: no vectors (the
+// tests search by keyword), recall stages run to their end, and more
+// config lines.
+func openApp(t *testing.T, dir, config string) *app.App {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "embedder:\n  provider: none\nrecall:\n  stage_deadlines: false\n" + config
+	if err := os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.Open(context.Background(), dir, app.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// holdWatcher holds the vault's watcher lock for the test, as a watcher
+// that keeps the index current does: reads then do not sync first.
+func holdWatcher(t *testing.T, a *app.App) {
+	t.Helper()
+	w, err := watch.New(a.Vault, a.Index(), watch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
 }
 
 func writeNote(t *testing.T, dir, p, body string) {

@@ -70,7 +70,8 @@ type Memory struct {
 	Body        string
 }
 
-// Validate checks m: a memory type, a one-line name and description.
+// Validate checks m: a memory type, a one-line name and description, a
+// body that says something.
 func (m Memory) Validate() error {
 	switch {
 	case !IsType(string(m.Type)):
@@ -88,6 +89,9 @@ func (m Memory) Validate() error {
 	}
 	if _, err := vault.SafeName(m.Name); err != nil {
 		return &InvalidError{"name", fmt.Sprintf("%q has no letter or digit to make a file name from", m.Name)}
+	}
+	if strings.TrimSpace(m.Body) == "" {
+		return &InvalidError{"body", "must not be empty"}
 	}
 	return nil
 }

@@ -14,14 +14,14 @@ import (
 // Two machines that each remember a memory each rewrite MEMORY.md's
 // region, and git, merging lines, sees both change the same place. The
 // region is not prose but a list keyed by the memories' paths, so it can
-// be merged as one: MergeIndex is the merge git calls (through the
+// be merged as one: MergeList is the merge git calls (through the
 // merge-memory-index command) for MEMORY.md.
 
-// ErrMergeConflict is matched by the error of MergeIndex when both sides
+// ErrMergeConflict is matched by the error of MergeList when both sides
 // changed the same text outside the region, which only a human can merge.
 var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region, to resolve by hand")
 
-// MergeIndex merges two versions of MEMORY.md, ours and theirs, made from
+// MergeList merges two versions of MEMORY.md, ours and theirs, made from
 // a common base (empty when the file was added on both sides); file is
 // its vault path (repository path), from whose folder its links are
 // relative. It returns the merged file.
@@ -53,7 +53,7 @@ var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region,
 //
 // It returns a *markdown.ParseError when a version's markers are broken,
 // its Path naming the version ("MEMORY.md (theirs)").
-func MergeIndex(file string, base, ours, theirs []byte) ([]byte, error) {
+func MergeList(file string, base, ours, theirs []byte) ([]byte, error) {
 	var vs [3]*version
 	for i, c := range []struct {
 		name    string
@@ -237,7 +237,7 @@ func sameReview(x, y Review) bool {
 }
 
 // mergeKeyed merges the lines of base, ours and theirs by key (see
-// MergeIndex): the merged values, in ours' order and then theirs', and
+// MergeList): the merged values, in ours' order and then theirs', and
 // the keys that were listed somewhere but are not in the merge.
 func mergeKeyed[T any](base, ours, theirs keyed[T], same func(x, y T) bool) (merged []T, gone []string) {
 	eq := func(x T, xok bool, y T, yok bool) bool { return xok == yok && (!xok || same(x, y)) }

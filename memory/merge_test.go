@@ -156,7 +156,7 @@ func TestMergeIndex(t *testing.T) {
 			wantParseErrVersion: "base"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := memory.MergeIndex("MEMORY.md", []byte(c.base), []byte(c.ours), []byte(c.theirs))
+			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(c.ours), []byte(c.theirs))
 			var pe *markdown.ParseError
 			switch {
 			case c.wantParseErrVersion != "":
@@ -187,7 +187,7 @@ func TestMergeIndexRelative(t *testing.T) {
 	out := memory.Entry{Path: "elsewhere/out.md", Type: memory.User, Title: "Out", Hook: "h"}
 	root := memory.Entry{Path: "root.md", Type: memory.Project, Title: "Root", Hook: "h"}
 	base := doc(t, file, hand, []memory.Entry{in}, nil, "")
-	got, err := memory.MergeIndex(file, []byte(base), []byte(doc(t, file, hand, []memory.Entry{in, out}, nil, "")),
+	got, err := memory.MergeList(file, []byte(base), []byte(doc(t, file, hand, []memory.Entry{in, out}, nil, "")),
 		[]byte(doc(t, file, hand, []memory.Entry{in, root}, nil, "")))
 	if want := doc(t, file, hand, []memory.Entry{in, out, root}, nil, ""); err != nil || string(got) != want {
 		t.Errorf("got %v\n%s\nwant\n%s", err, got, want)
@@ -254,7 +254,7 @@ func TestMergeIndexSelf(t *testing.T) {
 			{"other bytes", base, withStray(x)},
 			{"other bytes, no base", "", withStray(x)},
 		} {
-			got, err := memory.MergeIndex("MEMORY.md", []byte(c.base), []byte(x), []byte(c.theirs))
+			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(x), []byte(c.theirs))
 			if err != nil || string(got) != x {
 				t.Fatalf("case %d, %s: %v\ngot\n%q\nwant\n%q", i, c.name, err, got, x)
 			}
@@ -282,7 +282,7 @@ func TestMergeIndexUnion(t *testing.T) {
 			}
 		}
 		d := func(es []memory.Entry) []byte { return []byte(doc(t, "MEMORY.md", before, es, nil, after)) }
-		got, err := memory.MergeIndex("MEMORY.md", d(base), d(ours), d(theirs))
+		got, err := memory.MergeList("MEMORY.md", d(base), d(ours), d(theirs))
 		if err != nil || string(got) != string(d(want)) {
 			t.Fatalf("case %d: %v\ngot\n%s\nwant\n%s", i, err, got, d(want))
 		}
@@ -301,7 +301,7 @@ func FuzzMergeIndex(f *testing.F) {
 	f.Add(da, "- [a](%0A.md)\n"+da, "## User\n- [\\](b%2.md) — \r\n"+db)
 	f.Add("", memory.Begin+"\n## User\n- [a  z](z.md)\n- [a b](b.md)\n"+memory.End, memory.Begin+"\n"+memory.End)
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
-		got, err := memory.MergeIndex("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
+		got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
 		var pe *markdown.ParseError
 		if err != nil {
 			if !errors.Is(err, memory.ErrMergeConflict) && !errors.As(err, &pe) {
@@ -316,7 +316,7 @@ func FuzzMergeIndex(f *testing.F) {
 			return
 		}
 		// A file the merge wrote reads back as the same memories.
-		again, err := memory.MergeIndex("MEMORY.md", nil, got, []byte(withStray(string(got))))
+		again, err := memory.MergeList("MEMORY.md", nil, got, []byte(withStray(string(got))))
 		if err != nil || string(again) != string(got) {
 			t.Fatalf("merged file does not read back: %v\n%q\n%q", err, got, again)
 		}
@@ -329,7 +329,7 @@ func TestMergeIndexMarkersInCode(t *testing.T) {
 	example := "# Team memory\n\nThe region looks like this:\n\n```\n" + memory.Begin + "\n- [X](x.md)\n" + memory.End + "\n```\n\n"
 	ours := example + "Ours, by hand.\n"
 	theirs := example
-	out, err := memory.MergeIndex("MEMORY.md", []byte(example), []byte(ours), []byte(theirs))
+	out, err := memory.MergeList("MEMORY.md", []byte(example), []byte(ours), []byte(theirs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ type Index interface {
 type StoreOptions struct {
 	// Folder is where new memories are written; "" means "memory".
 	Folder string
-	// IndexFile is MEMORY.md's vault path; "" means vault.MemoryIndexFile.
-	IndexFile string
+	// ListFile is MEMORY.md's vault path; "" means vault.MemoryListFile.
+	ListFile string
 	// Now is the clock of created and updated dates; nil means time.Now.
 	Now func() time.Time
 }
@@ -46,12 +46,12 @@ type Store struct {
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, indexFile: o.IndexFile, now: o.Now}
+	s := &Store{w: w, ix: ix, folder: o.Folder, indexFile: o.ListFile, now: o.Now}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
 	if s.indexFile == "" {
-		s.indexFile = vault.MemoryIndexFile
+		s.indexFile = vault.MemoryListFile
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -59,8 +59,8 @@ func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
 	return s
 }
 
-// IndexFile is MEMORY.md's vault path.
-func (s *Store) IndexFile() string { return s.indexFile }
+// ListFile is MEMORY.md's vault path.
+func (s *Store) ListFile() string { return s.indexFile }
 
 // today is the date of created and updated.
 func (s *Store) today() string { return s.now().Format(time.DateOnly) }
@@ -106,15 +106,15 @@ func (s *Store) memories(ctx context.Context) ([]live, error) {
 	return out, nil
 }
 
-// Reindex rewrites MEMORY.md's region from the live memories the index
+// Relist rewrites MEMORY.md's region from the live memories the index
 // holds and the reviews Dream left; nothing is written when it is
 // current. It returns what the file holds. Errors: a *markdown.ParseError
 // naming MEMORY.md and the line when its markers are broken (nothing is
 // written), and the Writer's.
-func (s *Store) Reindex(ctx context.Context) (IndexStats, error) {
+func (s *Store) Relist(ctx context.Context) (ListStats, error) {
 	live, err := s.memories(ctx)
 	if err != nil {
-		return IndexStats{}, err
+		return ListStats{}, err
 	}
 	return s.render(ctx, entries(live, Entry{}))
 }
@@ -143,16 +143,16 @@ func entries(live []live, e Entry) []Entry {
 
 // render writes MEMORY.md's region listing es and the reviews that still
 // hold (both of their memories live).
-func (s *Store) render(ctx context.Context, es []Entry) (IndexStats, error) {
+func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	flags, _, err := s.Flags()
 	if err != nil {
-		return IndexStats{}, err
+		return ListStats{}, err
 	}
-	st, _, err := s.Relist(ctx, es, flags, false)
+	st, _, err := s.RelistEntries(ctx, es, flags, false)
 	return st, err
 }
 
-// Relist writes MEMORY.md's region listing entries, and the pairs of flags
+// RelistEntries writes MEMORY.md's region listing entries, and the pairs of flags
 // whose memories are both listed under "Needs review": what Dream does
 // after its changes, which the index has not seen yet. It reads and
 // writes MEMORY.md under the Writer's lock, so that two processes listing
@@ -162,9 +162,9 @@ func (s *Store) render(ctx context.Context, es []Entry) (IndexStats, error) {
 // would hold) and whether it changed. Errors: a *markdown.ParseError naming
 // MEMORY.md and the line when its markers are broken (nothing is
 // written), and the Writer's.
-func (s *Store) Relist(ctx context.Context, entries []Entry, flags []Flag, dryRun bool) (IndexStats, bool, error) {
+func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, dryRun bool) (ListStats, bool, error) {
 	reviews := reviewsOf(entries, flags)
-	var st IndexStats
+	var st ListStats
 	changed := false
 	list := func(current []byte) ([]byte, error) {
 		es := entries
@@ -246,10 +246,10 @@ func (s *Store) listed(ctx context.Context, e Entry) bool {
 	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.indexFile), e)+"\n"))
 }
 
-// CheckIndex returns a *markdown.ParseError naming MEMORY.md and the line
+// CheckList returns a *markdown.ParseError naming MEMORY.md and the line
 // when its markers are broken (then nothing may rewrite it), nil when they
 // are whole or the file does not exist.
-func (s *Store) CheckIndex() error {
+func (s *Store) CheckList() error {
 	current, _, err := s.w.Read(s.indexFile)
 	if errors.Is(err, vault.ErrNotFound) {
 		return nil

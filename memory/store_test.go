@@ -97,9 +97,9 @@ func TestStoreRemember(t *testing.T) {
 		t.Errorf("a memory dropped out:\n%s", got)
 	}
 	ts.sync()
-	st, err := ts.s.Reindex(ctx)
+	st, err := ts.s.Relist(ctx)
 	if err != nil || st.Lines != strings.Count(got, "\n") || ts.read("MEMORY.md") != got {
-		t.Errorf("Reindex after sync changed a current MEMORY.md (%+v, %v):\n%s", st, err, ts.read("MEMORY.md"))
+		t.Errorf("Relist after sync changed a current MEMORY.md (%+v, %v):\n%s", st, err, ts.read("MEMORY.md"))
 	}
 
 	// Identity is the name: "user ROLE" is the same memory.
@@ -170,7 +170,7 @@ func TestStoreReindex(t *testing.T) {
 	if err := ts.s.SetFlags(ctx, []memory.Flag{{A: "feedback_tabs.md", B: "feedback_spaces.md", Reason: "always / never: use tabs"}}, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.s.Reindex(ctx); err != nil {
+	if _, err := ts.s.Relist(ctx); err != nil {
 		t.Fatal(err)
 	}
 	want := "# Memory\n\n" + memory.Begin + "\n## Feedback\n\n" +
@@ -186,7 +186,7 @@ func TestStoreReindex(t *testing.T) {
 	}
 	ts.write("feedback_spaces.md", "---\nname: Spaces\ndescription: never tabs\ntype: feedback\narchived: 2026-03-02\n---\nNever use tabs.\n")
 	ts.sync()
-	if _, err := ts.s.Reindex(ctx); err != nil {
+	if _, err := ts.s.Relist(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := ts.read("MEMORY.md"); strings.Contains(got, "Spaces") || strings.Contains(got, "Needs review") || !strings.Contains(got, "[Role](role.md)") {

@@ -277,9 +277,9 @@ func TestWatchWarnsAsItStartsThenOfWhatChanged(t *testing.T) {
 	}
 	for _, asJSON := range []bool{false, true} {
 		var stdout, stderr strings.Builder
-		a := &app{stdout: &stdout, stderr: &stderr}
+		sh := &shell{stdout: &stdout, stderr: &stderr}
 		var last time.Time
-		a.printBatch(watch.Batch{Time: time.Unix(1, 0), Rescan: true, Stats: st}, asJSON, &last)
+		sh.printBatch(watch.Batch{Time: time.Unix(1, 0), Rescan: true, Stats: st}, asJSON, &last)
 		want := "warning: skipped Binary.md: binary file\nwarning: A.md:3: invalid frontmatter\nwarning: B.md:2: invalid frontmatter\n"
 		if got := stderr.String(); got != want {
 			t.Errorf("json %v, first sync: stderr %q, want %q", asJSON, got, want)
@@ -287,7 +287,7 @@ func TestWatchWarnsAsItStartsThenOfWhatChanged(t *testing.T) {
 		stderr.Reset()
 		later := st
 		later.Read = []string{"B.md"}
-		a.printBatch(watch.Batch{Time: time.Unix(2, 0), Paths: []string{"B.md"}, Stats: later}, asJSON, &last)
+		sh.printBatch(watch.Batch{Time: time.Unix(2, 0), Paths: []string{"B.md"}, Stats: later}, asJSON, &last)
 		if got, want := stderr.String(), "warning: B.md:2: invalid frontmatter\n"; got != want {
 			t.Errorf("json %v, a later sync: stderr %q, want %q", asJSON, got, want)
 		}

@@ -4,66 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/index"
 )
 
-// chatOptions turns a chat endpoint of the config into options; nil when
-// none is configured.
-func chatOptions(c chatConfig) *chat.Options {
-	if c.URL == "" {
-		return nil
-	}
-	o := &chat.Options{URL: c.URL, Model: c.Model, Timeout: c.Timeout}
-	if c.APIKeyEnv != "" {
-		o.APIKey = os.Getenv(c.APIKeyEnv)
-	}
-	return o
-}
-
-// dreamer returns the vault's Dreamer over ix.
-func (s *session) dreamer(ix *index.Index) *dream.Dreamer {
-	llm := chatOptions(s.cfg.Dream.LLM)
-	if llm == nil {
-		llm = chatOptions(s.cfg.Recall.Classifier)
-	}
-	return dream.New(s.v, s.writer(), ix, s.store(ix), dream.Options{Folder: s.cfg.Folders.Memory, LogFile: s.cfg.Dream.Log,
-		Commit: s.cfg.Dream.Commit, LLM: llm, Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
-			st, err := s.lessons(ix)
-			if err != nil {
-				return nil, err
-			}
-			ds, _, err := st.Decay(ctx, today, dryRun) // the skipped are left as they are
-			paths := make([]string, len(ds))
-			for i, d := range ds {
-				paths[i] = d.Path
-			}
-			return paths, err
-		}})
-}
-
-// dreamGate is the config's gate of automatic runs.
-func (s *session) dreamGate() dream.Gate {
-	return dream.Gate{Every: s.cfg.Dream.Every, Writes: s.cfg.Dream.Writes, Quiet: s.cfg.Dream.Quiet}
-}
-
-func (a *app) dreamCommand() *cli.Command {
+func (sh *shell) dreamCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "dream",
 		Usage: "consolidate the memories: merge duplicates, flag contradictions, date relative dates, rewrite MEMORY.md",
 		Description: "Plans, then applies (with --dry-run, plans and prints only):\n" +
 			"  - duplicates (same name, same text, or near: 0.4 x word Jaccard + 0.6 x LCS >= 0.85) among\n" +
-			"    memories of one type are merged into the most complete one; the others are never deleted:\n" +
-			"    they stay notes with merged_into and archived, and links to them point at the merged one;\n" +
+			"    memories of one type that also say the same thing (no number, date, version, name,\n" +
+			"    negation, opposite or replaced word between them) are merged into the most complete one;\n" +
+			"    the others are never deleted: they stay notes with merged_into and archived, and links to\n" +
+			"    them point at the merged one;\n" +
 			"  - contradictions (feedback or user memories on the same thing, one 'always', the other\n" +
-			"    'never') are flagged for you, in the report and under 'Needs review' in MEMORY.md; a\n" +
-			"    memory with supersedes: \"[[other]]\" resolves the pair, archiving the other;\n" +
-			"  - relative dates ('next Thursday') get the day they meant after them;\n" +
+			"    'never'; memories of any type the same but for a negation) are flagged for you, in the\n" +
+			"    report and under 'Needs review' in MEMORY.md; a memory with supersedes: \"[[other]]\"\n" +
+			"    resolves the pair, archiving the other (two that supersede each other are flagged);\n" +
+			"  - relative dates ('next Thursday') get the day they meant after them, unless it is in\n" +
+			"    doubt ('next Friday' said on a Thursday: listed in skipped);\n" +
 			"  - MEMORY.md's region is rewritten, and a dated entry is added to the dream log note.\n" +
 			"Runs are incremental (from .vaultmem/state/dream.yaml; --full looks at every memory) and one\n" +
 			"at a time (a second exits 3, or waits with --wait). A note edited while Dream runs is skipped.\n" +
@@ -82,18 +45,12 @@ func (a *app) dreamCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, ix, err := a.openIndexed(ctx, false)
+			a, err := sh.open(ctx, app.Options{})
 			if err != nil {
 				return err
 			}
-			defer s.Close() // and the index
-			if ix.ReadOnly() != "" && !cmd.Bool("dry-run") {
-				return fmt.Errorf("dream writes notes, but %s; try --dry-run", ix.ReadOnly())
-			}
-			if _, err := a.syncIndex(ctx, s, ix); err != nil {
-				return err
-			}
-			rep, err := s.dreamer(ix).Run(ctx, dream.RunOptions{DryRun: cmd.Bool("dry-run"), Full: cmd.Bool("full"), Wait: cmd.Bool("wait")})
+			defer a.Close()
+			rep, err := a.Dream(ctx, dream.RunOptions{DryRun: cmd.Bool("dry-run"), Full: cmd.Bool("full"), Wait: cmd.Bool("wait")})
 			if errors.Is(err, dream.ErrRunning) {
 				return codedError{err, exitConflict}
 			}
@@ -101,17 +58,17 @@ func (a *app) dreamCommand() *cli.Command {
 				return err
 			}
 			if cmd.Bool("json") {
-				return a.printJSON(rep)
+				return sh.printJSON(rep)
 			}
-			a.printDream(rep)
+			sh.printDream(rep)
 			return nil
 		},
 	}
 }
 
 // printDream prints a report for a human.
-func (a *app) printDream(rep *dream.Report) {
-	w := a.stdout
+func (sh *shell) printDream(rep *dream.Report) {
+	w := sh.stdout
 	verb := "changed"
 	if rep.DryRun {
 		fmt.Fprintf(w, "Dry run: nothing written.\n")
@@ -175,9 +132,9 @@ func (a *app) printDream(rep *dream.Report) {
 		fmt.Fprintf(w, "committed %s\n", rep.Commit)
 	}
 	if rep.CommitError != "" {
-		fmt.Fprintf(a.stderr, "warning: not committed: %s\n", rep.CommitError)
+		fmt.Fprintf(sh.stderr, "warning: not committed: %s\n", rep.CommitError)
 	}
-	if rep.LLMError != "" && !a.quiet {
-		fmt.Fprintf(a.stderr, "warning: the LLM's help was not used: %s\n", rep.LLMError)
+	if rep.LLMError != "" {
+		sh.warnf("the LLM's help was not used: %s", rep.LLMError)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/vaultmem/vaultmem/vault"
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // Exit codes.
@@ -43,22 +44,20 @@ func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var served servedExit
-	if errors.As(err, &served) {
-		return int(served) // a server answered, and its output is printed
-	}
 	code := exitError
 	var ue usageError
 	var ce codedError
 	switch {
-	case errors.Is(err, context.Canceled):
-		code = exitCanceled
 	case errors.As(err, &ue):
 		code = exitUsage
 	case errors.As(err, &ce):
 		code = ce.code
-	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
+	case app.ClassOf(err) == app.Canceled:
+		code = exitCanceled
+	case app.ClassOf(err) == app.Conflict:
 		code = exitConflict
+	case app.ClassOf(err) == app.Invalid:
+		code = exitUsage
 	}
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
 	if code == exitCanceled {
@@ -69,4 +68,15 @@ func report(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run 'vaultmem --help' for usage.")
 	}
 	return code
+}
+
+// onUsageError reports a flag mistake as a usage error (exit 2) without
+// the library's own message and help page. An argument that only looks
+// like a flag ("task add -dash") gets told to come after "--".
+func onUsageError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok && cmd.ArgsUsage != "" {
+		return usagef("%s has no flag %s; an argument that begins with '-' goes after '--': %s -- %s",
+			cmd.Name, name, cmd.FullName(), cmd.ArgsUsage)
+	}
+	return usageError{err}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 )
 
-func (a *app) evalCommand() *cli.Command {
+func (sh *shell) evalCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
 		Usage: "measure retrieval on a benchmark",
@@ -48,25 +48,25 @@ func (a *app) evalCommand() *cli.Command {
 					return err
 				}
 				if cmd.Bool("json") {
-					return a.printJSON(rep)
+					return sh.printJSON(rep)
 				}
-				a.printEval(rep)
+				sh.printEval(rep)
 				return nil
 			},
 		}},
 	}
 }
 
-func (a *app) printEval(rep *eval.Report) {
-	defer a.printMisses(rep.Answers)
-	fmt.Fprintf(a.stdout, "LoCoMo evidence recall, %d questions, %d-token contexts (%d ms)\n\n", rep.Questions, rep.Budget, rep.MS)
-	fmt.Fprintf(a.stdout, "%-10s %8s %10s %9s %12s %11s\n", "retriever", "overall", "multi-hop", "temporal", "open-domain", "single-hop")
+func (sh *shell) printEval(rep *eval.Report) {
+	defer sh.printMisses(rep.Answers)
+	fmt.Fprintf(sh.stdout, "LoCoMo evidence recall, %d questions, %d-token contexts (%d ms)\n\n", rep.Questions, rep.Budget, rep.MS)
+	fmt.Fprintf(sh.stdout, "%-10s %8s %10s %9s %12s %11s\n", "retriever", "overall", "multi-hop", "temporal", "open-domain", "single-hop")
 	for _, r := range []string{"recall", "hybrid", "keyword"} {
 		s, ok := rep.Scores[r]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(a.stdout, "%-10s %8.3f %10.3f %9.3f %12.3f %11.3f\n", r, s.Overall, s.ByCategory["multi-hop"],
+		fmt.Fprintf(sh.stdout, "%-10s %8.3f %10.3f %9.3f %12.3f %11.3f\n", r, s.Overall, s.ByCategory["multi-hop"],
 			s.ByCategory["temporal"], s.ByCategory["open-domain"], s.ByCategory["single-hop"])
 		convs := make([]string, 0, len(s.ByConversation))
 		for c := range s.ByConversation {
@@ -81,21 +81,21 @@ func (a *app) printEval(rep *eval.Report) {
 				}
 				return "-"
 			}
-			fmt.Fprintf(a.stdout, "  %-8s %8.3f %10s %9s %12s %11s\n", c, p.Overall, cell("multi-hop"), cell("temporal"), cell("open-domain"), cell("single-hop"))
+			fmt.Fprintf(sh.stdout, "  %-8s %8.3f %10s %9s %12s %11s\n", c, p.Overall, cell("multi-hop"), cell("temporal"), cell("open-domain"), cell("single-hop"))
 		}
 	}
 }
 
 // printMisses lists the questions recall did not fully answer: score,
 // id, category, intent and the question.
-func (a *app) printMisses(answers []eval.Answer) {
+func (sh *shell) printMisses(answers []eval.Answer) {
 	if len(answers) == 0 {
 		return
 	}
-	fmt.Fprintf(a.stdout, "\nrecall under 1:\n")
+	fmt.Fprintf(sh.stdout, "\nrecall under 1:\n")
 	for _, q := range answers {
 		if q.Recall < 1 {
-			fmt.Fprintf(a.stdout, "  %.2f  %-12s %-11s %-19s %s\n", q.Recall, q.ID, q.Category, q.Intent, q.Question)
+			fmt.Fprintf(sh.stdout, "  %.2f  %-12s %-11s %-19s %s\n", q.Recall, q.ID, q.Category, q.Intent, q.Question)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/memory"
 )
 
@@ -47,7 +48,7 @@ func TestInitClaudeCodeFolder(t *testing.T) {
 		t.Errorf("config:\n%s", cfg)
 	}
 	// The rest of the config is the default's, line for line.
-	if got, want := strings.Replace(cfg, claudeCodeMemoryLine, "  memory: memory\n", 1), defaultConfigText; got != want {
+	if got, want := strings.Replace(cfg, app.ClaudeCodeMemoryLine, "  memory: memory\n", 1), app.DefaultConfigText; got != want {
 		t.Errorf("config differs from the default beyond the memory folder:\n%s", got)
 	}
 	for _, d := range []string{"memory", "tasks", "lessons"} {
@@ -67,7 +68,7 @@ func TestInitClaudeCodeFolder(t *testing.T) {
 			t.Errorf("init changed %s", p)
 		}
 	}
-	if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); got != before[indexPath] {
+	if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", app.AdoptedBackup)); got != before[indexPath] {
 		t.Errorf("the old MEMORY.md was not kept:\n%s", got)
 	}
 	adopted := mustRead(t, indexPath)
@@ -132,7 +133,7 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 			if res.ClaudeCode != (c.wantMemory == ".") {
 				t.Errorf("claude_code_memory_folder %v", res.ClaudeCode)
 			}
-			cfg, err := loadConfig(dir)
+			cfg, err := app.LoadConfig(dir)
 			if err != nil || cfg.Folders.Memory != c.wantMemory {
 				t.Errorf("memory folder %q (%v), want %q", cfg.Folders.Memory, err, c.wantMemory)
 			}
@@ -183,7 +184,7 @@ func TestInitGitattributes(t *testing.T) {
 				writeFile(t, p, c.before)
 			}
 			res := runInit(t, dir)
-			if res.Gitattributes != c.status || res.MergeDriver != mergeDriverCommand {
+			if res.Gitattributes != c.status || res.MergeDriver != app.ListDriver.Command {
 				t.Errorf("gitattributes %q, want %q; merge_driver %q", res.Gitattributes, c.status, res.MergeDriver)
 			}
 			if got := mustRead(t, p); got != c.want {
@@ -252,7 +253,7 @@ func TestInitKeepsWhatAHumanAddedToMemoryIndex(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
 				}
 			}
-			if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", adoptedBackup)); got != c.memoryIndex {
+			if got := mustRead(t, filepath.Join(dir, ".vaultmem", "state", app.AdoptedBackup)); got != c.memoryIndex {
 				t.Errorf("the old MEMORY.md was not kept:\n%s", got)
 			}
 			got := mustRead(t, p)

@@ -8,51 +8,19 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/lesson/router"
 )
 
-// lessonCache is a server's lesson store, made on first use.
-type lessonCache struct {
-	once sync.Once
-	st   *lesson.Store
-	err  error
-}
-
-// lessons returns the vault's lesson store over ix, with the config's
-// rules, and its learned router when the config turns it on; a server's
-// session keeps one between the commands it answers.
-func (s *session) lessons(ix *index.Index) (*lesson.Store, error) {
-	if c := s.lessonStore; c != nil {
-		c.once.Do(func() { c.st, c.err = s.newLessons(ix) })
-		return c.st, c.err
-	}
-	return s.newLessons(ix)
-}
-
-func (s *session) newLessons(ix *index.Index) (*lesson.Store, error) {
-	st, err := lesson.NewStore(s.writer(), ix, lesson.Options{Folder: s.v.Folders().Lessons, FS: s.v.FS(), Rules: s.cfg.Lessons.Rules})
-	if err != nil || !s.cfg.Lessons.Router {
-		return st, err
-	}
-	m, err := st.Router(s.cacheDir())
-	if err != nil {
-		return nil, fmt.Errorf("lessons.router is on in the config, but: %w", err)
-	}
-	st.Matcher().SetRerank(lesson.Rerank(m))
-	return st, nil
-}
-
 // withLessons wraps a lesson command: the index brought up to date (as
 // every read command does), then the vault's lesson store over it.
-func (a *app) withLessons(fn func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error) cli.ActionFunc {
-	return a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
-		st, err := s.lessons(ix)
+func (sh *shell) withLessons(fn func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error) cli.ActionFunc {
+	return sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+		st, err := a.Lessons()
 		if err != nil {
 			return err
 		}
@@ -82,7 +50,7 @@ func situationFlags() []cli.Flag {
 	}
 }
 
-func (a *app) lessonCommand() *cli.Command {
+func (sh *shell) lessonCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "lesson",
 		Usage: "intuition memory: lessons that strengthen when they help, fade when unused, and match in a millisecond",
@@ -93,348 +61,379 @@ func (a *app) lessonCommand() *cli.Command {
 			"lessons: (initial, success, failure, review_below, decay_after_days, decay_per_day,\n" +
 			"archive_below). Outcomes are logged to .vaultmem/state/" + lesson.LogFile + ". Every command takes --json.",
 		Commands: []*cli.Command{
-			{
-				Name: "add", Usage: "write a new lesson", ArgsUsage: "TITLE",
-				Description: "Writes <lessons folder>/TITLE.md at the initial strength.\n" +
-					"With --json: {path, name, trigger, action_bias, strength}.",
-				Flags: []cli.Flag{jsonFlag(),
-					&cli.StringSliceFlag{Name: "trigger", Usage: "when it applies: `WORDS`, tool:NAME or a path glob (repeat for several; required)"},
-					&cli.StringFlag{Name: "action-bias", Usage: "what to do or avoid, `TEXT`"},
-					&cli.StringFlag{Name: "domain", Usage: "its `DOMAIN` (testing, git, ...)"},
-					&cli.StringSliceFlag{Name: "tag", Usage: "a `TAG` (repeat for several)"},
-					&cli.StringSliceFlag{Name: "episode", Usage: "a `NOTE` it was learned from (a task, a memory; repeat)"},
-					&cli.StringSliceFlag{Name: "derived-from", Usage: "a `LESSON` it refines (repeat)"},
-					&cli.StringFlag{Name: "body", Usage: "what it says and why, `TEXT`"},
-					&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input"},
-				},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					title, err := oneArg(cmd, "TITLE")
-					if err != nil {
-						return err
-					}
-					body := cmd.String("body")
-					if cmd.Bool("stdin") {
-						if body != "" {
-							return usagef("give the body with --body or --stdin, not both")
-						}
-						b, err := io.ReadAll(a.stdin)
-						if err != nil {
-							return fmt.Errorf("read standard input: %w", err)
-						}
-						body = string(b)
-					}
-					added, err := st.Add(ctx, lesson.New{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
-						Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
-						DerivedFrom: cmd.StringSlice("derived-from"), Body: body})
-					if err != nil {
-						return err
-					}
-					return a.taskOut(cmd, added, fmt.Sprintf("added %s (strength %v)", added.Path, added.Strength))
-				}),
-			},
-			{
-				Name: "match", Usage: "the lessons for what you are about to do, strongest and most relevant first", ArgsUsage: "[TEXT...]",
-				Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
-					"lesson's trigger, action bias and text) x strength. With --json: {lessons: [{path, name, trigger,\n" +
-					"action_bias, strength, relevance, score, why}], ms, cached}.\n" +
-					"With --hook, reads a Claude Code PreToolUse hook's JSON on standard input (tool_name,\n" +
-					"tool_input) and prints the hook output that adds the matching lessons to the agent's context\n" +
-					"(nothing when none match); it never blocks the tool.",
-				Flags: append(situationFlags(), jsonFlag(),
-					&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
-					&cli.BoolFlag{Name: "hook", Usage: "act as a Claude Code PreToolUse hook (stdin: the hook's JSON)"},
-				),
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					k := int(cmd.Int("k"))
-					if k < 1 || k > lesson.MaxK {
-						return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
-					}
-					if cmd.Bool("hook") {
-						return a.lessonHook(ctx, st, k)
-					}
-					s := lesson.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
-					if strings.TrimSpace(s.Text) == "" && s.Tool == "" && len(s.Paths) == 0 {
-						return usagef("say what you are about to do: TEXT, --tool or --path")
-					}
-					res, err := st.Matcher().Match(ctx, s, k)
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(res)
-					}
-					if len(res.Lessons) == 0 {
-						fmt.Fprintln(a.stdout, "no lesson matches")
-					}
-					for _, m := range res.Lessons {
-						fmt.Fprintf(a.stdout, "%.2f  %s — %s\n      %s (strength %v, relevance %v: %s)\n", m.Score, m.Name, m.ActionBias, m.Path, m.Strength, m.Relevance, m.Why)
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "outcome", Usage: "say how applying a lesson went: its strength follows", ArgsUsage: "LESSON",
-				Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
-					"starting from the strength the note has now. Appends a History line and a record to the\n" +
-					"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
-					"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
-				Flags: append(situationFlags(), jsonFlag(), agentFlag(),
-					&cli.BoolFlag{Name: "success", Usage: "applying it helped"},
-					&cli.BoolFlag{Name: "failure", Usage: "applying it did not help"},
-					&cli.StringFlag{Name: "episode", Usage: "the `NOTE` (a task, a memory) where it happened"},
-					&cli.StringFlag{Name: "context", Usage: "what the agent was doing, `TEXT`"},
-				),
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					ref, err := oneArg(cmd, "LESSON")
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("success") == cmd.Bool("failure") {
-						return usagef("give one of --success and --failure")
-					}
-					res, err := st.Outcome(ctx, lesson.Outcome{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
-						Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: cmd.String("agent")})
-					if err != nil {
-						return err
-					}
-					line := fmt.Sprintf("%s %s: strength %v → %v", res.Outcome, res.Path, res.Before, res.After)
-					if res.Flagged {
-						line += " (flagged for review)"
-					}
-					return a.taskOut(cmd, res, line)
-				}),
-			},
-			{
-				Name: "decay", Usage: "weaken the lessons unused for too long (Dream runs this too)",
-				Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
-					"lesson is archived (kept as a note, out of matching). Pinned lessons never decay. A lesson\n" +
-					"whose trigger or strength is broken is never rewritten: it is listed as skipped, with its\n" +
-					"file and line, until you fix it.\n" +
-					"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}],\n" +
-					"skipped: [{path, line, reason}], dry_run}.",
-				Flags: []cli.Flag{jsonFlag(),
-					&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
-					&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
-				},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					today := cmd.String("today")
-					if today == "" {
-						today = time.Now().Format(lesson.DateLayout)
-					}
-					ds, skipped, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(map[string]any{"decayed": ds, "skipped": skipped, "dry_run": cmd.Bool("dry-run")})
-					}
-					for _, d := range ds {
-						line := fmt.Sprintf("%s: %v → %v (%d days)", d.Path, d.Before, d.After, d.Days)
-						if d.Archived {
-							line += ", archived"
-						}
-						fmt.Fprintln(a.stdout, line)
-					}
-					for _, sk := range skipped {
-						at := sk.Path
-						if sk.Line > 0 {
-							at = fmt.Sprintf("%s:%d", sk.Path, sk.Line)
-						}
-						fmt.Fprintf(a.stdout, "skipped %s: %s\n", at, sk.Reason)
-					}
-					fmt.Fprintf(a.stdout, "%d lessons decayed\n", len(ds))
-					return nil
-				}),
-			},
-			{
-				Name: "review", Usage: "the lessons that need a look: flagged, weak, or with frontmatter problems",
-				Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
-				Flags:       []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					rs, err := st.Review(ctx, cmd.Bool("all"))
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(rs)
-					}
-					for _, r := range rs {
-						fmt.Fprintf(a.stdout, "%s (strength %v)\n", r.Path, r.Strength)
-						for _, why := range r.Reasons {
-							fmt.Fprintf(a.stdout, "  - %s\n", why)
-						}
-					}
-					if len(rs) == 0 {
-						fmt.Fprintln(a.stdout, "nothing to review")
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
-				Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
-					"With --json: [{lessons: [path, path], overlap, why}].",
-				Flags: []cli.Flag{jsonFlag()},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					cs, err := st.Contradictions(ctx)
-					if err == nil {
-						err = ctx.Err() // a signal once the pairs are found: print none of them
-					}
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(cs)
-					}
-					for _, c := range cs {
-						fmt.Fprintf(a.stdout, "%s and %s (both on %s): %s\n", c.A, c.B, c.Overlap, c.Why)
-					}
-					if len(cs) == 0 {
-						fmt.Fprintln(a.stdout, "no contradictions")
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
-				Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
-				Flags:       []cli.Flag{jsonFlag()},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					ref, err := oneArg(cmd, "LESSON")
-					if err != nil {
-						return err
-					}
-					h, err := st.History(ctx, ref)
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(h)
-					}
-					fmt.Fprintf(a.stdout, "%s (%s), strength %v\n", h.Name, h.Path, h.Strength)
-					for _, l := range h.Lines {
-						fmt.Fprintf(a.stdout, "  %s\n", l)
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
-				Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
-				Flags:       []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					ts, err := st.Trends(ctx, cmd.String("domain"))
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(ts)
-					}
-					for _, t := range ts {
-						fmt.Fprintf(a.stdout, "%-12s %s  %3d outcomes, %3.0f%% success, mean strength %.2f\n", t.Domain, t.Month, t.Outcomes, t.SuccessRate*100, t.MeanStrength)
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "router", Usage: "measure the learned router against the static order on a replayed outcome log",
-				Description: "Replays this vault's outcome log in time order (the first --train-fraction to train on, the\n" +
-					"rest to test, learning as it goes) and reports precision at 1 and 3 of the static order\n" +
-					"(relevance x strength) and of the learned router. --simulate also replays logs of two synthetic\n" +
-					"worlds, one where usefulness depends on the context in ways the static order cannot see, one\n" +
-					"where it follows relevance x strength. The router reranks matches only with lessons.router:\n" +
-					"true in the config. With --json: {log: {train, held, test, static_p1, learned_p1, static_p3,\n" +
-					"learned_p3}, simulated: [{world, seed, report}]}.",
-				Flags: []cli.Flag{jsonFlag(),
-					&cli.FloatFlag{Name: "train-fraction", Value: 0.5, Usage: "the share of the log, oldest first, to train on (`F`, 0 to 1)"},
-					&cli.BoolFlag{Name: "simulate", Usage: "also replay simulated logs (3 seeds of each world, 3,000 records each)"},
-				},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					frac := cmd.Float("train-fraction")
-					if frac < 0 || frac > 1 {
-						return usagef("--train-fraction %v: give 0 to 1", frac)
-					}
-					rep, err := st.EvalRouter(frac)
-					if err != nil {
-						return err
-					}
-					out := routerEval{Log: reportJSON(rep), Simulated: []simulated{}}
-					if cmd.Bool("simulate") {
-						for _, dep := range []bool{true, false} {
-							for seed := uint64(1); seed <= 3; seed++ {
-								w := router.World{ContextDependent: dep, Seed: seed}
-								name := "context-free"
-								if dep {
-									name = "context-dependent"
-								}
-								out.Simulated = append(out.Simulated, simulated{World: name, Seed: seed,
-									Report: reportJSON(router.Replay(router.Simulate(w, 3000), frac, router.Options{}))})
-							}
-						}
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(out)
-					}
-					fmt.Fprintf(a.stdout, "%-28s %6s %6s  %s  %s\n", "log", "train", "tested", "P@1 static → learned", "P@3 static → learned")
-					line := func(name string, r reportOut) {
-						fmt.Fprintf(a.stdout, "%-28s %6d %6d  %.3f → %.3f          %.3f → %.3f\n", name, r.Train, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3)
-					}
-					line("this vault", out.Log)
-					for _, s := range out.Simulated {
-						line(fmt.Sprintf("%s (seed %d)", s.World, s.Seed), s.Report)
-					}
-					if out.Log.Test == 0 {
-						fmt.Fprintln(a.stdout, "(this vault's log has no outcome to test on yet: a success, logged with a context, among 2+ lessons shown)")
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
-				Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
-					"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
-					"strength with success. With --json: {lessons, live, flagged, archived, outcomes, successes,\n" +
-					"precision, recall, strength_success_correlation} (null when not computable).",
-				Flags: []cli.Flag{jsonFlag()},
-				Action: a.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					s, err := st.Stats(ctx)
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(s)
-					}
-					opt := func(f *float64) string {
-						if f == nil {
-							return "n/a"
-						}
-						return fmt.Sprintf("%.2f", *f)
-					}
-					fmt.Fprintf(a.stdout, "%d lessons (%d live, %d flagged, %d archived); %d outcomes, %d successes\n",
-						s.Lessons, s.Live, s.Flagged, s.Archived, s.Outcomes, s.Successes)
-					fmt.Fprintf(a.stdout, "precision %s, recall %s, strength-success correlation %s\n", opt(s.Precision), opt(s.Recall), opt(s.StrengthSuccess))
-					return nil
-				}),
-			},
+			sh.lessonAddCommand(), sh.lessonMatchCommand(), sh.lessonOutcomeCommand(), sh.lessonDecayCommand(), sh.lessonReviewCommand(), sh.lessonContradictionsCommand(), sh.lessonHistoryCommand(), sh.lessonTrendsCommand(), sh.lessonRouterCommand(), sh.lessonStatsCommand(),
 		},
+	}
+}
+
+func (sh *shell) lessonAddCommand() *cli.Command {
+	return &cli.Command{
+		Name: "add", Usage: "write a new lesson", ArgsUsage: "TITLE",
+		Description: "Writes <lessons folder>/TITLE.md at the initial strength.\n" +
+			"With --json: {path, name, trigger, action_bias, strength}.",
+		Flags: []cli.Flag{jsonFlag(),
+			&cli.StringSliceFlag{Name: "trigger", Usage: "when it applies: `WORDS`, tool:NAME or a path glob (repeat for several; required)"},
+			&cli.StringFlag{Name: "action-bias", Usage: "what to do or avoid, `TEXT`"},
+			&cli.StringFlag{Name: "domain", Usage: "its `DOMAIN` (testing, git, ...)"},
+			&cli.StringSliceFlag{Name: "tag", Usage: "a `TAG` (repeat for several)"},
+			&cli.StringSliceFlag{Name: "episode", Usage: "a `NOTE` it was learned from (a task, a memory; repeat)"},
+			&cli.StringSliceFlag{Name: "derived-from", Usage: "a `LESSON` it refines (repeat)"},
+			&cli.StringFlag{Name: "body", Usage: "what it says and why, `TEXT`"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input"},
+		},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			title, err := oneArg(cmd, "TITLE")
+			if err != nil {
+				return err
+			}
+			body := cmd.String("body")
+			if cmd.Bool("stdin") {
+				if body != "" {
+					return usagef("give the body with --body or --stdin, not both")
+				}
+				b, err := io.ReadAll(sh.stdin)
+				if err != nil {
+					return fmt.Errorf("read standard input: %w", err)
+				}
+				body = string(b)
+			}
+			added, err := st.Add(ctx, lesson.New{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
+				Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
+				DerivedFrom: cmd.StringSlice("derived-from"), Body: body})
+			if err != nil {
+				return err
+			}
+			return sh.taskOut(cmd, added, fmt.Sprintf("added %s (strength %v)", added.Path, added.Strength))
+		}),
+	}
+}
+
+func (sh *shell) lessonMatchCommand() *cli.Command {
+	return &cli.Command{
+		Name: "match", Usage: "the lessons for what you are about to do, strongest and most relevant first", ArgsUsage: "[TEXT...]",
+		Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
+			"lesson's trigger, action bias and text) x strength. With --json: {lessons: [{path, name, trigger,\n" +
+			"action_bias, strength, relevance, score, why}], ms, cached}.\n" +
+			"With --hook, reads a Claude Code PreToolUse hook's JSON on standard input (tool_name,\n" +
+			"tool_input) and prints the hook output that adds the matching lessons to the agent's context\n" +
+			"(nothing when none match); it never blocks the tool.",
+		Flags: append(situationFlags(), jsonFlag(),
+			&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
+			&cli.BoolFlag{Name: "hook", Usage: "act as a Claude Code PreToolUse hook (stdin: the hook's JSON)"},
+		),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			k := int(cmd.Int("k"))
+			if k < 1 || k > lesson.MaxK {
+				return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
+			}
+			if cmd.Bool("hook") {
+				return sh.lessonHook(ctx, k)
+			}
+			s := lesson.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
+			if strings.TrimSpace(s.Text) == "" && s.Tool == "" && len(s.Paths) == 0 {
+				return usagef("say what you are about to do: TEXT, --tool or --path")
+			}
+			res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: k}, 0, (*app.App).MatchLessons)
+			if err != nil {
+				return lessonError(err)
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(res)
+			}
+			if len(res.Lessons) == 0 {
+				fmt.Fprintln(sh.stdout, "no lesson matches")
+			}
+			for _, m := range res.Lessons {
+				fmt.Fprintf(sh.stdout, "%.2f  %s — %s\n      %s (strength %v, relevance %v: %s)\n", m.Score, m.Name, m.ActionBias, m.Path, m.Strength, m.Relevance, m.Why)
+			}
+			return nil
+		},
+	}
+}
+
+func (sh *shell) lessonOutcomeCommand() *cli.Command {
+	return &cli.Command{
+		Name: "outcome", Usage: "say how applying a lesson went: its strength follows", ArgsUsage: "LESSON",
+		Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
+			"starting from the strength the note has now. Appends a History line and a record to the\n" +
+			"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
+			"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
+		Flags: append(situationFlags(), jsonFlag(), agentFlag(),
+			&cli.BoolFlag{Name: "success", Usage: "applying it helped"},
+			&cli.BoolFlag{Name: "failure", Usage: "applying it did not help"},
+			&cli.StringFlag{Name: "episode", Usage: "the `NOTE` (a task, a memory) where it happened"},
+			&cli.StringFlag{Name: "context", Usage: "what the agent was doing, `TEXT`"},
+		),
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			ref, err := oneArg(cmd, "LESSON")
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("success") == cmd.Bool("failure") {
+				return usagef("give one of --success and --failure")
+			}
+			res, err := st.Outcome(ctx, lesson.Outcome{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
+				Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: cmd.String("agent")})
+			if err != nil {
+				return err
+			}
+			line := fmt.Sprintf("%s %s: strength %v → %v", res.Outcome, res.Path, res.Before, res.After)
+			if res.Flagged {
+				line += " (flagged for review)"
+			}
+			return sh.taskOut(cmd, res, line)
+		}),
+	}
+}
+
+func (sh *shell) lessonDecayCommand() *cli.Command {
+	return &cli.Command{
+		Name: "decay", Usage: "weaken the lessons unused for too long (Dream runs this too)",
+		Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
+			"lesson is archived (kept as a note, out of matching). Pinned lessons never decay. A lesson\n" +
+			"whose trigger or strength is broken is never rewritten: it is listed as skipped, with its\n" +
+			"file and line, until you fix it.\n" +
+			"With --json: {decayed: [{path, name, strength_before, strength_after, days, archived}],\n" +
+			"skipped: [{path, line, reason}], dry_run}.",
+		Flags: []cli.Flag{jsonFlag(),
+			&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
+			&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
+		},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			today := cmd.String("today")
+			if today == "" {
+				today = time.Now().Format(lesson.DateLayout)
+			}
+			ds, skipped, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(map[string]any{"decayed": ds, "skipped": skipped, "dry_run": cmd.Bool("dry-run")})
+			}
+			for _, d := range ds {
+				line := fmt.Sprintf("%s: %v → %v (%d days)", d.Path, d.Before, d.After, d.Days)
+				if d.Archived {
+					line += ", archived"
+				}
+				fmt.Fprintln(sh.stdout, line)
+			}
+			for _, sk := range skipped {
+				at := sk.Path
+				if sk.Line > 0 {
+					at = fmt.Sprintf("%s:%d", sk.Path, sk.Line)
+				}
+				fmt.Fprintf(sh.stdout, "skipped %s: %s\n", at, sk.Reason)
+			}
+			fmt.Fprintf(sh.stdout, "%d lessons decayed\n", len(ds))
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonReviewCommand() *cli.Command {
+	return &cli.Command{
+		Name: "review", Usage: "the lessons that need a look: flagged, weak, or with frontmatter problems",
+		Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
+		Flags:       []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			rs, err := st.Review(ctx, cmd.Bool("all"))
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(rs)
+			}
+			for _, r := range rs {
+				fmt.Fprintf(sh.stdout, "%s (strength %v)\n", r.Path, r.Strength)
+				for _, why := range r.Reasons {
+					fmt.Fprintf(sh.stdout, "  - %s\n", why)
+				}
+			}
+			if len(rs) == 0 {
+				fmt.Fprintln(sh.stdout, "nothing to review")
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonContradictionsCommand() *cli.Command {
+	return &cli.Command{
+		Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
+		Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
+			"With --json: [{lessons: [path, path], overlap, why}].",
+		Flags: []cli.Flag{jsonFlag()},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			cs, err := st.Contradictions(ctx)
+			if err == nil {
+				err = ctx.Err() // a signal once the pairs are found: print none of them
+			}
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(cs)
+			}
+			for _, c := range cs {
+				fmt.Fprintf(sh.stdout, "%s and %s (both on %s): %s\n", c.A, c.B, c.Overlap, c.Why)
+			}
+			if len(cs) == 0 {
+				fmt.Fprintln(sh.stdout, "no contradictions")
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonHistoryCommand() *cli.Command {
+	return &cli.Command{
+		Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
+		Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
+		Flags:       []cli.Flag{jsonFlag()},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			ref, err := oneArg(cmd, "LESSON")
+			if err != nil {
+				return err
+			}
+			h, err := st.History(ctx, ref)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(h)
+			}
+			fmt.Fprintf(sh.stdout, "%s (%s), strength %v\n", h.Name, h.Path, h.Strength)
+			for _, l := range h.Lines {
+				fmt.Fprintf(sh.stdout, "  %s\n", l)
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonTrendsCommand() *cli.Command {
+	return &cli.Command{
+		Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
+		Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
+		Flags:       []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			ts, err := st.Trends(ctx, cmd.String("domain"))
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(ts)
+			}
+			for _, t := range ts {
+				fmt.Fprintf(sh.stdout, "%-12s %s  %3d outcomes, %3.0f%% success, mean strength %.2f\n", t.Domain, t.Month, t.Outcomes, t.SuccessRate*100, t.MeanStrength)
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonRouterCommand() *cli.Command {
+	return &cli.Command{
+		Name: "router", Usage: "measure the learned router against the static order on a replayed outcome log",
+		Description: "Replays this vault's outcome log in time order (the first --train-fraction to train on, the\n" +
+			"rest to test, learning as it goes) and reports precision at 1 and 3 of the static order\n" +
+			"(relevance x strength) and of the learned router. --simulate also replays logs of two synthetic\n" +
+			"worlds, one where usefulness depends on the context in ways the static order cannot see, one\n" +
+			"where it follows relevance x strength. The router reranks matches only with lessons.router:\n" +
+			"true in the config. With --json: {log: {train, held, test, static_p1, learned_p1, static_p3,\n" +
+			"learned_p3}, simulated: [{world, seed, report}]}.",
+		Flags: []cli.Flag{jsonFlag(),
+			&cli.FloatFlag{Name: "train-fraction", Value: 0.5, Usage: "the share of the log, oldest first, to train on (`F`, 0 to 1)"},
+			&cli.BoolFlag{Name: "simulate", Usage: "also replay simulated logs (3 seeds of each world, 3,000 records each)"},
+		},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			frac := cmd.Float("train-fraction")
+			if frac < 0 || frac > 1 {
+				return usagef("--train-fraction %v: give 0 to 1", frac)
+			}
+			rep, err := st.EvalRouter(frac)
+			if err != nil {
+				return err
+			}
+			out := routerEval{Log: reportJSON(rep), Simulated: []simulated{}}
+			if cmd.Bool("simulate") {
+				for _, dep := range []bool{true, false} {
+					for seed := uint64(1); seed <= 3; seed++ {
+						w := router.World{ContextDependent: dep, Seed: seed}
+						name := "context-free"
+						if dep {
+							name = "context-dependent"
+						}
+						out.Simulated = append(out.Simulated, simulated{World: name, Seed: seed,
+							Report: reportJSON(router.Replay(router.Simulate(w, 3000), frac, router.Options{}))})
+					}
+				}
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(out)
+			}
+			fmt.Fprintf(sh.stdout, "%-28s %6s %6s  %s  %s\n", "log", "train", "tested", "P@1 static → learned", "P@3 static → learned")
+			line := func(name string, r reportOut) {
+				fmt.Fprintf(sh.stdout, "%-28s %6d %6d  %.3f → %.3f          %.3f → %.3f\n", name, r.Train, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3)
+			}
+			line("this vault", out.Log)
+			for _, s := range out.Simulated {
+				line(fmt.Sprintf("%s (seed %d)", s.World, s.Seed), s.Report)
+			}
+			if out.Log.Test == 0 {
+				fmt.Fprintln(sh.stdout, "(this vault's log has no outcome to test on yet: a success, logged with a context, among 2+ lessons shown)")
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) lessonStatsCommand() *cli.Command {
+	return &cli.Command{
+		Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
+		Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
+			"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
+			"strength with success. With --json: {lessons, live, flagged, archived, outcomes, successes,\n" +
+			"precision, recall, strength_success_correlation} (null when not computable).",
+		Flags: []cli.Flag{jsonFlag()},
+		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			s, err := st.Stats(ctx)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(s)
+			}
+			opt := func(f *float64) string {
+				if f == nil {
+					return "n/a"
+				}
+				return fmt.Sprintf("%.2f", *f)
+			}
+			fmt.Fprintf(sh.stdout, "%d lessons (%d live, %d flagged, %d archived); %d outcomes, %d successes\n",
+				s.Lessons, s.Live, s.Flagged, s.Archived, s.Outcomes, s.Successes)
+			fmt.Fprintf(sh.stdout, "precision %s, recall %s, strength-success correlation %s\n", opt(s.Precision), opt(s.Recall), opt(s.StrengthSuccess))
+			return nil
+		}),
 	}
 }
 
@@ -473,8 +472,8 @@ type hookInput struct {
 
 // lessonHook answers a Claude Code PreToolUse hook: the lessons matching
 // the tool call, as context added for the agent.
-func (a *app) lessonHook(ctx context.Context, st *lesson.Store, k int) error {
-	b, err := io.ReadAll(io.LimitReader(a.stdin, 1<<20))
+func (sh *shell) lessonHook(ctx context.Context, k int) error {
+	b, err := io.ReadAll(io.LimitReader(sh.stdin, 1<<20))
 	if err != nil {
 		return fmt.Errorf("read the hook's input: %w", err)
 	}
@@ -502,7 +501,7 @@ func (a *app) lessonHook(ctx context.Context, st *lesson.Store, k int) error {
 		}
 	}
 	s.Text = strings.Join(words, " ")
-	res, err := st.Matcher().Match(ctx, s, k)
+	res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: k}, 0, (*app.App).MatchLessons)
 	if err != nil || len(res.Lessons) == 0 {
 		return err
 	}
@@ -511,6 +510,6 @@ func (a *app) lessonHook(ctx context.Context, st *lesson.Store, k int) error {
 	for _, m := range res.Lessons {
 		fmt.Fprintf(&sb, "- %s: %s (strength %v; %s)\n", m.Name, m.ActionBias, m.Strength, m.Path)
 	}
-	return a.printJSON(map[string]any{"hookSpecificOutput": map[string]any{
+	return sh.printJSON(map[string]any{"hookSpecificOutput": map[string]any{
 		"hookEventName": "PreToolUse", "additionalContext": sb.String()}})
 }

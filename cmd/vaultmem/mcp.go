@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/watch"
 )
@@ -18,7 +18,7 @@ import (
 // version is reported to MCP clients.
 const version = "0.1.0"
 
-func (a *app) mcpCommand() *cli.Command {
+func (sh *shell) mcpCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the vault to an agent over MCP (stdio)",
@@ -46,89 +46,44 @@ func (a *app) mcpCommand() *cli.Command {
 				}
 			}
 			longRunning()
-			s, ix, err := a.openIndexed(ctx, true)
+			a, err := sh.open(ctx, app.Options{Resident: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close() // and the index
-			w := s.writer()
-			logf := func(format string, args ...any) { fmt.Fprintf(a.stderr, "vaultmem mcp: "+format+"\n", args...) }
+			defer a.Close()
+			logf := func(format string, args ...any) { fmt.Fprintf(sh.stderr, "vaultmem mcp: "+format+"\n", args...) }
 			startup := mcpserver.NewStartup()
-			opts := mcpserver.Options{Vault: s.v, Index: ix, Writer: w,
-				Recall: recall.New(ix, s.recallOptions()), Dream: s.dreamer(ix), Version: version, Startup: startup, Agent: agent, LessonRules: s.cfg.Lessons.Rules,
-				OnPanic: func(err error) { logf("recovered: %v", err) }}
-
-			// The watcher keeps the index current; if another process
-			// watches already, its syncs serve us, and if no watcher can run
-			// at all, each read syncs first.
-			var srv *mcpserver.Server
-			keep := &keeper{store: s.store(ix), logf: logf, gate: s.dreamGate(),
-				onDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }}
-			if s.cfg.Dream.Auto {
-				keep.dreamer = s.dreamer(ix)
-			}
-			watcher, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
-				defer func() { // no note may stop the server
-					if r := recover(); r != nil {
-						logf("recovered after syncing %v: %v", b.Paths, r)
-					}
-				}()
-				if b.Err != nil {
-					logf("sync: %v", b.Err)
-				}
-				if len(b.Paths) > 0 {
-					srv.NotesChanged()
-				}
-				keep.afterBatch(ctx, b)
-			}})
-			switch {
-			case errors.Is(err, watch.ErrRunning):
-				logf("another watcher keeps the index current")
-			case err != nil:
-				logf("no watcher (%v); syncing before each read", err)
-				opts.Sync = func(ctx context.Context) error { _, err := ix.Sync(ctx, s.v.FS(), nil); return err }
-			}
-			if srv, err = mcpserver.New(opts); err != nil {
+			srv, err := mcpserver.New(mcpserver.Options{App: a, Version: version, Startup: startup, Agent: agent,
+				OnPanic: func(err error) { logf("recovered: %v", err) }})
+			if err != nil {
 				return err
 			}
 			runCtx, cancel := context.WithCancel(ctx)
 			defer cancel()
-
-			// The first sync (a cold index of a large vault takes seconds)
-			// runs while the server already answers; then the watcher.
+			// The vault is kept in the background (its first sync, then the
+			// watcher, the queries of CLI processes, Dream) while the server
+			// already answers: a cold index of a large vault takes seconds.
 			var background sync.WaitGroup
 			background.Go(func() {
-				st, err := ix.Sync(runCtx, s.v.FS(), startup.Progress)
-				startup.Finish(err)
-				switch {
-				case runCtx.Err() != nil:
-					return
-				case err != nil:
-					logf("first sync: %v", err)
-				case st.ReadOnly != "" && st.Stale > 0:
-					logf("the index cannot be updated (%s); %d files changed since it was built", st.ReadOnly, st.Stale)
-				}
-				srv.NotesChanged() // every note is listed now
-				// Load the keyword index and the vectors before the first
-				// query needs them; a failure only means that query loads them.
-				ix.Warm(runCtx)
-				// CLI processes on this machine get their reads answered here.
-				stopServing, err := serveQueries(runCtx, s, logf)
+				err := a.Serve(runCtx, app.ServeOptions{Logf: logf, FirstSync: startup.Progress,
+					FirstSyncDone: func(err error) {
+						startup.Finish(err)
+						srv.NotesChanged() // every note is listed now
+					},
+					OnBatch: func(b watch.Batch) {
+						if b.Err != nil {
+							logf("sync: %v", b.Err)
+						}
+						if len(b.Paths) > 0 {
+							srv.NotesChanged()
+						}
+					},
+					OnDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }})
 				if err != nil {
-					logf("%v; CLI commands answer in their own process", err)
-				}
-				defer stopServing()
-				if watcher != nil {
-					// Dream runs on its own here, where the watcher sees
-					// the edits that must hold it back.
-					background.Go(func() { keep.dreamWhenDue(runCtx) })
-					watcher.Run(runCtx)
+					logf("%v", err)
 				}
 			})
-			if watcher != nil {
-				defer watcher.Close()
-			}
-			err = srv.Run(runCtx, mcpserver.NewTransport(a.stdin, a.stdout, mcpserver.TransportOptions{
+			err = srv.Run(runCtx, mcpserver.NewTransport(sh.stdin, sh.stdout, mcpserver.TransportOptions{
 				OnReject: func(e *mcpserver.RejectError) { logf("%v", e) },
 			}))
 			cancel()

@@ -1,42 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// The merge drivers' names in .gitattributes and git config, and the
-// commands that enable them in a clone (git config is not committed, so
-// every clone runs them once; init prints them).
-const (
-	mergeDriverName    = "vaultmem-memory-index"
-	mergeDriverCommand = `git config merge.` + mergeDriverName + `.driver "vaultmem merge-memory-index %O %A %B %P"`
-	mergeDriverLabel   = `git config merge.` + mergeDriverName + `.name "vaultmem MEMORY.md region"`
-
-	noteDriverName    = "vaultmem-note"
-	noteDriverCommand = `git config merge.` + noteDriverName + `.driver "vaultmem merge-note %O %A %B %P"`
-	noteDriverLabel   = `git config merge.` + noteDriverName + `.name "vaultmem memory, task and lesson notes"`
-
-	checkpointDriverName    = "vaultmem-checkpoint"
-	checkpointDriverCommand = `git config merge.` + checkpointDriverName + `.driver "vaultmem merge-checkpoint %O %A %B %P"`
-	checkpointDriverLabel   = `git config merge.` + checkpointDriverName + `.name "vaultmem Dream checkpoint"`
-)
-
-func (a *app) mergeMemoryIndexCommand() *cli.Command {
+func (sh *shell) mergeListCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge-memory-index",
 		Usage:     "merge two versions of MEMORY.md (a git merge driver)",
@@ -47,15 +26,15 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 			"OURS. When both sides changed the text outside the region, OURS is left as it is, and it exits 1:\n" +
 			"git marks the file conflicted, to be resolved by hand. PATH is the file's path in the repository\n" +
 			"(default MEMORY.md), from which its links are relative. It needs no vault. Enable it with\n" +
-			"  " + mergeDriverCommand + "\n" +
-			"and the line `/MEMORY.md merge=" + mergeDriverName + "` in .gitattributes (vaultmem init writes it).",
+			"  " + app.ListDriver.Command + "\n" +
+			"and the line `/MEMORY.md merge=" + app.ListDriver.Name + "` in .gitattributes (vaultmem init writes it).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			file, versions, err := readVersions(cmd, vault.MemoryIndexFile)
+			file, versions, err := readVersions(cmd, vault.MemoryListFile)
 			if err != nil {
 				return err
 			}
 			ours := cmd.Args().Get(1)
-			out, err := memory.MergeIndex(file, versions[0], versions[1], versions[2])
+			out, err := memory.MergeList(file, versions[0], versions[1], versions[2])
 			var pe *markdown.ParseError
 			switch {
 			case errors.Is(err, memory.ErrMergeConflict), errors.As(err, &pe):
@@ -71,11 +50,7 @@ func (a *app) mergeMemoryIndexCommand() *cli.Command {
 	}
 }
 
-// noteMergeRules are the merge rules of the note kinds the note driver
-// merges: memories, tasks and lessons.
-var noteMergeRules = memory.MergeRules.Union(task.MergeRules).Union(lesson.MergeRules)
-
-func (a *app) mergeNoteCommand() *cli.Command {
+func (sh *shell) mergeNoteCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "merge-note",
 		Usage:     "merge two versions of a memory, task or lesson note (a git merge driver)",
@@ -95,17 +70,15 @@ func (a *app) mergeNoteCommand() *cli.Command {
 			"(until it is edited the frontmatter does not parse, so that nothing, Obsidian or vaultmem, takes one\n" +
 			"side for the merge). Keep one version, delete the marker lines, then git add the file. It needs no vault.\n" +
 			"Enable it with\n" +
-			"  " + noteDriverCommand + "\n" +
-			"and lines `/tasks/** merge=" + noteDriverName + "` in .gitattributes (vaultmem init writes them).",
+			"  " + app.NoteDriver.Command + "\n" +
+			"and lines `/tasks/** merge=" + app.NoteDriver.Name + "` in .gitattributes (vaultmem init writes them).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			file, versions, err := readVersions(cmd, "note.md")
 			if err != nil {
 				return err
 			}
 			ours := cmd.Args().Get(1)
-			out, clean, err := markdown.MergeNote(file, versions[0], versions[1], versions[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
-				return gitMergeFile(ctx, base, ours, theirs)
-			}, noteMergeRules)
+			out, clean, err := app.MergeNote(ctx, file, versions[0], versions[1], versions[2])
 			if err != nil {
 				return fmt.Errorf("merge %s: %w", file, err)
 			}
@@ -120,7 +93,7 @@ func (a *app) mergeNoteCommand() *cli.Command {
 	}
 }
 
-func (a *app) mergeCheckpointCommand() *cli.Command {
+func (sh *shell) mergeCheckpointCommand() *cli.Command {
 	file := vault.StateDir + "/" + dream.CheckpointFile
 	return &cli.Command{
 		Name:      "merge-checkpoint",
@@ -132,8 +105,8 @@ func (a *app) mergeCheckpointCommand() *cli.Command {
 			"The result goes to OURS. A version that does not parse exits 1 naming it and the line, OURS left as it is:\n" +
 			"the file is safe to delete (git rm it: the next run looks at every memory). It needs no vault.\n" +
 			"Enable it with\n" +
-			"  " + checkpointDriverCommand + "\n" +
-			"and the line `/" + file + " merge=" + checkpointDriverName + "` in .gitattributes (vaultmem init writes it).",
+			"  " + app.CheckpointDriver.Command + "\n" +
+			"and the line `/" + file + " merge=" + app.CheckpointDriver.Name + "` in .gitattributes (vaultmem init writes it).",
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			p, versions, err := readVersions(cmd, file)
 			if err != nil {
@@ -171,33 +144,4 @@ func readVersions(cmd *cli.Command, defaultFile string) (file string, versions [
 		versions[i] = b
 	}
 	return file, versions, nil
-}
-
-// gitMergeFile merges texts line by line with `git merge-file`; clean is
-// false when lines clashed (the result then has conflict markers).
-func gitMergeFile(ctx context.Context, base, ours, theirs []byte) ([]byte, bool, error) {
-	dir, err := os.MkdirTemp("", "vaultmem-merge-")
-	if err != nil {
-		return nil, false, err
-	}
-	defer os.RemoveAll(dir)
-	var paths [3]string
-	for i, b := range [][]byte{ours, base, theirs} {
-		paths[i] = filepath.Join(dir, []string{"ours", "base", "theirs"}[i])
-		if err := os.WriteFile(paths[i], b, 0o600); err != nil {
-			return nil, false, err
-		}
-	}
-	c := exec.CommandContext(ctx, "git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", paths[0], paths[1], paths[2])
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	out, err := c.Output()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out, true, nil
-	case errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128:
-		return out, false, nil // that many conflicts
-	}
-	return nil, false, fmt.Errorf("git merge-file: %v %s", err, strings.TrimSpace(stderr.String()))
 }

@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-func (a *app) rememberCommand() *cli.Command {
+func (sh *shell) rememberCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "remember",
 		Usage:     "write a memory note (user, feedback, project or reference)",
@@ -43,8 +44,8 @@ func (a *app) rememberCommand() *cli.Command {
 			if cmd.Bool("stdin") && cmd.Args().Len() > 0 {
 				return usagef("give the body as arguments or with --stdin, not both")
 			}
-			if cmd.Bool("stdin") || cmd.Args().Len() == 0 && !isTerminal(a.stdin) {
-				b, err := io.ReadAll(a.stdin)
+			if cmd.Bool("stdin") || cmd.Args().Len() == 0 && !isTerminal(sh.stdin) {
+				b, err := io.ReadAll(sh.stdin)
 				if err != nil {
 					return fmt.Errorf("read body from stdin: %w", err)
 				}
@@ -53,23 +54,15 @@ func (a *app) rememberCommand() *cli.Command {
 			if err := m.Validate(); err != nil {
 				return flagError(err)
 			}
-			if strings.TrimSpace(m.Body) == "" {
-				return usagef("remember needs a BODY: give it as arguments or on standard input")
-			}
 			if cmd.String("expected-hash") != "" && !cmd.Bool("update") {
 				return usagef("--expected-hash goes with --update")
 			}
-			s, ix, err := a.openIndexed(ctx, false)
+			a, err := sh.open(ctx, app.Options{})
 			if err != nil {
 				return err
 			}
-			defer s.Close() // and the index
-			// The index knows the memories by name (a memory's identity) and
-			// lists them in MEMORY.md: current first.
-			if _, err := a.syncIndex(ctx, s, ix); err != nil {
-				return err
-			}
-			res, err := s.store(ix).Remember(ctx, m, memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
+			defer a.Close()
+			res, err := a.Remember(ctx, m, memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
 			var taken *memory.TakenError
 			switch {
 			case errors.Is(err, memory.ErrInvalid):
@@ -82,11 +75,11 @@ func (a *app) rememberCommand() *cli.Command {
 				return err
 			}
 			if cmd.Bool("json") {
-				return a.printJSON(res)
+				return sh.printJSON(res)
 			}
-			fmt.Fprintln(a.stdout, res.Path)
-			if res.IndexError != "" && !a.quiet {
-				fmt.Fprintf(a.stderr, "warning: the memory is written, but %s is not: %s\n", vault.MemoryIndexFile, res.IndexError)
+			fmt.Fprintln(sh.stdout, res.Path)
+			if res.IndexError != "" {
+				sh.warnf("the memory is written, but %s is not: %s", vault.MemoryListFile, res.IndexError)
 			}
 			return nil
 		},
@@ -108,7 +101,10 @@ func isTerminal(r io.Reader) bool {
 // flag at fault.
 func flagError(err error) error {
 	var ie *memory.InvalidError
-	if errors.As(err, &ie) {
+	switch {
+	case errors.As(err, &ie) && ie.Field == "body":
+		return usagef("remember needs a BODY: give it as arguments or on standard input")
+	case errors.As(err, &ie):
 		return usagef("--%s %s", ie.Field, ie.Reason)
 	}
 	return err

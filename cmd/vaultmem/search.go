@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 )
 
-func (a *app) searchCommand() *cli.Command {
+func (sh *shell) searchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "search",
 		Usage:     "search the notes: keyword, vector or hybrid",
@@ -31,75 +35,150 @@ func (a *app) searchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-sync", Usage: "search the index as it is, without bringing it up to date"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			text := joinArgs(cmd)
-			if len(index.Terms(text)) == 0 {
+			req := app.SearchRequest{Query: joinArgs(cmd), Limit: int(cmd.Int("limit")), Offset: int(cmd.Int("offset")),
+				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder"), All: cmd.Bool("all"), NoSync: cmd.Bool("no-sync")}
+			if len(index.Terms(req.Query)) == 0 {
 				return usagef("search needs a QUERY with words to look for")
 			}
-			mode, err := index.ParseMode(cmd.String("mode"))
-			if err != nil {
+			var err error
+			if req.Mode, err = index.ParseMode(cmd.String("mode")); err != nil {
 				return usageError{err}
 			}
-			limit, offset := int(cmd.Int("limit")), int(cmd.Int("offset"))
-			if limit < 1 || limit > index.MaxLimit || offset < 0 || offset > index.MaxLimit {
+			if req.Limit < 1 || req.Limit > index.MaxLimit || req.Offset < 0 || req.Offset > index.MaxLimit {
 				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", index.MaxLimit, index.MaxLimit)
 			}
-			q := index.Query{Text: text, Mode: mode, Limit: offset + limit + 1,
-				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder"), All: cmd.Bool("all")}
-			s, ix, err := a.openIndexed(ctx, false)
+			res, err := query(ctx, sh, app.OpSearch, req, 0, (*app.App).Search)
 			if err != nil {
 				return err
 			}
-			defer s.Close() // and the index
-			search := func(ctx context.Context, _ bool) ([]index.Result, error) { return ix.Search(ctx, q) }
-			var results []index.Result
-			if cmd.Bool("no-sync") {
-				if err := a.requireBuilt(ctx, ix); err != nil {
-					return err
-				}
-				if results, err = search(ctx, false); err != nil {
-					return err
-				}
-			} else {
-				var st index.Stats
-				if results, st, err = searchWhileSyncing(ctx, a, s, ix, search); err != nil {
-					return err
-				}
-				if st.EmbedError != "" && mode != index.Keyword && !a.quiet {
-					fmt.Fprintf(a.stderr, "warning: %s; results are keyword-only\n", st.EmbedError)
-				}
+			if res.EmbedError != "" {
+				sh.warnf("%s; results are keyword-only", res.EmbedError)
 			}
-			more := len(results) > offset+limit
-			results = results[min(offset, len(results)):min(offset+limit, len(results))]
 			if cmd.Bool("json") {
-				out := map[string]any{"results": results}
-				if more {
-					out["next_offset"] = offset + limit
+				out := map[string]any{"results": res.Results}
+				if res.NextOffset > 0 {
+					out["next_offset"] = res.NextOffset
 				}
-				return a.printJSON(out)
+				return sh.printJSON(out)
 			}
-			for _, r := range results {
+			for _, r := range res.Results {
 				loc := fmt.Sprintf("%s:%d", r.Path, r.Line)
 				if r.Heading != "" {
 					loc += "  § " + r.Heading
 				}
-				fmt.Fprintf(a.stdout, "%s  (%.3f)\n    %s\n", loc, r.Score, r.Snippet)
+				fmt.Fprintf(sh.stdout, "%s  (%.3f)\n    %s\n", loc, r.Score, r.Snippet)
 			}
-			if more && !a.quiet {
-				fmt.Fprintf(a.stderr, "more results: --offset %d\n", offset+limit)
+			if res.NextOffset > 0 && !sh.quiet {
+				fmt.Fprintf(sh.stderr, "more results: --offset %d\n", res.NextOffset)
 			}
 			return nil
 		},
 	}
 }
 
-// joinArgs joins the command's arguments with spaces.
-func joinArgs(cmd *cli.Command) string {
-	s := ""
-	for i, a := range cmd.Args().Slice() {
-		if i > 0 {
-			s += " "
-		}
-		s += a
+func (sh *shell) recallCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "recall",
+		Usage:     "the context an agent should see about QUERY, within a token budget",
+		ArgsUsage: "QUERY...",
+		Description: "Classifies what QUERY is after (simple-fact, preference-recall, causal-reasoning,\n" +
+			"entity-relationship, temporal-analysis, hybrid), searches the vault along that intent's\n" +
+			"route in stages (fast, extend, full), fuses, dedups and ranks what it finds, and prints the\n" +
+			"best of it within the budget (the route's, or --budget). With --explain, also the route\n" +
+			"and each stage (on stderr). With --json: {query, intent, confidence, classifier, strategy,\n" +
+			"stages: [{name, ms, results}], items: [{path, heading, block, source, layer, score, tokens,\n" +
+			"text, why}], context, used_tokens, budget, truncated, dropped, no_evidence}. A query that no note\n" +
+			"holds a word of or is near in meaning gets no context (no_evidence: true), not unrelated notes.\n" +
+			"When the agent (--agent, VAULTMEM_AGENT) has a focused task, its context comes first (a quarter\n" +
+			"of the budget at most; --no-focus leaves it out).",
+		Flags: []cli.Flag{
+			jsonFlag(),
+			&cli.IntFlag{Name: "budget", HideDefault: true, Usage: "at most `N` tokens of context, up to 100000 (default: the intent's budget, 500-2000)"},
+			&cli.StringFlag{Name: "intent", Usage: "skip classification: one of the six `INTENT`s"},
+			&cli.BoolFlag{Name: "explain", Usage: "print the route and each stage"},
+			agentFlag(),
+			&cli.BoolFlag{Name: "no-focus", Usage: "leave out the context of the agent's focused task"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			req := app.RecallRequest{Query: joinArgs(cmd), Budget: int(cmd.Int("budget")), NoFocus: cmd.Bool("no-focus")}
+			if len(index.Terms(req.Query)) == 0 {
+				return usagef("recall needs a QUERY with words to search for")
+			}
+			if req.Budget < 0 || req.Budget > recall.MaxBudget {
+				return usagef("--budget must be a number of tokens from 1 to %d", recall.MaxBudget)
+			}
+			var err error
+			if req.Intent, err = intentFlag(cmd); err != nil {
+				return err
+			}
+			if req.Agent, err = agentOf(cmd); err != nil {
+				return err
+			}
+			res, err := query(ctx, sh, app.OpRecall, req, 0, (*app.App).RecallFresh)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(res)
+			}
+			if cmd.Bool("explain") {
+				sh.explain(res)
+			}
+			fmt.Fprint(sh.stdout, res.Context)
+			return nil
+		},
 	}
-	return s
+}
+
+func (sh *shell) explain(res *recall.Result) {
+	fmt.Fprintf(sh.stderr, "intent %s (%.2f, %s), strategy %s, budget %d tokens\n", res.Intent, res.Confidence, res.Classifier, res.Strategy, res.Budget)
+	for _, st := range res.Stages {
+		note := ""
+		if st.TimedOut {
+			note = " (deadline reached)"
+		}
+		fmt.Fprintf(sh.stderr, "  stage %-6s %7.1f ms  %d candidates%s\n", st.Name, st.MS, st.Results, note)
+	}
+	for i, it := range res.Items {
+		fmt.Fprintf(sh.stderr, "  %2d. %.3f %s %s  (%s)\n", i+1, it.Score, it.Path, it.Block, it.Why)
+	}
+	if res.NoEvidence {
+		fmt.Fprintln(sh.stderr, "no evidence: no note holds a word of the query or is near it in meaning, so nothing of the vault is given")
+	}
+	fmt.Fprintf(sh.stderr, "used %d of %d tokens", res.UsedTokens, res.Budget)
+	if res.Truncated {
+		fmt.Fprint(sh.stderr, "; the last item is truncated")
+	}
+	if res.Dropped > 0 {
+		fmt.Fprintf(sh.stderr, "; %d more did not fit", res.Dropped)
+	}
+	fmt.Fprintln(sh.stderr)
+}
+
+// intentFlag reads --intent: "" when not given.
+func intentFlag(cmd *cli.Command) (recall.Intent, error) {
+	name := cmd.String("intent")
+	if name == "" {
+		return "", nil
+	}
+	in, err := recall.ParseIntent(name)
+	if err != nil {
+		return "", usagef("--intent: %v", err)
+	}
+	return in, nil
+}
+
+// agentFlag is a new --agent flag: the agent a command acts for.
+func agentFlag() cli.Flag {
+	return &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
+		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
+}
+
+// agentOf returns the checked agent id of cmd.
+func agentOf(cmd *cli.Command) (string, error) {
+	agent := strings.TrimSpace(cmd.String("agent"))
+	if err := task.CheckAgent(agent); err != nil {
+		return "", usagef("--%s", err)
+	}
+	return agent, nil
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // TestServedAnswersAsInProcess: while a watcher runs, the read commands
@@ -43,9 +45,9 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	ok(t, dir, "index")
 
 	w := startWatch(t, dir)
-	addr := serverAddress(dir)
+	addr := app.ServerAddress(dir)
 	for i := 0; ; i++ {
-		if c, err := dialServer(t.Context(), addr); err == nil {
+		if c, err := app.Dial(t.Context(), addr); err == nil {
 			c.Close()
 			break
 		}
@@ -88,7 +90,7 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	// Garbage, a request for another vault and a client that goes away:
 	// the server answers the next request all the same.
 	for _, junk := range []string{"not json\n", `{"vault": "/elsewhere", "args": ["vaultmem", "search", "x"]}` + "\n", ""} {
-		c, err := dialServer(t.Context(), addr)
+		c, err := app.Dial(t.Context(), addr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +120,7 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	}
 
 	w.stop()
-	if c, err := dialServer(t.Context(), addr); err == nil {
+	if c, err := app.Dial(t.Context(), addr); err == nil {
 		c.Close()
 		t.Errorf("%s still answers after the watcher stopped", addr)
 	}
@@ -130,36 +132,6 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	}
 	if r := vaultmem(t, dir, "", "search", "pnpm"); r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") {
 		t.Errorf("without a server: %+v", r)
-	}
-}
-
-func TestServedCommand(t *testing.T) {
-	for _, tt := range []struct {
-		args  []string
-		ok    bool
-		vault string
-		end   int
-	}{
-		{[]string{"vm", "search", "x"}, true, "", 2},
-		{[]string{"vm", "--vault", "/v", "-q", "recall", "why"}, true, "/v", 5},
-		{[]string{"vm", "--vault=/v", "lesson", "match", "x"}, true, "/v", 4},
-		{[]string{"vm", "task", "context", "--json"}, true, "", 3},
-		{[]string{"vm", "recall", "--agent=x", "why"}, true, "", 2},
-		{[]string{"vm", "recall", "--vault", "/v", "why"}, true, "/v", 2},
-		{[]string{"vm", "search", "--vault=/v", "x"}, true, "/v", 2},
-		{[]string{"vm", "--vault", "/a", "lesson", "match", "x", "-vault", "/v"}, true, "/v", 5},
-		{[]string{"vm", "search", "x", "--", "--vault", "/v"}, true, "", 2},
-		{[]string{"vm", "lesson", "--json", "match"}, false, "", 0},
-		{[]string{"vm", "task", "done"}, false, "", 0},
-		{[]string{"vm", "lesson", "outcome", "x"}, false, "", 0},
-		{[]string{"vm", "remember", "x"}, false, "", 0},
-		{[]string{"vm", "--help", "search"}, false, "", 0},
-		{[]string{"vm"}, false, "", 0},
-	} {
-		vault, _, end, ok := servedCommand(tt.args)
-		if ok != tt.ok || vault != tt.vault || end != tt.end {
-			t.Errorf("%v: %q %d %v, want %q %d %v", tt.args, vault, end, ok, tt.vault, tt.end, tt.ok)
-		}
 	}
 }
 
@@ -186,7 +158,7 @@ func acceptEach(l net.Listener, handle func(net.Conn)) <-chan struct{} {
 func TestServerThatDropsTheRequest(t *testing.T) {
 	dir := newVault(t)
 	ok(t, dir, "lesson", "add", "Pin versions", "--trigger", "add a dependency", "--action-bias", "pin the version")
-	l, err := listenServer(serverAddress(dir))
+	l, err := app.Listen(app.ServerAddress(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +208,7 @@ func vaultmemGuarded(t *testing.T, dir, stdin string, env []string, args ...stri
 // goroutine; connections are closed when the test ends.
 func fakeServer(t *testing.T, dir string, handle func(net.Conn)) {
 	t.Helper()
-	l, err := listenServer(serverAddress(dir))
+	l, err := app.Listen(app.ServerAddress(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +277,7 @@ func TestServerAnswerOverTheBound(t *testing.T) {
 		chunks int // -1: endless
 	}{
 		{"endless", -1},
-		{"over the bound", maxAnswer/len(chunk) + 1},
+		{"over the bound", app.MaxAnswer/len(chunk) + 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := dir
@@ -333,11 +305,11 @@ func TestServerAnswerOverTheBound(t *testing.T) {
 // owner may connect, and it is gone once the listener closes.
 func TestServerAddress(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	addr := serverAddress(a)
-	if addr == serverAddress(b) || addr != serverAddress(a) {
-		t.Fatalf("addresses %q and %q for two vaults", addr, serverAddress(b))
+	addr := app.ServerAddress(a)
+	if addr == app.ServerAddress(b) || addr != app.ServerAddress(a) {
+		t.Fatalf("addresses %q and %q for two vaults", addr, app.ServerAddress(b))
 	}
-	l, err := listenServer(addr)
+	l, err := app.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,14 +319,14 @@ func TestServerAddress(t *testing.T) {
 	if err := ownerOnly(addr); err != nil {
 		t.Error(err)
 	}
-	c, err := dialServer(t.Context(), addr)
+	c, err := app.Dial(t.Context(), addr)
 	if err != nil {
 		t.Fatalf("dial %s: %v", addr, err)
 	}
 	c.Close()
 	l.Close()
 	<-accepted
-	if c, err := dialServer(t.Context(), addr); err == nil {
+	if c, err := app.Dial(t.Context(), addr); err == nil {
 		c.Close()
 		t.Errorf("%s still accepts after its listener closed", addr)
 	}

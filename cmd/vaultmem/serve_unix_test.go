@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // ownerOnly says why the socket at addr is not for its owner alone.
@@ -30,7 +32,7 @@ func ownerOnly(addr string) error {
 func TestStaleSocket(t *testing.T) {
 	dir := newVault(t)
 	ok(t, dir, "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
-	sock := serverAddress(dir)
+	sock := app.ServerAddress(dir)
 	os.MkdirAll(filepath.Dir(sock), 0o700)
 	if err := os.WriteFile(sock, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -53,8 +55,8 @@ func TestStaleSocket(t *testing.T) {
 // TestSocketOfAnotherUser: a socket another user owns is not taken for
 // the vault's server.
 func TestSocketOfAnotherUser(t *testing.T) {
-	addr := serverAddress(t.TempDir())
-	l, err := listenServer(addr)
+	addr := app.ServerAddress(t.TempDir())
+	l, err := app.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestSocketOfAnotherUser(t *testing.T) {
 	if err := os.Lchown(addr, 4242, 4242); err != nil {
 		t.Skipf("cannot give the socket to another user: %v", err) // not root
 	}
-	if c, err := dialServer(t.Context(), addr); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
+	if c, err := app.Dial(t.Context(), addr); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
 		if c != nil {
 			c.Close()
 		}
@@ -72,7 +74,7 @@ func TestSocketOfAnotherUser(t *testing.T) {
 	if err := os.Lchown(addr, os.Getuid(), os.Getgid()); err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialServer(t.Context(), addr)
+	c, err := app.Dial(t.Context(), addr)
 	if err != nil {
 		t.Fatalf("dial this user's socket: %v", err)
 	}
@@ -86,7 +88,7 @@ func TestSocketInTheTemporaryFolder(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	vault := filepath.Join(t.TempDir(), strings.Repeat("long-folder-name/", 6))
-	addr := serverAddress(vault)
+	addr := app.ServerAddress(vault)
 	if !strings.HasPrefix(addr, tmp) {
 		t.Fatalf("address %s for a vault at %s (%d bytes), want one under %s", addr, vault, len(vault), tmp)
 	}
@@ -96,20 +98,20 @@ func TestSocketInTheTemporaryFolder(t *testing.T) {
 	if err := os.Chmod(filepath.Dir(addr), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if l, err := listenServer(addr); err == nil {
+	if l, err := app.Listen(addr); err == nil {
 		l.Close()
 		t.Errorf("listened in %s, open to others", filepath.Dir(addr))
 	}
 	if err := os.Chmod(filepath.Dir(addr), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l, err := listenServer(addr)
+	l, err := app.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another server's socket put in its place (two started at once) is
 	// not removed when this one stops.
-	other, err := listenServer(addr)
+	other, err := app.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +160,12 @@ func TestSocketOutOfAnOpenTmp(t *testing.T) {
 					t.Skipf("cannot give the folder to another user: %v", err) // not root
 				}
 			}
-			addr := serverAddress(dir)
+			addr := app.ServerAddress(dir)
 			if got := filepath.Dir(addr) == tmp; got != tt.there {
 				t.Errorf("the socket is %s; in .vaultmem/tmp: %v, want %v", addr, got, tt.there)
 			}
 			inTmp := filepath.Join(tmp, "serve.sock")
-			l, err := listenServer(inTmp)
+			l, err := app.Listen(inTmp)
 			if err == nil {
 				l.Close()
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/vaultmem/vaultmem/app"
 	"golang.org/x/sys/windows"
 )
 
@@ -12,7 +13,7 @@ import (
 // not for its owner alone: its access list must hold one entry, which
 // allows this user. It reads the list through a connection of its own.
 func ownerOnly(addr string) error {
-	c, err := dialServer(context.Background(), addr)
+	c, err := app.Dial(context.Background(), addr)
 	if err != nil {
 		return err
 	}

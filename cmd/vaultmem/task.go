@@ -8,36 +8,16 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
 )
 
-// agentFlag is a new --agent flag: the agent a task command acts for.
-func agentFlag() cli.Flag {
-	return &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
-		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
-}
-
-// agentOf returns the checked agent id of cmd.
-func agentOf(cmd *cli.Command) (string, error) {
-	agent := strings.TrimSpace(cmd.String("agent"))
-	if err := task.CheckAgent(agent); err != nil {
-		return "", usagef("--%s", err)
-	}
-	return agent, nil
-}
-
-// tasks returns the vault's task store over ix.
-func (s *session) tasks(ix *index.Index) *task.Store {
-	return task.NewStore(s.writer(), ix, task.Options{Folder: s.v.Folders().Tasks, FS: s.v.FS()})
-}
-
 // withTasks wraps a task command: the index brought up to date (as every
 // read command does), then the vault's task store over it.
-func (a *app) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store) error) cli.ActionFunc {
-	return a.withIndex(func(ctx context.Context, cmd *cli.Command, s *session, ix *index.Index) error {
-		return taskError(fn(ctx, cmd, s.tasks(ix)))
+func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store) error) cli.ActionFunc {
+	return sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+		return taskError(fn(ctx, cmd, a.Tasks()))
 	})
 }
 
@@ -66,12 +46,12 @@ func optionalArg(cmd *cli.Command, what string) (string, error) {
 
 // textInput is the text of args, or of stdin with --stdin (or when it is
 // piped and args are empty).
-func (a *app) textInput(cmd *cli.Command, args []string) (string, error) {
+func (sh *shell) textInput(cmd *cli.Command, args []string) (string, error) {
 	if cmd.Bool("stdin") && len(args) > 0 {
 		return "", usagef("give the text as arguments or with --stdin, not both")
 	}
-	if cmd.Bool("stdin") || len(args) == 0 && !isTerminal(a.stdin) {
-		b, err := io.ReadAll(a.stdin)
+	if cmd.Bool("stdin") || len(args) == 0 && !isTerminal(sh.stdin) {
+		b, err := io.ReadAll(sh.stdin)
 		if err != nil {
 			return "", fmt.Errorf("read standard input: %w", err)
 		}
@@ -80,34 +60,38 @@ func (a *app) textInput(cmd *cli.Command, args []string) (string, error) {
 	return strings.Join(args, " "), nil
 }
 
-func (a *app) taskCommand() *cli.Command {
-	newFlags := func() []cli.Flag {
-		return []cli.Flag{jsonFlag(), agentFlag(),
-			&cli.StringFlag{Name: "priority", Usage: "`P`: high, medium (the default) or low"},
-			&cli.StringSliceFlag{Name: "depends-on", Usage: "a `TASK` this one waits for (repeat for several)"},
-			&cli.StringFlag{Name: "description", Usage: "what the task is about, `TEXT` (the note's body before its log)"},
-			&cli.BoolFlag{Name: "stdin", Usage: "read the description from standard input"},
-		}
+// newTaskFlags are the flags of the commands that write a new task.
+func newTaskFlags() []cli.Flag {
+	return []cli.Flag{jsonFlag(), agentFlag(),
+		&cli.StringFlag{Name: "priority", Usage: "`P`: high, medium (the default) or low"},
+		&cli.StringSliceFlag{Name: "depends-on", Usage: "a `TASK` this one waits for (repeat for several)"},
+		&cli.StringFlag{Name: "description", Usage: "what the task is about, `TEXT` (the note's body before its log)"},
+		&cli.BoolFlag{Name: "stdin", Usage: "read the description from standard input"},
 	}
-	newTask := func(cmd *cli.Command) (task.New, error) {
-		title, err := oneArg(cmd, "TITLE")
+}
+
+// newTask is the new task a command's TITLE and flags say.
+func (sh *shell) newTask(cmd *cli.Command) (task.New, error) {
+	title, err := oneArg(cmd, "TITLE")
+	if err != nil {
+		return task.New{}, err
+	}
+	n := task.New{Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
+		DependsOn: cmd.StringSlice("depends-on"), Description: cmd.String("description")}
+	if cmd.Bool("stdin") {
+		if n.Description != "" {
+			return n, usagef("give the description with --description or --stdin, not both")
+		}
+		b, err := io.ReadAll(sh.stdin)
 		if err != nil {
-			return task.New{}, err
+			return n, fmt.Errorf("read standard input: %w", err)
 		}
-		n := task.New{Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
-			DependsOn: cmd.StringSlice("depends-on"), Description: cmd.String("description")}
-		if cmd.Bool("stdin") {
-			if n.Description != "" {
-				return n, usagef("give the description with --description or --stdin, not both")
-			}
-			b, err := io.ReadAll(a.stdin)
-			if err != nil {
-				return n, fmt.Errorf("read standard input: %w", err)
-			}
-			n.Description = string(b)
-		}
-		return n, nil
+		n.Description = string(b)
 	}
+	return n, nil
+}
+
+func (sh *shell) taskCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "task",
 		Usage: "a task tree kept as notes: one focused task per agent, a log of decisions, its context",
@@ -116,285 +100,317 @@ func (a *app) taskCommand() *cli.Command {
 			"is. Each agent (--agent, or VAULTMEM_AGENT; default 'default') has its own focus under\n" +
 			".vaultmem/state/focus/; a subagent 'a/b' without one reads a's. Every command takes --json.",
 		Commands: []*cli.Command{
-			{
-				Name: "add", Usage: "add a task", ArgsUsage: "TITLE",
-				Description: "Writes <tasks folder>/TITLE.md, status todo. With --json: {path, name, parent, priority, depends_on}.",
-				Flags:       append(newFlags(), &cli.StringFlag{Name: "parent", Usage: "the parent `TASK`"}),
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					n, err := newTask(cmd)
-					if err != nil {
-						return err
-					}
-					added, err := st.Add(ctx, n)
-					if err != nil {
-						return err
-					}
-					return a.taskOut(cmd, added, added.Path)
-				}),
-			},
-			{
-				Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
-				Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
-				Flags:       newFlags(),
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					n, err := newTask(cmd)
-					if err != nil {
-						return err
-					}
-					added, err := st.Spawn(ctx, agent, n)
-					if err != nil {
-						return err
-					}
-					return a.taskOut(cmd, added, added.Path+" (focused, doing)")
-				}),
-			},
-			{
-				Name: "start", Usage: "focus a task: status doing, held by this agent", ArgsUsage: "TASK",
-				Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
-					"unless --force. With --json: {path, agent, focus, took_from}.",
-				Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					ref, err := oneArg(cmd, "TASK")
-					if err != nil {
-						return err
-					}
-					res, err := st.Start(ctx, agent, ref, cmd.Bool("force"))
-					if err != nil {
-						return err
-					}
-					line := "started " + res.Path + " (agent " + agent + ")"
-					if res.TookFrom != "" {
-						line += ", taken from " + res.TookFrom
-					}
-					return a.taskOut(cmd, res, line)
-				}),
-			},
-			{
-				Name: "done", Usage: "finish the focused task (or TASK); the focus moves to its parent", ArgsUsage: "[TASK]",
-				Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
-					"With --json: {done: path, focus: path or null}.",
-				Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					ref, err := optionalArg(cmd, "TASK")
-					if err != nil {
-						return err
-					}
-					res, err := st.Done(ctx, agent, ref, cmd.Bool("force"))
-					if err != nil {
-						return err
-					}
-					line := "done " + res.Done + "; focus: none"
-					if res.Focus != nil {
-						line = "done " + res.Done + "; focus: " + *res.Focus
-					}
-					return a.taskOut(cmd, res, line)
-				}),
-			},
-			{
-				Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
-				Description: "With --json: {path, type, time, line, agent}.",
-				Flags:       []cli.Flag{jsonFlag(), agentFlag(), &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					ref, err := optionalArg(cmd, "TASK")
-					if err != nil {
-						return err
-					}
-					res, err := st.Block(ctx, agent, ref, cmd.String("reason"))
-					if err != nil {
-						return err
-					}
-					return a.taskOut(cmd, res, "blocked "+res.Path)
-				}),
-			},
-			{
-				Name: "event", Usage: "append a decision, note, blocker or milestone to a task's log", ArgsUsage: "[TEXT...]",
-				Description: "Appends to the focused task's log (or --task's). The text is the arguments, or standard\n" +
-					"input (read when piped, or with --stdin): pipe long text, logs or analyses.\n" +
-					"With --json: {path, type, time, line, agent}.",
-				Flags: []cli.Flag{jsonFlag(), agentFlag(),
-					&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
-					&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
-					&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					text, err := a.textInput(cmd, cmd.Args().Slice())
-					if err != nil {
-						return err
-					}
-					res, err := st.Event(ctx, agent, cmd.String("task"), cmd.String("type"), text)
-					if err != nil {
-						return err
-					}
-					return a.taskOut(cmd, res, res.Path+": "+strings.SplitN(res.Line, "\n", 2)[0])
-				}),
-			},
-			{
-				Name: "focus", Usage: "this agent's focused task",
-				Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
-				Flags:       []cli.Flag{jsonFlag(), agentFlag()},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					f, err := st.Focus(ctx, agent)
-					if err != nil {
-						return err
-					}
-					if f.Lost != "" && !a.quiet {
-						fmt.Fprintf(a.stderr, "warning: %s\n", f.Lost)
-					}
-					if cmd.Bool("json") {
-						var t any
-						if f.Task != "" {
-							t = f.Task
-						}
-						return a.printJSON(map[string]any{"agent": f.Agent, "task": t, "from": f.From})
-					}
-					if f.Task == "" {
-						fmt.Fprintf(a.stdout, "agent %s has no focused task\n", agent)
-						return nil
-					}
-					line := f.Task
-					if f.From != agent {
-						line += " (agent " + f.From + "'s focus)"
-					}
-					fmt.Fprintln(a.stdout, line)
-					return nil
-				}),
-			},
-			{
-				Name: "tree", Usage: "the task tree (finished branches folded unless --all)", ArgsUsage: "[TASK]",
-				Description: "Prints problems (parent cycles, depends_on cycles and self-dependencies, parents and\n" +
-					"dependencies that are no task, unknown statuses) as warnings naming file and line. With --json:\n" +
-					"{path, name, status, priority, assignee, children: [...], folded, problems: [{path, line,\n" +
-					"reason}]} (the whole vault's tree is a top node without a path whose children are the roots).",
-				Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					ref, err := optionalArg(cmd, "TASK")
-					if err != nil {
-						return err
-					}
-					top, err := st.Tree(ctx, ref, cmd.Bool("all"))
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(top)
-					}
-					a.printProblems(top.Problems)
-					if top.Path == "" {
-						if len(top.Children) == 0 {
-							fmt.Fprintln(a.stdout, "no tasks yet: add one with 'vaultmem task add TITLE'")
-						}
-						for _, c := range top.Children {
-							a.printNode(c, 0)
-						}
-					} else {
-						a.printNode(top, 0)
-					}
-					return nil
-				}),
-			},
-			{
-				Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
-				Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
-					"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}],\n" +
-					"total, more, next_offset} (a page: --limit, --offset).",
-				Flags: pageFlags(jsonFlag()),
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					if err := noArgs(cmd); err != nil {
-						return err
-					}
-					all, err := st.Ready(ctx)
-					if err != nil {
-						return err
-					}
-					rs, info, err := paginate(cmd, all)
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(withPage(map[string]any{"tasks": rs}, info))
-					}
-					if len(rs) == 0 {
-						fmt.Fprintln(a.stdout, "no task is ready")
-					}
-					offset := int(cmd.Int("offset"))
-					for i, r := range rs {
-						fmt.Fprintf(a.stdout, "%d. %s — %s\n   %s\n", offset+i+1, r.Name, r.Path, r.Why)
-					}
-					a.printMore(info)
-					return nil
-				}),
-			},
-			{
-				Name: "context", Usage: "the focused task's (or TASK's) context within a token budget", ArgsUsage: "[TASK]",
-				Description: "Ancestors, siblings not done (with their last milestone), children, and the task's log,\n" +
-					"newest events kept when the budget is short. With --json: {task, ancestors, siblings,\n" +
-					"children, events, context, used_tokens, budget, truncated, cut, pruned}.",
-				Flags: []cli.Flag{jsonFlag(), agentFlag(),
-					&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
-				Action: a.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-					agent, err := agentOf(cmd)
-					if err != nil {
-						return err
-					}
-					ref, err := optionalArg(cmd, "TASK")
-					if err != nil {
-						return err
-					}
-					if b := cmd.Int("budget"); b < 1 || b > task.MaxBudget {
-						return usagef("--budget must be from 1 to %d tokens", task.MaxBudget)
-					}
-					c, err := st.Context(ctx, agent, ref, int(cmd.Int("budget")))
-					if err != nil {
-						return err
-					}
-					if cmd.Bool("json") {
-						return a.printJSON(c)
-					}
-					fmt.Fprint(a.stdout, c.Context)
-					return nil
-				}),
-			},
+			sh.taskAddCommand(), sh.taskSpawnCommand(), sh.taskStartCommand(), sh.taskDoneCommand(), sh.taskBlockCommand(), sh.taskEventCommand(), sh.taskFocusCommand(), sh.taskTreeCommand(), sh.taskReadyCommand(), sh.taskContextCommand(),
+		},
+	}
+}
+
+func (sh *shell) taskAddCommand() *cli.Command {
+	return &cli.Command{
+		Name: "add", Usage: "add a task", ArgsUsage: "TITLE",
+		Description: "Writes <tasks folder>/TITLE.md, status todo. With --json: {path, name, parent, priority, depends_on}.",
+		Flags:       append(newTaskFlags(), &cli.StringFlag{Name: "parent", Usage: "the parent `TASK`"}),
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			n, err := sh.newTask(cmd)
+			if err != nil {
+				return err
+			}
+			added, err := st.Add(ctx, n)
+			if err != nil {
+				return err
+			}
+			return sh.taskOut(cmd, added, added.Path)
+		}),
+	}
+}
+
+func (sh *shell) taskSpawnCommand() *cli.Command {
+	return &cli.Command{
+		Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
+		Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
+		Flags:       newTaskFlags(),
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			n, err := sh.newTask(cmd)
+			if err != nil {
+				return err
+			}
+			added, err := st.Spawn(ctx, agent, n)
+			if err != nil {
+				return err
+			}
+			return sh.taskOut(cmd, added, added.Path+" (focused, doing)")
+		}),
+	}
+}
+
+func (sh *shell) taskStartCommand() *cli.Command {
+	return &cli.Command{
+		Name: "start", Usage: "focus a task: status doing, held by this agent", ArgsUsage: "TASK",
+		Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
+			"unless --force. With --json: {path, agent, focus, took_from}.",
+		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			ref, err := oneArg(cmd, "TASK")
+			if err != nil {
+				return err
+			}
+			res, err := st.Start(ctx, agent, ref, cmd.Bool("force"))
+			if err != nil {
+				return err
+			}
+			line := "started " + res.Path + " (agent " + agent + ")"
+			if res.TookFrom != "" {
+				line += ", taken from " + res.TookFrom
+			}
+			return sh.taskOut(cmd, res, line)
+		}),
+	}
+}
+
+func (sh *shell) taskDoneCommand() *cli.Command {
+	return &cli.Command{
+		Name: "done", Usage: "finish the focused task (or TASK); the focus moves to its parent", ArgsUsage: "[TASK]",
+		Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
+			"With --json: {done: path, focus: path or null}.",
+		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			ref, err := optionalArg(cmd, "TASK")
+			if err != nil {
+				return err
+			}
+			res, err := st.Done(ctx, agent, ref, cmd.Bool("force"))
+			if err != nil {
+				return err
+			}
+			line := "done " + res.Done + "; focus: none"
+			if res.Focus != nil {
+				line = "done " + res.Done + "; focus: " + *res.Focus
+			}
+			return sh.taskOut(cmd, res, line)
+		}),
+	}
+}
+
+func (sh *shell) taskBlockCommand() *cli.Command {
+	return &cli.Command{
+		Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
+		Description: "With --json: {path, type, time, line, agent}.",
+		Flags:       []cli.Flag{jsonFlag(), agentFlag(), &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			ref, err := optionalArg(cmd, "TASK")
+			if err != nil {
+				return err
+			}
+			res, err := st.Block(ctx, agent, ref, cmd.String("reason"))
+			if err != nil {
+				return err
+			}
+			return sh.taskOut(cmd, res, "blocked "+res.Path)
+		}),
+	}
+}
+
+func (sh *shell) taskEventCommand() *cli.Command {
+	return &cli.Command{
+		Name: "event", Usage: "append a decision, note, blocker or milestone to a task's log", ArgsUsage: "[TEXT...]",
+		Description: "Appends to the focused task's log (or --task's). The text is the arguments, or standard\n" +
+			"input (read when piped, or with --stdin): pipe long text, logs or analyses.\n" +
+			"With --json: {path, type, time, line, agent}.",
+		Flags: []cli.Flag{jsonFlag(), agentFlag(),
+			&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
+			&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			text, err := sh.textInput(cmd, cmd.Args().Slice())
+			if err != nil {
+				return err
+			}
+			res, err := st.Event(ctx, agent, cmd.String("task"), cmd.String("type"), text)
+			if err != nil {
+				return err
+			}
+			return sh.taskOut(cmd, res, res.Path+": "+strings.SplitN(res.Line, "\n", 2)[0])
+		}),
+	}
+}
+
+func (sh *shell) taskFocusCommand() *cli.Command {
+	return &cli.Command{
+		Name: "focus", Usage: "this agent's focused task",
+		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
+		Flags:       []cli.Flag{jsonFlag(), agentFlag()},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			f, err := st.Focus(ctx, agent)
+			if err != nil {
+				return err
+			}
+			if f.Lost != "" && !sh.quiet {
+				fmt.Fprintf(sh.stderr, "warning: %s\n", f.Lost)
+			}
+			if cmd.Bool("json") {
+				var t any
+				if f.Task != "" {
+					t = f.Task
+				}
+				return sh.printJSON(map[string]any{"agent": f.Agent, "task": t, "from": f.From})
+			}
+			if f.Task == "" {
+				fmt.Fprintf(sh.stdout, "agent %s has no focused task\n", agent)
+				return nil
+			}
+			line := f.Task
+			if f.From != agent {
+				line += " (agent " + f.From + "'s focus)"
+			}
+			fmt.Fprintln(sh.stdout, line)
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) taskTreeCommand() *cli.Command {
+	return &cli.Command{
+		Name: "tree", Usage: "the task tree (finished branches folded unless --all)", ArgsUsage: "[TASK]",
+		Description: "Prints problems (parent cycles, depends_on cycles and self-dependencies, parents and\n" +
+			"dependencies that are no task, unknown statuses) as warnings naming file and line. With --json:\n" +
+			"{path, name, status, priority, assignee, children: [...], folded, problems: [{path, line,\n" +
+			"reason}]} (the whole vault's tree is a top node without a path whose children are the roots).",
+		Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			ref, err := optionalArg(cmd, "TASK")
+			if err != nil {
+				return err
+			}
+			top, err := st.Tree(ctx, ref, cmd.Bool("all"))
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(top)
+			}
+			sh.printProblems(top.Problems)
+			if top.Path == "" {
+				if len(top.Children) == 0 {
+					fmt.Fprintln(sh.stdout, "no tasks yet: add one with 'vaultmem task add TITLE'")
+				}
+				for _, c := range top.Children {
+					sh.printNode(c, 0)
+				}
+			} else {
+				sh.printNode(top, 0)
+			}
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) taskReadyCommand() *cli.Command {
+	return &cli.Command{
+		Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
+		Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
+			"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}],\n" +
+			"total, more, next_offset} (a page: --limit, --offset).",
+		Flags: pageFlags(jsonFlag()),
+		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			all, err := st.Ready(ctx)
+			if err != nil {
+				return err
+			}
+			rs, info, err := paginate(cmd, all)
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(withPage(map[string]any{"tasks": rs}, info))
+			}
+			if len(rs) == 0 {
+				fmt.Fprintln(sh.stdout, "no task is ready")
+			}
+			offset := int(cmd.Int("offset"))
+			for i, r := range rs {
+				fmt.Fprintf(sh.stdout, "%d. %s — %s\n   %s\n", offset+i+1, r.Name, r.Path, r.Why)
+			}
+			sh.printMore(info)
+			return nil
+		}),
+	}
+}
+
+func (sh *shell) taskContextCommand() *cli.Command {
+	return &cli.Command{
+		Name: "context", Usage: "the focused task's (or TASK's) context within a token budget", ArgsUsage: "[TASK]",
+		Description: "Ancestors, siblings not done (with their last milestone), children, and the task's log,\n" +
+			"newest events kept when the budget is short. With --json: {task, ancestors, siblings,\n" +
+			"children, events, context, used_tokens, budget, truncated, cut, pruned}.",
+		Flags: []cli.Flag{jsonFlag(), agentFlag(),
+			&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			agent, err := agentOf(cmd)
+			if err != nil {
+				return err
+			}
+			ref, err := optionalArg(cmd, "TASK")
+			if err != nil {
+				return err
+			}
+			if b := cmd.Int("budget"); b < 1 || b > task.MaxBudget {
+				return usagef("--budget must be from 1 to %d tokens", task.MaxBudget)
+			}
+			req := app.ContextRequest{Task: ref, Agent: agent, Budget: int(cmd.Int("budget"))}
+			c, err := query(ctx, sh, app.OpContext, req, 0, (*app.App).TaskContext)
+			if err != nil {
+				return taskError(err)
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(c)
+			}
+			fmt.Fprint(sh.stdout, c.Context)
+			return nil
 		},
 	}
 }
 
 // taskOut prints a task command's result: v as JSON, else line.
-func (a *app) taskOut(cmd *cli.Command, v any, line string) error {
+func (sh *shell) taskOut(cmd *cli.Command, v any, line string) error {
 	if cmd.Bool("json") {
-		return a.printJSON(v)
+		return sh.printJSON(v)
 	}
-	fmt.Fprintln(a.stdout, line)
+	fmt.Fprintln(sh.stdout, line)
 	return nil
 }
 
 // printNode prints a task tree, two spaces a level.
-func (a *app) printNode(n *task.Node, depth int) {
+func (sh *shell) printNode(n *task.Node, depth int) {
 	line := fmt.Sprintf("%s- %s [%s, %s] %s", strings.Repeat("  ", depth), n.Name, n.Status, n.Priority, n.Path)
 	if n.Assignee != "" {
 		line += " @" + n.Assignee
@@ -402,23 +418,23 @@ func (a *app) printNode(n *task.Node, depth int) {
 	if n.Folded > 0 {
 		line += fmt.Sprintf(" (+%d finished, --all shows them)", n.Folded)
 	}
-	fmt.Fprintln(a.stdout, line)
+	fmt.Fprintln(sh.stdout, line)
 	for _, c := range n.Children {
-		a.printNode(c, depth+1)
+		sh.printNode(c, depth+1)
 	}
 }
 
 // printProblems prints, unless --quiet, each problem as a warning naming
 // its file and line.
-func (a *app) printProblems(ps []markdown.Problem) {
-	if a.quiet {
+func (sh *shell) printProblems(ps []markdown.Problem) {
+	if sh.quiet {
 		return
 	}
 	for _, p := range ps {
 		if p.Line > 0 {
-			fmt.Fprintf(a.stderr, "warning: %s:%d: %s\n", p.Path, p.Line, p.Message)
+			fmt.Fprintf(sh.stderr, "warning: %s:%d: %s\n", p.Path, p.Line, p.Message)
 		} else {
-			fmt.Fprintf(a.stderr, "warning: %s: %s\n", p.Path, p.Message)
+			fmt.Fprintf(sh.stderr, "warning: %s: %s\n", p.Path, p.Message)
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // mountTmpfs mounts a small file system of its own for the test (a disk
@@ -180,7 +182,7 @@ func TestServerOfAnotherUser(t *testing.T) {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	addr := serverAddress(dir)
+	addr := app.ServerAddress(dir)
 	if filepath.Dir(addr) != tmp {
 		t.Fatalf("the socket is %s, want one in %s", addr, tmp)
 	}
@@ -243,7 +245,8 @@ func TestFakeServerHelper(t *testing.T) {
 		go func() {
 			defer c.Close()
 			bufio.NewReader(c).ReadString('\n')
-			json.NewEncoder(c).Encode(serveResponse{Stdout: "HIJACKED\n"})
+			c.Write([]byte("\n")) // taken
+			json.NewEncoder(c).Encode(map[string]any{"result": map[string]any{"results": []map[string]any{{"path": "HIJACKED", "snippet": "HIJACKED"}}}})
 		}()
 	}
 }

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
-func (a *app) watchCommand() *cli.Command {
+func (sh *shell) watchCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "watch",
 		Usage: "keep the index current while the vault is edited (runs until Ctrl-C)",
@@ -31,57 +32,40 @@ func (a *app) watchCommand() *cli.Command {
 			}
 			longRunning()
 			// Resident: the keyword index stays in memory, for the queries
-			// this process answers for the CLI (see serve.go).
-			s, ix, err := a.openIndexed(ctx, true)
+			// this process answers for the CLI.
+			a, err := sh.open(ctx, app.Options{Resident: true})
 			if err != nil {
 				return err
 			}
-			defer s.Close() // and the index
+			defer a.Close()
+			asJSON := cmd.Bool("json")
 			var last time.Time
 			var out sync.Mutex // the watcher and Dream print from two goroutines: whole lines
-			keep := &keeper{store: s.store(ix), gate: s.dreamGate(), logf: func(format string, args ...any) {
-				out.Lock()
-				defer out.Unlock()
-				fmt.Fprintf(a.stderr, "warning: "+format+"\n", args...)
-			}, onDream: func(rep *dream.Report) {
-				out.Lock()
-				defer out.Unlock()
-				a.printDreamEvent(rep, cmd.Bool("json"))
-			}}
-			if s.cfg.Dream.Auto {
-				keep.dreamer = s.dreamer(ix)
-			}
-			w, err := watch.New(s.v, ix, watch.Options{OnBatch: func(b watch.Batch) {
-				keep.afterBatch(ctx, b)
-				out.Lock()
-				defer out.Unlock()
-				a.printBatch(b, cmd.Bool("json"), &last)
-			}})
+			err = a.Serve(ctx, app.ServeOptions{RequireWatcher: true,
+				Logf: func(format string, args ...any) {
+					out.Lock()
+					defer out.Unlock()
+					fmt.Fprintf(sh.stderr, "warning: "+format+"\n", args...)
+				},
+				OnBatch: func(b watch.Batch) {
+					out.Lock()
+					defer out.Unlock()
+					sh.printBatch(b, asJSON, &last)
+				},
+				OnDream: func(rep *dream.Report) {
+					out.Lock()
+					defer out.Unlock()
+					sh.printDreamEvent(rep, asJSON)
+				},
+				Started: func() {
+					if !asJSON {
+						fmt.Fprintf(sh.stderr, "watching %s (Ctrl-C to stop)\n", a.Vault.Dir)
+					}
+				},
+			})
 			if errors.Is(err, watch.ErrRunning) {
 				return codedError{err, exitConflict}
 			}
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			// CLI processes on this machine get their reads answered here.
-			stopServing, err := serveQueries(ctx, s, keep.logf)
-			if err != nil {
-				keep.logf("%v; CLI commands answer in their own process", err)
-			}
-			defer stopServing()
-			var warming sync.WaitGroup
-			defer warming.Wait()
-			warming.Go(func() { ix.Warm(ctx) }) // a failure only means the first query loads what it needs
-			if !cmd.Bool("json") {
-				fmt.Fprintf(a.stderr, "watching %s (Ctrl-C to stop)\n", s.v.Dir)
-			}
-			dreamCtx, stopDream := context.WithCancel(ctx)
-			var dreaming sync.WaitGroup
-			dreaming.Go(func() { keep.dreamWhenDue(dreamCtx) })
-			err = w.Run(ctx)
-			stopDream()
-			dreaming.Wait()
 			if err != nil {
 				return err
 			}
@@ -105,7 +89,7 @@ type batchEvent struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
+func (sh *shell) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 	st := b.Stats
 	ev := batchEvent{Event: "sync", Time: b.Time.UTC().Format(time.RFC3339Nano), Paths: b.Paths, Parsed: st.Parsed, Removed: st.Removed,
 		Embedded: st.Embedded, Notes: st.Notes, Chunks: st.Chunks, MS: st.Duration.Milliseconds(), Rescan: b.Rescan}
@@ -124,21 +108,21 @@ func (a *app) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 				only[p] = true
 			}
 		}
-		a.printFindings(a.stderr, st.Skipped, st.Warnings, only)
+		sh.printFindings(sh.stderr, st.Skipped, st.Warnings, only)
 	}
 	if asJSON {
-		a.printLine(ev)
+		sh.printLine(ev)
 		*last = b.Time
 		return
 	}
 	switch {
 	case b.Err != nil:
-		fmt.Fprintf(a.stderr, "%s sync failed: %v\n", b.Time.Format("15:04:05"), b.Err)
+		fmt.Fprintf(sh.stderr, "%s sync failed: %v\n", b.Time.Format("15:04:05"), b.Err)
 	case st.Parsed+st.Removed+st.Embedded > 0 || last.IsZero():
-		fmt.Fprintf(a.stdout, "%s %d notes, %d chunks: %d parsed, %d removed, %d embedded in %v\n", b.Time.Format("15:04:05"),
+		fmt.Fprintf(sh.stdout, "%s %d notes, %d chunks: %d parsed, %d removed, %d embedded in %v\n", b.Time.Format("15:04:05"),
 			st.Notes, st.Chunks, st.Parsed, st.Removed, st.Embedded, st.Duration.Round(time.Millisecond))
-		if st.EmbedError != "" && !a.quiet {
-			fmt.Fprintf(a.stderr, "warning: no vectors for %s; keyword search still works\n", st.EmbedError)
+		if st.EmbedError != "" && !sh.quiet {
+			fmt.Fprintf(sh.stderr, "warning: no vectors for %s; keyword search still works\n", st.EmbedError)
 		}
 	}
 	*last = b.Time
@@ -153,11 +137,11 @@ type dreamEvent struct {
 }
 
 // printDreamEvent reports a Dream run of the watcher.
-func (a *app) printDreamEvent(rep *dream.Report, asJSON bool) {
+func (sh *shell) printDreamEvent(rep *dream.Report, asJSON bool) {
 	now := time.Now()
 	if asJSON {
-		a.printLine(dreamEvent{Event: "dream", Time: now.UTC().Format(time.RFC3339Nano), Summary: rep.Summary(), Report: rep})
+		sh.printLine(dreamEvent{Event: "dream", Time: now.UTC().Format(time.RFC3339Nano), Summary: rep.Summary(), Report: rep})
 		return
 	}
-	fmt.Fprintf(a.stdout, "%s dream: %s\n", now.Format("15:04:05"), rep.Summary())
+	fmt.Fprintf(sh.stdout, "%s dream: %s\n", now.Format("15:04:05"), rep.Summary())
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // TestWatchCommand runs `vaultmem watch --json` as a real process: it
@@ -105,7 +107,7 @@ func TestDoctor(t *testing.T) {
 	os.WriteFile(note, []byte("alpha gamm"), 0o644)
 	os.Chtimes(note, old, old)
 	r := vaultmem(t, dir, "", "doctor", "--json")
-	var rep doctorReport
+	var rep app.Checkup
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("doctor --json: %v\n%s", err, r.stdout)
 	}
@@ -113,7 +115,7 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor after a hidden edit: exit %d, %+v", r.code, rep)
 	}
 	r = vaultmem(t, dir, "", "doctor", "--fix", "--json")
-	rep = doctorReport{}
+	rep = app.Checkup{}
 	json.Unmarshal([]byte(r.stdout), &rep)
 	if r.code != 0 || !rep.Fixed || !rep.Rebuilt {
 		t.Errorf("doctor --fix: exit %d, %+v, %s", r.code, rep, r.stderr)

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -11,20 +11,20 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// serverAddress is the named pipe of vault dir's server for this user:
+// ServerAddress is the named pipe of vault dir's server for this user:
 // \\.\pipe\vaultmem-HASH, HASH a hash of the user's SID and dir (named
 // pipes share one namespace on a machine).
-func serverAddress(dir string) string {
+func ServerAddress(dir string) string {
 	sid, _ := userSID() // without it, the pipe is still the vault's
 	sum := sha256.Sum256([]byte(sid + "\x00" + dir))
 	return `\\.\pipe\vaultmem-` + hex.EncodeToString(sum[:12])
 }
 
-// dialServer connects to the server listening at addr, waiting at most
+// Dial connects to the server listening at addr, waiting at most
 // serverWait. Pipe names are one namespace for every user of the machine,
 // so a pipe of this name made by another user would be taken for the
 // server: the connection is refused unless this user's process serves it.
-func dialServer(ctx context.Context, addr string) (net.Conn, error) {
+func Dial(ctx context.Context, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, serverWait)
 	defer cancel()
 	c, err := winio.DialPipeContext(ctx, addr)
@@ -73,10 +73,10 @@ func servedByThisUser(c net.Conn) error {
 	return nil
 }
 
-// listenServer listens at addr, a named pipe only this user may open. A
+// Listen listens at addr, a named pipe only this user may open. A
 // pipe goes with the process that made it: no server that died leaves one
 // behind, and while one serves, no other can listen at addr.
-func listenServer(addr string) (net.Listener, error) {
+func Listen(addr string) (net.Listener, error) {
 	sid, err := userSID()
 	if err != nil {
 		return nil, err

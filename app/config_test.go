@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		dir := t.TempDir()
 		os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755)
 		os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(tc.yaml), 0o644)
-		_, err := loadConfig(dir)
+		_, err := LoadConfig(dir)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("config %q: error %v, want one containing %q", tc.yaml, err, tc.want)
 		}

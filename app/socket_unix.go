@@ -1,6 +1,6 @@
 //go:build !windows
 
-package main
+package app
 
 import (
 	"context"
@@ -22,14 +22,14 @@ import (
 // ".PID" first.
 const maxSocketPath = 103 - 8
 
-// serverAddress is the socket of vault dir's server: in .vaultmem/tmp when
+// ServerAddress is the socket of vault dir's server: in .vaultmem/tmp when
 // the path fits a socket address and that folder is this user's and
 // closed to others (or not made yet), else in a folder of this user's
 // under the system's temporary folder, named by a hash of dir. In a
 // vault shared with other local users, .vaultmem/tmp may be another's, or
 // open to the group: whoever may change it could move a socket of theirs
 // into place.
-func serverAddress(dir string) string {
+func ServerAddress(dir string) string {
 	p := filepath.Join(dir, filepath.FromSlash(vault.TmpDir), "serve.sock")
 	if len(p) <= maxSocketPath {
 		if err := closedFolder(filepath.Dir(p), 0o022); err == nil || errors.Is(err, fs.ErrNotExist) {
@@ -46,7 +46,7 @@ func sharedSocketDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("vaultmem-%d", os.Getuid()))
 }
 
-// dialServer connects to the server listening at addr, waiting at most
+// Dial connects to the server listening at addr, waiting at most
 // serverWait, and only to a process of this user's: another user's
 // process is never taken for the vault's server. The socket's file must
 // be this user's, and the kernel must say the process that listens runs
@@ -54,7 +54,7 @@ func sharedSocketDir() string {
 // all there is to go by): whoever can change the socket's folder could
 // move their own socket into place between the look at its owner and the
 // connection.
-func dialServer(ctx context.Context, addr string) (net.Conn, error) {
+func Dial(ctx context.Context, addr string) (net.Conn, error) {
 	if _, err := thisUsers(addr); err != nil {
 		return nil, err
 	}
@@ -108,14 +108,14 @@ func thisUsers(p string) (info os.FileInfo, err error) {
 	return info, nil
 }
 
-// listenServer listens at addr, owner-only, in place of any socket a
+// Listen listens at addr, owner-only, in place of any socket a
 // server that died left there. The socket is made under another name,
 // made owner-only, then moved into place: no one ever sees it with wider
 // permissions. Its folder must be this user's, and no one else may change
 // it (in the system's temporary folder, a folder anyone may make, no one
 // else may even look in it), or another user could put a socket in its
 // place. Closing the listener removes the socket.
-func listenServer(addr string) (net.Listener, error) {
+func Listen(addr string) (net.Listener, error) {
 	dir := filepath.Dir(addr)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -38,10 +38,11 @@ var indexLine = regexp.MustCompile(`^\s*[-*+] \[(.*)\]\(([^)\s]+)\)(?:\s+[—–
 // headingLine matches a markdown heading; its first group is the #s.
 var headingLine = regexp.MustCompile(`^(#{1,6})(?:\s|$)`)
 
-// adoptedBackup is where init keeps MEMORY.md as Claude wrote it.
-const adoptedBackup = "MEMORY.before-vaultmem.md"
+// AdoptedBackup is where Init keeps MEMORY.md as Claude wrote it (in
+// .vaultmem/state).
+const AdoptedBackup = "MEMORY.before-vaultmem.md"
 
-// adoption is what adoptMemoryIndex did.
+// adoption is what adoptMemoryList did.
 type adoption struct {
 	// listed counts the memories the region lists; 0 when MEMORY.md was
 	// left as it is.
@@ -54,13 +55,13 @@ type adoption struct {
 	warnings []string
 }
 
-// adoptMemoryIndex turns the list lines of the vault dir's MEMORY.md that
+// adoptMemoryList turns the list lines of the vault dir's MEMORY.md that
 // name memory notes into vaultmem's region, listing the memories of the
 // memory folder and those the list names, and keeps the file's other
 // lines outside the region (see above). It writes nothing when the file
 // has a region already or adopts no line.
-func adoptMemoryIndex(ctx context.Context, dir, folder string) (adoption, error) {
-	p := filepath.Join(dir, vault.MemoryIndexFile)
+func adoptMemoryList(ctx context.Context, dir, folder string) (adoption, error) {
+	p := filepath.Join(dir, vault.MemoryListFile)
 	old, err := os.ReadFile(p)
 	if err != nil || strings.Contains(string(old), memory.Begin) || strings.Contains(string(old), memory.End) {
 		return adoption{}, nil
@@ -101,7 +102,7 @@ func adoptMemoryIndex(ctx context.Context, dir, folder string) (adoption, error)
 			continue // the region would show nothing of its words: kept
 		case !sameWords(said[i], e.Title+" "+e.Hook):
 			res.warnings = append(res.warnings, fmt.Sprintf("%s:%d: %q (of %s) is no longer in %s: the region shows the note's description "+
-				"(the old file: %s/%s)", vault.MemoryIndexFile, i+1, said[i], t, vault.MemoryIndexFile, vault.StateDir, adoptedBackup))
+				"(the old file: %s/%s)", vault.MemoryListFile, i+1, said[i], t, vault.MemoryListFile, vault.StateDir, AdoptedBackup))
 		}
 		adopted[i] = true
 		if first < 0 {
@@ -125,7 +126,7 @@ func adoptMemoryIndex(ctx context.Context, dir, folder string) (adoption, error)
 	if len(below) > 0 {
 		content += "\n" + strings.Join(below, "\n") + "\n"
 	}
-	next, _, err := memory.Render(vault.MemoryIndexFile, []byte(content), entries, nil)
+	next, _, err := memory.Render(vault.MemoryListFile, []byte(content), entries, nil)
 	if err != nil {
 		return adoption{}, err
 	}
@@ -135,10 +136,10 @@ func adoptMemoryIndex(ctx context.Context, dir, folder string) (adoption, error)
 	}
 	defer v.Close()
 	w := vault.NewWriter(v, vault.WriterOptions{})
-	if _, err := w.WriteState(ctx, adoptedBackup, old, vault.AnyHash); err != nil {
+	if _, err := w.WriteState(ctx, AdoptedBackup, old, vault.AnyHash); err != nil {
 		return adoption{}, err
 	}
-	if _, err := w.Write(ctx, vault.MemoryIndexFile, next, markdown.Hash(old)); err != nil {
+	if _, err := w.Write(ctx, vault.MemoryListFile, next, markdown.Hash(old)); err != nil {
 		return adoption{}, fmt.Errorf("init: %w", err)
 	}
 	res.listed = len(entries)
@@ -227,7 +228,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		return nil, err
 	}
 	for _, f := range files {
-		if f.Type().IsRegular() && markdown.IsNotePath(f.Name()) && f.Name() != vault.MemoryIndexFile {
+		if f.Type().IsRegular() && markdown.IsNotePath(f.Name()) && f.Name() != vault.MemoryListFile {
 			paths[path.Join(folder, f.Name())] = true
 		}
 	}

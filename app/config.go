@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// config is .vaultmem/config.yaml. Every field has a working default, so a
-// missing file or key means the default.
-type config struct {
+// Config is .vaultmem/config.yaml. Every field has a working default, so a
+// missing file or key means the default (DefaultConfig).
+type Config struct {
 	// Folders are where new notes of each kind are written; a note's kind
 	// comes from its frontmatter type:, wherever it lives.
 	Folders struct {
@@ -30,34 +30,34 @@ type config struct {
 	// ChunkTokens is the most tokens in one indexed chunk.
 	ChunkTokens int `yaml:"chunk_tokens"`
 	// Embedder chooses how the index makes vectors.
-	Embedder embedderConfig `yaml:"embedder"`
+	Embedder EmbedderConfig `yaml:"embedder"`
 	// Recall configures intent classification and routing.
-	Recall recallConfig `yaml:"recall"`
+	Recall RecallConfig `yaml:"recall"`
 	// Dream configures the consolidation pass.
-	Dream dreamConfig `yaml:"dream"`
-	// Lessons configures the lessons' strength rule (zero values: seed
-	// 004's) and the learned router.
-	Lessons lessonsConfig `yaml:"lessons"`
+	Dream DreamConfig `yaml:"dream"`
+	// Lessons configures the lessons' strength rule (zero values: the
+	// defaults of lesson.DefaultRules) and the learned router.
+	Lessons LessonsConfig `yaml:"lessons"`
 }
 
-// lessonsConfig is the lessons section of the config.
-type lessonsConfig struct {
+// LessonsConfig is the lessons section of the config.
+type LessonsConfig struct {
 	lesson.Rules `yaml:",inline"`
 	// Router reranks lesson matches with the learned router, trained on
 	// the outcome log (off by default: see 'vaultmem lesson router').
 	Router bool `yaml:"router"`
 }
 
-// chatConfig is an OpenAI-compatible chat endpoint.
-type chatConfig struct {
+// ChatConfig is an OpenAI-compatible chat endpoint.
+type ChatConfig struct {
 	URL       string        `yaml:"url"`
 	Model     string        `yaml:"model"`
 	APIKeyEnv string        `yaml:"api_key_env"`
 	Timeout   time.Duration `yaml:"timeout"`
 }
 
-// dreamConfig is the dream section of the config.
-type dreamConfig struct {
+// DreamConfig is the dream section of the config.
+type DreamConfig struct {
 	// Auto runs Dream inside mcp and watch when the gate opens.
 	Auto bool `yaml:"auto"`
 	// Every, Writes and Quiet are the gate (see dream.Gate).
@@ -69,14 +69,14 @@ type dreamConfig struct {
 	// Log is the dream log's vault path; "" means <memory folder>/dream-log.md.
 	Log string `yaml:"log"`
 	// LLM rewrites merged memories; unset means recall.classifier's.
-	LLM chatConfig `yaml:"llm"`
+	LLM ChatConfig `yaml:"llm"`
 }
 
-// recallConfig is the recall section of the config.
-type recallConfig struct {
+// RecallConfig is the recall section of the config.
+type RecallConfig struct {
 	// Classifier is an optional OpenAI-compatible chat endpoint that
 	// classifies questions before the rules do.
-	Classifier chatConfig `yaml:"classifier"`
+	Classifier ChatConfig `yaml:"classifier"`
 	// Routes replaces routes of the default matrix, by intent.
 	Routes map[string]recall.Route `yaml:"routes"`
 	// StageDeadlines cuts each stage short at its deadline (100, 300 and
@@ -85,11 +85,11 @@ type recallConfig struct {
 	StageDeadlines *bool `yaml:"stage_deadlines"`
 }
 
-// stageDeadlines is StageDeadlines with its default.
-func (r recallConfig) stageDeadlines() bool { return r.StageDeadlines == nil || *r.StageDeadlines }
+// Deadlines is StageDeadlines with its default.
+func (r RecallConfig) Deadlines() bool { return r.StageDeadlines == nil || *r.StageDeadlines }
 
-// embedderConfig is the embedder section of the config.
-type embedderConfig struct {
+// EmbedderConfig is the embedder section of the config.
+type EmbedderConfig struct {
 	// Provider is lsa (default: fitted on the vault, offline), openai (any
 	// OpenAI-compatible /v1/embeddings endpoint), llama (a local GGUF model;
 	// needs a build with -tags llama) or none (keyword search only).
@@ -99,7 +99,7 @@ type embedderConfig struct {
 	URL   string `yaml:"url"`
 	Model string `yaml:"model"`
 	// APIKeyEnv names the environment variable holding the API key (the
-	// key itself never goes in the committed config).
+	// key itself never goes in the committed Config).
 	APIKeyEnv  string        `yaml:"api_key_env"`
 	Dimensions int           `yaml:"dimensions"`
 	Timeout    time.Duration `yaml:"timeout"`
@@ -108,8 +108,9 @@ type embedderConfig struct {
 	GPULayers int    `yaml:"gpu_layers"`
 }
 
-func defaultConfig() config {
-	var c config
+// DefaultConfig is the config of a vault that sets nothing.
+func DefaultConfig() Config {
+	var c Config
 	c.Folders.Memory = "memory"
 	c.Folders.Tasks = "tasks"
 	c.Folders.Lessons = "lessons"
@@ -124,9 +125,9 @@ func defaultConfig() config {
 	return c
 }
 
-// defaultConfigText is what `vaultmem init` writes: the defaults, with the
+// DefaultConfigText is what `vaultmem init` writes: the defaults, with the
 // reason for each.
-const defaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
+const DefaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
 
 # Folders where vaultmem writes new notes. A note's kind comes from its
 # frontmatter "type:", wherever the note lives.
@@ -193,7 +194,7 @@ dream:
   #   api_key_env: OPENAI_API_KEY
   #   timeout: 30s
 
-# Lessons (intuition memory): the strength rule, seed 004's by default, and
+# Lessons (intuition memory): the strength rule (these are the defaults), and
 # the learned router, which reranks matches by what the outcome log says
 # helped; turn it on only when 'vaultmem lesson router' shows it ahead.
 lessons:
@@ -207,10 +208,10 @@ lessons:
   router: false
 `
 
-// loadConfig reads the vault's config; a missing file gives the defaults.
+// LoadConfig reads the vault's config; a missing file gives the defaults.
 // Unknown keys and bad values are errors naming the file and line.
-func loadConfig(vaultDir string) (config, error) {
-	c := defaultConfig()
+func LoadConfig(vaultDir string) (Config, error) {
+	c := DefaultConfig()
 	p := filepath.Join(vaultDir, filepath.FromSlash(vault.ConfigFile))
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {

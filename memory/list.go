@@ -55,8 +55,8 @@ type Review struct {
 	Reason string
 }
 
-// IndexStats is what Render made of MEMORY.md.
-type IndexStats struct {
+// ListStats is what Render made of MEMORY.md.
+type ListStats struct {
 	Lines int `json:"lines"`
 	Bytes int `json:"bytes"`
 	// Omitted counts the memories left out to keep within the limits.
@@ -84,10 +84,10 @@ var typeTitles = []struct {
 // It returns a *markdown.ParseError naming file and line when content has
 // one marker without the other, or the end before the begin: then nothing
 // may be written.
-func Render(file string, content []byte, entries []Entry, reviews []Review) ([]byte, IndexStats, error) {
+func Render(file string, content []byte, entries []Entry, reviews []Review) ([]byte, ListStats, error) {
 	before, after, err := splitRegion(file, content)
 	if err != nil {
-		return nil, IndexStats{}, err
+		return nil, ListStats{}, err
 	}
 	dir := path.Dir(file)
 	keep := byPriority(entries)
@@ -108,7 +108,7 @@ func Render(file string, content []byte, entries []Entry, reviews []Review) ([]b
 		in[e.Path] = true
 	}
 	out := assemble(before, region(byDisplay(entries), in, lines, reviews, dir, omitted(keep[n:])), after)
-	return out, IndexStats{Lines: bytes.Count(out, []byte("\n")), Bytes: len(out), Omitted: len(keep) - n}, nil
+	return out, ListStats{Lines: bytes.Count(out, []byte("\n")), Bytes: len(out), Omitted: len(keep) - n}, nil
 }
 
 // measure returns the size of MEMORY.md, in lines and bytes, with the

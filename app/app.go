@@ -1,0 +1,264 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/embed"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Options configure Open. The zero value opens the index for a command
+// that runs and exits.
+type Options struct {
+	// NoIndex opens no index: for what needs only the files (a merge
+	// driver, init).
+	NoIndex bool
+	// Resident opens the index for a long-running process (see
+	// index.Options.Resident).
+	Resident bool
+	// LockWait, if set, is told when a write waits for another process's
+	// lock, with the holder's pid ("" when not known).
+	LockWait func(holder string)
+	// Progress, if set, is told how a long sync goes (files done of all).
+	Progress func(done, total int)
+	// Notify, if set, is told what a user should know that is no error: a
+	// cache that had to be rebuilt, an index kept in memory.
+	Notify func(msg string)
+	// OnSync, if set, is told what each sync a read made did (the notes it
+	// read, their warnings, the files it could not read).
+	OnSync func(index.Stats)
+}
+
+// App is an opened vault and what vaultmem does with it: its config, the
+// one Writer, the index, the memory, task and lesson stores, recall and
+// Dream. Open one with Open and Close it. Its methods are safe for
+// concurrent use, as the stores and the index are.
+type App struct {
+	// Vault is the vault, Config its config.
+	Vault  *vault.Vault
+	Config Config
+
+	opts   Options
+	writer *vault.Writer
+	ix     *index.Index
+
+	lessonsOnce sync.Once
+	lessons     *lesson.Store
+	lessonsErr  error
+}
+
+// Find returns the vault folder for a command run in dir: flag (a --vault
+// given) when set, else the nearest folder at or above dir holding
+// .vaultmem/, as git finds a repository. Errors say what to do.
+func Find(dir, flag string) (string, error) {
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
+		if err != nil {
+			return "", err
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("vault %s: %w", flag, errors.Unwrap(err))
+		}
+		if !info.IsDir() {
+			return "", fmt.Errorf("vault %s: not a folder", flag)
+		}
+		return abs, nil
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if info, err := os.Stat(filepath.Join(d, vault.DotDir)); err == nil && info.IsDir() {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no vault here: no .vaultmem folder in %s or any folder above it; run 'vaultmem init' in the vault or pass --vault DIR", dir)
+		}
+	}
+}
+
+// Open opens the vault in dir with its config and, unless o.NoIndex, its
+// index (a vault that cannot be written gets a read-only or in-memory
+// index; see index.Open). Errors: the config's (naming the file and line),
+// the vault's, the index's.
+func Open(ctx context.Context, dir string, o Options) (*App, error) {
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Vault: v, Config: cfg, opts: o}
+	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait})
+	if o.NoIndex {
+		return a, nil
+	}
+	if a.ix, err = a.openIndex(ctx); err != nil {
+		v.Close()
+		return nil, err
+	}
+	if why := a.ix.RebuiltBecause(); why != "" {
+		a.notify("the index cache could not be used (%s); rebuilding it", why)
+	}
+	return a, nil
+}
+
+// openIndex opens the vault's index with the configured embedder.
+func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
+	opts := index.Options{MaxNoteSize: a.Config.MaxNoteSize, ChunkTokens: a.Config.ChunkTokens, Resident: a.opts.Resident}
+	e := a.Config.Embedder
+	switch e.Provider {
+	case "none":
+		opts.NoVectors = true
+	case "openai":
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = os.Getenv(e.APIKeyEnv)
+		}
+		oa, err := embed.NewOpenAI(embed.OpenAIOptions{URL: e.URL, Model: e.Model, APIKey: key, Dimensions: e.Dimensions, Timeout: e.Timeout})
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		opts.Embedder = oa
+	case "llama":
+		l, err := embed.NewLlama(e.ModelPath, e.GPULayers)
+		if err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+		opts.Embedder = l
+	}
+	// The .gitignore first, so git never sees the cache.
+	_ = a.Vault.EnsureDir(vault.CacheDir)
+	return index.Open(ctx, a.Vault.Abs(vault.CacheDir), opts)
+}
+
+// RemoveIndex deletes the index cache, for a rebuild from nothing; Open
+// the vault again after it. The App must have been opened with NoIndex.
+func (a *App) RemoveIndex() error {
+	if a.ix != nil {
+		return errors.New("app: the index is open; open the vault with NoIndex to remove it")
+	}
+	return index.Remove(a.Vault.Abs(vault.CacheDir))
+}
+
+// Close closes the index and the vault.
+func (a *App) Close() error {
+	if a.ix != nil {
+		a.ix.Close()
+	}
+	return a.Vault.Close()
+}
+
+// Writer is the vault's one Writer: notes up to the config's
+// max_note_size.
+func (a *App) Writer() *vault.Writer { return a.writer }
+
+// Index is the vault's index (nil when opened with NoIndex).
+func (a *App) Index() *index.Index { return a.ix }
+
+// notify tells Options.Notify, if set.
+func (a *App) notify(format string, args ...any) {
+	if a.opts.Notify != nil {
+		a.opts.Notify(fmt.Sprintf(format, args...))
+	}
+}
+
+// Memory is the store of memories and MEMORY.md.
+func (a *App) Memory() *memory.Store {
+	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: a.Vault.Folders().Memory})
+}
+
+// Tasks is the store of the task tree.
+func (a *App) Tasks() *task.Store {
+	return task.NewStore(a.writer, a.ix, task.Options{Folder: a.Vault.Folders().Tasks, FS: a.Vault.FS()})
+}
+
+// Lessons is the store of lessons, with the config's rules and, when the
+// config turns it on, the learned router: made once, so that its matcher's
+// hot cache lives as long as the App.
+func (a *App) Lessons() (*lesson.Store, error) {
+	a.lessonsOnce.Do(func() { a.lessons, a.lessonsErr = a.newLessons() })
+	return a.lessons, a.lessonsErr
+}
+
+func (a *App) newLessons() (*lesson.Store, error) {
+	st, err := lesson.NewStore(a.writer, a.ix, lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules})
+	if err != nil || !a.Config.Lessons.Router {
+		return st, err
+	}
+	m, err := st.Router(a.Vault.Abs(vault.CacheDir))
+	if err != nil {
+		return nil, fmt.Errorf("lessons.router is on in the config, but: %w", err)
+	}
+	st.Matcher().SetRerank(lesson.Rerank(m))
+	return st, nil
+}
+
+// Recaller is the recall engine with the config's classifier, routes and
+// deadlines.
+func (a *App) Recaller() *recall.Engine { return recall.New(a.ix, a.recallOptions()) }
+
+// recallOptions turns the config into recall options.
+func (a *App) recallOptions() recall.Options {
+	o := recall.Options{LLM: chatOptions(a.Config.Recall.Classifier), NoDeadlines: !a.Config.Recall.Deadlines()}
+	if len(a.Config.Recall.Routes) > 0 {
+		o.Routes = map[recall.Intent]recall.Route{}
+		for name, r := range a.Config.Recall.Routes {
+			o.Routes[recall.Intent(name)] = r
+		}
+	}
+	return o
+}
+
+// Dreamer is Dream over the vault, with the config's log, commit and LLM
+// (dream.llm, else recall.classifier), decaying the lessons as it runs.
+func (a *App) Dreamer() *dream.Dreamer {
+	llm := chatOptions(a.Config.Dream.LLM)
+	if llm == nil {
+		llm = chatOptions(a.Config.Recall.Classifier)
+	}
+	return dream.New(a.Vault, a.writer, a.ix, a.Memory(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
+		Commit: a.Config.Dream.Commit, LLM: llm, Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
+			st, err := a.Lessons()
+			if err != nil {
+				return nil, err
+			}
+			ds, _, err := st.Decay(ctx, today, dryRun) // the skipped are left as they are
+			paths := make([]string, len(ds))
+			for i, d := range ds {
+				paths[i] = d.Path
+			}
+			return paths, err
+		}})
+}
+
+// DreamGate is the config's gate of the runs of Dream a long-running
+// process starts on its own.
+func (a *App) DreamGate() dream.Gate {
+	return dream.Gate{Every: a.Config.Dream.Every, Writes: a.Config.Dream.Writes, Quiet: a.Config.Dream.Quiet}
+}
+
+// chatOptions turns a chat endpoint of the config into options; nil when
+// none is configured.
+func chatOptions(c ChatConfig) *chat.Options {
+	if c.URL == "" {
+		return nil
+	}
+	o := &chat.Options{URL: c.URL, Model: c.Model, Timeout: c.Timeout}
+	if c.APIKeyEnv != "" {
+		o.APIKey = os.Getenv(c.APIKeyEnv)
+	}
+	return o
+}

@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Checkup is what Doctor found, and with fix did.
+type Checkup struct {
+	OK bool `json:"ok"`
+	index.Repair
+	// TaskProblems are what is wrong in the task tree as written (parent
+	// cycles, links to no task, unknown statuses): the notes are left as
+	// they are, for a human to fix.
+	TaskProblems []markdown.Problem `json:"task_problems"`
+	// LessonProblems are the lessons' frontmatter problems (a strength
+	// that is no number in 0..1, no trigger), each left out of matching
+	// until a human fixes it.
+	LessonProblems []markdown.Problem `json:"lesson_problems"`
+	// Skipped are the files that could not be indexed, and Warnings the
+	// problems of the notes that were (frontmatter that does not parse),
+	// as the index last read them: every one, where a read command warns
+	// of a note's once per change of it.
+	Skipped  []index.Skip `json:"skipped"`
+	Warnings []index.Skip `json:"warnings"`
+	// InterruptedDream is when a Dream run that stopped while it wrote
+	// had started ("" when none did); --fix finishes it (DreamFinished
+	// says what it wrote), as the next Dream would.
+	InterruptedDream string        `json:"interrupted_dream,omitempty"`
+	DreamFinished    *dream.Report `json:"dream_finished,omitempty"`
+	// Leftovers are the temp files killed writers left beside notes
+	// (hidden, never notes); --fix removes those over an hour old.
+	Leftovers []vault.Leftover `json:"leftover_temp_files"`
+	Removed   []string         `json:"removed_temp_files,omitempty"`
+}
+
+// leftoverAge is how old a temp file must be for Doctor to remove
+// it: no write takes anywhere near that long.
+const leftoverAge = time.Hour
+
+// Doctor checks the vault: the index against the notes (every note read
+// and hashed, every link resolved again: see index.Check), the task tree
+// and the lessons as written, every warning of a note, a Dream run that
+// stopped while it wrote, and temp files killed writes left. With fix it
+// repairs what can be: syncs (rebuilding the cache if drift remains),
+// finishes the stopped Dream run (see dream.Dreamer.Resume) and lists the
+// memories again, and removes the temp files over an hour old; progress,
+// if set, is told how the repair goes. The notes as written are never
+// changed to fix what is wrong in them: that is a human's to decide.
+func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Checkup, error) {
+	var rep Checkup
+	var err error
+	if fix {
+		rep.Repair, err = a.ix.Repair(ctx, a.Vault.FS(), progress)
+	} else {
+		rep.Drift, err = a.ix.Check(ctx, a.Vault.FS())
+	}
+	if err != nil {
+		return rep, err
+	}
+	rep.OK = len(rep.Drift) == 0
+	if err := a.checkDream(ctx, fix, &rep); err != nil {
+		return rep, err
+	}
+	if rep.TaskProblems, err = a.Tasks().Problems(ctx); err != nil {
+		return rep, err
+	}
+	rep.TaskProblems = NonNil(rep.TaskProblems)
+	lessons, err := a.ix.Lessons(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.LessonProblems = []markdown.Problem{}
+	for _, l := range lessons {
+		for _, p := range l.Problems {
+			rep.LessonProblems = append(rep.LessonProblems, markdown.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
+		}
+	}
+	if rep.Skipped, rep.Warnings, err = a.ix.Findings(ctx, a.Vault.FS()); err != nil {
+		return rep, err
+	}
+	rep.Skipped, rep.Warnings = NonNil(rep.Skipped), NonNil(rep.Warnings)
+	if rep.Leftovers, err = a.Vault.Leftovers(); err != nil {
+		return rep, err
+	}
+	rep.Leftovers = NonNil(rep.Leftovers)
+	if fix {
+		for _, l := range rep.Leftovers {
+			if time.Since(l.ModTime) > leftoverAge && a.Vault.RemoveLeftover(l.Path) == nil {
+				rep.Removed = append(rep.Removed, l.Path)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// checkDream reports a Dream run that stopped while it wrote, and with
+// fix finishes it and lists the memories again without those it archived.
+func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
+	d := a.Dreamer()
+	var err error
+	if rep.InterruptedDream, err = d.Interrupted(); err != nil || rep.InterruptedDream == "" {
+		return err
+	}
+	if !fix {
+		rep.OK = false
+		return nil
+	}
+	if rep.DreamFinished, err = d.Resume(ctx, true); err != nil {
+		return err
+	}
+	if _, err := a.Sync(ctx, SyncOptions{Always: true}); err != nil {
+		return err
+	}
+	if _, err := a.Memory().Relist(ctx); err != nil {
+		return err
+	}
+	rep.Fixed = true
+	return nil
+}

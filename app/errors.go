@@ -1,0 +1,59 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// Class says how a front end should take an error: a mistake in what was
+// asked (the CLI's exit 2), a clash with the vault as it is (exit 3), the
+// caller's cancellation (exit 130), or anything else (exit 1).
+type Class int
+
+// The classes of errors.
+const (
+	Failure  Class = iota // anything else
+	Invalid               // the request is wrong: a bad argument, a name that is no note
+	Conflict              // the vault is not as the request assumed: a note changed, exists, is taken or archived
+	Canceled              // the caller's context ended
+)
+
+// ClassOf returns the class of err.
+func ClassOf(err error) Class {
+	var ce *ClassError
+	switch {
+	case err == nil:
+		return Failure
+	case errors.As(err, &ce):
+		return ce.Class
+	case errors.Is(err, context.Canceled):
+		return Canceled
+	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists), errors.Is(err, lesson.ErrArchived),
+		errors.Is(err, memory.ErrNameTaken), errors.Is(err, task.ErrState):
+		return Conflict
+	case errors.Is(err, ErrNoQuery), errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
+		errors.Is(err, lesson.ErrInvalid), errors.Is(err, memory.ErrInvalid), errors.Is(err, vault.ErrInvalidPath):
+		return Invalid
+	}
+	return Failure
+}
+
+// ClassError is an error of a known class: one a front end makes of an
+// error message and class from elsewhere (a server's answer), or a
+// mistake in a request that no package names.
+type ClassError struct {
+	Class Class
+	Err   error
+}
+
+func (e *ClassError) Error() string { return e.Err.Error() }
+func (e *ClassError) Unwrap() error { return e.Err }
+
+// Invalidf is an Invalid error.
+func invalid(err error) error { return &ClassError{Class: Invalid, Err: err} }

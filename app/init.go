@@ -1,0 +1,340 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// InitResult is what Init did.
+type InitResult struct {
+	// Vault is the vault folder, absolute.
+	Vault string `json:"vault"`
+	// Created lists what it created, as vault-relative paths.
+	Created []string `json:"created"`
+	// Gitattributes is "created", "appended" or "unchanged".
+	Gitattributes string `json:"gitattributes"`
+	// ClaudeCode is true when it wrote the config of a Claude Code memory
+	// folder (new memories next to the others, no folders made).
+	ClaudeCode bool `json:"claude_code_memory_folder"`
+	// Adopted counts the memories of MEMORY.md's list it turned into
+	// vaultmem's region; KeptLines the old file's other lines, kept
+	// outside it; Warnings the words of the old list MEMORY.md no longer
+	// shows, by line.
+	Adopted   int      `json:"memory_index_adopted"`
+	KeptLines int      `json:"memory_index_kept_lines"`
+	Warnings  []string `json:"memory_index_warnings"`
+	// firstInit is true when this init wrote the config.
+	firstInit bool
+}
+
+// Init makes the folder dir (made when missing) a vaultmem vault, or
+// completes one: .vaultmem/ with its config, .gitignore and state folder,
+// the note folders, the .gitattributes lines that route vaultmem's files
+// to its merge drivers (see MergeDrivers); in a Claude Code memory folder,
+// MEMORY.md's list becomes vaultmem's region (the old file kept in
+// .vaultmem/state), every other line of it kept. It creates only what is
+// missing and never touches a note. Errors name the file at fault.
+func Init(ctx context.Context, dir string) (InitResult, error) {
+	res, err := initFolders(dir)
+	if err != nil {
+		return res, err
+	}
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return res, err
+	}
+	res.Vault, res.Warnings = dir, []string{}
+	if res.Gitattributes, err = ensureGitattributes(dir, gitattributesLines(cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons, cfg.Dream.Log)); err != nil {
+		return res, err
+	}
+	if res.firstInit {
+		ad, err := adoptMemoryList(ctx, dir, path.Clean(cfg.Folders.Memory))
+		if err != nil {
+			return res, err
+		}
+		res.Adopted, res.KeptLines, res.Warnings = ad.listed, ad.kept, NonNil(ad.warnings)
+	}
+	return res, nil
+}
+
+// initFolders creates vaultmem's folder, its config and the note folders.
+func initFolders(dir string) (InitResult, error) {
+	var res InitResult
+	created := []string{}
+	info, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) { // a new vault
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return res, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
+		}
+		created = append(created, "./")
+	} else if err != nil {
+		return res, fmt.Errorf("init %s: %w", dir, errors.Unwrap(err))
+	} else if !info.IsDir() {
+		return res, fmt.Errorf("init %s: not a folder", dir)
+	}
+	mkdir := func(rel string) error {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if info, err := os.Stat(p); err == nil {
+			if !info.IsDir() {
+				return fmt.Errorf("init: %s exists and is not a folder", p)
+			}
+			return nil
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		created = append(created, rel+"/")
+		return nil
+	}
+	write := func(rel, text string) error {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		if _, err := f.WriteString(text); err != nil {
+			f.Close()
+			return fmt.Errorf("init: write %s: %w", p, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("init: write %s: %w", p, err)
+		}
+		created = append(created, rel)
+		return nil
+	}
+	configText := DefaultConfigText
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(vault.ConfigFile))); errors.Is(err, os.ErrNotExist) {
+		if res.ClaudeCode, err = isClaudeCodeFolder(dir); err != nil {
+			return res, err
+		}
+		if res.ClaudeCode {
+			configText = strings.Replace(DefaultConfigText, "\n  memory: memory\n", "\n"+ClaudeCodeMemoryLine, 1)
+		}
+	}
+	if err := mkdir(vault.DotDir); err != nil {
+		return res, err
+	}
+	if err := write(vault.GitignoreFile, vault.GitignoreText); err != nil {
+		return res, err
+	}
+	if err := write(vault.ConfigFile, configText); err != nil {
+		return res, err
+	}
+	res.firstInit = slices.Contains(created, vault.ConfigFile)
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return res, err
+	}
+	folders := []string{vault.StateDir}
+	if path.Clean(cfg.Folders.Memory) != "." {
+		// A flat folder (Claude Code's) gets no folders: the writer makes
+		// one when a note is first written there.
+		folders = append(folders, cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons)
+	}
+	for _, rel := range folders {
+		if err := mkdir(rel); err != nil {
+			return res, err
+		}
+	}
+	res.Created = created
+	return res, nil
+}
+
+// ClaudeCodeMemoryLine replaces "memory: memory" in the config Init writes
+// for a Claude Code memory folder.
+const ClaudeCodeMemoryLine = `  # Detected as a Claude Code memory folder (MEMORY.md and memory notes
+  # at the top level): new memories are written next to the others.
+  memory: .
+`
+
+// isClaudeCodeFolder reports whether dir is laid out as Claude Code keeps
+// a project's memories (~/.claude/projects/<project>/memory/): MEMORY.md
+// and, beside it, at least one note whose frontmatter type is a memory
+// type. It only reads.
+func isClaudeCodeFolder(dir string) (bool, error) {
+	if info, err := os.Stat(filepath.Join(dir, vault.MemoryListFile)); err != nil || !info.Mode().IsRegular() {
+		return false, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("init %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || name == vault.MemoryListFile || !markdown.IsNotePath(name) || vault.IsHidden(name) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() > DefaultConfig().MaxNoteSize {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue // unreadable: not evidence either way
+		}
+		if memory.IsType(markdown.Parse(name, b).Type()) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// gitattr is one line vaultmem needs in .gitattributes: it routes a
+// folder's notes (folder set, "." for the notes at the top) or one file
+// (file set) to a merge driver.
+type gitattr struct {
+	line, folder, file string
+}
+
+// covers reports whether a's folder holds the file f.
+func (a gitattr) covers(f string) bool {
+	switch a.folder {
+	case "":
+		return false
+	case ".":
+		return !strings.Contains(f, "/") && strings.HasSuffix(f, markdown.Ext)
+	}
+	return strings.HasPrefix(f, a.folder+"/")
+}
+
+// gitattributesLines are the lines .gitattributes needs for a vault whose
+// memories, tasks and lessons are in those folders and whose dream log is
+// at dreamLog ("" for the default, dream-log.md in the memory folder):
+// the notes of the three folders to the note driver; then, as later lines
+// win, the files in them that merge otherwise: MEMORY.md to its driver,
+// the dream log to git's union merge (it is only ever appended to); and
+// the outcome log (union, appended to as well) and Dream's checkpoint to
+// its driver.
+func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
+	var lines []gitattr
+	for i, f := range []string{memory, tasks, lessons} {
+		if f == "" {
+			continue
+		}
+		f = strings.Trim(path.Clean(filepath.ToSlash(f)), "/")
+		switch {
+		case f == "." && i == 0: // a flat memory folder: the notes at the top
+			lines = append(lines, gitattr{line: "/*" + markdown.Ext + " merge=" + NoteDriver.Name, folder: "."})
+		case f != "" && f != ".":
+			lines = append(lines, gitattr{line: gitattrPattern(f, "/**") + " merge=" + NoteDriver.Name, folder: f})
+		}
+	}
+	if dreamLog == "" {
+		dreamLog = path.Join(memory, "dream-log.md") // as Dream defaults it
+	}
+	dreamLog = strings.TrimPrefix(path.Clean(filepath.ToSlash(dreamLog)), "/")
+	for _, f := range [][2]string{
+		{vault.MemoryListFile, ListDriver.Name},
+		{dreamLog, "union"},
+		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
+		{vault.StateDir + "/" + dream.CheckpointFile, CheckpointDriver.Name},
+	} {
+		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})
+	}
+	return lines
+}
+
+// gitattrPattern is the .gitattributes pattern of the vault path p
+// followed by glob (as it is: "/**" for a folder's files, or ""): anchored
+// at the root, p's glob characters escaped, quoted as git reads quoted
+// patterns when it holds a space.
+func gitattrPattern(p, glob string) string {
+	s := "/" + strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(p) + glob
+	if !strings.ContainsAny(s, " \t\n\"") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`, "\n", `\n`).Replace(s) + `"`
+}
+
+// ensureGitattributes makes .gitattributes at the vault root hold lines,
+// each routing a file after every line routing a folder that holds it
+// (later lines win): it creates the file, or appends the lines it lacks,
+// and again a file's line that an appended folder line (or a folder line
+// below it) would override (leaving every other byte as it is). It
+// returns "created", "appended" or "unchanged".
+func ensureGitattributes(dir string, lines []gitattr) (string, error) {
+	p := filepath.Join(dir, ".gitattributes")
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return "", fmt.Errorf("init: create %s: %w", p, err)
+		}
+		var text strings.Builder
+		for _, l := range lines {
+			text.WriteString(l.line + "\n")
+		}
+		_, err = f.WriteString(text.String())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", fmt.Errorf("init: write %s: %w", p, err)
+		}
+		return "created", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("init: read %s: %w", p, err)
+	}
+	norm := func(line string) string { return strings.Join(strings.Fields(line), " ") }
+	last := map[string]int{} // a line's last place in the file
+	for i, line := range strings.Split(string(b), "\n") {
+		l := norm(line)
+		last[l] = i
+		last["/"+l] = i // an unanchored line (any folder's) routes the root's too
+	}
+	var missing []string
+	appended := map[string]bool{}
+	for _, l := range lines {
+		at, ok := last[norm(l.line)]
+		need := !ok
+		for _, f := range lines {
+			if l.file != "" && f.covers(l.file) {
+				fat, fok := last[norm(f.line)]
+				need = need || !fok || appended[f.line] || fat > at
+			}
+		}
+		if need {
+			missing = append(missing, l.line)
+			appended[l.line] = true
+		}
+	}
+	if len(missing) == 0 {
+		return "unchanged", nil
+	}
+	nl := "\n"
+	if bytes.Contains(b, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	add := strings.Join(missing, nl) + nl
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		add = nl + add
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return "", fmt.Errorf("init: open %s: %w", p, err)
+	}
+	_, err = f.WriteString(add)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("init: write %s: %w", p, err)
+	}
+	return "appended", nil
+}

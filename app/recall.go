@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
+)
+
+// RecallRequest is a question for Recall.
+type RecallRequest struct {
+	Query string `json:"query"`
+	// Budget is the most tokens of context; 0 means the intent's.
+	Budget int `json:"budget,omitempty"`
+	// Intent skips the classification when set.
+	Intent recall.Intent `json:"intent,omitempty"`
+	// Agent is whose focused task's context comes first (see
+	// task.Store.FocusContext; "" is task.DefaultAgent); NoFocus leaves it
+	// out.
+	Agent   string `json:"agent,omitempty"`
+	NoFocus bool   `json:"no_focus,omitempty"`
+}
+
+// ErrNoQuery is returned for a question with no word to search for.
+var ErrNoQuery = errors.New("app: the query has no words to search for")
+
+// Recall answers a question with the context an agent should see, within
+// a token budget: the agent's focused task's context first (a quarter of
+// the budget at most), the lessons for a how-to question, then what
+// recall's engines find in the vault. Every front end recalls through it.
+// Errors: ErrNoQuery; a budget out of range (recall.MaxBudget); the
+// index's and the stores'.
+func (a *App) Recall(ctx context.Context, req RecallRequest) (*recall.Result, error) {
+	return a.recall(ctx, req, a.recallOptions())
+}
+
+// RecallFresh is Recall on an index brought up to date first, the recall
+// overlapping the sync (see WhileSyncing): what a one-shot command does.
+func (a *App) RecallFresh(ctx context.Context, req RecallRequest) (*recall.Result, error) {
+	if err := checkRecall(req); err != nil {
+		return nil, err
+	}
+	res, _, err := WhileSyncing(ctx, a, func(ctx context.Context, early bool) (*recall.Result, error) {
+		opts := a.recallOptions()
+		if early && !opts.NoDeadlines {
+			// Beside the sync, the stages share the cores with it: they run
+			// to their end, within the time all of them would have.
+			opts.NoDeadlines = true
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, recall.DefaultDeadlines[0]+recall.DefaultDeadlines[1]+recall.DefaultDeadlines[2])
+			defer cancel()
+		}
+		return a.recall(ctx, req, opts)
+	})
+	return res, err
+}
+
+// checkRecall refuses a question that cannot be answered.
+func checkRecall(req RecallRequest) error {
+	if len(index.Terms(req.Query)) == 0 {
+		return ErrNoQuery
+	}
+	if req.Budget < 0 || req.Budget > recall.MaxBudget {
+		return fmt.Errorf("app: the budget must be a number of tokens from 1 to %d", recall.MaxBudget)
+	}
+	return nil
+}
+
+func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options) (*recall.Result, error) {
+	if err := checkRecall(req); err != nil {
+		return nil, err
+	}
+	r := recall.Request{Query: req.Query, Budget: req.Budget, Intent: req.Intent}
+	if !req.NoFocus {
+		agent := req.Agent
+		if agent == "" {
+			agent = task.DefaultAgent
+		}
+		if err := task.CheckAgent(agent); err != nil {
+			return nil, err
+		}
+		c, ok, err := a.Tasks().FocusContext(ctx, agent, req.Budget)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.Focus, r.FocusPath = c.Context, c.Task.Path
+		}
+	}
+	if recall.HowTo(req.Query) {
+		st, err := a.Lessons()
+		if err != nil {
+			return nil, err
+		}
+		lines, err := st.Matcher().ForRecall(ctx, req.Query)
+		if err != nil {
+			return nil, err
+		}
+		if lines != "" {
+			r.Presets = append(r.Presets, recall.LessonsPreset(lines))
+		}
+	}
+	return recall.New(a.ix, opts).Recall(ctx, r)
+}

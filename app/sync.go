@@ -1,0 +1,106 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/watch"
+)
+
+// SyncOptions say how Sync brings the index up to date.
+type SyncOptions struct {
+	// Vectors embeds the new chunks too (what vector search needs); else
+	// they get their vectors at the next sync that asks for them.
+	Vectors bool
+	// Always syncs even while a watcher keeps the index current.
+	Always bool
+}
+
+// Sync brings the index up to date with the notes (nothing while a live
+// watcher keeps it current, unless o.Always), telling Options.Progress
+// how it goes and Options.Notify when the index cannot be written. Its
+// Stats name the notes it read (their warnings in Warnings) and the files
+// it could not.
+func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
+	if !o.Always {
+		if running, err := watch.Running(a.Vault.Dir); err == nil && running {
+			return index.Stats{}, nil
+		}
+	}
+	sync := a.ix.Sync
+	if !o.Vectors {
+		sync = a.ix.SyncWithoutVectors
+	}
+	st, err := sync(ctx, a.Vault.FS(), a.opts.Progress)
+	if err != nil {
+		return st, err
+	}
+	switch {
+	case a.ix.InMemory():
+		a.notify("%s; indexed in memory for this command only", a.ix.ReadOnly())
+	case st.ReadOnly != "" && st.Stale > 0:
+		a.notify("%s; answering from the index as it is, which misses %d changed files", st.ReadOnly, st.Stale)
+	}
+	if !o.Vectors {
+		return st, nil
+	}
+	// Later commands load the vectors from the pack in milliseconds.
+	return st, a.ix.Pack(ctx)
+}
+
+// RequireBuilt refuses to answer from an index no sync has filled: its
+// empty answer would say nothing about the vault.
+func (a *App) RequireBuilt(ctx context.Context) error {
+	built, err := a.ix.Built(ctx)
+	if err != nil {
+		return err
+	}
+	if !built {
+		return fmt.Errorf("the index %s is empty: it has not been built yet (run 'vaultmem index')", a.ix.Path())
+	}
+	return nil
+}
+
+// WhileSyncing runs find on the index as it is while Sync (with vectors)
+// brings it up to date, and keeps find's answer when the sync changed
+// nothing searches see (the index's version is the same after the sync as
+// before find began); otherwise, or when find failed, it runs find again
+// on the synced index. A one-shot query so overlaps its stat walk with
+// the search, on a machine with a core for each. early tells find whether
+// it runs beside the sync, competing with it for the cores (recall then
+// runs its stages without their deadlines, which the competition would
+// cut short).
+func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
+	var zero T
+	before, err := a.ix.Version(ctx)
+	if err != nil {
+		return zero, index.Stats{}, err
+	}
+	type answer struct {
+		v   T
+		err error
+	}
+	early := make(chan answer, 1)
+	go func() {
+		v, err := find(ctx, true)
+		early <- answer{v, err}
+	}()
+	st, err := a.Sync(ctx, SyncOptions{Vectors: true})
+	got := <-early // always: the index must not close under find
+	if err != nil {
+		return zero, st, err
+	}
+	if err := a.RequireBuilt(ctx); err != nil {
+		return zero, st, err
+	}
+	after, err := a.ix.Version(ctx)
+	if err != nil {
+		return zero, st, err
+	}
+	if got.err == nil && after == before {
+		return got.v, st, nil
+	}
+	v, err := find(ctx, false)
+	return v, st, err
+}
