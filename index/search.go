@@ -289,7 +289,7 @@ func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ?
 			UNION ALL SELECT id, 0 FROM notes WHERE archived
 			UNION ALL SELECT id, 2 FROM notes WHERE kind = '`+DreamLogType+`'`,
-			vault.MemoryIndexFile)
+			vault.MemoryListFile)
 		if err != nil {
 			return nil, fmt.Errorf("read hidden notes: %w", err)
 		}

@@ -31,8 +31,8 @@ const (
 	// LockFile serialises vaultmem's writes across processes
 	// (git-ignored).
 	LockFile = DotDir + "/lock"
-	// MemoryIndexFile is the index of memories an agent loads at start.
-	MemoryIndexFile = "MEMORY.md"
+	// MemoryListFile is the list of memories an agent loads at start.
+	MemoryListFile = "MEMORY.md"
 )
 
 // GitignoreText is what [Vault.EnsureDir] writes to [GitignoreFile]: the
