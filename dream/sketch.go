@@ -3,8 +3,8 @@ package dream
 import (
 	"bytes"
 	"encoding/gob"
+	"io"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -74,19 +74,10 @@ func (d *Dreamer) writeSketches(p *plan, old map[string]sketch) error {
 	if err := d.v.EnsureDir(vault.CacheDir); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(d.v.Abs(vault.CacheDir), ".dream-sketches-*")
-	if err != nil {
+	return vault.WriteCacheFile(d.v.Abs(sketchFile), func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(d.v.Abs(vault.CacheDir), filepath.Base(sketchFile)))
+	})
 }
 
 // nearCandidates returns the pairs (by index into sks) of sketches of one

@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/vaultmem/vaultmem/embed"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // lsaState is the default embedder fitted on this vault.
@@ -307,7 +308,7 @@ func (ix *Index) writeLSAFile(version string, b []byte) {
 	if version == "" || ix.memory || !ix.writable() {
 		return
 	}
-	writeFileAtomic(filepath.Join(filepath.Dir(ix.path), lsaFile), func(w io.Writer) error {
+	vault.WriteCacheFile(filepath.Join(filepath.Dir(ix.path), lsaFile), func(w io.Writer) error {
 		_, err := w.Write(append([]byte(version+"\n"), b...))
 		return err
 	})

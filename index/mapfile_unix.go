@@ -11,7 +11,7 @@ import (
 // mapFile maps the file at p into memory, read-only, and returns its
 // bytes and the function that unmaps them. The file must not be changed
 // in place while it is mapped: the caches mapped are only ever replaced
-// by a rename (see writeFileAtomic), which leaves the mapped file intact.
+// by a rename (see vault.WriteCacheFile), which leaves the mapped file intact.
 func mapFile(p string) ([]byte, func() error, error) {
 	f, err := os.Open(p)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"unsafe"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // The vector pack is every vector of the index in one file beside the
@@ -64,32 +66,10 @@ func (ix *Index) Pack(ctx context.Context) error {
 	if err != nil || vs.fromPack || len(vs.ids) == 0 {
 		return err
 	}
-	if err := writeFileAtomic(ix.packPath(), func(w io.Writer) error { return writePack(w, vs) }); err != nil {
+	if err := vault.WriteCacheFile(ix.packPath(), func(w io.Writer) error { return writePack(w, vs) }); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
 	}
 	return nil
-}
-
-// writeFileAtomic writes a file at p (a cache file: the vector pack, the
-// model) with write, through a temp file renamed over it, so that a
-// reader never sees half of it. No fsync: it is a cache, and its checksum
-// catches what a crash could leave.
-func writeFileAtomic(p string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // writePack writes a pack to w: the magic, the version and the

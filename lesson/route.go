@@ -2,12 +2,14 @@ package lesson
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/lesson/router"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // The learned router's files in the cache folder: the model, and how many
@@ -30,8 +32,10 @@ func (s *Store) Router(cacheDir string) (*router.Model, error) {
 	m, seen := router.New(router.Options{}), 0
 	if b, err := os.ReadFile(seenPath); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n >= 0 && n <= len(recs) {
-			if loaded, err := router.Load(modelPath); err == nil {
-				m, seen = loaded, n
+			if b, err := os.ReadFile(modelPath); err == nil {
+				if loaded, err := router.Decode(b); err == nil {
+					m, seen = loaded, n
+				}
 			}
 		}
 	}
@@ -39,11 +43,18 @@ func (s *Store) Router(cacheDir string) (*router.Model, error) {
 		return m, nil
 	}
 	m.Train(routerRecords(recs[seen:]))
-	if err := m.Save(modelPath); err != nil {
-		return m, err
+	b, err := m.MarshalBinary()
+	if err == nil {
+		err = vault.WriteCacheFile(modelPath, func(w io.Writer) error { _, err := w.Write(b); return err })
 	}
-	if err := os.WriteFile(seenPath, []byte(strconv.Itoa(len(recs))+"\n"), 0o644); err != nil {
-		return m, fmt.Errorf("save the router: %w", err)
+	if err == nil {
+		err = vault.WriteCacheFile(seenPath, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "%d\n", len(recs))
+			return err
+		})
+	}
+	if err != nil {
+		return m, fmt.Errorf("save the router in %s: %w", cacheDir, err)
 	}
 	return m, nil
 }

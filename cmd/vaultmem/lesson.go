@@ -371,25 +371,15 @@ func (sh *shell) lessonRouterCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			out := routerEval{Log: reportJSON(rep), Simulated: []simulated{}}
+			out := routerEval{Log: rep, Simulated: []router.WorldReport{}}
 			if cmd.Bool("simulate") {
-				for _, dep := range []bool{true, false} {
-					for seed := uint64(1); seed <= 3; seed++ {
-						w := router.World{ContextDependent: dep, Seed: seed}
-						name := "context-free"
-						if dep {
-							name = "context-dependent"
-						}
-						out.Simulated = append(out.Simulated, simulated{World: name, Seed: seed,
-							Report: reportJSON(router.Replay(router.Simulate(w, 3000), frac, router.Options{}))})
-					}
-				}
+				out.Simulated = router.ReplayWorlds(3000, 3, frac)
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(out)
 			}
 			fmt.Fprintf(sh.stdout, "%-28s %6s %6s  %s  %s\n", "log", "train", "tested", "P@1 static → learned", "P@3 static → learned")
-			line := func(name string, r reportOut) {
+			line := func(name string, r router.Report) {
 				fmt.Fprintf(sh.stdout, "%-28s %6d %6d  %.3f → %.3f          %.3f → %.3f\n", name, r.Train, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3)
 			}
 			line("this vault", out.Log)
@@ -439,29 +429,8 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 
 // routerEval is the output of 'lesson router'.
 type routerEval struct {
-	Log       reportOut   `json:"log"`
-	Simulated []simulated `json:"simulated"`
-}
-
-type simulated struct {
-	World  string    `json:"world"`
-	Seed   uint64    `json:"seed"`
-	Report reportOut `json:"report"`
-}
-
-// reportOut is a router.Report as the CLI prints it.
-type reportOut struct {
-	Train     int     `json:"train"`
-	Held      int     `json:"held"`
-	Test      int     `json:"test"`
-	StaticP1  float64 `json:"static_p1"`
-	LearnedP1 float64 `json:"learned_p1"`
-	StaticP3  float64 `json:"static_p3"`
-	LearnedP3 float64 `json:"learned_p3"`
-}
-
-func reportJSON(r router.Report) reportOut {
-	return reportOut{r.Train, r.Held, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3}
+	Log       router.Report        `json:"log"`
+	Simulated []router.WorldReport `json:"simulated"`
 }
 
 // hookInput is what Claude Code gives a PreToolUse hook on stdin.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
-	"path/filepath"
 )
 
 // The file of a saved model, little-endian:
@@ -34,41 +32,16 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ErrBadModel is wrapped by the error [Load] returns for a file that is
+// ErrBadModel is wrapped by the error [Decode] returns for bytes that are
 // not a model this version can read: truncated, corrupt, or of another
 // format version.
 var ErrBadModel = errors.New("router: bad model file")
 
-// Save writes m to the file at path, through a temporary file in the same
-// folder renamed over it, so that a reader sees the old model or the new
-// one and never half of one. It does not sync: the model can be trained
-// again from the log, and [Load] checks the checksum. Its error names
-// path. It must not run concurrently with [Model.Learn] or [Model.Train].
-func (m *Model) Save(path string) error {
-	if err := writeFile(path, m.encode()); err != nil {
-		return fmt.Errorf("save router model %s: %w", path, err)
-	}
-	return nil
-}
-
-// writeFile writes b to path through a temporary file renamed over it.
-func writeFile(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
+// MarshalBinary returns the file form of m (see the layout above), which
+// [Decode] reads back: a loaded model scores and goes on learning exactly
+// as m would. It must not run concurrently with [Model.Learn] or
+// [Model.Train]. The error is always nil.
+func (m *Model) MarshalBinary() ([]byte, error) { return m.encode(), nil }
 
 // encode returns the file form of m.
 func (m *Model) encode() []byte {
@@ -100,21 +73,13 @@ func (m *Model) encode() []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
-// Load reads a model written by [Model.Save]. It checks the whole file
-// (version, checksum, sizes, that every number is finite and every sum
-// non-negative, that the weights are in order and none is stored
-// needlessly, so that a file it accepts is exactly the one Save would
-// write) before using it; a file it cannot read gives an error
-// naming path and wrapping [ErrBadModel] (with the reason: truncated,
-// corrupt, another format version), or the error of reading the file.
-func Load(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("load router model: %w", err)
-	}
+// Decode reads a model from its file form, as [Model.MarshalBinary]
+// wrote it. Bytes it cannot read (truncated, corrupt, another format
+// version) give an error wrapping [ErrBadModel] that says what is wrong.
+func Decode(b []byte) (*Model, error) {
 	m, err := decode(b)
 	if err != nil {
-		return nil, fmt.Errorf("load router model %s: %w: %s", path, ErrBadModel, err)
+		return nil, fmt.Errorf("%w: %s", ErrBadModel, err)
 	}
 	return m, nil
 }

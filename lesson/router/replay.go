@@ -53,12 +53,14 @@ func (m *Model) train(r Record, buf []uint32) []uint32 {
 // Static is the order by [Static], ties by path; Learned is
 // [Model.Rerank]'s.
 type Report struct {
-	Train int // records trained on before the test part
-	Held  int // records in the test part, all learned online after scoring
-	Test  int // records of the test part scored: a success, ≥2 shown, its lesson among them
+	Train int `json:"train"` // records trained on before the test part
+	Held  int `json:"held"`  // records in the test part, all learned online after scoring
+	Test  int `json:"test"`  // records of the test part scored: a success, ≥2 shown, its lesson among them
 
-	StaticP1, LearnedP1 float64
-	StaticP3, LearnedP3 float64
+	StaticP1  float64 `json:"static_p1"`
+	LearnedP1 float64 `json:"learned_p1"`
+	StaticP3  float64 `json:"static_p3"`
+	LearnedP3 float64 `json:"learned_p3"`
 }
 
 // Replay evaluates a fresh model, New(o), against the static order on

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"math"
@@ -165,22 +166,18 @@ func TestOptionsDefaults(t *testing.T) {
 	}
 }
 
-func TestSaveLoadRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "router.bin")
+func TestMarshalDecodeRoundTrip(t *testing.T) {
 	m := trained(t)
-	if err := m.Save(path); err != nil {
+	b, err := m.MarshalBinary()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Save(path); err != nil { // over an existing file
-		t.Fatal(err)
-	}
-	got, err := router.Load(path)
+	got, err := router.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Examples() != m.Examples() || got.Options() != m.Options() {
-		t.Errorf("loaded %d examples, %+v; saved %d, %+v", got.Examples(), got.Options(), m.Examples(), m.Options())
+		t.Errorf("decoded %d examples, %+v; marshalled %d, %+v", got.Examples(), got.Options(), m.Examples(), m.Options())
 	}
 	ss, cs := probes()
 	same := func() {
@@ -188,38 +185,21 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		for _, s := range ss {
 			for _, c := range cs {
 				if a, b := m.Score(s, c), got.Score(s, c); a != b {
-					t.Fatalf("Score(%q, %q) = %v saved, %v loaded", s.Text, c.Path, a, b)
+					t.Fatalf("Score(%q, %q) = %v marshalled, %v decoded", s.Text, c.Path, a, b)
 				}
 			}
 		}
 	}
 	same()
-	// The loaded model goes on learning as the saved one does.
+	// The decoded model goes on learning as the marshalled one does.
 	more := router.Simulate(router.World{ContextDependent: true, Seed: 8}, 50)
 	m.Train(more)
 	got.Train(more)
 	same()
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("files left in the folder: %v", entries)
-	}
 }
 
-func TestSaveError(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "missing", "router.bin")
-	err := router.New(router.Options{Buckets: 16}).Save(path)
-	if err == nil || !strings.Contains(err.Error(), path) {
-		t.Errorf("Save into a missing folder: %v, want an error naming %s", err, path)
-	}
-}
-
-func TestLoadBadFiles(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.bin")
-	if err := trained(t).Save(good); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(good)
+func TestDecodeBadModels(t *testing.T) {
+	b, err := trained(t).MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,22 +223,14 @@ func TestLoadBadFiles(t *testing.T) {
 		{"other version", otherVersion, "format version 2, want 1"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".bin")
-			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			m, err := router.Load(path)
+			m, err := router.Decode(tt.data)
 			if m != nil || !errors.Is(err, router.ErrBadModel) {
-				t.Fatalf("Load = %v, %v; want an ErrBadModel", m, err)
+				t.Fatalf("Decode = %v, %v; want an ErrBadModel", m, err)
 			}
-			if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, tt.reason) {
-				t.Errorf("error %q does not name the file and %q", msg, tt.reason)
+			if msg := err.Error(); !strings.Contains(msg, tt.reason) {
+				t.Errorf("error %q does not say %q", msg, tt.reason)
 			}
 		})
-	}
-	_, err = router.Load(filepath.Join(dir, "nothing.bin"))
-	if !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Load of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
 
@@ -514,5 +486,23 @@ func TestReplayContextFree(t *testing.T) {
 					topBias, seed, rep.LearnedP3, rep.StaticP3, slack)
 			}
 		}
+	}
+}
+
+func TestReplayWorlds(t *testing.T) {
+	got := router.ReplayWorlds(400, 2, 0.5)
+	var names []string
+	for _, r := range got {
+		names = append(names, fmt.Sprintf("%s/%d", r.World, r.Seed))
+		if r.Report.Train != 200 || r.Report.Test == 0 {
+			t.Errorf("%s seed %d: %+v, want 200 trained and some tested", r.World, r.Seed, r.Report)
+		}
+	}
+	want := []string{"context-dependent/1", "context-dependent/2", "context-free/1", "context-free/2"}
+	if !slices.Equal(names, want) {
+		t.Errorf("worlds %v, want %v", names, want)
+	}
+	if got[0].Report == got[1].Report {
+		t.Error("two seeds gave the same report")
 	}
 }

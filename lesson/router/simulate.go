@@ -31,6 +31,37 @@ type World struct {
 	Seed    uint64 // the same World gives the same records
 }
 
+// Name is the world's name in reports: "context-dependent" or
+// "context-free".
+func (w World) Name() string {
+	if w.ContextDependent {
+		return "context-dependent"
+	}
+	return "context-free"
+}
+
+// WorldReport is [Replay]'s report on records simulated in one world.
+type WorldReport struct {
+	World  string `json:"world"` // [World.Name]
+	Seed   uint64 `json:"seed"`
+	Report Report `json:"report"`
+}
+
+// ReplayWorlds replays n simulated records of each world (context-
+// dependent, then context-free) under seeds 1 to seeds, training on the
+// first trainFrac of each, with default options.
+func ReplayWorlds(n, seeds int, trainFrac float64) []WorldReport {
+	var out []WorldReport
+	for _, dep := range []bool{true, false} {
+		for seed := uint64(1); seed <= uint64(seeds); seed++ {
+			w := World{ContextDependent: dep, Seed: seed}
+			out = append(out, WorldReport{World: w.Name(), Seed: seed,
+				Report: Replay(Simulate(w, n), trainFrac, Options{})})
+		}
+	}
+	return out
+}
+
 // Simulation constants; see Simulate.
 const (
 	simHelpful     = 3    // helpful lessons per kind (context-dependent world)
