@@ -55,5 +55,5 @@ type ClassError struct {
 func (e *ClassError) Error() string { return e.Err.Error() }
 func (e *ClassError) Unwrap() error { return e.Err }
 
-// Invalidf is an Invalid error.
+// invalid classes err as Invalid: the request, not the vault, is at fault.
 func invalid(err error) error { return &ClassError{Class: Invalid, Err: err} }

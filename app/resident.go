@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/watch"
@@ -46,7 +45,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	k := &keeper{app: a, logf: logf, onDream: o.OnDream}
+	dreams := &dreamScheduler{app: a, logf: logf, onDream: o.OnDream}
 	w, err := watch.New(a.Vault, a.ix, watch.Options{OnBatch: func(b watch.Batch) {
 		defer func() { // no note may stop the process
 			if r := recover(); r != nil {
@@ -56,7 +55,10 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 		if b.Err != nil && o.OnBatch == nil {
 			logf("sync: %v", b.Err)
 		}
-		k.afterBatch(ctx, b)
+		if b.Err == nil && b.Stats.Parsed+b.Stats.Removed > 0 {
+			dreams.edited(b.Time)
+			a.relistAfter(ctx, b, logf)
+		}
 		if o.OnBatch != nil {
 			o.OnBatch(b)
 		}
@@ -107,7 +109,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	// Dream runs on its own here, where the watcher sees the edits that
 	// must hold it back.
 	dreamCtx, stopDream := context.WithCancel(ctx)
-	background.Go(func() { k.dreamWhenDue(dreamCtx) })
+	background.Go(func() { dreams.run(dreamCtx) })
 	err = w.Run(ctx)
 	stopDream()
 	if ctx.Err() != nil {
@@ -116,80 +118,16 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	return err
 }
 
-// keeper is what Serve does beside the watcher: list the memories again
-// in MEMORY.md after the notes changed, and run Dream when its gate opens,
-// which the last edit it saw holds back.
-type keeper struct {
-	app     *App
-	logf    func(format string, args ...any)
-	onDream func(*dream.Report)
-
-	mu       sync.Mutex
-	lastEdit time.Time // of the last batch that changed a note
-}
-
-// afterBatch notes when the vault was last edited, and lists the memories
-// again when the batch changed a note other than MEMORY.md itself (whose
-// own change is vaultmem's write, or a human's edit outside the region,
-// which listing again keeps).
-func (k *keeper) afterBatch(ctx context.Context, b watch.Batch) {
-	if b.Err != nil || b.Stats.Parsed+b.Stats.Removed == 0 {
-		return
-	}
-	k.mu.Lock()
-	k.lastEdit = b.Time
-	k.mu.Unlock()
-	store := k.app.Memory()
+// relistAfter lists the memories again in MEMORY.md after batch b changed
+// the notes, unless the one note it changed is MEMORY.md itself (whose own
+// change is vaultmem's write, or a human's edit outside the list, which
+// listing again keeps).
+func (a *App) relistAfter(ctx context.Context, b watch.Batch, logf func(string, ...any)) {
+	store := a.Memory()
 	if len(b.Paths) == 1 && b.Paths[0] == store.ListFile() {
 		return
 	}
 	if _, err := store.Relist(ctx); err != nil {
-		k.logf("%s not updated: %v", store.ListFile(), err)
-	}
-}
-
-// dreamWhenDue asks Dream's gate every little while, and runs Dream when
-// it opens, until ctx ends; nothing when the config turns automatic runs
-// off.
-func (k *keeper) dreamWhenDue(ctx context.Context) {
-	if !k.app.Config.Dream.Auto {
-		return
-	}
-	d, gate := k.app.Dreamer(), k.app.DreamGate()
-	every := min(max(gate.Quiet/2, 100*time.Millisecond), time.Minute)
-	if gate.Quiet <= 0 {
-		every = 30 * time.Second
-	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			k.dreamIfDue(ctx, d, gate)
-		}
-	}
-}
-
-// dreamIfDue runs Dream once if its gate is open.
-func (k *keeper) dreamIfDue(ctx context.Context, d *dream.Dreamer, gate dream.Gate) {
-	k.mu.Lock()
-	last := k.lastEdit
-	k.mu.Unlock()
-	due, _, err := d.Due(ctx, gate, last)
-	if err != nil || !due {
-		if err != nil && ctx.Err() == nil {
-			k.logf("dream: %v", err)
-		}
-		return
-	}
-	rep, err := d.Run(ctx, dream.RunOptions{})
-	switch {
-	case errors.Is(err, dream.ErrRunning), ctx.Err() != nil:
-	case err != nil:
-		k.logf("dream: %v", err)
-	case len(rep.Changed) > 0 && k.onDream != nil:
-		k.onDream(rep)
+		logf("%s not updated: %v", store.ListFile(), err)
 	}
 }
