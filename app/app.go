@@ -39,6 +39,10 @@ type Options struct {
 	// OnSync, if set, is told what each sync a read made did (the notes it
 	// read, their warnings, the files it could not read).
 	OnSync func(index.Stats)
+	// HeavyWork is given to the index (see index.Options.HeavyWork): the
+	// binary's say in the runtime while the index briefly holds a large
+	// heap.
+	HeavyWork func() (done func())
 }
 
 // App is an opened vault and what vaultmem does with it: its config, the
@@ -117,7 +121,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 
 // openIndex opens the vault's index with the configured embedder.
 func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
-	opts := index.Options{MaxNoteSize: a.Config.MaxNoteSize, ChunkTokens: a.Config.ChunkTokens, Resident: a.opts.Resident}
+	opts := index.Options{MaxNoteSize: a.Config.MaxNoteSize, ChunkTokens: a.Config.ChunkTokens, Resident: a.opts.Resident, HeavyWork: a.opts.HeavyWork}
 	e := a.Config.Embedder
 	switch e.Provider {
 	case "none":

@@ -54,6 +54,21 @@ type Options struct {
 	// no SQL, but the first one (or Warm) loads every chunk's terms: about
 	// 0.7 s and 50 MB of memory for 10,000 notes.
 	Resident bool
+	// HeavyWork, if set, is called when the index starts work that holds a
+	// large heap for a short while (a cold sync: the chunks waiting for the
+	// writer, the embedder's counts and vectors; writing the vector pack
+	// from every vector), and the function it returns when that work ends.
+	// The index changes no runtime setting itself: a binary may bound its
+	// heap meanwhile (cmd/vaultmem does). Calls may overlap.
+	HeavyWork func() (done func())
+}
+
+// heavyWork calls HeavyWork, when it is set.
+func (o Options) heavyWork() (done func()) {
+	if o.HeavyWork == nil {
+		return func() {}
+	}
+	return o.HeavyWork()
 }
 
 func (o Options) chunkTokens() int {

@@ -60,8 +60,8 @@ func (ix *Index) Pack(ctx context.Context) error {
 		return err
 	}
 	// Every vector is read (after a cold index, the process's heap is
-	// still full of the index's garbage): keep the heap near what is live.
-	defer boundHeap()()
+	// still full of the index's garbage): heavy work (see Options.HeavyWork).
+	defer ix.opts.heavyWork()()
 	vs, err := ix.vectors(ctx)
 	if err != nil || vs.fromPack || len(vs.ids) == 0 {
 		return err

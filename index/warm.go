@@ -30,17 +30,17 @@ type warmStart struct {
 	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
 	err   error
 
-	// unbound ends the heap's bound for the cold index (see boundHeap);
-	// release calls it.
-	unbound     func()
+	// heavyDone ends the cold index's heavy work (see
+	// Options.HeavyWork); release calls it.
+	heavyDone   func()
 	releaseOnce sync.Once
 }
 
-// release ends what the warm start holds for the rest of the sync: the
-// heap's bound. A nil warmStart ignores it.
+// release ends what the warm start holds for the rest of the sync: its
+// heavy work (see Options.HeavyWork). A nil warmStart ignores it.
 func (w *warmStart) release() {
 	if w != nil {
-		w.releaseOnce.Do(w.unbound)
+		w.releaseOnce.Do(w.heavyDone)
 	}
 }
 
@@ -54,7 +54,7 @@ func (ix *Index) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, erro
 	if err := tx.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM chunks)").Scan(&any); err != nil || any {
 		return nil, err
 	}
-	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{}), unbound: boundHeap()}, nil
+	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{}), heavyDone: ix.opts.heavyWork()}, nil
 }
 
 // chunkKey identifies chunk seq of the note at path. Keys sort as the

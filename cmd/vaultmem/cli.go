@@ -111,6 +111,7 @@ func (sh *shell) openDir(ctx context.Context, dir string, o app.Options) (*app.A
 		fmt.Fprintf(sh.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", filepath.Join(dir, filepath.FromSlash(vault.LockFile)), who)
 	}
 	o.Progress = bar.update
+	o.HeavyWork = boundHeap
 	o.Notify = func(msg string) {
 		bar.done()
 		sh.warnf("%s", msg)

@@ -1,7 +1,6 @@
-package index
+package main
 
 import (
-	"context"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
@@ -34,17 +33,6 @@ func TestBoundHeap(t *testing.T) {
 	}
 	if pace := debug.SetGCPercent(25); pace != 25 {
 		t.Errorf("after the bound: GOGC %d, want the process's 25 back", pace)
-	}
-
-	// A cold index (a warm start) bounds the heap while it runs and lifts
-	// the bound when the sync ends; so does writing a pack.
-	tv := newTestVault(t, "memory-folder", Options{})
-	tv.sync()
-	if err := tv.ix.Pack(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("after a cold index and a pack: memory limit %d, want none", got)
 	}
 
 	// A process's own pace and limit (a one-shot query's) come back after
