@@ -8,7 +8,7 @@
 // year is the latest one up to today; weeks run Monday to Sunday.
 //
 // github.com/olebedev/when and github.com/markusmobius/go-dateparser were
-// measured on the same phrasings (BENCHMARKS.md, issue 17) and did worse.
+// measured on the same phrasings (docs/bench-history.md) and did worse.
 package dates
 
 import (

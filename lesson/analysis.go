@@ -184,8 +184,7 @@ func (s *Store) Trends(ctx context.Context, domain string) ([]Trend, error) {
 	return out, nil
 }
 
-// Stats are seed 004's quality measures of the lessons, from the outcome
-// log.
+// Stats are the lessons' quality measures, from the outcome log.
 type Stats struct {
 	Lessons  int `json:"lessons"`
 	Live     int `json:"live"`

@@ -26,7 +26,7 @@ import (
 	"time"
 )
 
-// Rules are the strength rule's constants (seed 004), in one place; the
+// Rules are the strength rule's constants, in one place; the
 // zero value of a field means its default (see DefaultRules).
 type Rules struct {
 	// Initial is a new lesson's strength.
@@ -47,7 +47,7 @@ type Rules struct {
 	ArchiveBelow float64 `yaml:"archive_below" json:"archive_below"`
 }
 
-// DefaultRules are seed 004's: success +0.05, failure −0.1, review below
+// DefaultRules are: success +0.05, failure −0.1, review below
 // 0.3, decay ×0.99 a day after 30 days unused, archived below 0.2.
 func DefaultRules() Rules {
 	return Rules{Initial: 0.5, Success: 0.05, Failure: 0.1, ReviewBelow: 0.3, DecayAfterDays: 30, DecayPerDay: 0.99, ArchiveBelow: 0.2}

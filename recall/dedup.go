@@ -11,7 +11,7 @@ import (
 // text.NearDuplicate) that say the same thing: two chunks alike but for a
 // date, a number, a name or a negation (text.Differ) are both kept, since
 // the agent needs to see both. It stops once the kept items hold limit
-// tokens: the rest could not be packed.
+// tokens: the rest did not fit.
 func dedup(ranked []*candidate, limit int) []*candidate {
 	var out []*candidate
 	var kept []text.WordSet

@@ -2,7 +2,7 @@
 // question, it returns the best context from the vault within a hard
 // token budget.
 //
-// The pipeline (DESIGN.md "Recall"):
+// The pipeline (docs/recall.md tells it at length):
 //
 //  1. Intent: rules (English and Chinese cues) give a category and a
 //     confidence; an optional LLM classifier over an OpenAI-compatible

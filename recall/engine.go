@@ -11,7 +11,7 @@ import (
 )
 
 // Options configure an Engine. The zero value works: rules classifier,
-// DESIGN.md's routes and stage deadlines.
+// DefaultRoutes and the default stage deadlines.
 type Options struct {
 	// LLM, when set, classifies intents first (see LLMOptions).
 	LLM *LLMOptions
@@ -117,8 +117,8 @@ type Request struct {
 	Presets []Preset
 }
 
-// Preset is context a caller found itself, packed before what the engines
-// find as a layer of its own.
+// Preset is context a caller found itself, put in the budget before what
+// the engines find as a layer of its own.
 type Preset struct {
 	// Layer names it in Item.Layer; Title is the heading it is shown
 	// under in the context; Path the note it is from ("" for several).
@@ -194,8 +194,8 @@ const MaxBudget = 100_000
 var ErrBadBudget = errors.New("recall: invalid budget")
 
 // Recall classifies the question, searches along its route in stages,
-// fuses, dedups and ranks what the engines found, and packs the best of
-// it into the budget. A stage runs only when the ones before did not find
+// fuses, dedups and ranks what the engines found, and fills the budget
+// with the best of it. A stage runs only when the ones before did not find
 // enough: at least 3 items with at least half the top score, whose text
 // fills the budget. An engine failure or a stage deadline never fails the
 // recall: it returns what the stages found. When the engines find nothing (no
@@ -252,7 +252,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
 			res.NoEvidence = len(ranked) == 0
-			e.packAfter(res, ranked, r)
+			e.fillBudgetAfter(res, ranked, r)
 			return res, nil
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // Intent is what a question is after.
 type Intent string
 
-// The six intents of DESIGN.md.
+// The six intents a question can have.
 const (
 	SimpleFact   Intent = "simple-fact"
 	Preference   Intent = "preference-recall"
@@ -41,7 +41,7 @@ func ParseIntent(s string) (Intent, error) {
 	return "", fmt.Errorf("recall: unknown intent %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
-// Confidence thresholds of DESIGN.md: an LLM answer is used from 0.7, the
+// Confidence thresholds: an LLM answer is used from 0.7, the
 // rules' from 0.5; below both the intent is hybrid.
 const (
 	llmThreshold   = 0.7

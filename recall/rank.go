@@ -13,7 +13,8 @@ import (
 // engines are the names of the engines, in the order items name them.
 var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "narrower", "context"}
 
-// Rank bonuses of DESIGN.md.
+// Rank bonuses: for a hit in a layer the route favours, and for one
+// updated recently.
 const (
 	layerBonus   = 0.1
 	recencyBonus = 0.05

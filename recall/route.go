@@ -54,7 +54,9 @@ func (r Route) Validate() error {
 	return nil
 }
 
-// DefaultRoutes is DESIGN.md's routing matrix.
+// DefaultRoutes is the routing matrix: for each intent, the strategy, the
+// memory layers to favour, the graph dimensions and the token budget
+// (docs/recall.md, "Route").
 func DefaultRoutes() map[Intent]Route {
 	return map[Intent]Route{
 		SimpleFact:   {ExactOnly, []string{"L4", "L5"}, nil, 500},

@@ -25,8 +25,9 @@ type Node struct {
 	Problems []markdown.Problem `json:"problems,omitempty"`
 }
 
-// graph is every task and its links, as the index holds them.
-type graph struct {
+// forest is every task, as the index holds them, in its trees of parent
+// and child.
+type forest struct {
 	tasks    map[string]Task
 	parent   map[string]string // task -> parent task
 	children map[string][]string
@@ -38,7 +39,7 @@ type graph struct {
 // cycle, a task that depends on itself or a depends_on cycle (such tasks
 // are never ready), a status or priority not known. A task whose parent
 // is wrong is a root; one in a parent cycle is in no tree.
-func (s *Store) load(ctx context.Context) (*graph, error) {
+func (s *Store) load(ctx context.Context) (*forest, error) {
 	ts, err := s.ix.Tasks(ctx)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func (s *Store) load(ctx context.Context) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &graph{tasks: make(map[string]Task, len(ts)), parent: map[string]string{}, children: map[string][]string{}}
+	g := &forest{tasks: make(map[string]Task, len(ts)), parent: map[string]string{}, children: map[string][]string{}}
 	for _, t := range ts {
 		g.tasks[t.Path] = t
 	}
@@ -228,7 +229,7 @@ func (s *Store) Tree(ctx context.Context, ref string, all bool) (*Node, error) {
 }
 
 // node is the tree under task p.
-func (g *graph) node(p string, all bool) *Node {
+func (g *forest) node(p string, all bool) *Node {
 	t := g.tasks[p]
 	n := &Node{Path: p, Name: t.Name, Status: t.Status, Priority: t.Priority, Assignee: t.Assignee, Children: []*Node{}}
 	if t.Status == Done && !all {
@@ -242,7 +243,7 @@ func (g *graph) node(p string, all bool) *Node {
 }
 
 // count is how many tasks are under p.
-func (g *graph) count(p string) int {
+func (g *forest) count(p string) int {
 	n := 0
 	for _, c := range g.children[p] {
 		n += 1 + g.count(c)

@@ -7,7 +7,7 @@ import (
 
 // NearDuplicate is the similarity from which two texts are near
 // duplicates: 0.4 x the Jaccard index of their word sets + 0.6 x their
-// longest common subsequence over the longer's length (seed 000's rule).
+// longest common subsequence over the longer's length.
 const NearDuplicate = 0.85
 
 // minJaccard is the least Jaccard index of a near duplicate: with an LCS

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// TestLessonWorkflow runs the README's lesson example as processes: add a
+// TestLessonWorkflow runs docs/lessons.md's worked example as processes: add a
 // lesson, match it by words, tool and path (and as a Claude Code hook),
 // report outcomes, read its history, review, stats and decay.
 func TestLessonWorkflow(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestTaskWorkflow runs the README's worked example as processes: plan a
+// TestTaskWorkflow runs docs/tasks.md's worked example as processes: plan a
 // feature as a tree, work through it with spawn, event and done, then
 // show the context and the tree.
 func TestTaskWorkflow(t *testing.T) {

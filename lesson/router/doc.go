@@ -1,5 +1,4 @@
-// Package router is the lesson fast path's learned reranker (seed 004's
-// "neural router"): a small online model that reorders the candidates the
+// Package router is the lesson fast path's learned reranker: a small online model that reorders the candidates the
 // fast path proposed for a situation by what the outcome log says actually
 // helped.
 //

@@ -13,10 +13,10 @@ const truncationMarker = " […truncated]"
 // minTruncated is the fewest tokens worth keeping of a truncated item.
 const minTruncated = 8
 
-// pack keeps ranked items while the context fits res.Budget; the first
+// fillBudget keeps ranked items while the context fits res.Budget; the first
 // one that does not fit is truncated with a marker, and the rest are
 // counted as dropped. Items without text are left out.
-func (e *Engine) pack(res *Result, ranked []*candidate) {
+func (e *Engine) fillBudget(res *Result, ranked []*candidate) {
 	var picked []*candidate
 	var texts []string
 	for i, c := range ranked {
@@ -50,10 +50,10 @@ func (e *Engine) pack(res *Result, ranked []*candidate) {
 // LayerTask is the layer of the focused task's context.
 const LayerTask = "task"
 
-// packAfter packs ranked items as pack does, after the presets of r (the
-// focused task's context first): as many of them, in order, as take at
+// fillBudgetAfter fills the budget with ranked items as fillBudget does,
+// after the presets of r (the focused task's context first): as many of them, in order, as take at
 // most half the budget together.
-func (e *Engine) packAfter(res *Result, ranked []*candidate, r Request) {
+func (e *Engine) fillBudgetAfter(res *Result, ranked []*candidate, r Request) {
 	presets := r.Presets
 	if f := strings.TrimSpace(r.Focus); f != "" {
 		presets = append([]Preset{{Layer: LayerTask, Title: "Focused task: " + r.FocusPath, Path: r.FocusPath, Text: f, Source: "focus",
@@ -77,12 +77,12 @@ func (e *Engine) packAfter(res *Result, ranked []*candidate, r Request) {
 		items = append(items, Item{Path: p.Path, Source: p.Source, Layer: p.Layer, Tokens: text.EstimateTokens(block), Text: t, Why: p.Why})
 	}
 	if len(head) == 0 {
-		e.pack(res, ranked)
+		e.fillBudget(res, ranked)
 		return
 	}
 	budget := res.Budget
 	res.Budget -= used
-	e.pack(res, ranked)
+	e.fillBudget(res, ranked)
 	res.Budget = budget
 	res.Context = strings.TrimSuffix(strings.Join(append(head, res.Context), "\n"), "\n")
 	if !strings.HasSuffix(res.Context, "\n") {
