@@ -129,11 +129,16 @@ func (a *App) Links(ctx context.Context, req LinksRequest) (Links, error) {
 }
 
 // ListRequest chooses notes: of one frontmatter type ("none": without
-// one), with one tag (or a tag nested under it); a page of them.
+// one), with one tag (or a tag nested under it), in one folder; a page of
+// them.
 type ListRequest struct {
-	Type string     `json:"type,omitempty"`
-	Tag  string     `json:"tag,omitempty"`
-	Page index.Page `json:"page"`
+	Type   string     `json:"type,omitempty"`
+	Tag    string     `json:"tag,omitempty"`
+	Folder string     `json:"folder,omitempty"`
+	Page   index.Page `json:"page"`
+	// NoSync lists from the index as it is (a front end that synced
+	// itself).
+	NoSync bool `json:"no_sync,omitempty"`
 }
 
 // ListItem is a note as list gives it.
@@ -154,10 +159,17 @@ type List struct {
 
 // List returns the notes req chooses. Errors: index.ErrBadPage.
 func (a *App) List(ctx context.Context, req ListRequest) (List, error) {
-	if err := a.fresh(ctx, false); err != nil {
+	var err error
+	if req.NoSync {
+		err = a.RequireBuilt(ctx)
+	} else {
+		err = a.fresh(ctx, false)
+	}
+	if err != nil {
 		return List{}, err
 	}
-	notes, info, err := a.ix.ListPage(ctx, index.Query{Type: strings.ToLower(strings.TrimSpace(req.Type)), Tag: req.Tag}, req.Page)
+	q := index.Query{Type: strings.ToLower(strings.TrimSpace(req.Type)), Tag: req.Tag, Folder: req.Folder}
+	notes, info, err := a.ix.ListPage(ctx, q, req.Page)
 	if err != nil {
 		return List{}, err
 	}

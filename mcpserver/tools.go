@@ -252,14 +252,14 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	res, err := s.ix.Search(ctx, index.Query{Text: in.Query, Mode: mode, Limit: offset + limit + 1,
-		Type: in.Type, Tag: in.Tag, Folder: in.Folder})
+	res, err := s.app.Search(ctx, app.SearchRequest{Query: in.Query, Mode: mode, Type: in.Type, Tag: in.Tag, Folder: in.Folder,
+		Limit: limit, Offset: offset, NoSync: true})
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	out := SearchOut{Results: res[min(offset, len(res)):min(offset+limit, len(res))]}
-	if len(res) > offset+limit {
-		out.NextCursor = fmt.Sprint(offset + limit)
+	out := SearchOut{Results: res.Results}
+	if res.NextOffset > 0 {
+		out.NextCursor = fmt.Sprint(res.NextOffset)
 	}
 	return nil, out, nil
 }
@@ -409,12 +409,13 @@ func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in Lis
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	page, info, err := s.ix.ListPage(ctx, index.Query{Type: in.Type, Tag: in.Tag, Folder: in.Folder}, index.Page{Offset: offset, Limit: in.Limit})
+	list, err := s.app.List(ctx, app.ListRequest{Type: in.Type, Tag: in.Tag, Folder: in.Folder,
+		Page: index.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	out := ListNotesOut{Notes: make([]NoteItem, len(page)), PageInfo: info}
-	for i, n := range page {
+	out := ListNotesOut{Notes: make([]NoteItem, len(list.Notes)), PageInfo: list.Page}
+	for i, n := range list.Notes {
 		out.Notes[i] = NoteItem{Path: n.Path, FileName: n.Name, Title: n.Title, Type: n.Type, Description: n.Description, Tags: n.Tags}
 	}
 	return nil, out, nil

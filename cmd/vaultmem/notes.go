@@ -200,7 +200,7 @@ func (sh *shell) orphansCommand() *cli.Command {
 func (sh *shell) listCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "list",
-		Usage: "list notes, optionally of one type or with one tag",
+		Usage: "list notes, optionally of one type, with one tag or in one folder",
 		Description: "--type matches the frontmatter type: (user, feedback, project, reference, task, lesson, or\n" +
 			"any other); --type none lists notes without one. --tag matches frontmatter and inline tags,\n" +
 			"case-insensitively; a parent tag matches its nested tags (--tag a matches #a/b).",
@@ -208,12 +208,13 @@ func (sh *shell) listCommand() *cli.Command {
 			jsonFlag(),
 			&cli.StringFlag{Name: "type", Usage: "only notes whose frontmatter type is `T`"},
 			&cli.StringFlag{Name: "tag", Usage: "only notes tagged `T`"},
+			&cli.StringFlag{Name: "folder", Usage: "only notes under the vault folder `DIR`"},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			req := app.ListRequest{Type: cmd.String("type"), Tag: cmd.String("tag")}
+			req := app.ListRequest{Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder")}
 			var err error
 			if req.Page, err = pageOf(cmd); err != nil {
 				return err

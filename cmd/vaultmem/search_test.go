@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,28 @@ func TestSearchAll(t *testing.T) {
 	}
 	if got := paths("recall", "--json", "release freeze merged"); slices.Contains(got, want) || len(got) == 0 {
 		t.Errorf("recall: %v, want items without %s", got, want)
+	}
+}
+
+func TestListFolder(t *testing.T) {
+	dir := newVault(t)
+	for p, body := range map[string]string{
+		"projects/acme/plan.md":  "# Plan\n",
+		"projects/acme 2/x.md":   "# Beside, not under\n",
+		"projects/other/note.md": "# Other\n",
+		"top.md":                 "# Top\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ok(t, dir, "list", "--folder", "projects/acme"); got != "projects/acme/plan.md\n" {
+		t.Errorf("list --folder projects/acme:\n%s", got)
+	}
+	if got := ok(t, dir, "list", "--folder", "projects"); !strings.Contains(got, "projects/acme/plan.md") || !strings.Contains(got, "projects/acme 2/x.md") || !strings.Contains(got, "projects/other/note.md") || strings.Contains(got, "top.md") {
+		t.Errorf("list --folder projects:\n%s", got)
 	}
 }
