@@ -2,45 +2,131 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 
+	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // MergeDriver is one of vaultmem's git merge drivers: Init routes files
 // to it in .gitattributes; each clone enables it once with its git config
-// commands (git config is not committed).
+// commands (git config is not committed); git runs it through
+// [RunMerge].
 type MergeDriver struct {
 	// Name is the driver's name in .gitattributes and git config.
 	Name string
 	// Command and Label are the git config commands that enable and name
 	// it.
 	Command, Label string
+	// DefaultPath is the file's path in the repository when git gives
+	// none: what its links are relative to, and what errors name.
+	DefaultPath string
+	// merge merges the versions (base, ours, theirs) of the file at path.
+	// A result that is not nil is written to ours, even with an error (a
+	// merge with conflict markers); an error makes git mark the file
+	// conflicted.
+	merge func(ctx context.Context, path string, v [3][]byte) ([]byte, error)
 }
 
 // vaultmem's merge drivers.
 var (
-	// ListDriver merges MEMORY.md (vaultmem merge-memory-index).
-	ListDriver = MergeDriver{"vaultmem-memory-index",
-		`git config merge.vaultmem-memory-index.driver "vaultmem merge-memory-index %O %A %B %P"`,
-		`git config merge.vaultmem-memory-index.name "vaultmem MEMORY.md region"`}
+	// ListDriver merges MEMORY.md (vaultmem merge-memory-index): the
+	// memories each side lists are merged by path; text outside the list
+	// is taken from the side that changed it.
+	ListDriver = MergeDriver{Name: "vaultmem-memory-index",
+		Command:     `git config merge.vaultmem-memory-index.driver "vaultmem merge-memory-index %O %A %B %P"`,
+		Label:       `git config merge.vaultmem-memory-index.name "vaultmem MEMORY.md region"`,
+		DefaultPath: vault.MemoryListFile, merge: mergeList}
 	// NoteDriver merges memory, task and lesson notes (vaultmem
-	// merge-note).
-	NoteDriver = MergeDriver{"vaultmem-note",
-		`git config merge.vaultmem-note.driver "vaultmem merge-note %O %A %B %P"`,
-		`git config merge.vaultmem-note.name "vaultmem memory, task and lesson notes"`}
+	// merge-note): see [MergeNote].
+	NoteDriver = MergeDriver{Name: "vaultmem-note",
+		Command:     `git config merge.vaultmem-note.driver "vaultmem merge-note %O %A %B %P"`,
+		Label:       `git config merge.vaultmem-note.name "vaultmem memory, task and lesson notes"`,
+		DefaultPath: "note.md", merge: mergeNote}
 	// CheckpointDriver merges Dream's checkpoint (vaultmem
-	// merge-checkpoint).
-	CheckpointDriver = MergeDriver{"vaultmem-checkpoint",
-		`git config merge.vaultmem-checkpoint.driver "vaultmem merge-checkpoint %O %A %B %P"`,
-		`git config merge.vaultmem-checkpoint.name "vaultmem Dream checkpoint"`}
+	// merge-checkpoint): see dream.MergeCheckpoint.
+	CheckpointDriver = MergeDriver{Name: "vaultmem-checkpoint",
+		Command:     `git config merge.vaultmem-checkpoint.driver "vaultmem merge-checkpoint %O %A %B %P"`,
+		Label:       `git config merge.vaultmem-checkpoint.name "vaultmem Dream checkpoint"`,
+		DefaultPath: vault.StateDir + "/" + dream.CheckpointFile, merge: mergeCheckpoint}
 )
 
 // MergeDrivers are the merge drivers, in the order Init prints them.
 var MergeDrivers = []MergeDriver{ListDriver, NoteDriver, CheckpointDriver}
+
+// MergeFiles are what git gives a merge driver (%O %A %B %P): the files
+// holding the base, ours and theirs versions, and the file's path in the
+// repository ("" when git gives none).
+type MergeFiles struct {
+	Base, Ours, Theirs string
+	Path               string
+}
+
+// RunMerge runs driver d on the files git gave it: it reads the three
+// versions and writes the merge to f.Ours. An error means git marks the
+// file conflicted: it names the file and says what to do; f.Ours then
+// holds either our version, untouched, or the merge with git's conflict
+// markers, as the error says.
+func RunMerge(ctx context.Context, d MergeDriver, f MergeFiles) error {
+	path := f.Path
+	if path == "" {
+		path = d.DefaultPath
+	}
+	var v [3][]byte
+	for i, file := range [3]struct{ name, path string }{{"base", f.Base}, {"ours", f.Ours}, {"theirs", f.Theirs}} {
+		b, err := os.ReadFile(file.path)
+		if err != nil {
+			return fmt.Errorf("merge %s: read the %s version: %w", path, file.name, err)
+		}
+		v[i] = b
+	}
+	out, err := d.merge(ctx, path, v)
+	if out != nil {
+		// ours is git's temporary file, not a note: git reads it back.
+		if werr := os.WriteFile(f.Ours, out, 0o644); werr != nil {
+			return fmt.Errorf("merge %s: write the result: %w", path, werr)
+		}
+	}
+	return err
+}
+
+func mergeList(_ context.Context, path string, v [3][]byte) ([]byte, error) {
+	out, err := memory.MergeList(path, v[0], v[1], v[2])
+	var pe *markdown.ParseError
+	switch {
+	case errors.Is(err, memory.ErrMergeConflict), errors.As(err, &pe):
+		return nil, fmt.Errorf("%w; %s is left as your side: edit it (theirs: git show :3:%s), then git add %s", err, path, path, path)
+	case err != nil:
+		return nil, err
+	}
+	return out, nil
+}
+
+func mergeNote(ctx context.Context, path string, v [3][]byte) ([]byte, error) {
+	out, clean, err := MergeNote(ctx, path, v[0], v[1], v[2])
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("merge %s: %w", path, err)
+	case !clean:
+		return out, fmt.Errorf("merge %s: both sides changed the same thing; it holds the merge with conflict markers (<<<<<<< ours, =======, >>>>>>> theirs) around both versions: edit it, then git add %s", path, path)
+	}
+	return out, nil
+}
+
+func mergeCheckpoint(_ context.Context, path string, v [3][]byte) ([]byte, error) {
+	out, err := dream.MergeCheckpoint(path, v[1], v[2])
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w; it is left as your side: the file is safe to delete (git rm %s: the next Dream looks at every memory)", path, err, path)
+	}
+	return out, nil
+}
 
 // noteMergeRules are the merge rules of the note kinds the note driver
 // merges: memories, tasks and lessons.

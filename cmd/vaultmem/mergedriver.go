@@ -2,17 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 func (sh *shell) mergeListCommand() *cli.Command {
@@ -28,25 +21,7 @@ func (sh *shell) mergeListCommand() *cli.Command {
 			"(default MEMORY.md), from which its links are relative. It needs no vault. Enable it with\n" +
 			"  " + app.ListDriver.Command + "\n" +
 			"and the line `/MEMORY.md merge=" + app.ListDriver.Name + "` in .gitattributes (vaultmem init writes it).",
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			file, versions, err := readVersions(cmd, vault.MemoryListFile)
-			if err != nil {
-				return err
-			}
-			ours := cmd.Args().Get(1)
-			out, err := memory.MergeList(file, versions[0], versions[1], versions[2])
-			var pe *markdown.ParseError
-			switch {
-			case errors.Is(err, memory.ErrMergeConflict), errors.As(err, &pe):
-				return fmt.Errorf("%w; %s is left as your side: edit it (theirs: git show :3:%s), then git add %s", err, file, file, file)
-			case err != nil:
-				return err
-			}
-			if err := os.WriteFile(ours, out, 0o644); err != nil {
-				return fmt.Errorf("merge %s: write the result: %w", file, err)
-			}
-			return nil
-		},
+		Action: mergeAction(app.ListDriver),
 	}
 }
 
@@ -72,29 +47,12 @@ func (sh *shell) mergeNoteCommand() *cli.Command {
 			"Enable it with\n" +
 			"  " + app.NoteDriver.Command + "\n" +
 			"and lines `/tasks/** merge=" + app.NoteDriver.Name + "` in .gitattributes (vaultmem init writes them).",
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			file, versions, err := readVersions(cmd, "note.md")
-			if err != nil {
-				return err
-			}
-			ours := cmd.Args().Get(1)
-			out, clean, err := app.MergeNote(ctx, file, versions[0], versions[1], versions[2])
-			if err != nil {
-				return fmt.Errorf("merge %s: %w", file, err)
-			}
-			if err := os.WriteFile(ours, out, 0o644); err != nil {
-				return fmt.Errorf("merge %s: write the result: %w", file, err)
-			}
-			if !clean {
-				return fmt.Errorf("merge %s: both sides changed the same thing; it holds the merge with conflict markers (<<<<<<< ours, =======, >>>>>>> theirs) around both versions: edit it, then git add %s", file, file)
-			}
-			return nil
-		},
+		Action: mergeAction(app.NoteDriver),
 	}
 }
 
 func (sh *shell) mergeCheckpointCommand() *cli.Command {
-	file := vault.StateDir + "/" + dream.CheckpointFile
+	file := app.CheckpointDriver.DefaultPath
 	return &cli.Command{
 		Name:      "merge-checkpoint",
 		Usage:     "merge two versions of Dream's checkpoint (a git merge driver)",
@@ -107,41 +65,22 @@ func (sh *shell) mergeCheckpointCommand() *cli.Command {
 			"Enable it with\n" +
 			"  " + app.CheckpointDriver.Command + "\n" +
 			"and the line `/" + file + " merge=" + app.CheckpointDriver.Name + "` in .gitattributes (vaultmem init writes it).",
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			p, versions, err := readVersions(cmd, file)
-			if err != nil {
-				return err
-			}
-			out, err := dream.MergeCheckpoint(p, versions[1], versions[2])
-			if err != nil {
-				return fmt.Errorf("merge %s: %w; it is left as your side: the file is safe to delete (git rm %s: the next Dream looks at every memory)", p, err, p)
-			}
-			if err := os.WriteFile(cmd.Args().Get(1), out, 0o644); err != nil {
-				return fmt.Errorf("merge %s: write the result: %w", p, err)
-			}
-			return nil
-		},
+		Action: mergeAction(app.CheckpointDriver),
 	}
 }
 
-// readVersions checks a merge driver's arguments (BASE OURS THEIRS
-// [PATH]) and reads the three versions git gives it; file is PATH, or
-// defaultFile without one.
-func readVersions(cmd *cli.Command, defaultFile string) (file string, versions [3][]byte, err error) {
-	args := cmd.Args().Slice()
-	if len(args) < 3 || len(args) > 4 {
-		return "", versions, usagef("%s takes BASE OURS THEIRS [PATH], got %d arguments", cmd.Name, len(args))
-	}
-	file = defaultFile
-	if len(args) == 4 && args[3] != "" {
-		file = filepath.ToSlash(args[3])
-	}
-	for i, name := range []string{"base", "ours", "theirs"} {
-		b, err := os.ReadFile(args[i])
-		if err != nil {
-			return file, versions, fmt.Errorf("merge %s: read the %s version: %w", file, name, err)
+// mergeAction runs merge driver d on the arguments git gives it (BASE
+// OURS THEIRS [PATH]).
+func mergeAction(d app.MergeDriver) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		args := cmd.Args().Slice()
+		if len(args) < 3 || len(args) > 4 {
+			return usagef("%s takes BASE OURS THEIRS [PATH], got %d arguments", cmd.Name, len(args))
 		}
-		versions[i] = b
+		f := app.MergeFiles{Base: args[0], Ours: args[1], Theirs: args[2]}
+		if len(args) == 4 {
+			f.Path = filepath.ToSlash(args[3])
+		}
+		return app.RunMerge(ctx, d, f)
 	}
-	return file, versions, nil
 }
