@@ -120,3 +120,38 @@ func (p *progress) done() {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
+
+// textInput is the text (what: "body", "text") of the command's
+// arguments, or of stdin with --stdin (or when it is piped and there are
+// no arguments).
+func (sh *shell) textInput(cmd *cli.Command, what string) (string, error) {
+	args := cmd.Args().Slice()
+	if cmd.Bool("stdin") && len(args) > 0 {
+		return "", usagef("give the %s as arguments or with --stdin, not both", what)
+	}
+	if cmd.Bool("stdin") || len(args) == 0 && !isTerminal(sh.stdin) {
+		b, err := io.ReadAll(sh.stdin)
+		if err != nil {
+			return "", fmt.Errorf("read the %s from standard input: %w", what, err)
+		}
+		return string(b), nil
+	}
+	return strings.Join(args, " "), nil
+}
+
+// flagOrStdin is the value of the flag name, or standard input with
+// --stdin; it refuses both.
+func (sh *shell) flagOrStdin(cmd *cli.Command, name string) (string, error) {
+	v := cmd.String(name)
+	if !cmd.Bool("stdin") {
+		return v, nil
+	}
+	if v != "" {
+		return "", usagef("give the %s with --%s or --stdin, not both", name, name)
+	}
+	b, err := io.ReadAll(sh.stdin)
+	if err != nil {
+		return "", fmt.Errorf("read standard input: %w", err)
+	}
+	return string(b), nil
+}

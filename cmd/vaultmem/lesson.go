@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -86,16 +85,9 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			body := cmd.String("body")
-			if cmd.Bool("stdin") {
-				if body != "" {
-					return usagef("give the body with --body or --stdin, not both")
-				}
-				b, err := io.ReadAll(sh.stdin)
-				if err != nil {
-					return fmt.Errorf("read standard input: %w", err)
-				}
-				body = string(b)
+			body, err := sh.flagOrStdin(cmd, "body")
+			if err != nil {
+				return err
 			}
 			added, err := st.Add(ctx, lesson.New{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
 				Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
@@ -450,26 +442,7 @@ func (sh *shell) lessonHook(ctx context.Context, k int) error {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return usagef("--hook: standard input is not a hook's JSON: %v", err)
 	}
-	s := lesson.Situation{Tool: in.ToolName}
-	var words []string
-	keys := make([]string, 0, len(in.ToolInput))
-	for key := range in.ToolInput {
-		keys = append(keys, key)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		v, ok := in.ToolInput[key].(string)
-		if !ok {
-			continue
-		}
-		switch key {
-		case "file_path", "path", "notebook_path":
-			s.Paths = append(s.Paths, v)
-		case "command", "description", "prompt", "pattern", "query", "url":
-			words = append(words, v)
-		}
-	}
-	s.Text = strings.Join(words, " ")
+	s := lesson.ToolCall(in.ToolName, in.ToolInput)
 	res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: k}, 0, (*app.App).MatchLessons)
 	if err != nil || len(res.Lessons) == 0 {
 		return err

@@ -39,17 +39,10 @@ func (sh *shell) rememberCommand() *cli.Command {
 				Type:        memory.Type(strings.ToLower(strings.TrimSpace(cmd.String("type")))),
 				Name:        strings.TrimSpace(cmd.String("name")),
 				Description: strings.TrimSpace(cmd.String("description")),
-				Body:        strings.Join(cmd.Args().Slice(), " "),
 			}
-			if cmd.Bool("stdin") && cmd.Args().Len() > 0 {
-				return usagef("give the body as arguments or with --stdin, not both")
-			}
-			if cmd.Bool("stdin") || cmd.Args().Len() == 0 && !isTerminal(sh.stdin) {
-				b, err := io.ReadAll(sh.stdin)
-				if err != nil {
-					return fmt.Errorf("read body from stdin: %w", err)
-				}
-				m.Body = string(b)
+			var err error
+			if m.Body, err = sh.textInput(cmd, "body"); err != nil {
+				return err
 			}
 			if err := m.Validate(); err != nil {
 				return flagError(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -19,6 +18,20 @@ func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *ta
 	return sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 		return taskError(fn(ctx, cmd, a.Tasks()))
 	})
+}
+
+// withAgentTasks is withTasks for a command of one agent's (--agent,
+// checked before the vault is opened).
+func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		agent, err := agentOf(cmd)
+		if err != nil {
+			return err
+		}
+		return sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			return fn(ctx, cmd, st, agent)
+		})(ctx, cmd)
+	}
 }
 
 // taskError maps the task package's errors to exit codes: a refused
@@ -44,22 +57,6 @@ func optionalArg(cmd *cli.Command, what string) (string, error) {
 	return cmd.Args().First(), nil
 }
 
-// textInput is the text of args, or of stdin with --stdin (or when it is
-// piped and args are empty).
-func (sh *shell) textInput(cmd *cli.Command, args []string) (string, error) {
-	if cmd.Bool("stdin") && len(args) > 0 {
-		return "", usagef("give the text as arguments or with --stdin, not both")
-	}
-	if cmd.Bool("stdin") || len(args) == 0 && !isTerminal(sh.stdin) {
-		b, err := io.ReadAll(sh.stdin)
-		if err != nil {
-			return "", fmt.Errorf("read standard input: %w", err)
-		}
-		return string(b), nil
-	}
-	return strings.Join(args, " "), nil
-}
-
 // newTaskFlags are the flags of the commands that write a new task.
 func newTaskFlags() []cli.Flag {
 	return []cli.Flag{jsonFlag(), agentFlag(),
@@ -77,18 +74,9 @@ func (sh *shell) newTask(cmd *cli.Command) (task.New, error) {
 		return task.New{}, err
 	}
 	n := task.New{Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
-		DependsOn: cmd.StringSlice("depends-on"), Description: cmd.String("description")}
-	if cmd.Bool("stdin") {
-		if n.Description != "" {
-			return n, usagef("give the description with --description or --stdin, not both")
-		}
-		b, err := io.ReadAll(sh.stdin)
-		if err != nil {
-			return n, fmt.Errorf("read standard input: %w", err)
-		}
-		n.Description = string(b)
-	}
-	return n, nil
+		DependsOn: cmd.StringSlice("depends-on")}
+	n.Description, err = sh.flagOrStdin(cmd, "description")
+	return n, err
 }
 
 func (sh *shell) taskCommand() *cli.Command {
@@ -129,11 +117,7 @@ func (sh *shell) taskSpawnCommand() *cli.Command {
 		Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
 		Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
 		Flags:       newTaskFlags(),
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			n, err := sh.newTask(cmd)
 			if err != nil {
 				return err
@@ -153,11 +137,7 @@ func (sh *shell) taskStartCommand() *cli.Command {
 		Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
 			"unless --force. With --json: {path, agent, focus, took_from}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			ref, err := oneArg(cmd, "TASK")
 			if err != nil {
 				return err
@@ -181,11 +161,7 @@ func (sh *shell) taskDoneCommand() *cli.Command {
 		Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
 			"With --json: {done: path, focus: path or null}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			ref, err := optionalArg(cmd, "TASK")
 			if err != nil {
 				return err
@@ -208,11 +184,7 @@ func (sh *shell) taskBlockCommand() *cli.Command {
 		Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
 		Description: "With --json: {path, type, time, line, agent}.",
 		Flags:       []cli.Flag{jsonFlag(), agentFlag(), &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			ref, err := optionalArg(cmd, "TASK")
 			if err != nil {
 				return err
@@ -236,12 +208,8 @@ func (sh *shell) taskEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
 			&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
 			&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
-			text, err := sh.textInput(cmd, cmd.Args().Slice())
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+			text, err := sh.textInput(cmd, "text")
 			if err != nil {
 				return err
 			}
@@ -259,11 +227,7 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 		Name: "focus", Usage: "this agent's focused task",
 		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
 		Flags:       []cli.Flag{jsonFlag(), agentFlag()},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			agent, err := agentOf(cmd)
-			if err != nil {
-				return err
-			}
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
