@@ -6,9 +6,12 @@
 // vault.Writer, so an agent can never overwrite what a human changed
 // since the agent read it, nor write outside the vault.
 //
-// It sits at the top of vaultmem beside the CLI: it may import any
-// library package (vault, index, recall, memory, task), and nothing
-// imports it but cmd/vaultmem.
+// It is a front end beside the CLI, and as thin: each tool turns its
+// arguments into a call of the application (package app: recall,
+// remember, search, list, Dream, the task and lesson stores) and its
+// answer into the tool's result. What only an agent needs (resources,
+// graph walks, startup progress, wording errors for an agent) lives here.
+// Nothing imports it but cmd/vaultmem.
 package mcpserver
 
 import (

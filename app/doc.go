@@ -1,0 +1,20 @@
+// Package app is vaultmem's application: the one place that opens a vault
+// (its config, the one Writer, the index, the memory, task and lesson
+// stores, recall and Dream) and the use cases every front end shares:
+// recall, search, show, links, list, lesson matching, a task's context,
+// remember, Dream, doctor, init and Claude Code adoption, the git merge
+// drivers. The front ends (the CLI in cmd/vaultmem, the MCP server in
+// mcpserver, the agent hooks) are thin adapters over it: their arguments
+// become one call of [App], its answer their output.
+//
+// A long-running process calls [App.Serve]: it keeps the index current
+// with a watcher, keeps MEMORY.md listing the memories, runs Dream when
+// its gate opens, and answers the read use cases for CLI processes over a
+// local socket ([App.Handle], [Ask]), with the same methods a front end calls
+// in process.
+//
+// Errors carry a [Class] (an invalid request, a conflict, a cancellation)
+// that each front end maps to its own form: an exit code, a tool error.
+// app imports no front end, and only the front ends import it (.ci/run
+// checks both).
+package app
