@@ -86,9 +86,16 @@ type Match struct {
 	// trigger and text; Score is Relevance × Strength, the rank.
 	Relevance float64 `json:"relevance"`
 	Score     float64 `json:"score"`
-	// Why says what matched.
-	Why string `json:"why"`
+	// On names what of the situation matched: "words" (trigger words in
+	// the text), "tool", "path" (a trigger glob), "keywords" (the lesson's
+	// words in the text); Why says it in a sentence.
+	On  []string `json:"on"`
+	Why string   `json:"why"`
 }
+
+// OnlyTool reports whether m matched on its tool alone: a lesson for
+// every call of that tool, whatever it does.
+func (m Match) OnlyTool() bool { return len(m.On) == 1 && m.On[0] == "tool" }
 
 // Result is what Match found.
 type Result struct {
@@ -275,14 +282,19 @@ type entry struct {
 }
 
 // triggerKind sorts a trigger item: a tool ("tool:NAME"), a path glob
-// ("path:GLOB", or anything with a slash or a glob character), or words.
+// ("path:GLOB"; a pattern with *, [ or {, spaces and all, as Obsidian's
+// folder names have them: "My Folder/*.md"; a path with a slash and no
+// space: "db/migrations/"), or words ("why does it fail?", "run db/seed
+// first").
 func triggerKind(t string) (kind, value string) {
 	switch lt := strings.ToLower(t); {
 	case strings.HasPrefix(lt, "tool:"):
 		return "tool", strings.TrimSpace(t[len("tool:"):])
 	case strings.HasPrefix(lt, "path:"):
 		return "glob", strings.TrimSpace(t[len("path:"):])
-	case !strings.ContainsAny(t, " \t") && strings.ContainsAny(t, "/*?[{"):
+	case strings.ContainsAny(t, "*[{"):
+		return "glob", strings.TrimSpace(t)
+	case !strings.ContainsAny(t, " \t") && strings.ContainsAny(t, "/?"):
 		return "glob", t
 	}
 	return "words", t
@@ -531,7 +543,8 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 	for i, r := range top {
 		e := &set.lessons[r.doc]
 		out[i] = Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
-			Strength: e.Strength, Relevance: r.rel, Score: r.score, Why: e.why(s, tool, have, sc.kw[r.doc])}
+			Strength: e.Strength, Relevance: r.rel, Score: r.score}
+		out[i].On, out[i].Why = e.why(s, tool, have, sc.kw[r.doc])
 	}
 	if rerank != nil && len(out) > 1 {
 		out = rerank(s, out)
@@ -568,24 +581,25 @@ func (e *entry) globMatch(paths []string) (string, string, bool) {
 	return "", "", false
 }
 
-// why says what of situation s matched e.
-func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) string {
-	var why []string
+// why says what of situation s matched e: the kinds (see Match.On) and a
+// sentence.
+func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) (on []string, why string) {
+	var says []string
 	if f, which := e.phraseMatch(have); f == 1 {
-		why = append(why, fmt.Sprintf("trigger words %q in the text", which))
+		on, says = append(on, "words"), append(says, fmt.Sprintf("trigger words %q in the text", which))
 	} else if f > 0 {
-		why = append(why, fmt.Sprintf("%.0f%% of trigger words %q in the text", f*100, which))
+		on, says = append(on, "words"), append(says, fmt.Sprintf("%.0f%% of trigger words %q in the text", f*100, which))
 	}
 	if tool != "" && slices.Contains(e.tools, tool) {
-		why = append(why, "tool "+s.Tool)
+		on, says = append(on, "tool"), append(says, "tool "+s.Tool)
 	}
 	if p, g, ok := e.globMatch(s.Paths); ok {
-		why = append(why, fmt.Sprintf("path %s matches %s", p, g))
+		on, says = append(on, "path"), append(says, fmt.Sprintf("path %s matches %s", p, g))
 	}
 	if kw > 0 {
-		why = append(why, fmt.Sprintf("keywords (bm25 %.1f)", kw))
+		on, says = append(on, "keywords"), append(says, fmt.Sprintf("keywords (bm25 %.1f)", kw))
 	}
-	return strings.Join(why, "; ")
+	return on, strings.Join(says, "; ")
 }
 
 // globMatch returns the first of paths that glob g matches: against the
