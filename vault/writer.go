@@ -231,6 +231,51 @@ func (w *Writer) WriteState(ctx context.Context, name string, content []byte, ex
 	return w.write(ctx, rel, content, expected, false)
 }
 
+// UpdateState rewrites vaultmem's own state file name (see
+// [Writer.ReadState]) with what fn makes of its current content (nil when
+// there is none yet: fn makes the first), as [Writer.Update] rewrites a
+// note: under the lock from the read to the write, so that concurrent
+// updates from this process or others never lose one another's changes.
+// fn runs under the lock: it must be quick and must not call the Writer.
+// When fn returns the content it was given, nothing is written. It
+// returns the file's new hash.
+//
+// Errors: fn's error, wrapped; a *PathError (ErrInvalidPath) for a name
+// that is not a path under the state folder; those of [Writer.Write].
+func (w *Writer) UpdateState(ctx context.Context, name string, fn func(current []byte) ([]byte, error)) (hash string, err error) {
+	rel, err := statePath(name)
+	if err != nil {
+		return "", err
+	}
+	if err := w.v.EnsureDir(path.Dir(rel)); err != nil {
+		return "", err
+	}
+	l, err := w.begin(ctx, "update", rel)
+	if err != nil {
+		return "", err
+	}
+	defer release(l.unlock, &err)
+	var cur []byte
+	if l.found {
+		cur = l.cur
+	}
+	old := markdown.Hash(cur)
+	next, err := fn(cur)
+	if err != nil {
+		return "", fmt.Errorf("update %s: %w", rel, err)
+	}
+	if l.found && bytes.Equal(next, cur) {
+		return old, nil
+	}
+	if err := w.checkSize(rel, next); err != nil {
+		return "", err
+	}
+	if err := w.replace(rel, l.at, next, l.found, old, false); err != nil {
+		return "", err
+	}
+	return markdown.Hash(next), nil
+}
+
 // AppendState appends line (a newline is added when it has none) to
 // vaultmem's own state file name (see [Writer.ReadState]), creating it and
 // its folder when missing: an append-only log. It holds the lock, so lines

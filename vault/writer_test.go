@@ -576,3 +576,39 @@ func TestWriterMultiProcessNoPartialFile(t *testing.T) {
 	t.Logf("%d reads saw %d distinct contents", reads, len(seen))
 	assertDir(t, dir, ".vaultmem", "big.md")
 }
+
+func TestUpdateState(t *testing.T) {
+	dir := t.TempDir()
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := vault.NewWriter(v, vault.WriterOptions{})
+	ctx := context.Background()
+	add := func(current []byte) ([]byte, error) { return append(current, 'x'), nil }
+	// Concurrent updates, each under the lock: none is lost.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := w.UpdateState(ctx, "sessions/s1.json", add); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got, hash, err := w.ReadState("sessions/s1.json")
+	if err != nil || string(got) != "xxxxxxxx" {
+		t.Fatalf("after 8 updates: %q, %v; want 8 x", got, err)
+	}
+	// The same content back writes nothing and returns the hash.
+	if h, err := w.UpdateState(ctx, "sessions/s1.json", func(c []byte) ([]byte, error) { return c, nil }); err != nil || h != hash {
+		t.Errorf("unchanged update: %s, %v; want the hash %s", h, err, hash)
+	}
+	boom := errors.New("boom")
+	if _, err := w.UpdateState(ctx, "sessions/s1.json", func([]byte) ([]byte, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Errorf("fn's error: %v", err)
+	}
+	if _, err := w.UpdateState(ctx, "../escape.json", add); !errors.Is(err, vault.ErrInvalidPath) {
+		t.Errorf("a name out of the state folder: %v, want ErrInvalidPath", err)
+	}
+}
