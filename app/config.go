@@ -11,6 +11,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,6 +25,8 @@ type Config struct {
 		Memory  string `yaml:"memory"`
 		Tasks   string `yaml:"tasks"`
 		Lessons string `yaml:"lessons"`
+		// Sessions is where the hooks write session notes.
+		Sessions string `yaml:"sessions"`
 	} `yaml:"folders"`
 	// MaxNoteSize is the largest markdown file, in bytes, read as a note.
 	MaxNoteSize int64 `yaml:"max_note_size"`
@@ -38,6 +41,34 @@ type Config struct {
 	// Lessons configures the lessons' strength rule (zero values: the
 	// defaults of lesson.DefaultRules) and the learned router.
 	Lessons LessonsConfig `yaml:"lessons"`
+	// Hooks configures what the agent hooks give and keep (see Hook).
+	Hooks HooksConfig `yaml:"hooks"`
+}
+
+// HooksConfig is the hooks section of the config: what `vaultmem hook`
+// gives an agent and keeps of its sessions.
+type HooksConfig struct {
+	// Agent is the agent the hooks act as, whose focused task they give
+	// and log on; "" is $VAULTMEM_AGENT, else task.DefaultAgent.
+	Agent string `yaml:"agent"`
+	// SessionBudget is the most tokens given at a session's start
+	// (MEMORY.md, the focused task, what needs review, the checkpoint).
+	SessionBudget int `yaml:"session_budget"`
+	// PromptBudget is the most tokens of recall given with a prompt.
+	PromptBudget int `yaml:"prompt_budget"`
+	// MinCoverage is the least share of a prompt's words (stop words
+	// aside) a recalled passage must hold to be given: recall always
+	// ranks something first, and this keeps out what only looks near.
+	MinCoverage float64 `yaml:"min_coverage"`
+	// Lessons is the most lessons given before a tool call.
+	Lessons int `yaml:"lessons"`
+	// Prompts is how much of each prompt a session note keeps: off,
+	// first-line (the default) or full; secrets of common shapes are
+	// redacted.
+	Prompts string `yaml:"prompts"`
+	// Timeout bounds a hook's work; past it the hook gives nothing and
+	// exits 0 (set it below the client's own hook timeout).
+	Timeout time.Duration `yaml:"timeout"`
 }
 
 // LessonsConfig is the lessons section of the config.
@@ -114,6 +145,7 @@ func DefaultConfig() Config {
 	c.Folders.Memory = "memory"
 	c.Folders.Tasks = "tasks"
 	c.Folders.Lessons = "lessons"
+	c.Folders.Sessions = "sessions"
 	c.MaxNoteSize = 10 << 20
 	c.ChunkTokens = 512
 	c.Embedder.Provider = "lsa"
@@ -122,6 +154,12 @@ func DefaultConfig() Config {
 	c.Dream.Every = 24 * time.Hour
 	c.Dream.Writes = 5
 	c.Dream.Quiet = time.Minute
+	c.Hooks.SessionBudget = 1500
+	c.Hooks.PromptBudget = 600
+	c.Hooks.MinCoverage = 0.5
+	c.Hooks.Lessons = 3
+	c.Hooks.Prompts = "first-line"
+	c.Hooks.Timeout = 8 * time.Second
 	return c
 }
 
@@ -135,6 +173,7 @@ folders:
   memory: memory
   tasks: tasks
   lessons: lessons
+  sessions: sessions
 
 # Markdown files larger than this many bytes are not read as notes.
 max_note_size: 10485760
@@ -206,6 +245,21 @@ lessons:
   # decay_per_day: 0.99
   # archive_below: 0.2
   router: false
+
+# What 'vaultmem hook' gives an agent (set up with 'vaultmem setup') and keeps
+# of its sessions: token budgets at a session's start and with each prompt,
+# the least share of a prompt's words a recalled passage must hold, the most
+# lessons before a tool call, how much of each prompt a session note keeps
+# (off, first-line or full; secrets of common shapes are redacted), and the
+# hook's own time limit.
+hooks:
+  # agent: default
+  session_budget: 1500
+  prompt_budget: 600
+  min_coverage: 0.5
+  lessons: 3
+  prompts: first-line
+  timeout: 8s
 `
 
 // LoadConfig reads the vault's config; a missing file gives the defaults.
@@ -254,6 +308,24 @@ func LoadConfig(vaultDir string) (Config, error) {
 		}
 		if err := r.Validate(); err != nil {
 			return c, fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
+		}
+	}
+	h := c.Hooks
+	switch {
+	case h.SessionBudget < 0 || h.SessionBudget > recall.MaxBudget || h.PromptBudget < 0 || h.PromptBudget > recall.MaxBudget:
+		return c, fmt.Errorf("%s: hooks.session_budget and hooks.prompt_budget must be 0 to %d tokens", at("hooks"), recall.MaxBudget)
+	case h.MinCoverage < 0 || h.MinCoverage > 1:
+		return c, fmt.Errorf("%s: hooks.min_coverage must be 0 to 1", at("hooks", "min_coverage"))
+	case h.Lessons < 0 || h.Lessons > lesson.MaxK:
+		return c, fmt.Errorf("%s: hooks.lessons must be 0 to %d", at("hooks", "lessons"), lesson.MaxK)
+	case h.Prompts != "off" && h.Prompts != "first-line" && h.Prompts != "full":
+		return c, fmt.Errorf("%s: hooks.prompts must be off, first-line or full", at("hooks", "prompts"))
+	case h.Timeout <= 0:
+		return c, fmt.Errorf("%s: hooks.timeout must be a positive duration (8s)", at("hooks", "timeout"))
+	}
+	if h.Agent != "" {
+		if err := task.CheckAgent(h.Agent); err != nil {
+			return c, fmt.Errorf("%s: hooks.agent: %v", at("hooks", "agent"), err)
 		}
 	}
 	switch c.Embedder.Provider {

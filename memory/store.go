@@ -318,3 +318,37 @@ func reviewsOf(es []Entry, flags []Flag) []Review {
 	}
 	return out
 }
+
+// ListText is MEMORY.md as an agent should read it: the whole file, the
+// human's text and the list, without the region's marker lines; "" when
+// there is none.
+func (s *Store) ListText() (string, error) {
+	current, _, err := s.w.Read(s.indexFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	begins, ends := markerLines(current)
+	cut := append(begins, ends...)
+	slices.Sort(cut)
+	var b bytes.Buffer
+	from := 0
+	for _, off := range cut {
+		if off < from {
+			continue // the end marker on the begin marker's line
+		}
+		b.Write(current[from:off])
+		// Skip the marker itself and the rest of its line.
+		if nl := bytes.IndexByte(current[off:], '\n'); nl >= 0 {
+			from = off + nl + 1
+		} else {
+			from = len(current)
+		}
+	}
+	if from < len(current) {
+		b.Write(current[from:])
+	}
+	return strings.TrimSpace(b.String()), nil
+}

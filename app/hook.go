@@ -1,0 +1,676 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/session"
+	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// HookKind is what happened in an agent's session, in vaultmem's terms:
+// each client names its hook events its own way, and the hook command
+// maps them to these.
+type HookKind string
+
+// The kinds of hook events.
+const (
+	HookSessionStart HookKind = "session-start" // a session started, resumed, was cleared or compacted
+	HookPrompt       HookKind = "prompt"        // the user sent a prompt
+	HookBeforeTool   HookKind = "before-tool"   // the agent is about to call a tool
+	HookAfterTool    HookKind = "after-tool"    // a tool call ended (Failed says how)
+	HookCompact      HookKind = "compact"       // the conversation is about to be compacted
+	HookStop         HookKind = "stop"          // the agent finished its turn
+	HookSubagentStop HookKind = "subagent-stop" // a subagent finished
+	HookSessionEnd   HookKind = "session-end"   // the session ended
+)
+
+// HookEvent is one event of an agent's session, as a hook gets it.
+type HookEvent struct {
+	Kind HookKind `json:"kind"`
+	// Client is the agent's program (claude-code, codex, gemini-cli,
+	// cursor); Session its session id, which keeps each session's state
+	// apart.
+	Client  string `json:"client"`
+	Session string `json:"session"`
+	// Agent is whose focus the session works under ("" is the config's
+	// hooks.agent, else task.DefaultAgent).
+	Agent string `json:"agent,omitempty"`
+	// Cwd is the folder the agent works in: the paths of its tool calls
+	// are made relative to it.
+	Cwd string `json:"cwd,omitempty"`
+	// Time is when the hook ran; the same event sent twice (a server that
+	// took it but did not answer in time) is recognised by it.
+	Time time.Time `json:"time"`
+	// Source is why a session started: startup, resume, clear, compact.
+	Source string `json:"source,omitempty"`
+	// Prompt is the user's prompt.
+	Prompt string `json:"prompt,omitempty"`
+	// Tool, ToolUseID and ToolInput are the tool call's; Failed says the
+	// call failed (an error, a non-zero exit status).
+	Tool      string         `json:"tool,omitempty"`
+	ToolUseID string         `json:"tool_use_id,omitempty"`
+	ToolInput map[string]any `json:"tool_input,omitempty"`
+	Failed    bool           `json:"failed,omitempty"`
+	// Trigger is why the conversation is compacted: manual or auto.
+	Trigger string `json:"trigger,omitempty"`
+	// Reason is why the session ended, as the client says.
+	Reason string `json:"reason,omitempty"`
+}
+
+// HookAnswer is what a hook tells the agent.
+type HookAnswer struct {
+	// Context is the text to add to the agent's context; "" for nothing.
+	Context string `json:"context,omitempty"`
+	// Given names what the context holds: the notes recalled, the
+	// lessons shown.
+	Given []string `json:"given,omitempty"`
+	// Note is the session note's path, once written.
+	Note string `json:"note,omitempty"`
+}
+
+// Hook answers one event of an agent's session: at its start, MEMORY.md,
+// the focused task's context and what needs review (and after a
+// compaction, the checkpoint taken before it); with a prompt, what recall
+// finds for it that the session was not given yet; before a tool call,
+// the lessons for it; after it, the outcome of each lesson shown; before
+// a compaction, a checkpoint on the focused task; at each stop, the
+// session note. The session's state is kept under the state folder (see
+// package session). Errors: an Invalid error for an event without a kind
+// or a session; the stores'.
+func (a *App) Hook(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	if ev.Session == "" {
+		return HookAnswer{}, invalid(errors.New("hook: the event has no session id"))
+	}
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	if ev.Agent == "" {
+		ev.Agent = a.hookAgent()
+	}
+	if err := task.CheckAgent(ev.Agent); err != nil {
+		return HookAnswer{}, invalid(fmt.Errorf("hook: %w", err))
+	}
+	switch ev.Kind {
+	case HookSessionStart:
+		return a.sessionStart(ctx, ev)
+	case HookPrompt:
+		return a.promptContext(ctx, ev)
+	case HookBeforeTool:
+		return a.toolLessons(ctx, ev)
+	case HookAfterTool:
+		return HookAnswer{}, a.toolOutcome(ctx, ev)
+	case HookCompact:
+		return HookAnswer{}, a.checkpoint(ctx, ev)
+	case HookStop, HookSubagentStop, HookSessionEnd:
+		return a.stop(ctx, ev)
+	}
+	return HookAnswer{}, invalid(fmt.Errorf("hook: unknown event kind %q", ev.Kind))
+}
+
+// hookAgent is the agent the hooks act as.
+func (a *App) hookAgent() string {
+	switch {
+	case a.Config.Hooks.Agent != "":
+		return a.Config.Hooks.Agent
+	case os.Getenv("VAULTMEM_AGENT") != "":
+		return os.Getenv("VAULTMEM_AGENT")
+	}
+	return task.DefaultAgent
+}
+
+// updateSession changes the state of ev's session with fn (quick, no
+// Writer call), making it when it is new.
+func (a *App) updateSession(ctx context.Context, ev HookEvent, fn func(st *session.State) error) (*session.State, error) {
+	var out *session.State
+	_, err := a.writer.UpdateState(ctx, session.StateName(ev.Session), func(cur []byte) ([]byte, error) {
+		st, err := session.Decode(cur)
+		if err != nil {
+			return nil, err
+		}
+		if st.ID == "" {
+			st.ID, st.Started = ev.Session, ev.Time
+		}
+		if ev.Client != "" {
+			st.Client = ev.Client
+		}
+		if ev.Cwd != "" {
+			st.Cwd = ev.Cwd
+		}
+		st.Agent, st.Updated = ev.Agent, ev.Time
+		if err := fn(st); err != nil {
+			return nil, err
+		}
+		out = st
+		return st.Encode()
+	})
+	return out, err
+}
+
+// section is one part of a hook's context, with its share of the budget.
+type section struct {
+	title, body string
+}
+
+// fit joins sections under a heading, each cut to what is left of budget
+// tokens, in order: what comes first is kept first.
+func fit(heading string, budget int, sections []section) string {
+	var b strings.Builder
+	left := budget - text.EstimateTokens(heading)
+	for _, s := range sections {
+		if strings.TrimSpace(s.body) == "" || left <= 16 {
+			continue
+		}
+		part := "\n\n## " + s.title + "\n\n" + strings.TrimSpace(s.body)
+		if n := text.EstimateTokens(part); n > left {
+			part = cutToTokens(part, left-4) + "\n…"
+		}
+		left -= text.EstimateTokens(part)
+		b.WriteString(part)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return heading + b.String() + "\n"
+}
+
+// cutToTokens cuts s at a line, else a word, to at most n tokens.
+func cutToTokens(s string, n int) string {
+	for text.EstimateTokens(s) > n && s != "" {
+		cut := strings.LastIndexByte(s, '\n')
+		if cut <= 0 || text.EstimateTokens(s[:cut]) < n/2 {
+			cut = strings.LastIndexByte(s, ' ')
+		}
+		if cut <= 0 {
+			return ""
+		}
+		s = s[:cut]
+	}
+	return s
+}
+
+// sessionStart gives what a session should start with: after a
+// compaction the checkpoint taken before it, the focused task's context,
+// MEMORY.md, and what needs a human's review. The session note is
+// written at once, so that what the session does can link to it.
+func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	if err := a.fresh(ctx, false); err != nil {
+		return HookAnswer{}, err
+	}
+	var sections []section
+	var given []string
+	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		st.AddTask(focus.Task)
+		return nil
+	})
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	if c := st.Checkpoint; c != nil && ev.Source == "compact" {
+		sections = append(sections, section{"Before the compaction", c.Text})
+	}
+	if focus.Task != "" {
+		tc, err := a.Tasks().Context(ctx, ev.Agent, "", a.Config.Hooks.SessionBudget/2)
+		if err != nil {
+			return HookAnswer{}, err
+		}
+		sections = append(sections, section{"Your focused task", tc.Context})
+		given = append(given, focus.Task)
+	}
+	list, err := a.Memory().ListText()
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	sections = append(sections, section{"What you remember (" + a.Memory().ListFile() + ")", list})
+	review, err := a.needsReview(ctx)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	sections = append(sections, section{"Needs review", review})
+	note, err := a.writeSessionNote(ctx, ev)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	heading := "# Memory from the vault (vaultmem)\n\nRecall more with the vaultmem tools (recall, search_notes); save what you learn with remember."
+	return HookAnswer{Context: fit(heading, a.Config.Hooks.SessionBudget, sections), Given: given, Note: note}, nil
+}
+
+// needsReview lists what waits for a human: lessons flagged for review
+// and memories Dream found contradicting each other.
+func (a *App) needsReview(ctx context.Context) (string, error) {
+	var b strings.Builder
+	ls, err := a.Lessons()
+	if err != nil {
+		return "", err
+	}
+	rs, err := ls.Review(ctx, false)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- lesson %s (%s): %s\n", r.Name, r.Path, strings.Join(r.Reasons, "; "))
+	}
+	flags, _, err := a.Memory().Flags()
+	if err != nil {
+		return "", err
+	}
+	for _, f := range flags {
+		fmt.Fprintf(&b, "- memories %s and %s may contradict each other: %s\n", f.A, f.B, f.Reason)
+	}
+	return b.String(), nil
+}
+
+// trivial reports whether a prompt says nothing to recall for: no word
+// but stop words, or only words of assent and going on ("yes", "go on").
+func trivial(terms, words []string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	for _, w := range words {
+		if !assent[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// assent are the words of a prompt that only lets the agent go on.
+var assent = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("yes y yeah yep no n nope ok okay k sure thanks thank you thx ty go on ahead continue proceed do it please pls fine great good nice cool lgtm next done right correct agreed perfect") {
+		assent[w] = true
+	}
+}
+
+// contentTerms are the search terms of s's words that are not stop words.
+func contentTerms(s string) []string {
+	var out []string
+	for _, w := range text.Words(s) {
+		lw := strings.ToLower(w)
+		if text.IsStopWord(lw) {
+			continue
+		}
+		if t := text.Term(lw); t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// coverage is the share of terms found among s's terms.
+func coverage(terms []string, s string) float64 {
+	have := map[string]bool{}
+	for _, t := range text.Analyze(s) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// promptContext gives what recall finds for a prompt that holds enough
+// of the prompt's words and was not given earlier in the session, and
+// keeps the prompt for the session note.
+func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
+	terms := contentTerms(ev.Prompt)
+	skip := trivial(terms, text.Words(ev.Prompt)) || a.Config.Hooks.PromptBudget == 0
+	focus := ""
+	if !skip {
+		if f, err := a.Tasks().Focus(ctx, ev.Agent); err == nil {
+			focus = f.Task
+		}
+	}
+	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		if !slices.ContainsFunc(st.Prompts, func(p session.Prompt) bool { return p.Time.Equal(ev.Time) }) {
+			st.AddPrompt(ev.Time, kept)
+		}
+		st.AddTask(focus)
+		return nil
+	})
+	if err != nil || skip {
+		return HookAnswer{}, err
+	}
+	res, err := a.RecallFresh(ctx, RecallRequest{Query: ev.Prompt, Budget: a.Config.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true})
+	if errors.Is(err, ErrNoQuery) {
+		return HookAnswer{}, nil
+	}
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	type item struct{ key, path, heading, text string }
+	var items []item
+	for _, it := range res.Items {
+		key := it.Path + "#" + it.Heading + "^" + it.Block
+		if st.WasGiven(key) || slices.ContainsFunc(items, func(x item) bool { return x.key == key }) ||
+			coverage(terms, it.Path+" "+it.Heading+" "+it.Text) < a.Config.Hooks.MinCoverage {
+			continue
+		}
+		items = append(items, item{key, it.Path, it.Heading, it.Text})
+	}
+	if len(items) == 0 {
+		return HookAnswer{}, nil
+	}
+	keys := make([]string, len(items))
+	for i, it := range items {
+		keys[i] = it.key
+	}
+	if _, err := a.updateSession(ctx, ev, func(st *session.State) error { st.Give(keys...); return nil }); err != nil {
+		return HookAnswer{}, err
+	}
+	var b strings.Builder
+	b.WriteString("# From the vault, for this prompt (vaultmem)\n")
+	var given []string
+	for _, it := range items {
+		where := it.path
+		if it.heading != "" {
+			where += " › " + it.heading
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", where, strings.TrimSpace(it.text))
+		if !slices.Contains(given, it.path) {
+			given = append(given, it.path)
+		}
+	}
+	return HookAnswer{Context: b.String(), Given: given}, nil
+}
+
+// keepPrompt is what a session note keeps of a prompt: nothing, its first
+// line or all of it, secrets redacted.
+func keepPrompt(p, how string) string {
+	p = strings.TrimSpace(p)
+	switch how {
+	case "off":
+		return ""
+	case "first-line":
+		p, _, _ = strings.Cut(p, "\n")
+		p = text.Shorten(p, 300)
+	}
+	return session.Redact(p)
+}
+
+// relativePaths makes the paths of a tool call relative to the project
+// (cwd) or the vault, as triggers name them; others stay as they are.
+func (a *App) relativePaths(cwd string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		for _, base := range []string{cwd, a.Vault.Dir} {
+			if base == "" {
+				continue
+			}
+			if rel, err := filepath.Rel(base, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				out[i] = filepath.ToSlash(rel)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// toolLessons gives the lessons for a tool call: those strong enough
+// (not flagged for review) that match more than the tool's name, and
+// remembers them for the call's outcome.
+func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	if a.Config.Hooks.Lessons == 0 {
+		return HookAnswer{}, nil
+	}
+	s := lesson.ToolCall(ev.Tool, ev.ToolInput)
+	s.Paths = a.relativePaths(ev.Cwd, s.Paths)
+	res, err := a.MatchLessons(ctx, MatchRequest{Situation: s, K: lesson.MaxK})
+	if err != nil || len(res.Lessons) == 0 {
+		return HookAnswer{}, err
+	}
+	rules, err := a.Config.Lessons.Rules.Check()
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	var shown []session.Shown
+	var b strings.Builder
+	for _, m := range res.Lessons {
+		if rules.Flagged(m.Strength) || m.OnlyTool() || len(shown) == a.Config.Hooks.Lessons {
+			continue
+		}
+		shown = append(shown, session.Shown{Path: m.Path, Name: m.Name})
+		fmt.Fprintf(&b, "- %s: %s (strength %v; %s)\n", m.Name, m.ActionBias, m.Strength, m.Path)
+	}
+	if len(shown) == 0 {
+		return HookAnswer{}, nil
+	}
+	if _, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		st.Show(ev.ToolUseID, ev.Tool, shown)
+		return nil
+	}); err != nil {
+		return HookAnswer{}, err
+	}
+	given := make([]string, len(shown))
+	for i, l := range shown {
+		given[i] = l.Path
+	}
+	return HookAnswer{Context: "Lessons from memory for this step (vaultmem):\n" + b.String(), Given: given}, nil
+}
+
+// editTools are the tools whose file arguments are files they change.
+var editTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true,
+	"write_file": true, "replace": true, "edit_file": true}
+
+// toolOutcome logs the outcome of each lesson shown before the call (a
+// success unless the call failed) and keeps the files it changed.
+func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
+	var shown []session.Shown
+	changed := a.relativePaths(ev.Cwd, lesson.ToolCall(ev.Tool, ev.ToolInput).Paths)
+	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		shown = st.TakeShown(ev.ToolUseID)
+		if editTools[strings.ToLower(ev.Tool)] && !ev.Failed {
+			for _, p := range changed {
+				st.AddFile(p)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(shown) == 0 {
+		return err
+	}
+	ls, err := a.Lessons()
+	if err != nil {
+		return err
+	}
+	var outcomes []session.Outcome
+	for _, l := range shown {
+		o := session.Outcome{Time: ev.Time, Lesson: l.Path, Name: l.Name, Tool: ev.Tool, Success: !ev.Failed}
+		s := lesson.ToolCall(ev.Tool, ev.ToolInput)
+		_, err := ls.Outcome(ctx, lesson.Outcome{Lesson: l.Path, Success: !ev.Failed, Episode: st.Note,
+			Context: s.Text, Tool: ev.Tool, Paths: changed, Agent: ev.Agent})
+		if err != nil {
+			o.Error = err.Error()
+		}
+		outcomes = append(outcomes, o)
+	}
+	_, err = a.updateSession(ctx, ev, func(st *session.State) error {
+		st.Outcomes = append(st.Outcomes, outcomes...)
+		return nil
+	})
+	return err
+}
+
+// checkpoint keeps what was being done before a compaction: on the
+// session's state, given back at the next start, and as a note on the
+// focused task's log, so that nothing is lost with the conversation.
+func (a *App) checkpoint(ctx context.Context, ev HookEvent) error {
+	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	if err != nil {
+		return err
+	}
+	var text string
+	var again bool
+	_, err = a.updateSession(ctx, ev, func(st *session.State) error {
+		if st.Checkpoint != nil && st.Checkpoint.Time.Equal(ev.Time) {
+			again = true
+			return nil
+		}
+		text = checkpointText(st, focus.Task)
+		st.Checkpoint = &session.Checkpoint{Time: ev.Time, Trigger: ev.Trigger, Task: focus.Task, Text: text}
+		st.AddTask(focus.Task)
+		return nil
+	})
+	if err != nil || again || focus.Task == "" {
+		return err
+	}
+	_, err = a.Tasks().Event(ctx, ev.Agent, "", "note", "Checkpoint before the conversation was compacted: "+text)
+	return err
+}
+
+// checkpointText says what the session was doing: its focused task, its
+// last prompts, the files it changed.
+func checkpointText(st *session.State, focus string) string {
+	var parts []string
+	if focus != "" {
+		parts = append(parts, "working on "+strings.TrimSuffix(filepath.Base(focus), ".md"))
+	}
+	if n := len(st.Prompts); n > 0 {
+		var last []string
+		for _, p := range st.Prompts[max(0, n-3):] {
+			last = append(last, fmt.Sprintf("%q", text.Shorten(p.Text, 200)))
+		}
+		parts = append(parts, "last prompts "+strings.Join(last, ", "))
+	}
+	if len(st.Files) > 0 {
+		files := st.Files
+		if len(files) > 20 {
+			files = files[len(files)-20:]
+		}
+		parts = append(parts, "files changed "+strings.Join(files, ", "))
+	}
+	if len(parts) == 0 {
+		return "nothing recorded yet in this session."
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// stop writes the session note after a turn, a subagent's run or the
+// session's end; at the end the session's state goes.
+func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	if _, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		st.AddTask(focus.Task)
+		switch ev.Kind {
+		case HookSubagentStop:
+			st.Subagents++
+		case HookSessionEnd:
+			st.Ended, st.EndReason = ev.Time, ev.Reason
+		}
+		return nil
+	}); err != nil {
+		return HookAnswer{}, err
+	}
+	note, err := a.writeSessionNote(ctx, ev)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	if ev.Kind == HookSessionEnd {
+		if err := a.writer.RemoveState(ctx, session.StateName(ev.Session), vault.AnyHash); err != nil {
+			return HookAnswer{Note: note}, err
+		}
+	}
+	return HookAnswer{Note: note}, nil
+}
+
+// writeSessionNote writes the session's note from its state, under the
+// session's lock so that two hooks of one session never race; a note a
+// human edited since vaultmem wrote it is left as it is.
+func (a *App) writeSessionNote(ctx context.Context, ev HookEvent) (string, error) {
+	lock := a.Vault.FileLock(vault.TmpDir + "/" + strings.ReplaceAll(session.StateName(ev.Session), "/", "-") + ".lock")
+	if err := a.Vault.EnsureDir(vault.TmpDir); err != nil {
+		return "", err
+	}
+	if ok, err := lock.TryLockContext(ctx, 10*time.Millisecond); err != nil || !ok {
+		return "", fmt.Errorf("session note: lock %s: %w", lock.Path(), err)
+	}
+	defer lock.Unlock()
+	b, _, err := a.writer.ReadState(session.StateName(ev.Session))
+	if err != nil {
+		return "", err
+	}
+	st, err := session.Decode(b)
+	if err != nil {
+		return "", err
+	}
+	p := st.Note
+	if p == "" {
+		p = st.NotePath(a.Config.Folders.Sessions)
+	}
+	content := st.Render(a.noteNames(ctx, append(slices.Clone(st.Tasks), lessonPaths(st)...)))
+	hash, err := a.writer.Write(ctx, p, content, st.NoteHash)
+	var conflict *vault.ConflictError
+	if errors.As(err, &conflict) && st.NoteHash != "" {
+		return p, nil // a human edited it: theirs from now on
+	}
+	if err != nil {
+		return "", err
+	}
+	if hash != st.NoteHash {
+		if err := a.ix.Refresh(ctx, a.Vault.FS(), p); err != nil {
+			return "", err
+		}
+	}
+	_, err = a.writer.UpdateState(ctx, session.StateName(ev.Session), func(cur []byte) ([]byte, error) {
+		st, err := session.Decode(cur)
+		if err != nil {
+			return nil, err
+		}
+		st.Note, st.NoteHash = p, hash
+		return st.Encode()
+	})
+	return p, err
+}
+
+// lessonPaths are the lessons a session's state names.
+func lessonPaths(st *session.State) []string {
+	var out []string
+	for _, o := range st.Outcomes {
+		out = append(out, o.Lesson)
+	}
+	for _, c := range st.Calls {
+		for _, l := range c.Lessons {
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
+// noteNames gives the titles of the notes at paths, for links.
+func (a *App) noteNames(ctx context.Context, paths []string) session.Names {
+	titles := map[string]string{}
+	if len(paths) > 0 {
+		if infos, err := a.ix.List(ctx, index.Query{Paths: paths}); err == nil {
+			for _, n := range infos {
+				titles[n.Path] = n.Title
+			}
+		}
+	}
+	return func(p string) string { return titles[p] }
+}

@@ -1,0 +1,200 @@
+package session
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+)
+
+// StateFolder is where sessions' states are, under the vault's state
+// folder.
+const StateFolder = "sessions"
+
+// State is what vaultmem keeps of one session while it runs.
+type State struct {
+	ID     string `json:"id"`
+	Client string `json:"client"` // claude-code, codex, gemini-cli, cursor
+	Agent  string `json:"agent"`
+	// Cwd is the folder the agent works in (the project), from which the
+	// paths of its tool calls are relative.
+	Cwd     string    `json:"cwd,omitempty"`
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+	Ended   time.Time `json:"ended,omitzero"`
+	// EndReason is why it ended, as the client says ("logout", "clear").
+	EndReason string   `json:"end_reason,omitempty"`
+	Prompts   []Prompt `json:"prompts"`
+	// Given are the keys of the context already given in this session
+	// (see ItemKey): never given twice.
+	Given []string `json:"given"`
+	// Calls are the tool calls lessons were shown for, oldest first.
+	Calls    []Call    `json:"calls"`
+	Outcomes []Outcome `json:"outcomes"`
+	// Files are the files the agent changed, as its tool calls named them.
+	Files []string `json:"files"`
+	// Tasks are the tasks the session worked on (its focus when it
+	// prompted, compacted or stopped).
+	Tasks      []string    `json:"tasks"`
+	Subagents  int         `json:"subagents"`
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	// Note is the session note's path once it is written, and NoteHash
+	// its hash as written: a note a human edited since is not rewritten.
+	Note     string `json:"note,omitempty"`
+	NoteHash string `json:"note_hash,omitempty"`
+}
+
+// Prompt is one prompt of the user's, as the config says to keep it.
+type Prompt struct {
+	Time time.Time `json:"time"`
+	Text string    `json:"text"`
+}
+
+// Call is a tool call and the lessons shown before it.
+type Call struct {
+	ID      string  `json:"id"`
+	Tool    string  `json:"tool"`
+	Lessons []Shown `json:"lessons"`
+}
+
+// Shown is a lesson shown before a tool call.
+type Shown struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+}
+
+// Outcome is how a tool call went after a lesson was shown for it.
+type Outcome struct {
+	Time    time.Time `json:"time"`
+	Lesson  string    `json:"lesson"`
+	Name    string    `json:"name"`
+	Tool    string    `json:"tool"`
+	Success bool      `json:"success"`
+	// Error says why the outcome was not logged, when it was not.
+	Error string `json:"error,omitempty"`
+}
+
+// Checkpoint is what was being done when the client compacted the
+// conversation, given back at the session's next start.
+type Checkpoint struct {
+	Time time.Time `json:"time"`
+	// Trigger is the client's: "manual" or "auto".
+	Trigger string `json:"trigger,omitempty"`
+	// Task is the focused task the checkpoint was logged on ("" when
+	// there was none).
+	Task string `json:"task,omitempty"`
+	Text string `json:"text"`
+	// Given says whether a session start after the compaction gave it
+	// back.
+	Given bool `json:"given"`
+}
+
+// safeID is a session id that can be a file name as it is.
+var safeID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// StateName is the state file name of session id, under the vault's state
+// folder: the id itself when it is a safe file name, else a hash of it
+// (an id is the client's, and must not lead out of the folder).
+func StateName(id string) string {
+	if !safeID.MatchString(id) {
+		sum := sha256.Sum256([]byte(id))
+		id = "h-" + hex.EncodeToString(sum[:16])
+	}
+	return StateFolder + "/" + id + ".json"
+}
+
+// Decode reads a state file; empty content is a new state.
+func Decode(b []byte) (*State, error) {
+	st := &State{}
+	if len(b) == 0 {
+		return st, nil
+	}
+	if err := json.Unmarshal(b, st); err != nil {
+		return nil, fmt.Errorf("session state: %w", err)
+	}
+	return st, nil
+}
+
+// Encode is the file form of st.
+func (st *State) Encode() ([]byte, error) {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// MaxPrompts is the most prompts a state keeps (the latest); MaxShown the
+// most tool calls whose lessons it remembers.
+const (
+	MaxPrompts = 200
+	MaxShown   = 200
+)
+
+// AddPrompt keeps the prompt text (already cut and redacted as the config
+// says) at t; an empty text is not kept.
+func (st *State) AddPrompt(t time.Time, text string) {
+	if text == "" {
+		return
+	}
+	st.Prompts = append(st.Prompts, Prompt{Time: t, Text: text})
+	if len(st.Prompts) > MaxPrompts {
+		st.Prompts = slices.Delete(st.Prompts, 0, len(st.Prompts)-MaxPrompts)
+	}
+}
+
+// Give records keys as given, and returns those not given before.
+func (st *State) Give(keys ...string) []string {
+	var fresh []string
+	for _, k := range keys {
+		if !slices.Contains(st.Given, k) {
+			st.Given = append(st.Given, k)
+			fresh = append(fresh, k)
+		}
+	}
+	return fresh
+}
+
+// WasGiven reports whether key was given in this session.
+func (st *State) WasGiven(key string) bool { return slices.Contains(st.Given, key) }
+
+// AddFile records a file the agent changed.
+func (st *State) AddFile(p string) {
+	if p != "" && !slices.Contains(st.Files, p) {
+		st.Files = append(st.Files, p)
+	}
+}
+
+// AddTask records a task the session worked on.
+func (st *State) AddTask(p string) {
+	if p != "" && !slices.Contains(st.Tasks, p) {
+		st.Tasks = append(st.Tasks, p)
+	}
+}
+
+// Show records the lessons shown before tool call id; the oldest call is
+// forgotten past MaxShown.
+func (st *State) Show(id, tool string, ls []Shown) {
+	if id == "" || len(ls) == 0 {
+		return
+	}
+	st.Calls = append(st.Calls, Call{ID: id, Tool: tool, Lessons: ls})
+	if len(st.Calls) > MaxShown {
+		st.Calls = slices.Delete(st.Calls, 0, len(st.Calls)-MaxShown)
+	}
+}
+
+// TakeShown returns the lessons shown before tool call id and forgets
+// them: a call has one outcome.
+func (st *State) TakeShown(id string) []Shown {
+	i := slices.IndexFunc(st.Calls, func(c Call) bool { return c.ID == id })
+	if id == "" || i < 0 {
+		return nil
+	}
+	ls := st.Calls[i].Lessons
+	st.Calls = slices.Delete(st.Calls, i, i+1)
+	return ls
+}
