@@ -57,8 +57,9 @@ type HooksConfig struct {
 	// PromptBudget is the most tokens of recall given with a prompt.
 	PromptBudget int `yaml:"prompt_budget"`
 	// MinCoverage is the least share of a prompt's words (stop words
-	// aside) a recalled passage must hold to be given: recall always
-	// ranks something first, and this keeps out what only looks near.
+	// aside; three words at most) a recalled passage must hold to be
+	// given: recall always ranks something first, and this keeps out what
+	// only looks near.
 	MinCoverage float64 `yaml:"min_coverage"`
 	// Lessons is the most lessons given before a tool call.
 	Lessons int `yaml:"lessons"`
@@ -248,7 +249,8 @@ lessons:
 
 # What 'vaultmem hook' gives an agent (set up with 'vaultmem setup') and keeps
 # of its sessions: token budgets at a session's start and with each prompt,
-# the least share of a prompt's words a recalled passage must hold, the most
+# the least share of a prompt's words a recalled passage must hold (three
+# words at most), the most
 # lessons before a tool call, how much of each prompt a session note keeps
 # (off, first-line or full; secrets of common shapes are redacted), and the
 # hook's own time limit.

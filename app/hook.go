@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -312,8 +313,11 @@ func contentTerms(s string) []string {
 	return out
 }
 
-// coverage is the share of terms found among s's terms.
-func coverage(terms []string, s string) float64 {
+// covers reports whether s holds enough of a prompt's terms: the share
+// share of them, rounded up, and at most three (a long prompt's passage
+// need not hold all its words, but three of them is no accident).
+func covers(terms []string, s string, share float64) bool {
+	need := min(3, int(math.Ceil(share*float64(len(terms)))))
 	have := map[string]bool{}
 	for _, t := range text.Analyze(s) {
 		have[t] = true
@@ -324,7 +328,7 @@ func coverage(terms []string, s string) float64 {
 			n++
 		}
 	}
-	return float64(n) / float64(len(terms))
+	return n >= need
 }
 
 // promptContext gives what recall finds for a prompt that holds enough
@@ -362,7 +366,7 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	for _, it := range res.Items {
 		key := it.Path + "#" + it.Heading + "^" + it.Block
 		if st.WasGiven(key) || slices.ContainsFunc(items, func(x item) bool { return x.key == key }) ||
-			coverage(terms, it.Path+" "+it.Heading+" "+it.Text) < a.Config.Hooks.MinCoverage {
+			!covers(terms, it.Path+" "+it.Heading+" "+it.Text, a.Config.Hooks.MinCoverage) {
 			continue
 		}
 		items = append(items, item{key, it.Path, it.Heading, it.Text})

@@ -40,6 +40,7 @@ const (
 	OpList    = "list"
 	OpMatch   = "lessons.match"
 	OpContext = "tasks.context"
+	OpHook    = "hook"
 )
 
 // handlers are the ops, each from its JSON request to its result.
@@ -51,6 +52,7 @@ var handlers = map[string]func(context.Context, *App, json.RawMessage) (any, err
 	OpList:    handler((*App).List),
 	OpMatch:   handler((*App).MatchLessons),
 	OpContext: handler((*App).TaskContext),
+	OpHook:    handler((*App).Hook),
 }
 
 // handler makes an op of an App method.
@@ -129,7 +131,15 @@ type AskOptions struct {
 	Wait time.Duration
 	// Notify, if set, is told why a server that was there did not answer.
 	Notify func(msg string)
+	// OnceTaken is for an op that writes, which must not run twice: once
+	// the server took the request, an answer that does not come within
+	// Wait is ErrUnanswered, not a cue to answer in process.
+	OnceTaken bool
 }
+
+// ErrUnanswered is Ask's error when the server took a request asked with
+// OnceTaken but did not answer it in time.
+var ErrUnanswered = errors.New("the vault's server took the request but did not answer in time")
 
 // Ask asks the server of the vault in dir, if one runs, to run op with
 // args, and decodes its result into out (a pointer). answered is false
@@ -189,6 +199,8 @@ func Ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answ
 		switch {
 		case ctx.Err() != nil:
 			return true, ctx.Err()
+		case o.OnceTaken:
+			return true, ErrUnanswered
 		case limited.N <= 0:
 			notify("the vault's server's answer is over %d MiB; answering here", MaxAnswer>>20)
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -197,12 +209,18 @@ func Ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answ
 		return false, nil // the server went away or is stuck
 	}
 	if ans.Error != "" || ans.Result == nil {
+		if ans.Error == "" && o.OnceTaken {
+			return true, ErrUnanswered
+		}
 		if ans.Error == "" {
 			return false, nil // a server that answered nothing: not ours
 		}
 		return true, &ClassError{Class: ans.Class, Err: errors.New(ans.Error)}
 	}
 	if err := json.Unmarshal(ans.Result, out); err != nil {
+		if o.OnceTaken {
+			return true, fmt.Errorf("the vault's server answered what this build cannot read: %w", err)
+		}
 		return false, nil // not what this build expects: answer here
 	}
 	return true, nil

@@ -96,7 +96,7 @@ func (st *State) Render(names Names) []byte {
 	if len(st.Outcomes) > 0 || len(st.Calls) > 0 {
 		b.WriteString("\n## Lessons\n\n")
 		for _, o := range st.Outcomes {
-			how := "helped"
+			how := "the call succeeded"
 			if !o.Success {
 				how = "the call failed"
 			}
@@ -112,7 +112,7 @@ func (st *State) Render(names Names) []byte {
 		fmt.Fprintf(&b, "\n## Checkpoint\n\nBefore the conversation was compacted at %s:\n\n%s\n", c.Time.Format("15:04"), c.Text)
 	}
 	if st.Subagents > 0 {
-		fmt.Fprintf(&b, "\n%d subagent runs ended in this session.\n", st.Subagents)
+		fmt.Fprintf(&b, "\nSubagent runs ended in this session: %d.\n", st.Subagents)
 	}
 	return markdown.Format(fields, b.String())
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/lesson/router"
@@ -95,7 +94,7 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return sh.taskOut(cmd, added, fmt.Sprintf("added %s (strength %v)", added.Path, added.Strength))
+			return sh.out(cmd, added, fmt.Sprintf("added %s (strength %v)", added.Path, added.Strength))
 		}),
 	}
 }
@@ -106,12 +105,11 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 		Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
 			"lesson's trigger, action bias and text) x strength. With --json: {lessons: [{path, name, trigger,\n" +
 			"action_bias, strength, relevance, score, why}], ms, cached}.\n" +
-			"With --hook, reads a Claude Code PreToolUse hook's JSON on standard input (tool_name,\n" +
-			"tool_input) and prints the hook output that adds the matching lessons to the agent's context\n" +
-			"(nothing when none match); it never blocks the tool.",
+			"--hook is 'vaultmem hook --client claude-code' (kept for hooks set up by hand): it reads any\n" +
+			"Claude Code hook event on standard input and never blocks the agent.",
 		Flags: append(situationFlags(), jsonFlag(),
 			&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
-			&cli.BoolFlag{Name: "hook", Usage: "act as a Claude Code PreToolUse hook (stdin: the hook's JSON)"},
+			&cli.BoolFlag{Name: "hook", Usage: "act as 'vaultmem hook --client claude-code' (stdin: the hook's JSON)"},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			k := int(cmd.Int("k"))
@@ -119,7 +117,12 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 				return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
 			}
 			if cmd.Bool("hook") {
-				return sh.lessonHook(ctx, k)
+				out, err := sh.hook(ctx, agenthook.ClaudeCode, false)
+				if err != nil {
+					fmt.Fprintf(sh.stderr, "vaultmem hook: %v\n", err)
+				}
+				sh.stdout.Write(out)
+				return nil
 			}
 			s := lesson.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
 			if strings.TrimSpace(s.Text) == "" && s.Tool == "" && len(s.Paths) == 0 {
@@ -173,7 +176,7 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			if res.Flagged {
 				line += " (flagged for review)"
 			}
-			return sh.taskOut(cmd, res, line)
+			return sh.out(cmd, res, line)
 		}),
 	}
 }
@@ -423,35 +426,4 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 type routerEval struct {
 	Log       router.Report        `json:"log"`
 	Simulated []router.WorldReport `json:"simulated"`
-}
-
-// hookInput is what Claude Code gives a PreToolUse hook on stdin.
-type hookInput struct {
-	ToolName  string         `json:"tool_name"`
-	ToolInput map[string]any `json:"tool_input"`
-}
-
-// lessonHook answers a Claude Code PreToolUse hook: the lessons matching
-// the tool call, as context added for the agent.
-func (sh *shell) lessonHook(ctx context.Context, k int) error {
-	b, err := io.ReadAll(io.LimitReader(sh.stdin, 1<<20))
-	if err != nil {
-		return fmt.Errorf("read the hook's input: %w", err)
-	}
-	var in hookInput
-	if err := json.Unmarshal(b, &in); err != nil {
-		return usagef("--hook: standard input is not a hook's JSON: %v", err)
-	}
-	s := lesson.ToolCall(in.ToolName, in.ToolInput)
-	res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: k}, 0, (*app.App).MatchLessons)
-	if err != nil || len(res.Lessons) == 0 {
-		return err
-	}
-	var sb strings.Builder
-	sb.WriteString("Lessons from memory for this step (vaultmem):\n")
-	for _, m := range res.Lessons {
-		fmt.Fprintf(&sb, "- %s: %s (strength %v; %s)\n", m.Name, m.ActionBias, m.Strength, m.Path)
-	}
-	return sh.printJSON(map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "additionalContext": sb.String()}})
 }

@@ -46,16 +46,7 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 
 	w := startWatch(t, dir)
 	addr := app.ServerAddress(dir)
-	for i := 0; ; i++ {
-		if c, err := app.Dial(t.Context(), addr); err == nil {
-			c.Close()
-			break
-		}
-		if i == 3000 {
-			t.Fatalf("no server at %s; the watcher said:\n%s", addr, w.output())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForServer(t, addr, w)
 	if err := ownerOnly(addr); err != nil {
 		t.Error(err)
 	}
@@ -112,7 +103,7 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 			t.Errorf("concurrent request %d: %+v, want %+v", i, r, want)
 		}
 	}
-	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	hook := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
 	here := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=off"}, "lesson", "match", "--hook")
 	served := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=require"}, "lesson", "match", "--hook")
 	if served != here || !strings.Contains(served.stdout, "pin the version") {
@@ -132,6 +123,21 @@ func TestServedAnswersAsInProcess(t *testing.T) {
 	}
 	if r := vaultmem(t, dir, "", "search", "pnpm"); r.code != 0 || !strings.Contains(r.stdout, "use-pnpm") {
 		t.Errorf("without a server: %+v", r)
+	}
+}
+
+// waitForServer waits until the watcher w serves at addr.
+func waitForServer(t *testing.T, addr string, w *watchProc) {
+	t.Helper()
+	for i := 0; ; i++ {
+		if c, err := app.Dial(t.Context(), addr); err == nil {
+			c.Close()
+			return
+		}
+		if i == 3000 {
+			t.Fatalf("no server at %s; the watcher said:\n%s", addr, w.output())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -167,7 +173,7 @@ func TestServerThatDropsTheRequest(t *testing.T) {
 		c.Read(make([]byte, 1<<16))
 		c.Close()
 	})
-	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	hook := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
 	if r := vaultmem(t, dir, hook, "lesson", "match", "--hook"); r.code != 0 || !strings.Contains(r.stdout, "pin the version") {
 		t.Errorf("hook after a dropped request: %+v", r)
 	}

@@ -196,7 +196,7 @@ func TestStoppedServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.cmd.Process.Signal(syscall.SIGCONT) })
-	hook := `{"tool_name":"Bash","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
+	hook := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"pnpm add zod","description":"add a dependency"}}`
 	want := vaultmemEnv(t, dir, hook, []string{"VAULTMEM_SERVER=off"}, "lesson", "match", "--hook")
 	for _, args := range [][]string{{"lesson", "match", "--hook"}, {"search", "pin"}} {
 		r := vaultmemGuarded(t, dir, hook, nil, args...)

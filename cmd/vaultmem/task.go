@@ -107,7 +107,7 @@ func (sh *shell) taskAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return sh.taskOut(cmd, added, added.Path)
+			return sh.out(cmd, added, added.Path)
 		}),
 	}
 }
@@ -126,7 +126,7 @@ func (sh *shell) taskSpawnCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return sh.taskOut(cmd, added, added.Path+" (focused, doing)")
+			return sh.out(cmd, added, added.Path+" (focused, doing)")
 		}),
 	}
 }
@@ -150,7 +150,7 @@ func (sh *shell) taskStartCommand() *cli.Command {
 			if res.TookFrom != "" {
 				line += ", taken from " + res.TookFrom
 			}
-			return sh.taskOut(cmd, res, line)
+			return sh.out(cmd, res, line)
 		}),
 	}
 }
@@ -174,7 +174,7 @@ func (sh *shell) taskDoneCommand() *cli.Command {
 			if res.Focus != nil {
 				line = "done " + res.Done + "; focus: " + *res.Focus
 			}
-			return sh.taskOut(cmd, res, line)
+			return sh.out(cmd, res, line)
 		}),
 	}
 }
@@ -193,7 +193,7 @@ func (sh *shell) taskBlockCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return sh.taskOut(cmd, res, "blocked "+res.Path)
+			return sh.out(cmd, res, "blocked "+res.Path)
 		}),
 	}
 }
@@ -217,7 +217,7 @@ func (sh *shell) taskEventCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return sh.taskOut(cmd, res, res.Path+": "+strings.SplitN(res.Line, "\n", 2)[0])
+			return sh.out(cmd, res, res.Path+": "+strings.SplitN(res.Line, "\n", 2)[0])
 		}),
 	}
 }
@@ -362,15 +362,6 @@ func (sh *shell) taskContextCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// taskOut prints a task command's result: v as JSON, else line.
-func (sh *shell) taskOut(cmd *cli.Command, v any, line string) error {
-	if cmd.Bool("json") {
-		return sh.printJSON(v)
-	}
-	fmt.Fprintln(sh.stdout, line)
-	return nil
 }
 
 // printNode prints a task tree, two spaces a level.

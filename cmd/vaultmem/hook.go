@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v3"
+	"github.com/vaultmem/vaultmem/agenthook"
+	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// hookFirstByte is how long a hook waits for the running server to take
+// its event before it answers in its own process: a live server takes it
+// within milliseconds.
+const hookFirstByte = 300 * time.Millisecond
+
+func (sh *shell) hookCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "answer an agent client's hook event (stdin: the event's JSON); set up by 'vaultmem setup'",
+		Description: "Reads one hook event of --client (claude-code, codex, gemini-cli, cursor) on standard input and\n" +
+			"answers in that client's output: at a session's start MEMORY.md, the focused task's context and\n" +
+			"what needs review (and after a compaction the checkpoint taken before it); with a prompt what\n" +
+			"recall finds for it that the session was not given yet; before a tool call the lessons for it;\n" +
+			"after it each lesson's outcome; before a compaction a checkpoint on the focused task; at each\n" +
+			"stop the session note (type: session) in the sessions folder. It never blocks the agent: any\n" +
+			"error exits 0 with one line on stderr, and a folder that is no vault gets nothing written.\n" +
+			"The running server (vaultmem mcp, watch) answers when it takes the event within 300 ms, else\n" +
+			"the hook answers in process, within hooks.timeout of the config. --json prints vaultmem's\n" +
+			"answer ({context, given, note}) instead of the client's output.",
+		Flags: []cli.Flag{jsonFlag(),
+			&cli.StringFlag{Name: "client", Value: string(agenthook.ClaudeCode), Usage: "the agent `CLIENT`: claude-code, codex, gemini-cli or cursor"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			client, err := agenthook.ParseClient(cmd.String("client"))
+			if err != nil {
+				return usagef("--client: %v", err)
+			}
+			oneShotQuery()
+			out, err := sh.hook(ctx, client, cmd.Bool("json"))
+			if err != nil {
+				// Never the agent's problem: one line for the client's log.
+				fmt.Fprintf(sh.stderr, "vaultmem hook: %v\n", err)
+			}
+			sh.stdout.Write(out)
+			return nil
+		},
+	}
+}
+
+// hook answers one event; out is what to print, even with an error.
+func (sh *shell) hook(ctx context.Context, client agenthook.Client, asJSON bool) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error (please report it): %v", r)
+		}
+	}()
+	ev, err := agenthook.Read(client, sh.stdin, time.Now())
+	nothing := ev.Output(client, app.HookAnswer{})
+	if errors.Is(err, agenthook.ErrUnknownEvent) {
+		return nothing, nil
+	}
+	if err != nil {
+		return nothing, err
+	}
+	dir, ok := hookVault(sh.vaultFlag, ev.Cwd)
+	if !ok || (client == agenthook.ClaudeCode && cursorRunsItsOwn(ev.Cwd)) {
+		return nothing, nil
+	}
+	cfg, err := app.LoadConfig(dir)
+	if err != nil {
+		return nothing, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Hooks.Timeout)
+	defer cancel()
+	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("%s: no answer within hooks.timeout (%v)", ev.Name, cfg.Hooks.Timeout)
+	}
+	if err != nil {
+		return nothing, err
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(ans, "", "  ")
+		return append(b, '\n'), err
+	}
+	return ev.Output(client, ans), nil
+}
+
+// hookAnswer asks the vault's server for the answer, else makes it in
+// this process.
+func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (app.HookAnswer, error) {
+	var ans app.HookAnswer
+	if mode := os.Getenv(serverEnv); mode != "off" {
+		wait := time.Until(deadlineOf(ctx))
+		o := app.AskOptions{FirstByte: hookFirstByte, Wait: wait, OnceTaken: true,
+			Notify: func(msg string) { fmt.Fprintf(sh.stderr, "vaultmem hook: %s\n", msg) }}
+		if mode == "require" {
+			o.FirstByte = wait
+		}
+		answered, err := app.Ask(ctx, dir, app.OpHook, ev, &ans, o)
+		if answered {
+			return ans, err
+		}
+		if mode == "require" {
+			return ans, fmt.Errorf("%s=require, but no vaultmem server answered", serverEnv)
+		}
+	}
+	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap})
+	if err != nil {
+		return ans, err
+	}
+	defer a.Close()
+	return a.Hook(ctx, ev)
+}
+
+// deadlineOf is ctx's deadline (it has one).
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+// hookVault is the vault a hook writes to: --vault (or $VAULTMEM_VAULT),
+// else the Claude Code plugin's vault_dir option, else the nearest vault
+// at or above the agent's folder. ok is false when that folder is no
+// vault (it holds no .vaultmem/): a hook never makes one.
+func hookVault(flag, cwd string) (dir string, ok bool) {
+	if flag == "" {
+		flag = os.Getenv("CLAUDE_PLUGIN_OPTION_VAULT_DIR")
+	}
+	if flag == "" {
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		d, err := app.Find(cwd, "")
+		return d, err == nil
+	}
+	d, err := filepath.Abs(flag)
+	if err != nil {
+		return "", false
+	}
+	info, err := os.Stat(filepath.Join(d, vault.DotDir))
+	return d, err == nil && info.IsDir()
+}
+
+// cursorRunsItsOwn reports whether a Claude Code hook runs inside Cursor
+// (which runs Claude Code's hooks too) while Cursor has vaultmem's own
+// hooks set up: then the Claude Code one says nothing, so that no event is
+// answered twice.
+func cursorRunsItsOwn(cwd string) bool {
+	if os.Getenv("CURSOR_VERSION") == "" {
+		return false
+	}
+	home, _ := os.UserHomeDir()
+	for _, p := range []string{filepath.Join(cwd, ".cursor", "hooks.json"), filepath.Join(home, ".cursor", "hooks.json")} {
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte("hook --client cursor")) {
+			return true
+		}
+	}
+	return false
+}
