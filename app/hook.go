@@ -246,7 +246,7 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	heading := "# Memory from the vault (vaultmem)\n\nRecall more with the vaultmem tools (recall, search_notes); save what you learn with remember."
+	heading := "# Memory from the vault (vaultmem)\n\nRecall more with the vaultmem tools (recall, search); save what you learn with remember."
 	return HookAnswer{Context: fit(heading, a.Config.Hooks.SessionBudget, sections), Given: given, Note: note}, nil
 }
 

@@ -93,11 +93,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256), lessons: lessons,
 		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(), tasks: o.App.Tasks(),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
-			Instructions: "vaultmem is a long-term memory kept as an Obsidian vault of markdown notes. " +
-				"Call recall with the question at hand to get the context worth knowing; remember durable facts " +
-				"(user, feedback, project, reference); read_note before write_note and pass its hash as " +
-				"expected_hash, so that a human's edit is never overwritten. For work of several steps, keep a task tree: " +
-				"task_start a task to focus it, log decisions with task_event, and call task_context to pick up where you were.",
+			Instructions: Instructions,
 		})}
 	// Middleware added later wraps what was added before: panics are
 	// recovered in every handler, listResources's and checkArguments's
@@ -109,6 +105,7 @@ func New(o Options) (*Server, error) {
 		}
 	}))
 	s.addTools()
+	s.addPrompts()
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name: "note", URITemplate: "vault:///{+path}", MIMEType: "text/markdown",
 		Description: "A note of the vault, by its vault-relative path (percent-encoded).",

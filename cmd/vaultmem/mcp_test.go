@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/mcpserver"
 )
 
 // mcpSession starts `vaultmem mcp` on dir as a real subprocess and
@@ -253,6 +254,55 @@ func TestMCPSurvivesBadLines(t *testing.T) {
 		}
 		if reply["result"] == nil {
 			t.Errorf("line %d (%.30q): the request after it got %v", i, tc.line, reply)
+		}
+	}
+}
+
+// TestMCPPrompts: the prompts a person picks in the client, and the
+// memory protocol given as the server's instructions.
+func TestMCPPrompts(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Use pnpm", "--description", "The user wants pnpm", "Always use pnpm, not npm.")
+	cs := mcpSession(t, dir)
+	ctx := t.Context()
+	if got := cs.InitializeResult().Instructions; got != mcpserver.Instructions {
+		t.Errorf("instructions %q, want the memory protocol", got)
+	}
+	list, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range list.Prompts {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, ",") != "plan-task,recall,remember" {
+		t.Errorf("prompts %v", names)
+	}
+	text := func(res *mcp.GetPromptResult) string {
+		if len(res.Messages) != 1 || res.Messages[0].Role != "user" {
+			t.Fatalf("messages %+v", res.Messages)
+		}
+		return res.Messages[0].Content.(*mcp.TextContent).Text
+	}
+	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "recall", Arguments: map[string]string{"question": "does the user want pnpm or npm?"}})
+	if err != nil || !strings.Contains(text(res), "Always use pnpm, not npm.") {
+		t.Errorf("recall prompt: %v %q", err, text(res))
+	}
+	res, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "remember", Arguments: map[string]string{"what": "Deploys go out on Tuesdays", "type": "project"}})
+	if err != nil || !strings.Contains(text(res), "type project") || !strings.Contains(text(res), "Deploys go out on Tuesdays") {
+		t.Errorf("remember prompt: %v %+v", err, res)
+	}
+	res, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "plan-task", Arguments: map[string]string{"goal": "Ship the importer"}})
+	if err != nil || !strings.Contains(text(res), "task_spawn") || !strings.Contains(text(res), "Goal: Ship the importer") {
+		t.Errorf("plan-task prompt: %v %+v", err, res)
+	}
+	for _, bad := range []*mcp.GetPromptParams{
+		{Name: "recall"},
+		{Name: "remember", Arguments: map[string]string{"what": "x", "type": "gossip"}},
+	} {
+		if _, err := cs.GetPrompt(ctx, bad); err == nil {
+			t.Errorf("%s %v: no error", bad.Name, bad.Arguments)
 		}
 	}
 }
