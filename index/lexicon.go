@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vaultmem/vaultmem/index/internal/rank"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -421,7 +422,7 @@ func (l *lexicon) df(term string) int {
 
 // rank scores as FTS5's bm25() with columnWeights does (negated: higher
 // is better): each term, and each CJK run as one phrase.
-func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error) {
+func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f rank.Filter) ([]rank.Scored, error) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	phrases := q.size()
@@ -475,22 +476,22 @@ func (l *lexicon) rank(_ context.Context, q keywordQuery, all bool, limit int, f
 			score(doc, float64(c)*columnWeights[len(columnWeights)-1], w)
 		}
 	}
-	h := make(minHeap, 0, limit+1)
+	h := make(rank.Heap, 0, limit+1)
 	for _, doc := range acc.touched {
 		d := &l.docs[doc]
-		if (all && int(acc.matched[doc]) < phrases) || !f.keep(d.note) {
+		if (all && int(acc.matched[doc]) < phrases) || !f.Keep(d.note) {
 			continue
 		}
-		c := scored{d.id, acc.score[doc]}
+		c := rank.Scored{ID: d.id, Score: acc.score[doc]}
 		if len(h) < limit {
 			heap.Push(&h, c)
-		} else if better(c, h[0]) {
+		} else if rank.Better(c, h[0]) {
 			h[0] = c
 			heap.Fix(&h, 0)
 		}
 	}
-	out := []scored(h)
-	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
+	out := []rank.Scored(h)
+	sort.Slice(out, func(i, j int) bool { return rank.Better(out[i], out[j]) })
 	return out, nil
 }
 
@@ -545,14 +546,6 @@ func phraseAt(later []map[int32][]int32, doc, start int32) bool {
 		}
 	}
 	return true
-}
-
-// better orders ranked chunks: higher score first, then lower id.
-func better(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.id < b.id
 }
 
 // lexicon returns the in-memory keyword index at the cache's current

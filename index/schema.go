@@ -164,7 +164,7 @@ CREATE TABLE blobs (
 	key   TEXT PRIMARY KEY,
 	value BLOB NOT NULL
 );
--- A chunk's vector, quantized as the searches hold it (see encodeVector).
+-- A chunk's vector, quantized as the searches hold it (see vectors.Encode).
 CREATE TABLE vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL

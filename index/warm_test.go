@@ -3,7 +3,9 @@ package index
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -68,35 +70,32 @@ func TestWarmStartFitsWhatARefitWould(t *testing.T) {
 	if !bytes.Equal(got, refit) {
 		t.Fatal("the warm start's model differs from a refit's on the same chunks")
 	}
-	// Every chunk's stored vector is the model's (within quantization).
-	vs, err := tv.ix.vectors(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Every chunk's stored vector is the model's (within quantization):
+	// a scale, then a signed byte per dimension (see vectors.Encode).
 	wantVecs, err := want.Embed(ctx, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byChunk := map[int64]int{}
-	for i, id := range vs.ids {
-		byChunk[id] = i
-	}
-	rows, err = tv.ix.db.QueryContext(ctx, "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
+	rows, err = tv.ix.db.QueryContext(ctx, "SELECT c.id, v.vec FROM chunks c JOIN notes n ON n.id = c.note_id LEFT JOIN vectors v ON v.chunk_id = c.id ORDER BY n.path, c.seq")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	for k := 0; rows.Next(); k++ {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var vec []byte
+		if err := rows.Scan(&id, &vec); err != nil {
 			t.Fatal(err)
 		}
-		i, ok := byChunk[id]
-		if !ok {
+		if vec == nil {
 			t.Fatalf("chunk %d has no vector", id)
 		}
+		if len(vec) != 4+len(wantVecs[k]) {
+			t.Fatalf("chunk %d: a vector of %d bytes, want %d", id, len(vec), 4+len(wantVecs[k]))
+		}
+		scale := math.Float32frombits(binary.LittleEndian.Uint32(vec))
 		for d, x := range wantVecs[k] {
-			if got := vs.scales[i] * float32(vs.codes[i*vs.dims+d]); abs32(got-x) > vs.scales[i]/2+1e-4 {
+			if got := scale * float32(int8(vec[4+d])); abs32(got-x) > scale/2+1e-4 {
 				t.Fatalf("chunk %d (%q...), dimension %d: %g, the model gives %g", id, docs[k][:20], d, got, x)
 			}
 		}
