@@ -3,9 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -70,32 +68,54 @@ func TestWarmStartFitsWhatARefitWould(t *testing.T) {
 	if !bytes.Equal(got, refit) {
 		t.Fatal("the warm start's model differs from a refit's on the same chunks")
 	}
-	// Every chunk's stored vector is the model's (within quantization):
-	// a scale, then a signed byte per dimension (see vectors.Encode).
+	// Every chunk's stored vector is the model's (within quantization), as
+	// searches hold it: a query along one dimension scores each chunk by
+	// its component in that dimension (the scale times the code, exactly).
+	vs, err := tv.ix.vectors(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	wantVecs, err := want.Embed(ctx, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err = tv.ix.db.QueryContext(ctx, "SELECT c.id, v.vec FROM chunks c JOIN notes n ON n.id = c.note_id LEFT JOIN vectors v ON v.chunk_id = c.id ORDER BY n.path, c.seq")
+	dims := len(wantVecs[0])
+	held := map[int64][]float32{}
+	for d := range dims {
+		axis := make([]float32, dims)
+		axis[d] = 1
+		hits, err := vs.Nearest(ctx, axis, vs.Len(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if held[h.ID] == nil {
+				held[h.ID] = make([]float32, dims)
+			}
+			held[h.ID][d] = float32(h.Score)
+		}
+	}
+	rows, err = tv.ix.db.QueryContext(ctx, "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	for k := 0; rows.Next(); k++ {
 		var id int64
-		var vec []byte
-		if err := rows.Scan(&id, &vec); err != nil {
+		if err := rows.Scan(&id); err != nil {
 			t.Fatal(err)
 		}
-		if vec == nil {
+		v, ok := held[id]
+		if !ok {
 			t.Fatalf("chunk %d has no vector", id)
 		}
-		if len(vec) != 4+len(wantVecs[k]) {
-			t.Fatalf("chunk %d: a vector of %d bytes, want %d", id, len(vec), 4+len(wantVecs[k]))
+		var top float32
+		for _, x := range wantVecs[k] {
+			top = max(top, abs32(x))
 		}
-		scale := math.Float32frombits(binary.LittleEndian.Uint32(vec))
+		scale := top / 127 // the step of the quantized model vector
 		for d, x := range wantVecs[k] {
-			if got := scale * float32(int8(vec[4+d])); abs32(got-x) > scale/2+1e-4 {
+			if got := v[d]; abs32(got-x) > scale/2+1e-4 {
 				t.Fatalf("chunk %d (%q...), dimension %d: %g, the model gives %g", id, docs[k][:20], d, got, x)
 			}
 		}
