@@ -98,7 +98,7 @@ type Index struct {
 	files *fileCache
 	// lex is the in-memory keyword index (Options.Resident); lexLoad
 	// lets one goroutine at a time load or update it.
-	lex     *lexicon
+	lex     *residentLexicon
 	lexLoad sync.Mutex
 	// stmts are the statements of constant SQL prepared so far (see
 	// prepared), under stmtsMu (ix.mu may be held while one is used).
