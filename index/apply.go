@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -363,7 +364,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}
 	if w.chunks {
-		ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.without(w.dropped, after) })
+		ix.advanceVectors(before, after, func(vs *vectors.Set, version string) *vectors.Set { return vs.Without(w.dropped, version) })
 	}
 	if warmed != nil {
 		ix.keepWarm(warmed)

@@ -6,8 +6,14 @@
 // incrementally (an unchanged vault costs one directory walk of stats).
 //
 // Search is keyword (FTS5 BM25 with field weights), vector (an exact scan
-// over contiguous float32 vectors) or hybrid (reciprocal rank fusion of
+// over contiguous quantized vectors) or hybrid (reciprocal rank fusion of
 // the two), with filters by note type, tag and folder.
+//
+// Two parts that need neither the database nor an Index are packages of
+// their own, which index feeds from its SQL: the vectors in memory and
+// their pack file (internal/vectors), and the resident keyword index that
+// ranks as FTS5 does (internal/lexicon); internal/rank is the ranked
+// chunks and filters both share with index.
 //
 // It imports vault (notes), graph (link resolution), text (the analyzer),
 // embed (vectors) and the note kinds (memory, task, lesson), whose

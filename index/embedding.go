@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/vaultmem/vaultmem/embed"
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -112,7 +113,7 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 		}
 		enc := make([][]byte, len(vecs))
 		for i, v := range vecs {
-			enc[i] = encodeVector(v)
+			enc[i] = vectors.Encode(v)
 		}
 		if err := ix.storeVectors(ctx, batch, enc); err != nil {
 			return err
@@ -418,7 +419,7 @@ func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string
 	return texts, rows.Err()
 }
 
-// storeVectors stores the encoded vectors (see encodeVector) of the
+// storeVectors stores the encoded vectors (see vectors.Encode) of the
 // chunks of batch, and takes them out of the pending table.
 func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]byte) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
@@ -456,7 +457,7 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	ix.advanceVectors(before, after, func(vs *vectorSet) *vectorSet { return vs.with(ids, notes, stored, after) })
+	ix.advanceVectors(before, after, func(vs *vectors.Set, version string) *vectors.Set { return vs.With(ids, notes, stored, version) })
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -89,7 +90,7 @@ type Index struct {
 	// mu guards the in-memory caches below, which a long-running process
 	// keeps between calls.
 	mu  sync.Mutex
-	vec *vectorSet // all vectors, loaded on first vector search
+	vec *vectors.Set // all vectors, loaded on first vector search
 	// unmaps unmaps the vector packs mapped (see readPack), at Close.
 	unmaps []func() error
 	lsa    *lsaState // the fitted default embedder, when Options.Embedder is nil
@@ -97,7 +98,7 @@ type Index struct {
 	files *fileCache
 	// lex is the in-memory keyword index (Options.Resident); lexLoad
 	// lets one goroutine at a time load or update it.
-	lex     *lexicon
+	lex     *residentLexicon
 	lexLoad sync.Mutex
 	// stmts are the statements of constant SQL prepared so far (see
 	// prepared), under stmtsMu (ix.mu may be held while one is used).

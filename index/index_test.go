@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/fixtures"
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -554,7 +555,7 @@ func TestStoreVectorsOfChunksGone(t *testing.T) {
 	vecs := make([][]byte, len(batch))
 	want := map[int64][]byte{}
 	for i, p := range batch {
-		vecs[i] = encodeVector([]float32{float32(i) + 0.5, -1, 0.25})
+		vecs[i] = vectors.Encode([]float32{float32(i) + 0.5, -1, 0.25})
 		if p.path == "keep.md" {
 			want[p.id] = vecs[i]
 		}

@@ -69,11 +69,11 @@ func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteIn
 	}
 	var where []string
 	var args []any
-	if f.only != nil {
-		where, args = append(where, "n.id IN (SELECT value FROM json_each(?))"), append(args, idList(f.only))
+	if f.Only != nil {
+		where, args = append(where, "n.id IN (SELECT value FROM json_each(?))"), append(args, idList(f.Only))
 	}
-	if len(f.hide) > 0 {
-		where, args = append(where, "n.id NOT IN (SELECT value FROM json_each(?))"), append(args, idList(f.hide))
+	if len(f.Hide) > 0 {
+		where, args = append(where, "n.id NOT IN (SELECT value FROM json_each(?))"), append(args, idList(f.Hide))
 	}
 	cond := ""
 	if len(where) > 0 {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/vaultmem/vaultmem/index/internal/rank"
 )
 
 // Around returns the chunks of the same note within n places of chunk
@@ -31,14 +33,14 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 	if err != nil {
 		return nil, err
 	}
-	var ranked []scored
+	var ranked []rank.Scored
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		ranked = append(ranked, scored{id: id})
+		ranked = append(ranked, rank.Scored{ID: id})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

@@ -3,6 +3,8 @@ package index
 import (
 	"strconv"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/index/internal/lexicon"
 )
 
 // schemaVersion is stored in PRAGMA user_version; a cache with another
@@ -164,7 +166,7 @@ CREATE TABLE blobs (
 	key   TEXT PRIMARY KEY,
 	value BLOB NOT NULL
 );
--- A chunk's vector, quantized as the searches hold it (see encodeVector).
+-- A chunk's vector, quantized as the searches hold it (see vectors.Encode).
 CREATE TABLE vectors (
 	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
 	vec      BLOB NOT NULL
@@ -184,15 +186,12 @@ CREATE TABLE pending (
 );
 `
 
-// columnWeights are the BM25 column weights, in the column order of
-// chunks_fts: a match in a note's name or aliases says more than one in
-// its text.
-var columnWeights = [...]float64{5.0, 4.0, 2.5, 2.5, 2.0, 1.0, 1.0}
-
-// bm25Weights are columnWeights as arguments of FTS5's bm25().
+// bm25Weights are the BM25 column weights as arguments of FTS5's bm25():
+// lexicon.ColumnWeights, whose column order is chunks_fts's, so that FTS5
+// and the resident lexicon rank alike.
 var bm25Weights = func() string {
-	s := make([]string, len(columnWeights))
-	for i, w := range columnWeights {
+	s := make([]string, len(lexicon.ColumnWeights))
+	for i, w := range lexicon.ColumnWeights {
 		s[i] = strconv.FormatFloat(w, 'f', -1, 64)
 	}
 	return strings.Join(s, ", ")

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/index/internal/rank"
 	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -130,7 +131,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ranked []scored
+	var ranked []rank.Scored
 	switch mode {
 	case Keyword:
 		ranked, err = ix.keyword(ctx, q.Text, limit, f, q.AnyWord)
@@ -141,7 +142,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		// (a new process) and scanning them take as long as the keyword
 		// ranking.
 		pool := max(limit*3, 30)
-		var vec []scored
+		var vec []rank.Scored
 		var vecErr error
 		done := make(chan struct{})
 		go func() {
@@ -166,48 +167,30 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 }
 
 // fuse combines ranked lists by reciprocal rank fusion.
-func fuse(limit int, lists ...[]scored) []scored {
+func fuse(limit int, lists ...[]rank.Scored) []rank.Scored {
 	score := map[int64]float64{}
 	for _, l := range lists {
-		for rank, s := range l {
-			score[s.id] += 1 / float64(rrfK+rank+1)
+		for place, s := range l {
+			score[s.ID] += 1 / float64(rrfK+place+1)
 		}
 	}
-	out := make([]scored, 0, len(score))
+	out := make([]rank.Scored, 0, len(score))
 	for id, s := range score {
-		out = append(out, scored{id, s})
+		out = append(out, rank.Scored{ID: id, Score: s})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].id < out[j].id
-	})
+	sort.Slice(out, func(i, j int) bool { return rank.Better(out[i], out[j]) })
 	return out[:min(limit, len(out))]
 }
-
-// filter is the notes a query keeps: those of only (every note when nil),
-// but those hidden.
-type filter struct {
-	only map[int64]bool
-	hide map[int64]bool
-}
-
-// keep reports whether f keeps the note with the id note.
-func (f filter) keep(note int64) bool { return (f.only == nil || f.only[note]) && !f.hide[note] }
-
-// all reports whether f keeps every note.
-func (f filter) all() bool { return f.only == nil && len(f.hide) == 0 }
 
 // filter builds the filter of q. Archived notes (Dream's merged and
 // superseded memories) are hidden unless q.Archived or q.All; search
 // hides MEMORY.md, an index of the memories and never an answer itself,
 // and Dream's logs unless q.All: they are about the memories, and their
 // words are the memories' own.
-func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, error) {
-	var f filter
+func (ix *Index) filter(ctx context.Context, q Query, search bool) (rank.Filter, error) {
+	var f rank.Filter
 	var err error
-	if f.hide, err = ix.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
+	if f.Hide, err = ix.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
 		return f, err
 	}
 	var where []string
@@ -249,13 +232,13 @@ func (ix *Index) filter(ctx context.Context, q Query, search bool) (filter, erro
 		return f, fmt.Errorf("filter notes: %w", err)
 	}
 	defer rows.Close()
-	f.only = map[int64]bool{}
+	f.Only = map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return f, err
 		}
-		f.only[id] = true
+		f.Only[id] = true
 	}
 	return f, rows.Err()
 }
@@ -352,7 +335,7 @@ type hiddenNotes struct {
 // left out when the query has rarer ones: BM25 weighs them little, but
 // in short chunks they still outrank a long chunk holding the rare word
 // the question is about.
-func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, anyWord bool) ([]scored, error) {
+func (ix *Index) keyword(ctx context.Context, text string, limit int, f rank.Filter, anyWord bool) ([]rank.Scored, error) {
 	q := newKeywordQuery(text)
 	r, err := ix.ranker(ctx)
 	if err != nil {
@@ -377,7 +360,7 @@ func (ix *Index) keyword(ctx context.Context, text string, limit int, f filter, 
 type ranker interface {
 	// rank returns the best limit chunks holding any term of q (with
 	// all, every term) whose notes pass f, best first.
-	rank(ctx context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error)
+	rank(ctx context.Context, q keywordQuery, all bool, limit int, f rank.Filter) ([]rank.Scored, error)
 	// rows counts the chunks.
 	rows(ctx context.Context) (int, error)
 	// hits counts the chunks holding term, or at least atMost of them
@@ -476,7 +459,7 @@ func (r ftsRanker) hits(ctx context.Context, term string, atMost int) (int, erro
 	return n, err
 }
 
-func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int, f filter) ([]scored, error) {
+func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int, f rank.Filter) ([]rank.Scored, error) {
 	expr := q.expr(all)
 	if expr == "" {
 		return nil, nil
@@ -484,13 +467,13 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 	// A filter goes into the query, so that the limit counts only the
 	// chunks that pass it.
 	where, args := "", []any{expr}
-	if f.only != nil {
+	if f.Only != nil {
 		where += ` AND c.note_id IN (SELECT value FROM json_each(?))`
-		args = append(args, idList(f.only))
+		args = append(args, idList(f.Only))
 	}
-	if len(f.hide) > 0 {
+	if len(f.Hide) > 0 {
 		where += ` AND c.note_id NOT IN (SELECT value FROM json_each(?))`
-		args = append(args, idList(f.hide))
+		args = append(args, idList(f.Hide))
 	}
 	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
 		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)'`+where+` ORDER BY f.rank LIMIT ?`, append(args, limit)...)
@@ -498,14 +481,14 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	defer rows.Close()
-	var out []scored
+	var out []rank.Scored
 	for rows.Next() {
 		var id int64
-		var rank float64
-		if err := rows.Scan(&id, &rank); err != nil {
+		var bm25 float64
+		if err := rows.Scan(&id, &bm25); err != nil {
 			return nil, err
 		}
-		out = append(out, scored{id, -rank})
+		out = append(out, rank.Scored{ID: id, Score: -bm25})
 	}
 	return out, rows.Err()
 }
@@ -523,7 +506,7 @@ func idList(set map[int64]bool) string {
 // similar to it, keeping only those above the embedder's floor (see
 // minSimilarity); a query without a word the embedder knows (its vector
 // is zero) has no vector hits.
-func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) ([]scored, error) {
+func (ix *Index) vector(ctx context.Context, text string, limit int, f rank.Filter) ([]rank.Scored, error) {
 	if ix.opts.NoVectors {
 		return nil, ErrNoVectors
 	}
@@ -531,11 +514,11 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 	if err != nil {
 		return nil, err
 	}
-	e, err := ix.queryEmbedder(ctx, vs.embedID)
+	e, err := ix.queryEmbedder(ctx, vs.EmbedID())
 	if err != nil {
 		return nil, err
 	}
-	if e == nil || len(vs.ids) == 0 || vs.embedID != e.ID() {
+	if e == nil || vs.Len() == 0 || vs.EmbedID() != e.ID() {
 		return nil, ErrNoVectors
 	}
 	qv, err := e.Embed(ctx, []string{text})
@@ -546,16 +529,16 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f filter) (
 		return nil, nil // no word the model knows: nothing is similar
 	}
 	var keep func(int64) bool
-	if !f.all() {
-		keep = f.keep
+	if !f.All() {
+		keep = f.Keep
 	}
-	hits, err := vs.nearest(ctx, qv[0], limit, keep)
+	hits, err := vs.Nearest(ctx, qv[0], limit, keep)
 	if err != nil {
 		return nil, err
 	}
 	floor := ix.minSimilarity()
 	for i, h := range hits { // best first: the rest are no more similar
-		if h.score <= floor {
+		if h.Score <= floor {
 			return hits[:i], nil
 		}
 	}
@@ -622,7 +605,7 @@ func (ix *Index) queryEmbedder(ctx context.Context, want string) (Embedder, erro
 
 // results loads the chunks of ranked, in rank order, with snippets that
 // show the words of q (unless it asks for none).
-func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Result, error) {
+func (ix *Index) results(ctx context.Context, ranked []rank.Scored, q Query) ([]Result, error) {
 	if len(ranked) == 0 {
 		return []Result{}, nil
 	}
@@ -630,12 +613,12 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 	ids := make([]string, 0, len(ranked))
 	for _, s := range ranked {
 		if q.Loaded != nil {
-			if r, ok := q.Loaded(s.id); ok {
-				byID[s.id] = r
+			if r, ok := q.Loaded(s.ID); ok {
+				byID[s.ID] = r
 				continue
 			}
 		}
-		ids = append(ids, strconv.FormatInt(s.id, 10))
+		ids = append(ids, strconv.FormatInt(s.ID, 10))
 	}
 	if len(ids) > 0 {
 		if err := ix.loadResults(ctx, ids, byID); err != nil {
@@ -645,11 +628,11 @@ func (ix *Index) results(ctx context.Context, ranked []scored, q Query) ([]Resul
 	terms := queryWords(q.Text)
 	out := make([]Result, 0, len(ranked))
 	for _, s := range ranked {
-		r, ok := byID[s.id]
+		r, ok := byID[s.ID]
 		if !ok {
 			continue // deleted by a concurrent sync
 		}
-		r.Score = s.score
+		r.Score = s.Score
 		r.Snippet = ""
 		if !q.NoSnippets {
 			r.Snippet = snippet(r.Text, terms)

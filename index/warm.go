@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/vaultmem/vaultmem/embed"
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 )
 
 // warmStart fits the default embedder and embeds the new chunks while the
@@ -27,7 +28,7 @@ type warmStart struct {
 	// Set when done is closed.
 	model *embed.LSA
 	fit   int               // how many chunks it was fitted on (see fitLSA)
-	vecs  map[string][]byte // encoded (see encodeVector), by chunk (see chunkKey)
+	vecs  map[string][]byte // encoded (see vectors.Encode), by chunk (see chunkKey)
 	err   error
 
 	// heavyDone ends the cold index's heavy work (see
@@ -96,7 +97,7 @@ func (w *warmStart) start() {
 		vecs := make(map[string][]byte, w.fit)
 		w.model, w.err = embed.FitLSACorpus(w.ctx, w.corpus, embed.LSAOptions{}, func(keys []string, batch [][]float32) {
 			for i, v := range batch {
-				vecs[keys[i]] = encodeVector(v)
+				vecs[keys[i]] = vectors.Encode(v)
 			}
 		})
 		w.corpus = nil

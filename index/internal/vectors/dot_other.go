@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package index
+package vectors
 
 // dotCodes is the dot product of a and codes (of equal length) before the
 // codes' scale.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package index
+package vectors
 
 import (
 	"os"
@@ -8,11 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps the file at p into memory, read-only, and returns its
+// MapFile maps the file at p into memory, read-only, and returns its
 // bytes and the function that unmaps them. The file must not be changed
 // in place while it is mapped: the caches mapped are only ever replaced
 // by a rename (see vault.WriteCacheFile), which leaves the mapped file intact.
-func mapFile(p string) ([]byte, func() error, error) {
+func MapFile(p string) ([]byte, func() error, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, nil, err

@@ -1,5 +1,5 @@
 //go:build unix && !linux
 
-package index
+package vectors
 
 const mapPopulate = 0

@@ -1,4 +1,4 @@
-package index
+package vectors
 
 import "golang.org/x/sys/unix"
 
