@@ -46,3 +46,12 @@ func ownerOnly(addr string) error {
 	}
 	return nil
 }
+
+// userSID is the SID of the user the test runs as.
+func userSID() (string, error) {
+	u, err := windows.GetCurrentProcessToken().GetTokenUser()
+	if err != nil {
+		return "", fmt.Errorf("the user's SID: %w", err)
+	}
+	return u.User.Sid.String(), nil
+}
