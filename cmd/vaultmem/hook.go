@@ -143,11 +143,13 @@ func hookVault(flag, cwd string) (dir string, ok bool) {
 		return d, err == nil
 	}
 	d, err := filepath.Abs(flag)
-	if err != nil {
-		return "", false
-	}
-	info, err := os.Stat(filepath.Join(d, vault.DotDir))
-	return d, err == nil && info.IsDir()
+	return d, err == nil && isVault(d)
+}
+
+// isVault reports whether dir holds a vault: its .vaultmem folder.
+func isVault(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, vault.DotDir))
+	return err == nil && info.IsDir()
 }
 
 // cursorRunsItsOwn reports whether a Claude Code hook runs inside Cursor

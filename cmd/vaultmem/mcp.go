@@ -12,6 +12,7 @@ import (
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -45,8 +46,19 @@ func (sh *shell) mcpCommand() *cli.Command {
 					return usagef("--%v", err)
 				}
 			}
+			dir, err := sh.vaultDir()
+			if err != nil {
+				return err
+			}
+			if !isVault(dir) {
+				// An MCP client's config names the folder once and starts the
+				// server in it for good: not a folder to make a vault of
+				// unasked (a code repository), nor a vault to leave without
+				// its config and merge drivers.
+				return fmt.Errorf("%s is no vault yet (it has no %s folder): run 'vaultmem init' in it, or 'vaultmem setup CLIENT' to set up a vault and an agent at once", dir, vault.DotDir)
+			}
 			longRunning()
-			a, err := sh.open(ctx, app.Options{Resident: true})
+			a, err := sh.openDir(ctx, dir, app.Options{Resident: true})
 			if err != nil {
 				return err
 			}

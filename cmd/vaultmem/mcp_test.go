@@ -306,3 +306,17 @@ func TestMCPPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPOutsideAVault: the MCP server on a folder that is no vault (a
+// code repository an MCP config named) refuses, saying what to run, and
+// makes nothing there.
+func TestMCPOutsideAVault(t *testing.T) {
+	repo := t.TempDir()
+	r := vaultmemGuarded(t, repo, "", nil, "--vault", repo, "mcp")
+	if r.code != 1 || !strings.Contains(r.stderr, "is no vault yet") || !strings.Contains(r.stderr, "vaultmem init") {
+		t.Errorf("mcp outside a vault: %+v", r)
+	}
+	if entries, _ := os.ReadDir(repo); len(entries) != 0 {
+		t.Errorf("mcp wrote %v into a folder that is no vault", entries)
+	}
+}
