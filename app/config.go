@@ -250,10 +250,9 @@ lessons:
 # What 'vaultmem hook' gives an agent (set up with 'vaultmem setup') and keeps
 # of its sessions: token budgets at a session's start and with each prompt,
 # the least share of a prompt's words a recalled passage must hold (three
-# words at most), the most
-# lessons before a tool call, how much of each prompt a session note keeps
-# (off, first-line or full; secrets of common shapes are redacted), and the
-# hook's own time limit.
+# words at most), the most lessons before a tool call, how much of each
+# prompt a session note keeps (off, first-line or full; secrets of common
+# shapes are redacted), and the hook's own time limit.
 hooks:
   # agent: default
   session_budget: 1500

@@ -28,3 +28,14 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigDocs: docs/config.md shows the file init writes as it is.
+func TestConfigDocs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "config.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "```yaml\n"+DefaultConfigText+"```") {
+		t.Error("docs/config.md does not show DefaultConfigText as it is: copy it in")
+	}
+}
