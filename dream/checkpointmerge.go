@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
@@ -63,7 +64,7 @@ func parseCheckpoint(file, side string, b []byte) (*checkpoint, error) {
 	switch {
 	case err != nil:
 		line = errorLine(b)
-		err = fmt.Errorf("does not parse: %s", strings.TrimPrefix(yamlLine.ReplaceAllString(err.Error(), ""), "yaml: "))
+		err = fmt.Errorf("does not parse: %s", strings.TrimPrefix(yamlLine().ReplaceAllString(err.Error(), ""), "yaml: "))
 	case cp.Memories == nil:
 		err = errors.New("does not parse: no memories key")
 	default:
@@ -74,7 +75,7 @@ func parseCheckpoint(file, side string, b []byte) (*checkpoint, error) {
 
 // yamlLine is the line the YAML library names in its errors, which is
 // often the line where the block holding the error begins.
-var yamlLine = regexp.MustCompile(`line \d+: `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line \d+: `) })
 
 // errorLine is the first line of b at which b stops parsing as YAML: the
 // least n such that b's first n lines do not parse (found by halving,

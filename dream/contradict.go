@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -18,7 +19,7 @@ import (
 // where a wrong resolution would cost a memory. A memory whose frontmatter
 // supersedes the other resolves the pair.
 
-var sentenceEnd = regexp.MustCompile(`[.!?;:]+(\s|$)|\n`)
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;:]+(\s|$)|\n`) })
 
 // sentence is one sentence of a memory: its polarity (+1, -1, 0), the
 // word that gave it, and its topic terms (stemmed words, neither stop
@@ -39,7 +40,7 @@ func sentences(m *mem) []sentence {
 	n := m.parsed()
 	desc, _ := n.Frontmatter.String("description")
 	out := []sentence{}
-	for _, s := range sentenceEnd.Split(desc+"\n"+string(n.Body()), -1) {
+	for _, s := range sentenceEnd().Split(desc+"\n"+string(n.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
 		if st.polarity, st.marker = text.Polarity(s); st.polarity == 0 {

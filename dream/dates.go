@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultmem/vaultmem/dates"
@@ -42,14 +43,16 @@ func phraseDay(said string, base time.Time) (day time.Time, ok bool) {
 }
 
 // nextOrLast matches an English "next" or "last" weekday.
-var nextOrLast = regexp.MustCompile(`(?i)^(next|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)$`)
+var nextOrLast = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(next|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)$`)
+})
 
 // ambiguous reports whether phrase, said on day base, names a "next" or
 // "last" weekday that English speakers read two ways, and the two days it
 // may be: the weekday ahead (or behind) within base's Monday to Sunday
 // week, and the one a week later (earlier).
 func ambiguous(phrase string, base time.Time) (near, far time.Time, ok bool) {
-	m := nextOrLast.FindStringSubmatch(phrase)
+	m := nextOrLast().FindStringSubmatch(phrase)
 	if m == nil {
 		return time.Time{}, time.Time{}, false
 	}
@@ -79,20 +82,24 @@ var phraseBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // definite are the phrases that name one day: a bare weekday ("on
 // Monday", often a habit), a time of day ("tonight") or "in 3 hours" are
 // left as they are.
-var definite = regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(after\s+tomorrow|before\s+yesterday)|` +
-	`(next|last|this|coming|past|this\s+coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
-	`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
-	`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today))|` +
-	`今天|明天|昨天|后天|前天|[上下这本]个?(周|星期|礼拜)[一二三四五六日天]|` +
-	`[0-9一二两三四五六七八九十]+\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前))$`)
+var definite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(after\s+tomorrow|before\s+yesterday)|` +
+		`(next|last|this|coming|past|this\s+coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
+		`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
+		`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today))|` +
+		`今天|明天|昨天|后天|前天|[上下这本]个?(周|星期|礼拜)[一二三四五六日天]|` +
+		`[0-9一二两三四五六七八九十]+\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前))$`)
+})
 
 // mayHold finds, in one scan, the lines where a definite phrase may be,
 // so that the date parser (some forty expressions) reads no other line.
-var mayHold = regexp.MustCompile(`[今明昨后前]天|[上下这本]个?(周|星期|礼拜)|[天周期月年](以?后|之后|以?前|之前)|(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
-	`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
+var mayHold = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[今明昨后前]天|[上下这本]个?(周|星期|礼拜)|[天周期月年](以?后|之后|以?前|之前)|(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
+		`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
+})
 
 // annotated matches the date Dream added after a phrase.
-var annotated = regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`)
+var annotated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`) })
 
 // fixDates makes the relative dates of the changed memories, and of the
 // memories merges wrote, absolute (after the merges: a merged memory
@@ -166,7 +173,7 @@ func relativeDates(n *markdown.Note) []phrase {
 			end += pos
 		}
 		text := string(content[pos:end])
-		if !mayHold.MatchString(text) {
+		if !mayHold().MatchString(text) {
 			pos = end + 1
 			continue
 		}
@@ -174,8 +181,8 @@ func relativeDates(n *markdown.Note) []phrase {
 			said, start, stop := text[f.Start:f.End], f.Start, f.End
 			at := pos + start
 			switch {
-			case !definite.MatchString(said),
-				annotated.MatchString(text[stop:]),
+			case !definite().MatchString(said),
+				annotated().MatchString(text[stop:]),
 				strings.Count(text[:start], "`")%2 == 1, // inline code
 				inInline(text, start, stop),
 				excluded(n, at):
@@ -190,11 +197,13 @@ func relativeDates(n *markdown.Note) []phrase {
 
 // inlineMarkup matches what a line may hold that is not prose: inline
 // math ($x$, $$x$$) and HTML from its first tag to its last.
-var inlineMarkup = regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$|</?[A-Za-z][^<>]*>(.*</[A-Za-z][^<>]*>)?`)
+var inlineMarkup = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$|</?[A-Za-z][^<>]*>(.*</[A-Za-z][^<>]*>)?`)
+})
 
 // inInline reports whether text[start:stop] overlaps inline math or HTML.
 func inInline(text string, start, stop int) bool {
-	for _, r := range inlineMarkup.FindAllStringIndex(text, -1) {
+	for _, r := range inlineMarkup().FindAllStringIndex(text, -1) {
 		if start < r[1] && stop > r[0] {
 			return true
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
@@ -35,7 +36,9 @@ user could resolve it (which one to keep, or how to reword them). Answer in plai
 `
 
 // facts are what a rewrite must keep: numbers, URLs, wikilinks, code spans.
-var facts = regexp.MustCompile("https?://[^\\s)>]+|\\[\\[[^\\]]+\\]\\]|`[^`\\n]+`|\\d+(?:[.,:/-]\\d+)*")
+var facts = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("https?://[^\\s)>]+|\\[\\[[^\\]]+\\]\\]|`[^`\\n]+`|\\d+(?:[.,:/-]\\d+)*")
+})
 
 // rewriteMerges asks the LLM for each merged memory's text.
 func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
@@ -79,7 +82,7 @@ func lost(union, rewrite string) string {
 	case len(text.Words(rewrite)) > 2*len(text.Words(union)):
 		return "is more than twice the merged text"
 	}
-	for _, f := range facts.FindAllString(union, -1) {
+	for _, f := range facts().FindAllString(union, -1) {
 		if !strings.Contains(rewrite, f) {
 			return fmt.Sprintf("drops %q", f)
 		}

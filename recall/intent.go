@@ -187,10 +187,12 @@ func classifyLocal(query string) Classification {
 
 // howTo matches questions about how to do something, in English and
 // Chinese: what lessons (package lesson) answer.
-var howTo = regexp.MustCompile(`(?i)\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bbest way to\b|\bsteps? (to|for)\b|` +
-	`\bwhat should (i|we) (do|watch|check|know)\b|\bbefore (i|we) (run|deploy|merge|commit|release|start)\b|\bany (tips|lessons|gotchas)\b|` +
-	`怎么|怎样|如何|步骤|注意什么`)
+var howTo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bbest way to\b|\bsteps? (to|for)\b|` +
+		`\bwhat should (i|we) (do|watch|check|know)\b|\bbefore (i|we) (run|deploy|merge|commit|release|start)\b|\bany (tips|lessons|gotchas)\b|` +
+		`怎么|怎样|如何|步骤|注意什么`)
+})
 
 // HowTo reports whether query asks how to do something: then the lessons
 // matching it are worth a layer of the context.
-func HowTo(query string) bool { return howTo.MatchString(query) }
+func HowTo(query string) bool { return howTo().MatchString(query) }

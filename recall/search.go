@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/vaultmem/vaultmem/dates"
 	"github.com/vaultmem/vaultmem/index"
@@ -141,12 +142,12 @@ func newSearch(e *Engine, q string, r Route, budget int) *search {
 // frames are the words that frame a question without saying what it is
 // about: "what kind of art" asks about art, and searching for "kind" too
 // would rank "your kind words" first.
-var frames = regexp.MustCompile(`(?i)\b(?:kinds?|types?|sorts?)\s+of\b`)
+var frames = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:kinds?|types?|sorts?)\s+of\b`) })
 
 // withoutFrames returns q without its frames (see frames), or q when
 // nothing else would be left to search for.
 func withoutFrames(q string) string {
-	out := frames.ReplaceAllString(q, " ")
+	out := frames().ReplaceAllString(q, " ")
 	if len(index.Terms(out)) == 0 {
 		return q
 	}
