@@ -313,9 +313,9 @@ func (s *Server) readNamed(ctx context.Context, req *mcp.CallToolRequest, name s
 // WriteNoteOut is what write_note did.
 type WriteNoteOut struct {
 	vault.EditResult
-	// IndexError says why MEMORY.md could not list a memory written as a
+	// ListError says why MEMORY.md could not list a memory written as a
 	// note (the note itself is written).
-	IndexError string `json:"memory_index_error,omitempty"`
+	ListError string `json:"memory_index_error,omitempty"`
 }
 
 func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
@@ -329,11 +329,11 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 		// A memory written as a note is listed in MEMORY.md at once, as
 		// remember lists it: the index learns of it first.
 		if err := s.syncIndex(ctx); err != nil {
-			out.IndexError = err.Error()
+			out.ListError = err.Error()
 		}
-		if out.IndexError == "" {
+		if out.ListError == "" {
 			if _, err := s.memory.Relist(ctx); err != nil {
-				out.IndexError = err.Error()
+				out.ListError = err.Error()
 			}
 		}
 	}

@@ -45,8 +45,8 @@ func BenchmarkRemember(b *testing.B) {
 		res, err := s.Remember(ctx, memory.Memory{Type: memory.Project, Name: fmt.Sprintf("new memory %d", i),
 			Description: "a benchmark memory", Body: "Deploys go out on Tuesdays."}, memory.Options{})
 		lat = append(lat, time.Since(start))
-		if err != nil || res.IndexLine == "" {
-			b.Fatal(err, res.IndexError)
+		if err != nil || res.ListLine == "" {
+			b.Fatal(err, res.ListError)
 		}
 		i++
 		// The server's watcher syncs a moment after each write.

@@ -130,11 +130,11 @@ type Result struct {
 	// Status is "created", "updated" or "unchanged".
 	Status string `json:"status"`
 	Hash   string `json:"hash"`
-	// IndexLine is the memory's line in MEMORY.md, written at once; "" when
-	// MEMORY.md could not be written, and IndexError says why (the memory
+	// ListLine is the memory's line in MEMORY.md, written at once; "" when
+	// MEMORY.md could not be written, and ListError says why (the memory
 	// itself is written).
-	IndexLine  string `json:"memory_index_line,omitempty"`
-	IndexError string `json:"memory_index_error,omitempty"`
+	ListLine  string `json:"memory_index_line,omitempty"`
+	ListError string `json:"memory_index_error,omitempty"`
 }
 
 // Remember writes m as a memory note and lists it in MEMORY.md at once. A
@@ -150,7 +150,7 @@ type Result struct {
 // while it was written), and the Writer's (a note whose frontmatter does
 // not parse is never rewritten; one over the size limit is refused). A
 // MEMORY.md that cannot be written is not an error: see
-// Result.IndexError.
+// Result.ListError.
 func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, error) {
 	m.Type = Type(strings.ToLower(strings.TrimSpace(string(m.Type))))
 	m.Name, m.Description = strings.TrimSpace(m.Name), strings.TrimSpace(m.Description)
@@ -185,12 +185,12 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 		}
 	}
 	if res.Status != "unchanged" || !s.listed(ctx, entry) {
-		if err := s.reindex(ctx, live, entry); err != nil {
-			res.IndexError = err.Error()
+		if err := s.relistWith(ctx, live, entry); err != nil {
+			res.ListError = err.Error()
 			return res, nil
 		}
 	}
-	res.IndexLine = Line(path.Dir(s.indexFile), entry)
+	res.ListLine = Line(path.Dir(s.listFile), entry)
 	return res, nil
 }
 

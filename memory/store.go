@@ -38,7 +38,7 @@ type Store struct {
 	w         *vault.Writer
 	ix        Index
 	folder    string
-	indexFile string
+	listFile string
 	now       func() time.Time
 }
 
@@ -46,12 +46,12 @@ type Store struct {
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, indexFile: o.ListFile, now: o.Now}
+	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, now: o.Now}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
-	if s.indexFile == "" {
-		s.indexFile = vault.MemoryListFile
+	if s.listFile == "" {
+		s.listFile = vault.MemoryListFile
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -60,7 +60,7 @@ func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
 }
 
 // ListFile is MEMORY.md's vault path.
-func (s *Store) ListFile() string { return s.indexFile }
+func (s *Store) ListFile() string { return s.listFile }
 
 // today is the date of created and updated.
 func (s *Store) today() string { return s.now().Format(time.DateOnly) }
@@ -119,9 +119,9 @@ func (s *Store) Relist(ctx context.Context) (ListStats, error) {
 	return s.render(ctx, entries(live, Entry{}))
 }
 
-// reindex rewrites MEMORY.md with live, but with e as given (a memory
+// relistWith rewrites MEMORY.md with live, but with e as given (a memory
 // just written, which the index may not hold yet).
-func (s *Store) reindex(ctx context.Context, live []live, e Entry) error {
+func (s *Store) relistWith(ctx context.Context, live []live, e Entry) error {
 	_, err := s.render(ctx, entries(live, e))
 	return err
 }
@@ -171,12 +171,12 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 		if !dryRun {
 			es = slices.Concat(entries, s.unindexed(current, entries))
 		}
-		next, stats, err := Render(s.indexFile, current, es, reviews)
+		next, stats, err := Render(s.listFile, current, es, reviews)
 		st, changed = stats, err == nil && (current == nil || !bytes.Equal(next, current))
 		return next, err
 	}
 	if dryRun {
-		current, _, err := s.w.Read(s.indexFile)
+		current, _, err := s.w.Read(s.listFile)
 		if errors.Is(err, vault.ErrNotFound) {
 			current, err = nil, nil
 		}
@@ -188,7 +188,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 	}
 	var err error
 	for range 2 {
-		_, err = s.w.Update(ctx, s.indexFile, list)
+		_, err = s.w.Update(ctx, s.listFile, list)
 		var pe *markdown.ParseError
 		if errors.As(err, &pe) {
 			return st, false, pe // it names MEMORY.md and the line already
@@ -200,7 +200,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 		if next, err = list(nil); err != nil {
 			return st, false, err
 		}
-		if _, err = s.w.Write(ctx, s.indexFile, next, ""); !errors.Is(err, vault.ErrExists) {
+		if _, err = s.w.Write(ctx, s.listFile, next, ""); !errors.Is(err, vault.ErrExists) {
 			return st, err == nil, err
 		}
 		// Another process wrote the first MEMORY.md meanwhile: update it.
@@ -219,7 +219,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		have[e.Path] = true
 	}
 	var out []Entry
-	for _, p := range regionPaths(s.indexFile, current) {
+	for _, p := range regionPaths(s.listFile, current) {
 		if have[p] {
 			continue
 		}
@@ -242,22 +242,22 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 
 // listed reports whether MEMORY.md already lists e as it would be listed.
 func (s *Store) listed(ctx context.Context, e Entry) bool {
-	current, _, err := s.w.Read(s.indexFile)
-	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.indexFile), e)+"\n"))
+	current, _, err := s.w.Read(s.listFile)
+	return err == nil && bytes.Contains(current, []byte(Line(path.Dir(s.listFile), e)+"\n"))
 }
 
 // CheckList returns a *markdown.ParseError naming MEMORY.md and the line
 // when its markers are broken (then nothing may rewrite it), nil when they
 // are whole or the file does not exist.
 func (s *Store) CheckList() error {
-	current, _, err := s.w.Read(s.indexFile)
+	current, _, err := s.w.Read(s.listFile)
 	if errors.Is(err, vault.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	_, _, err = splitRegion(s.indexFile, current)
+	_, _, err = splitRegion(s.listFile, current)
 	return err
 }
 
@@ -323,7 +323,7 @@ func reviewsOf(es []Entry, flags []Flag) []Review {
 // human's text and the list, without the region's marker lines; "" when
 // there is none.
 func (s *Store) ListText() (string, error) {
-	current, _, err := s.w.Read(s.indexFile)
+	current, _, err := s.w.Read(s.listFile)
 	if errors.Is(err, vault.ErrNotFound) {
 		return "", nil
 	}

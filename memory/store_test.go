@@ -72,28 +72,28 @@ func TestStoreRemember(t *testing.T) {
 	ts.write("MEMORY.md", "# What I keep\n\nWritten by hand.\n")
 	ts.sync()
 	res, err := ts.s.Remember(ctx, memory.Memory{Type: memory.User, Name: "User role", Description: "senior Go engineer", Body: "Ana is a senior Go engineer."}, memory.Options{})
-	if err != nil || res.Status != "created" || res.IndexError != "" {
+	if err != nil || res.Status != "created" || res.ListError != "" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if want := "- [User role](memory/user-role.md) — senior Go engineer"; res.IndexLine != want {
-		t.Errorf("line %q, want %q", res.IndexLine, want)
+	if want := "- [User role](memory/user-role.md) — senior Go engineer"; res.ListLine != want {
+		t.Errorf("line %q, want %q", res.ListLine, want)
 	}
 	note := ts.read("memory/user-role.md")
 	if !strings.Contains(note, "\ncreated: 2026-03-02\n") {
 		t.Errorf("no created date:\n%s", note)
 	}
-	want := "# What I keep\n\nWritten by hand.\n\n" + memory.Begin + "\n## User\n\n" + res.IndexLine + "\n\n" + memory.End + "\n"
+	want := "# What I keep\n\nWritten by hand.\n\n" + memory.Begin + "\n## User\n\n" + res.ListLine + "\n\n" + memory.End + "\n"
 	if got := ts.read("MEMORY.md"); got != want {
 		t.Errorf("MEMORY.md:\n%s\nwant:\n%s", got, want)
 	}
 
 	// The index has not seen the memory yet: another one keeps it listed.
 	res2, err := ts.s.Remember(ctx, memory.Memory{Type: memory.Feedback, Name: "Terse", Description: "short answers", Body: "Keep answers short."}, memory.Options{})
-	if err != nil || res2.IndexError != "" {
+	if err != nil || res2.ListError != "" {
 		t.Fatalf("%+v %v", res2, err)
 	}
 	got := ts.read("MEMORY.md")
-	if !strings.Contains(got, res.IndexLine) || !strings.Contains(got, res2.IndexLine) {
+	if !strings.Contains(got, res.ListLine) || !strings.Contains(got, res2.ListLine) {
 		t.Errorf("a memory dropped out:\n%s", got)
 	}
 	ts.sync()
@@ -128,8 +128,8 @@ func TestStoreBrokenMarkers(t *testing.T) {
 	if err != nil || res.Status != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if !strings.Contains(res.IndexError, "MEMORY.md:3") || res.IndexLine != "" {
-		t.Errorf("index error %q, line %q", res.IndexError, res.IndexLine)
+	if !strings.Contains(res.ListError, "MEMORY.md:3") || res.ListLine != "" {
+		t.Errorf("index error %q, line %q", res.ListError, res.ListLine)
 	}
 	if got := ts.read("MEMORY.md"); got != broken {
 		t.Errorf("a broken MEMORY.md was written:\n%s", got)
@@ -144,7 +144,7 @@ func TestStoreConcurrent(t *testing.T) {
 	for i := range 12 {
 		wg.Go(func() {
 			res, err := ts.s.Remember(context.Background(), memory.Memory{Type: memory.Project, Name: fmt.Sprintf("Memory %02d", i), Description: "d", Body: "b"}, memory.Options{})
-			if err != nil || res.IndexError != "" {
+			if err != nil || res.ListError != "" {
 				t.Errorf("%d: %+v %v", i, res, err)
 			}
 		})

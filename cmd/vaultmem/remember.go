@@ -71,8 +71,8 @@ func (sh *shell) rememberCommand() *cli.Command {
 				return sh.printJSON(res)
 			}
 			fmt.Fprintln(sh.stdout, res.Path)
-			if res.IndexError != "" {
-				sh.warnf("the memory is written, but %s is not: %s", vault.MemoryListFile, res.IndexError)
+			if res.ListError != "" {
+				sh.warnf("the memory is written, but %s is not: %s", vault.MemoryListFile, res.ListError)
 			}
 			return nil
 		},
