@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/app"
@@ -273,5 +274,56 @@ func TestHookThroughTheServer(t *testing.T) {
 	r = vaultmemGuarded(t, project, prompt, nil, "--vault", vaultDir, "hook", "--json")
 	if r.code != 0 || strings.Contains(r.stdout, "use-pnpm") {
 		t.Errorf("given twice in one session: %+v", r)
+	}
+}
+
+// TestHookConcurrentSessions: two sessions whose hooks run at once, each
+// with calls that run at once (a client runs the hooks of parallel tool
+// calls together): every prompt and outcome lands in its own session's
+// note, none in the other's, and none is lost.
+func TestHookConcurrentSessions(t *testing.T) {
+	vaultDir, project := hookVaultFor(t)
+	migration := filepath.Join(project, "db", "migrations", "0001.sql")
+	var wg sync.WaitGroup
+	for _, s := range []string{"alpha", "beta"} {
+		wg.Go(func() {
+			ev := func(name string, f map[string]any) string { return hookEvent(s, project, name, f) }
+			vaultmemGuarded(t, vaultDir, ev("SessionStart", map[string]any{"source": "startup"}), nil, "--vault", vaultDir, "hook")
+			var calls sync.WaitGroup
+			for i := range 3 {
+				calls.Go(func() {
+					id := fmt.Sprintf("%s-call-%d", s, i)
+					vaultmemGuarded(t, vaultDir, ev("UserPromptSubmit", map[string]any{"prompt": fmt.Sprintf("%s prompt number %d", s, i)}), nil, "--vault", vaultDir, "hook")
+					vaultmemGuarded(t, vaultDir, ev("PreToolUse", map[string]any{"tool_name": "Edit", "tool_use_id": id,
+						"tool_input": map[string]any{"file_path": migration}}), nil, "--vault", vaultDir, "hook")
+					vaultmemGuarded(t, vaultDir, ev("PostToolUse", map[string]any{"tool_name": "Edit", "tool_use_id": id,
+						"tool_input": map[string]any{"file_path": migration}, "tool_response": map[string]any{"success": true}}), nil, "--vault", vaultDir, "hook")
+				})
+			}
+			calls.Wait()
+			vaultmemGuarded(t, vaultDir, ev("Stop", map[string]any{}), nil, "--vault", vaultDir, "hook")
+		})
+	}
+	wg.Wait()
+	notes, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md"))
+	if len(notes) != 2 {
+		t.Fatalf("session notes %v", notes)
+	}
+	for _, p := range notes {
+		note := mustRead(t, p)
+		own, other := "alpha", "beta"
+		if strings.Contains(note, "session_id: beta") {
+			own, other = other, own
+		}
+		if strings.Count(note, own+" prompt number") != 3 || strings.Contains(note, other) {
+			t.Errorf("%s's note mixes or loses prompts:\n%s", own, note)
+		}
+		if n := strings.Count(note, "before Edit: the call succeeded"); n != 3 {
+			t.Errorf("%s's note has %d outcomes, want 3:\n%s", own, n, note)
+		}
+	}
+	// Six successes on one lesson, from two sessions at once: 0.5 + 6 × 0.05.
+	if note := mustRead(t, filepath.Join(vaultDir, "lessons", "Run migrations first.md")); !strings.Contains(note, "strength: 0.8") {
+		t.Errorf("six concurrent outcomes, the lesson:\n%s", note)
 	}
 }
