@@ -209,6 +209,7 @@ type plan struct {
 	path, real   string // the path, and the file it is a link to (else path)
 	what, action string
 	exists       bool
+	link         bool // path is a symbolic link
 	mode         fs.FileMode
 	before       []byte
 	after        []byte
@@ -236,6 +237,9 @@ func (t target) plan(remove bool) (plan, error) {
 		if p.real, err = filepath.EvalSymlinks(t.path); err != nil {
 			return p, err
 		}
+		if li, err := os.Lstat(t.path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			p.link = true
+		}
 	}
 	after, empty, err := t.edit(p.before, p.exists, remove)
 	if err != nil {
@@ -247,7 +251,7 @@ func (t target) plan(remove bool) (plan, error) {
 		p.action = Create
 	case bytes.Equal(after, p.before):
 		p.action = Unchanged
-	case remove && empty:
+	case remove && empty && !p.link: // a link's target is the user's to delete
 		p.action = Delete
 	case remove:
 		p.action = Remove
@@ -356,10 +360,10 @@ func writeAtomic(file string, data []byte, mode fs.FileMode) (err error) {
 }
 
 // pruneDirs removes dir and the folders above it that are empty, up to
-// (not including) root.
+// (not including) root; never a link to a folder.
 func pruneDirs(dir, root string) {
 	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
-		if os.Remove(dir) != nil { // not empty
+		if info, err := os.Lstat(dir); err != nil || !info.IsDir() || os.Remove(dir) != nil { // a link, or not empty
 			return
 		}
 		dir = filepath.Dir(dir)

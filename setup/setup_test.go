@@ -878,6 +878,44 @@ func TestLinkAndMode(t *testing.T) {
 	}
 }
 
+// TestLinkedFolder: files setup made in a folder that is a link are
+// deleted by remove, but the link stays; a file that is a link is emptied
+// of setup's part, not deleted (its target is the user's).
+func TestLinkedFolder(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	e := newEnv(t)
+	dotfiles := filepath.Join(filepath.Dir(e.home), "dotfiles")
+	if err := os.MkdirAll(filepath.Join(dotfiles, "cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dotfiles, map[string]string{"mcp.json": "{}\n"})
+	if err := os.Symlink(filepath.Join(dotfiles, "cursor"), filepath.Join(e.home, ".cursor")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dotfiles, "mcp.json"), filepath.Join(dotfiles, "cursor", "mcp.json")); err != nil {
+		t.Fatal(err)
+	}
+	o := e.opts(Cursor, true)
+	run(t, o)
+	checkSetUp(t, o)
+	o.Remove = true
+	got := actions(t, e.home, run(t, o))
+	if want := map[string]string{".cursor/mcp.json": Remove, ".cursor/hooks.json": Delete}; !reflect.DeepEqual(got, want) {
+		t.Errorf("remove: %v, want %v", got, want)
+	}
+	if info, err := os.Lstat(filepath.Join(e.home, ".cursor")); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link ~/.cursor is gone (%v)", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dotfiles, "mcp.json")); err != nil || string(b) != "{}\n" {
+		t.Errorf("dotfiles/mcp.json: %q (%v)", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dotfiles, "cursor", "hooks.json")); !os.IsNotExist(err) {
+		t.Errorf("hooks.json not deleted (%v)", err)
+	}
+}
+
 // TestChangedMeanwhile: a file someone else writes between setup's read
 // and its write is left alone, with an error.
 func TestChangedMeanwhile(t *testing.T) {
