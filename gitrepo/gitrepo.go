@@ -1,6 +1,7 @@
 // Package gitrepo is vaultmem's one caller of git: the commit of a Dream
 // run, the day git first saw a note (what a relative date in it counts
-// from), and the line merge of the note merge driver. git must be on the
+// from), the line merge of the note merge driver, and the root of the
+// repository a project is in (where setup writes). git must be on the
 // PATH; a vault in no repository gets an error, never a crash.
 //
 // It imports no other vaultmem package.
@@ -93,4 +94,14 @@ func MergeFile(ctx context.Context, base, ours, theirs []byte) (merged []byte, c
 		return out, false, nil // that many conflicts
 	}
 	return nil, false, fmt.Errorf("git merge-file: %v %s", err, strings.TrimSpace(stderr.String()))
+}
+
+// TopLevel is the root folder of the git work tree holding dir. Errors:
+// ErrNoRepository (also when git is missing).
+func TopLevel(ctx context.Context, dir string) (string, error) {
+	out, err := Run(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil || out == "" {
+		return "", ErrNoRepository
+	}
+	return filepath.FromSlash(out), nil
 }
