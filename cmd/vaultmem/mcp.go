@@ -63,50 +63,56 @@ func (sh *shell) mcpCommand() *cli.Command {
 				return err
 			}
 			defer a.Close()
-			logf := func(format string, args ...any) { fmt.Fprintf(sh.stderr, "vaultmem mcp: "+format+"\n", args...) }
-			startup := mcpserver.NewStartup()
-			srv, err := mcpserver.New(mcpserver.Options{App: a, Version: version, Startup: startup, Agent: agent,
-				OnPanic: func(err error) { logf("recovered: %v", err) }})
-			if err != nil {
-				return err
-			}
-			runCtx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			// The vault is kept in the background (its first sync, then the
-			// watcher, the queries of CLI processes, Dream) while the server
-			// already answers: a cold index of a large vault takes seconds.
-			var background sync.WaitGroup
-			background.Go(func() {
-				err := a.Serve(runCtx, app.ServeOptions{Logf: logf, FirstSync: startup.Progress,
-					FirstSyncDone: func(err error) {
-						startup.Finish(err)
-						srv.NotesChanged() // every note is listed now
-					},
-					OnBatch: func(b watch.Batch) {
-						if b.Err != nil {
-							logf("sync: %v", b.Err)
-						}
-						if len(b.Paths) > 0 {
-							srv.NotesChanged()
-						}
-					},
-					OnDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }})
-				if err != nil {
-					logf("%v", err)
-				}
-			})
-			err = srv.Run(runCtx, mcpserver.NewTransport(sh.stdin, sh.stdout, mcpserver.TransportOptions{
-				OnReject: func(e *mcpserver.RejectError) { logf("%v", e) },
-			}))
-			cancel()
-			background.Wait()
-			switch {
-			case ctx.Err() != nil: // a signal: exit 130, like any command interrupted
-				return ctx.Err()
-			case errors.Is(err, context.Canceled):
-				return nil // the client went away
-			}
-			return err
+			return sh.serveMCP(ctx, a, agent)
 		},
 	}
+}
+
+// serveMCP serves a to the MCP client on standard input and output until
+// it goes away or ctx ends, keeping the vault meanwhile (see app.Serve).
+func (sh *shell) serveMCP(ctx context.Context, a *app.App, agent string) error {
+	logf := func(format string, args ...any) { fmt.Fprintf(sh.stderr, "vaultmem mcp: "+format+"\n", args...) }
+	startup := mcpserver.NewStartup()
+	srv, err := mcpserver.New(mcpserver.Options{App: a, Version: version, Startup: startup, Agent: agent,
+		OnPanic: func(err error) { logf("recovered: %v", err) }})
+	if err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The vault is kept in the background (its first sync, then the
+	// watcher, the queries of CLI processes, Dream) while the server
+	// already answers: a cold index of a large vault takes seconds.
+	var background sync.WaitGroup
+	background.Go(func() {
+		err := a.Serve(runCtx, app.ServeOptions{Logf: logf, FirstSync: startup.Progress,
+			FirstSyncDone: func(err error) {
+				startup.Finish(err)
+				srv.NotesChanged() // every note is listed now
+			},
+			OnBatch: func(b watch.Batch) {
+				if b.Err != nil {
+					logf("sync: %v", b.Err)
+				}
+				if len(b.Paths) > 0 {
+					srv.NotesChanged()
+				}
+			},
+			OnDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }})
+		if err != nil {
+			logf("%v", err)
+		}
+	})
+	err = srv.Run(runCtx, mcpserver.NewTransport(sh.stdin, sh.stdout, mcpserver.TransportOptions{
+		OnReject: func(e *mcpserver.RejectError) { logf("%v", e) },
+	}))
+	cancel()
+	background.Wait()
+	switch {
+	case ctx.Err() != nil: // a signal: exit 130, like any command interrupted
+		return ctx.Err()
+	case errors.Is(err, context.Canceled):
+		return nil // the client went away
+	}
+	return err
 }

@@ -46,21 +46,8 @@ func (sh *shell) setupCommand() *cli.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			wd, err := os.Getwd()
+			o, err := sh.setupOptions(ctx, cmd, client)
 			if err != nil {
-				return err
-			}
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return fmt.Errorf("setup: no home folder: %w", err)
-			}
-			project := wd
-			if top, err := gitrepo.TopLevel(ctx, wd); err == nil {
-				project = top
-			}
-			o := setup.Options{Client: client, Project: project, Home: home, Global: cmd.Bool("global"),
-				DryRun: cmd.Bool("dry-run"), Remove: cmd.Bool("remove")}
-			if o.Vault, err = sh.setupVault(wd, o); err != nil {
 				return err
 			}
 			var onPath bool
@@ -205,4 +192,25 @@ func (sh *shell) printSetup(o setup.Options, res setup.Result) {
 	default:
 		fmt.Fprintf(w, "Next: %s\n", setupNext[o.Client])
 	}
+}
+
+// setupOptions are what setup does for client: where the project, the
+// home and the vault are, and the flags.
+func (sh *shell) setupOptions(ctx context.Context, cmd *cli.Command, client setup.Client) (setup.Options, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return setup.Options{}, err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return setup.Options{}, fmt.Errorf("setup: no home folder: %w", err)
+	}
+	project := wd
+	if top, err := gitrepo.TopLevel(ctx, wd); err == nil {
+		project = top
+	}
+	o := setup.Options{Client: client, Project: project, Home: home, Global: cmd.Bool("global"),
+		DryRun: cmd.Bool("dry-run"), Remove: cmd.Bool("remove")}
+	o.Vault, err = sh.setupVault(wd, o)
+	return o, err
 }
