@@ -244,7 +244,7 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 		n := markdown.Parse(p, b)
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
-		if !memory.IsType(n.Type()) || archived {
+		if !memory.IsType(n.Type()) || archived || vault.IsProposed(n) {
 			continue
 		}
 		out = append(out, memory.NoteEntry(n))

@@ -227,14 +227,25 @@ func (a *App) recallOptions() recall.Options {
 }
 
 // Dreamer is Dream over the vault, with the config's log, commit and LLM
-// (dream.llm, else recall.classifier), decaying the lessons as it runs.
+// (dream.llm, else recall.classifier), decaying the lessons as it runs
+// and, with the LLM, proposing memories and lessons from the session
+// notes (unless dream.propose is false).
 func (a *App) Dreamer() *dream.Dreamer {
 	llm := chatOptions(a.Config.Dream.LLM)
 	if llm == nil {
 		llm = chatOptions(a.Config.Recall.Classifier)
 	}
 	return dream.New(a.Vault, a.writer, a.ix, a.Memory(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
-		Commit: a.Config.Dream.Commit, LLM: llm, Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
+		Commit: a.Config.Dream.Commit, LLM: llm, Propose: a.Config.Dream.Proposals(),
+		AddLesson: func(ctx context.Context, l lesson.New) (string, error) {
+			st, err := a.Lessons()
+			if err != nil {
+				return "", err
+			}
+			added, err := st.Add(ctx, l)
+			return added.Path, err
+		},
+		Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
 			st, err := a.Lessons()
 			if err != nil {
 				return nil, err

@@ -102,7 +102,14 @@ type DreamConfig struct {
 	Log string `yaml:"log"`
 	// LLM rewrites merged memories; unset means recall.classifier's.
 	LLM ChatConfig `yaml:"llm"`
+	// Propose, with an LLM, has Dream propose memories and lessons from
+	// the session notes that ended (each with status: proposed, until a
+	// person or an agent accepts it). Default true.
+	Propose *bool `yaml:"propose"`
 }
+
+// Proposals is Propose with its default.
+func (d DreamConfig) Proposals() bool { return d.Propose == nil || *d.Propose }
 
 // RecallConfig is the recall section of the config.
 type RecallConfig struct {
@@ -233,6 +240,11 @@ dream:
   #   model: qwen2.5:7b
   #   api_key_env: OPENAI_API_KEY
   #   timeout: 30s
+  # With an LLM, propose memories and lessons from the session notes that
+  # ended: each a note with status: proposed, out of MEMORY.md's list and of
+  # lesson matching until you accept it (remove status: proposed). false
+  # turns it off.
+  propose: true
 
 # Lessons (intuition memory): the strength rule (these are the defaults), and
 # the learned router, which reranks matches by what the outcome log says

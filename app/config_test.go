@@ -39,3 +39,20 @@ func TestConfigDocs(t *testing.T) {
 		t.Error("docs/config.md does not show DefaultConfigText as it is: copy it in")
 	}
 }
+
+// TestConfigPropose: Dream proposes from sessions unless dream.propose is
+// false; the default config says so.
+func TestConfigPropose(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want bool
+	}{{"", true}, {DefaultConfigText, true}, {"dream:\n  propose: false\n", false}, {"dream:\n  propose: true\n", true}} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(tc.yaml), 0o644)
+		c, err := LoadConfig(dir)
+		if err != nil || c.Dream.Proposals() != tc.want {
+			t.Errorf("config %q: propose %v, %v; want %v", tc.yaml, c.Dream.Proposals(), err, tc.want)
+		}
+	}
+}

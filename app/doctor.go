@@ -7,6 +7,7 @@ import (
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -22,6 +23,11 @@ type Checkup struct {
 	// that is no number in 0..1, no trigger), each left out of matching
 	// until a human fixes it.
 	LessonProblems []markdown.Problem `json:"lesson_problems"`
+	// Proposed are the memories and lessons Dream proposed from session
+	// notes that wait to be accepted (status: proposed): not live until a
+	// person or an agent removes the key. They do not make the vault
+	// unwell.
+	Proposed []memory.Proposal `json:"proposed"`
 	// Skipped are the files that could not be indexed, and Warnings the
 	// problems of the notes that were (frontmatter that does not parse),
 	// as the index last read them: every one, where a read command warns
@@ -45,7 +51,8 @@ const leftoverAge = time.Hour
 
 // Doctor checks the vault: the index against the notes (every note read
 // and hashed, every link resolved again: see index.Check), the task tree
-// and the lessons as written, every warning of a note, a Dream run that
+// and the lessons as written, the proposals waiting to be accepted, every
+// warning of a note, a Dream run that
 // stopped while it wrote, and temp files killed writes left. With fix it
 // repairs what can be: syncs (rebuilding the cache if drift remains),
 // finishes the stopped Dream run (see dream.Dreamer.Resume) and lists the
@@ -81,6 +88,10 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			rep.LessonProblems = append(rep.LessonProblems, markdown.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
 		}
 	}
+	if rep.Proposed, err = a.ix.Proposed(ctx); err != nil {
+		return rep, err
+	}
+	rep.Proposed = NonNil(rep.Proposed)
 	if rep.Skipped, rep.Warnings, err = a.ix.Findings(ctx, a.Vault.FS()); err != nil {
 		return rep, err
 	}

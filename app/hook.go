@@ -251,7 +251,8 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 }
 
 // needsReview lists what waits for a human: lessons flagged for review
-// and memories Dream found contradicting each other.
+// (and those Dream proposed), memories Dream found contradicting each
+// other, and the memories Dream proposed.
 func (a *App) needsReview(ctx context.Context) (string, error) {
 	var b strings.Builder
 	ls, err := a.Lessons()
@@ -271,6 +272,20 @@ func (a *App) needsReview(ctx context.Context) (string, error) {
 	}
 	for _, f := range flags {
 		fmt.Fprintf(&b, "- memories %s and %s may contradict each other: %s\n", f.A, f.B, f.Reason)
+	}
+	proposals, err := a.ix.Proposed(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range proposals {
+		if p.Type == lesson.Type {
+			continue // listed with the lessons above
+		}
+		fmt.Fprintf(&b, "- memory %s (%s) proposed by Dream", p.Title, p.Path)
+		if p.Source != "" {
+			fmt.Fprintf(&b, " from [[%s]]", p.Source)
+		}
+		b.WriteString(": accept it by removing status: proposed, or delete it\n")
 	}
 	return b.String(), nil
 }

@@ -218,8 +218,8 @@ func (a gitattr) covers(f string) bool {
 // the notes of the three folders to the note driver; then, as later lines
 // win, the files in them that merge otherwise: MEMORY.md to its driver,
 // the dream log to git's union merge (it is only ever appended to); and
-// the outcome log (union, appended to as well) and Dream's checkpoint to
-// its driver.
+// the outcome log and Dream's record of the session notes it read (union,
+// appended to as well) and Dream's checkpoint to its driver.
 func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 	var lines []gitattr
 	for i, f := range []string{memory, tasks, lessons} {
@@ -242,6 +242,7 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 		{vault.MemoryListFile, ListDriver.Name},
 		{dreamLog, "union"},
 		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
+		{vault.StateDir + "/" + dream.SessionsFile, "union"},
 		{vault.StateDir + "/" + dream.CheckpointFile, CheckpointDriver.Name},
 	} {
 		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})

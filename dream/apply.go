@@ -269,7 +269,8 @@ func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Rep
 	return nil
 }
 
-// relist rewrites MEMORY.md's region: the live memories after the run.
+// relist rewrites MEMORY.md's region: the live memories after the run,
+// and under "Needs review" the flagged pairs and the proposals.
 func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
 	indexed, err := d.ix.Memories(ctx)
 	if err != nil {
@@ -296,7 +297,12 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 			flags = append(flags, memory.Flag{A: c.Paths[0], B: c.Paths[1], Reason: c.Reason})
 		}
 	}
-	st, changed, err := d.store.RelistEntries(ctx, entries, flags, dryRun)
+	proposals, err := d.ix.Proposed(ctx)
+	if err != nil {
+		return err
+	}
+	proposals = append(proposals, p.proposals...) // not in the index yet
+	st, changed, err := d.store.RelistEntries(ctx, entries, flags, proposals, dryRun)
 	rep.MemoryIndex = IndexReport{Path: d.store.ListFile(), ListStats: st, Changed: changed}
 	var pe *markdown.ParseError
 	switch {

@@ -9,14 +9,16 @@ import (
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Index is what Dream needs of the index: the live memories, the notes
-// whose frontmatter does not parse, the links to a memory, and the
-// memories merged away that notes still link to.
+// whose frontmatter does not parse, the links to a memory, the memories
+// merged away that notes still link to, the proposals waiting to be
+// accepted and the session notes.
 // *index.Index is one. It must be current with the vault (synced, or kept
 // so by a watcher); what it lags behind on, Dream reads from disk.
 type Index interface {
@@ -27,6 +29,8 @@ type Index interface {
 	LinkedMergedAway(ctx context.Context) ([]index.MergedAway, error)
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string
+	Proposed(ctx context.Context) ([]memory.Proposal, error)
+	Sessions(ctx context.Context) ([]index.SessionNote, error)
 }
 
 var _ Index = (*index.Index)(nil)
@@ -48,6 +52,13 @@ type Options struct {
 	// Lessons, when set, decays lesson strength (today is YYYY-MM-DD) and
 	// returns the lessons it changed or, in a dry run, would change.
 	Lessons func(ctx context.Context, today string, dryRun bool) ([]string, error)
+	// Propose, with LLM, has each run read the session notes that ended
+	// since and propose memories and lessons from them, each a note with
+	// status: proposed (see propose.go). Without LLM nothing is proposed.
+	Propose bool
+	// AddLesson writes a lesson Dream proposes (lesson.Store.Add does) and
+	// returns its path; nil proposes memories only.
+	AddLesson func(ctx context.Context, l lesson.New) (string, error)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -113,6 +124,16 @@ type Report struct {
 	Skipped []Skip `json:"skipped"`
 	// Lessons are the lessons whose strength decayed.
 	Lessons []string `json:"lessons,omitempty"`
+	// Proposed are the notes proposed from session notes (memories and
+	// lessons with status: proposed, waiting to be accepted), and
+	// Sessions counts the session notes read for them (in a dry run,
+	// those a run would read).
+	Proposed []string `json:"proposed"`
+	Sessions int      `json:"sessions_read,omitempty"`
+	// Warnings say what went wrong in proposing: an LLM that failed, an
+	// answer or items of it that did not pass the checks, a proposal left
+	// out because its name is taken.
+	Warnings []string `json:"warnings,omitempty"`
 	// Memories counts the live memories; Examined those looked at (changed
 	// since the checkpoint), which is all of them on a full run.
 	Memories int `json:"memories"`
@@ -201,11 +222,21 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 		return rep, err
 	}
 	now := d.now()
+	// The proposals first, before the plan reads the memories: they are
+	// no live memories, and the LLM may take a while. A MEMORY.md with
+	// broken markers stops the run before it writes anything.
+	if err := d.store.CheckList(); err != nil {
+		return nil, err
+	}
+	proposals, err := d.propose(ctx, now, ro.DryRun, rep)
+	if err != nil {
+		return rep, err
+	}
 	p, err := d.plan(ctx, ro, now, rep)
 	if err != nil {
 		return nil, err
 	}
-	p.finished = fin
+	p.finished, p.proposals = fin, proposals
 	if err := d.apply(ctx, p, ro.DryRun, rep); err != nil {
 		return rep, err
 	}
@@ -230,7 +261,7 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 // newReport is an empty report.
 func newReport(dryRun bool) *Report {
 	return &Report{DryRun: dryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{},
-		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}}
+		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}, Proposed: []string{}}
 }
 
 // skip records a note left alone.
@@ -254,8 +285,19 @@ func (rep *Report) Summary() string {
 	s := fmt.Sprintf("%d memories (%d looked at): %d merged, %d archived, %d contradictions flagged (%d new), %d dates fixed, %d notes relinked; %s %d files",
 		rep.Memories, rep.Examined, len(rep.Merged), len(rep.Archived), len(rep.Contradictions), countNew(rep.Contradictions),
 		len(rep.DatesFixed), len(rep.LinksRewritten), verb, len(rep.Changed))
+	switch {
+	case len(rep.Proposed) > 0:
+		s += fmt.Sprintf("; %d proposed (status: proposed, to accept or delete) from %d session notes read", len(rep.Proposed), rep.Sessions)
+	case rep.Sessions > 0 && rep.DryRun:
+		s += fmt.Sprintf("; %d session notes to read for proposals", rep.Sessions)
+	case rep.Sessions > 0:
+		s += fmt.Sprintf("; %d session notes read, nothing proposed", rep.Sessions)
+	}
 	if len(rep.Skipped) > 0 {
 		s += fmt.Sprintf("; %d skipped", len(rep.Skipped))
+	}
+	if len(rep.Warnings) > 0 {
+		s += fmt.Sprintf("; %d warnings", len(rep.Warnings))
 	}
 	if rep.MemoryIndex.Error != "" {
 		s += "; MEMORY.md not written: " + rep.MemoryIndex.Error

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -36,7 +37,8 @@ func (p *plan) logLink(path string) string {
 	return "[[" + strings.TrimSuffix(path, markdown.Ext) + "|" + shown + "]]"
 }
 
-// logEntry is the run's entry, "" when it changed no memory.
+// logEntry is the run's entry, "" when it changed no memory and proposed
+// nothing.
 func (p *plan) logEntry(rep *Report) string {
 	var lines []string
 	if p.finished != nil {
@@ -80,6 +82,18 @@ func (p *plan) logEntry(rep *Report) string {
 		}
 		lines = append(lines, fmt.Sprintf("- Pointed the links to merged memories at the memories they went into, in %s", strings.Join(notes, ", ")))
 	}
+	for _, pr := range p.proposals {
+		what := "a " + pr.Type + " memory"
+		if pr.Type == lesson.Type {
+			what = "a lesson"
+		}
+		shown := strings.NewReplacer("|", "/", "[[", "[", "]]", "]").Replace(pr.Title)
+		line := fmt.Sprintf("- Proposed [[%s|%s]] (%s)", strings.TrimSuffix(pr.Path, markdown.Ext), shown, what)
+		if pr.Source != "" {
+			line += " from [[" + pr.Source + "]]"
+		}
+		lines = append(lines, line+": accept it by removing its status: proposed, or delete it")
+	}
 	if len(lines) == 0 {
 		return ""
 	}
@@ -121,8 +135,12 @@ func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Repo
 // commitMessage is the git commit message of a run.
 func commitMessage(rep *Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "vaultmem dream: %d merged, %d archived, %d flagged, %d dates fixed\n\n",
+	fmt.Fprintf(&b, "vaultmem dream: %d merged, %d archived, %d flagged, %d dates fixed",
 		len(rep.Merged), len(rep.Archived), countNew(rep.Contradictions), len(rep.DatesFixed))
+	if len(rep.Proposed) > 0 {
+		fmt.Fprintf(&b, ", %d proposed", len(rep.Proposed))
+	}
+	b.WriteString("\n\n")
 	for _, mg := range rep.Merged {
 		fmt.Fprintf(&b, "- merged %s into %s (%s)\n", strings.Join(mg.From, ", "), mg.Into, mg.Reason)
 	}
@@ -136,6 +154,9 @@ func commitMessage(rep *Report) string {
 	}
 	if len(rep.LinksRewritten) > 0 {
 		fmt.Fprintf(&b, "- links rewritten in %s\n", strings.Join(rep.LinksRewritten, ", "))
+	}
+	for _, pr := range rep.Proposed {
+		fmt.Fprintf(&b, "- proposed %s (status: proposed)\n", pr)
 	}
 	fmt.Fprintf(&b, "\nFiles: %s\n", strings.Join(rep.Changed, ", "))
 	return b.String()

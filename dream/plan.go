@@ -117,7 +117,10 @@ type plan struct {
 	cycles map[pair]bool
 	// finished is what the run finished of an interrupted one, nil when
 	// there was none.
-	finished     *finished
+	finished *finished
+	// proposals are the notes the run proposed from session notes, which
+	// the index has not seen yet.
+	proposals    []memory.Proposal
 	flagsSum     string
 	flagsChanged bool
 }
@@ -364,7 +367,7 @@ func (d *Dreamer) read(im memory.Live) (*mem, error) {
 	fm := n.Frontmatter.JSON()
 	_, archived := fm["archived"]
 	_, merged := fm["merged_into"]
-	if !memory.IsType(n.Type()) || archived || merged {
+	if !memory.IsType(n.Type()) || archived || merged || vault.IsProposed(n) {
 		return nil, nil
 	}
 	e := memory.NoteEntry(n)

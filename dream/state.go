@@ -112,7 +112,9 @@ func (d *Dreamer) lock(ctx context.Context, wait bool) (func(), error) {
 
 // Gate says when the long-running processes (vaultmem mcp, vaultmem
 // watch) run Dream on their own: when both the time and the writes since
-// the last run reach their marks, and the vault has been quiet a while.
+// the last run reach their marks (with proposals on, a session note that
+// ended and waits to be read counts as a write), and the vault has been
+// quiet a while.
 type Gate struct {
 	// Every is the least time between two runs; 0 means 24 hours.
 	Every time.Duration
@@ -167,8 +169,22 @@ func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, st
 			writes++
 		}
 	}
-	if writes < g.writes() {
-		return false, fmt.Sprintf("%d memories written since the last run, fewer than %d", writes, g.writes()), nil
+	what := fmt.Sprintf("%d memories written", writes)
+	if d.proposing() {
+		// A session that ended counts as a write: Dream proposes from it.
+		log, _, err := d.readSessionLog()
+		if err != nil {
+			return false, "", err
+		}
+		pending, err := d.pendingSessions(ctx, log)
+		if err != nil {
+			return false, "", err
+		}
+		writes += len(pending)
+		what += fmt.Sprintf(" and %d session notes ended", len(pending))
 	}
-	return true, fmt.Sprintf("%d memories written since the last run", writes), nil
+	if writes < g.writes() {
+		return false, fmt.Sprintf("%s since the last run, fewer than %d", what, g.writes()), nil
+	}
+	return true, what + " since the last run", nil
 }

@@ -135,7 +135,7 @@ func describe(target string, resolved bool) string {
 func (ix *Index) Digest(ctx context.Context) (string, error) {
 	var b strings.Builder
 	for _, q := range []string{
-		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings, archived FROM notes ORDER BY path",
+		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings, archived, proposed FROM notes ORDER BY path",
 		"SELECT n.path, t.tag, t.display, t.seq FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
 		"SELECT n.path, m.name, m.pinned, m.written FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY 1",
 		"SELECT path, reason FROM files ORDER BY path",

@@ -19,9 +19,10 @@ func lessonRow(l lesson.Lesson) []any {
 		l.Applications, l.LastApplied, l.Pinned, l.Text, strings.Join(l.Tags, "\n"), strings.Join(l.Terms, " "), strings.Join(problems, "\n")}
 }
 
-// Lessons returns every lesson note, archived ones included, by path.
+// Lessons returns every lesson note, archived and proposed ones included,
+// by path.
 func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
 		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
 		FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
 	if err != nil {
@@ -32,7 +33,7 @@ func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 	for rows.Next() {
 		var l lesson.Lesson
 		var trigger, problems, tags, terms string
-		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
+		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Proposed, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
 			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags, &terms); err != nil {
 			return nil, err
 		}

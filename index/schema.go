@@ -10,7 +10,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 21
+const schemaVersion = 22
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -36,17 +36,23 @@ CREATE TABLE notes (
 	date        TEXT NOT NULL,
 	frontmatter TEXT NOT NULL,
 	warnings    TEXT NOT NULL,
-	archived    INTEGER NOT NULL
+	archived    INTEGER NOT NULL,
+	proposed    INTEGER NOT NULL
 );
 CREATE INDEX notes_date ON notes(date) WHERE date != '';
 CREATE INDEX notes_archived ON notes(id) WHERE archived;
+-- The memories and lessons Dream proposed that wait to be accepted
+-- (status: proposed; see vault.IsProposed): listed in MEMORY.md under
+-- "Needs review", out of the live memories and of matching.
+CREATE INDEX notes_proposed ON notes(id) WHERE proposed;
 -- Dream's logs, which search hides (see Index.hidden).
 CREATE INDEX notes_dream_log ON notes(id) WHERE kind = 'dream-log';
 -- The notes with warnings, which every sync lists (see Index.totals).
 CREATE INDEX notes_warned ON notes(path) WHERE warnings != '';
 -- Lookup finds a note by its name, case-insensitively.
 CREATE INDEX notes_name ON notes(lower(name));
--- The live memories (notes of a memory type, not archived): what
+-- The live memories (notes of a memory type, neither archived nor
+-- proposed): what
 -- MEMORY.md lists. name is the frontmatter name (a memory's identity),
 -- written the day it was last written (its latest updated, created or
 -- date).

@@ -52,10 +52,10 @@ type writer struct {
 var ftsBatchBytes = 8 << 20
 
 var writerSQL = map[string]string{
-	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings, archived)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertNote": `INSERT INTO notes(path, hash, size, mtime, kind, name, title, description, aliases, date, frontmatter, warnings, archived, proposed)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"updateNote": `UPDATE notes SET hash = ?, size = ?, mtime = ?, kind = ?, name = ?, title = ?, description = ?,
-		aliases = ?, date = ?, frontmatter = ?, warnings = ?, archived = ? WHERE id = ?`,
+		aliases = ?, date = ?, frontmatter = ?, warnings = ?, archived = ?, proposed = ? WHERE id = ?`,
 	"touch":        `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
 	"deleteFTS":    `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
 	"deleteChunk":  `DELETE FROM chunks WHERE note_id = ?`,
@@ -188,7 +188,7 @@ func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *n
 	nr := &noteRows{
 		path: n.Path,
 		fields: []any{n.Hash, size, mtime, n.Type(), n.Name, n.Title(), desc,
-			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n"), vault.IsArchived(n)},
+			strings.Join(n.Aliases, "\n"), noteDate(n), jsonString(fm), strings.Join(warnings, "\n"), vault.IsArchived(n), proposed(n)},
 		chunks:      chunks,
 		names:       n.Name,
 		aliases:     strings.Join(n.Aliases, " "),

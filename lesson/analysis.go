@@ -22,14 +22,19 @@ type Review struct {
 	Line int `json:"line,omitempty"`
 }
 
+// ProposedReason is why Review lists a proposed lesson.
+const ProposedReason = "proposed by Dream from a session (status: proposed): out of matching until accepted; " +
+	"accept it by removing status: proposed, or delete the note"
+
 // weakOutcomes is how many logged outcomes a lesson needs before its
 // success rate can call it weak.
 const weakOutcomes = 3
 
 // Review lists the lessons flagged (strength below ReviewBelow), weak (at
-// least three outcomes logged, fewer than half of them successes), or with
-// problems in their frontmatter (named by line; such a lesson is out of
-// matching until fixed), and the notes in the lessons folder whose
+// least three outcomes logged, fewer than half of them successes),
+// proposed by Dream and not yet accepted, or with problems in their
+// frontmatter (named by line; such a lesson is out of matching until
+// fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	lessons, err := s.ix.Lessons(ctx)
@@ -66,6 +71,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 			if r.Line == 0 {
 				r.Line = p.Line
 			}
+		}
+		if l.Proposed {
+			r.Reasons = append(r.Reasons, ProposedReason)
 		}
 		if l.Archived && all {
 			r.Reasons = append(r.Reasons, "archived (out of matching)")
@@ -190,6 +198,9 @@ type Stats struct {
 	Live     int `json:"live"`
 	Flagged  int `json:"flagged"`
 	Archived int `json:"archived"`
+	// Proposed counts the lessons Dream proposed that wait to be
+	// accepted (not live).
+	Proposed int `json:"proposed"`
 	Outcomes int `json:"outcomes"`
 	// Successes counts the successful outcomes.
 	Successes int `json:"successes"`
@@ -217,6 +228,8 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 		switch {
 		case l.Archived:
 			st.Archived++
+		case l.Proposed:
+			st.Proposed++
 		default:
 			st.Live++
 			if s.rules.Flagged(l.Strength) {

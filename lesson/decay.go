@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // decayedKey records the day decay last ran on a lesson, which makes decay
@@ -36,7 +37,8 @@ type Skip struct {
 // created, for a lesson never applied), counted from the last day decay
 // ran on it, so that running it twice on one day changes nothing. A lesson
 // that falls below ArchiveBelow is archived (archived: true; kept as a
-// note, out of matching). Pinned and archived lessons are left alone. A
+// note, out of matching). Pinned, archived and proposed lessons (status:
+// proposed, not yet accepted) are left alone. A
 // lesson due to decay whose trigger or strength is broken (no words,
 // tool:NAME or glob as its trigger, say a map, a nested list or an empty
 // string; a strength that is not a number in 0..1) is neither rewritten
@@ -57,7 +59,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 		if err := ctx.Err(); err != nil {
 			return out, skipped, err
 		}
-		if l.Pinned || l.Archived {
+		if l.Pinned || l.Archived || l.Proposed {
 			continue
 		}
 		if last, err := time.Parse(DateLayout, l.LastApplied); err == nil && day.Sub(last) <= time.Duration(s.rules.DecayAfterDays)*24*time.Hour {
@@ -67,7 +69,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 		var skip *Skip
 		change := func(n *markdown.Note) ([]byte, error) {
 			d, skip = Decay{}, nil
-			if isArchived(n) || n.Pinned() {
+			if isArchived(n) || n.Pinned() || vault.IsProposed(n) {
 				return n.Content, nil
 			}
 			lf := Read(n)

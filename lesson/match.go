@@ -177,8 +177,8 @@ func (m *Matcher) CacheStats() (hits, misses int) {
 
 // Match returns the top k lessons (DefaultK when k ≤ 0, at most MaxK) for
 // s by relevance × strength, best first, each with why it matched.
-// Archived lessons and lessons whose trigger or strength has a problem are
-// left out.
+// Archived lessons, proposed ones (status: proposed, until accepted) and
+// lessons whose trigger or strength has a problem are left out.
 func (m *Matcher) Match(ctx context.Context, s Situation, k int) (Result, error) {
 	start := time.Now()
 	if k <= 0 {
@@ -305,7 +305,7 @@ func newLessonSet(version string, ls []Lesson) *lessonSet {
 	total := 0
 	tf := map[int32]int32{}
 	for _, l := range ls {
-		if l.Archived || hasMatchProblem(l) || len(l.Trigger) == 0 {
+		if l.Archived || l.Proposed || hasMatchProblem(l) || len(l.Trigger) == 0 {
 			continue
 		}
 		e := entry{Lesson: l}

@@ -60,6 +60,9 @@ type Lesson struct {
 	LastApplied  string  `json:"last_applied"`
 	Pinned       bool    `json:"pinned"`
 	Archived     bool    `json:"archived"`
+	// Proposed says Dream proposed it from a session and no one has
+	// accepted it yet (status: proposed): it is out of matching and decay.
+	Proposed bool `json:"proposed,omitempty"`
 	// Text is the body without its History section, cut to TextLen;
 	// Terms the analyzed words of Name, Trigger, ActionBias and Text
 	// (what matching ranks by).
@@ -81,6 +84,7 @@ type Problem struct {
 func Read(n *markdown.Note) Lesson {
 	l := Lesson{Path: n.Path, Name: n.Name, Strength: DefaultStrength, Confidence: 0.5, Pinned: n.Pinned(), Hash: n.Hash,
 		Archived: vault.IsArchived(n), Tags: slices.Clone(n.Tags)}
+	l.Proposed = vault.IsProposed(n) && !l.Archived
 	if l.Tags == nil {
 		l.Tags = []string{}
 	}

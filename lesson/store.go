@@ -102,6 +102,10 @@ type New struct {
 	Episodes, DerivedFrom []string
 	// Body explains it.
 	Body string
+	// Proposed writes it with status: proposed: out of matching and decay
+	// until a person or an agent accepts it (removes the key). Dream
+	// proposes lessons so, from session notes.
+	Proposed bool
 }
 
 // Added is a lesson written.
@@ -113,7 +117,8 @@ type Added struct {
 	Strength   float64  `json:"strength"`
 }
 
-// Add writes a new lesson note at the initial strength. Errors: ErrInvalid
+// Add writes a new lesson note at the initial strength, never over a note
+// that is there (then "TITLE 2.md" and on). Errors: ErrInvalid
 // (wrapped) for an empty title or trigger; vault.ErrNotFound for an
 // episode that is no note.
 func (s *Store) Add(ctx context.Context, l New) (Added, error) {
@@ -164,8 +169,11 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	}
 	at := s.now()
 	today := at.Format(DateLayout)
-	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}, {Key: KeyTrigger, Value: trigger},
-		{Key: KeyActionBias, Value: strings.TrimSpace(l.ActionBias)}}
+	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}}
+	if l.Proposed {
+		fields = append(fields, markdown.Field{Key: "status", Value: vault.StatusProposed})
+	}
+	fields = append(fields, markdown.Field{Key: KeyTrigger, Value: trigger}, markdown.Field{Key: KeyActionBias, Value: strings.TrimSpace(l.ActionBias)})
 	if d := strings.TrimSpace(l.Domain); d != "" {
 		fields = append(fields, markdown.Field{Key: KeyDomain, Value: strings.ToLower(d)})
 	}
@@ -183,7 +191,11 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	if body != "" {
 		body += "\n\n"
 	}
-	history := historyLine(at, fmt.Sprintf("created at %s", num(s.rules.Initial)), "")
+	created := fmt.Sprintf("created at %s", num(s.rules.Initial))
+	if l.Proposed {
+		created += ", proposed (status: proposed until accepted)"
+	}
+	history := historyLine(at, created, "")
 	content := markdown.Format(fields, body+"## "+HistoryHeading+"\n\n"+history+"\n")
 	for i := 1; ; i++ {
 		p := path.Join(s.folder, base+markdown.Ext)

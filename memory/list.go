@@ -48,12 +48,27 @@ type Entry struct {
 	Date   string
 }
 
-// Review is a pair of memories Dream found contradicting each other, for
-// a human to resolve; MEMORY.md lists them under "Needs review".
+// Review is what MEMORY.md lists under "Needs review", for a person to
+// settle: a pair of memories Dream found contradicting each other (A and
+// B, and why), or, when Proposed, a note Dream proposed from a session (A
+// alone: a memory or a lesson, by path and title), to accept or delete.
 type Review struct {
 	A, B   Entry
 	Reason string
+	// Proposed makes the review a proposal's; Source is the link target
+	// of the session note it was proposed from ("" when unknown).
+	Proposed bool
+	Source   string
 }
+
+// ReviewOf is a proposal as MEMORY.md lists it under "Needs review".
+func ReviewOf(p Proposal) Review {
+	return Review{A: Entry{Path: p.Path, Type: Type(p.Type), Title: p.Title}, Proposed: true, Source: p.Source}
+}
+
+// MaxProposalLines is the most proposals MEMORY.md lists; a line says how
+// many more there are and where to see them all.
+const MaxProposalLines = 10
 
 // ListStats is what Render made of MEMORY.md.
 type ListStats struct {
@@ -254,7 +269,8 @@ func byDisplay(entries []Entry) []Entry {
 
 // region renders the generated lines: a heading per type with the entries
 // of shown (in display order) that are in, by their lines; the reviews;
-// and what was left out.
+// (contradictions as given, then at most MaxProposalLines proposals by
+// path); and what was left out.
 func region(shown []Entry, in map[string]bool, lines map[string]string, reviews []Review, dir, left string) string {
 	var b strings.Builder
 	for _, t := range typeTitles {
@@ -275,8 +291,21 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 	}
 	if len(reviews) > 0 {
 		b.WriteString("## Needs review\n\n")
+		var proposals []Review
 		for _, r := range reviews {
-			b.WriteString(reviewLine(dir, r) + "\n")
+			if r.Proposed {
+				proposals = append(proposals, r)
+			} else {
+				b.WriteString(reviewLine(dir, r) + "\n")
+			}
+		}
+		slices.SortStableFunc(proposals, func(x, y Review) int { return strings.Compare(x.A.Path, y.A.Path) })
+		for i, r := range proposals {
+			if i == MaxProposalLines {
+				fmt.Fprintf(&b, "_%d more proposed notes not listed: `vaultmem doctor` lists them all._\n", len(proposals)-i)
+				break
+			}
+			b.WriteString(proposalLine(dir, r) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -337,6 +366,23 @@ func reviewLine(dir string, r Review) string {
 		}
 	}
 	return line
+}
+
+// proposedBy and acceptHint make a proposal's line: "- [Title](link)
+// proposed by Dream from [[session]]: accept by removing status: proposed".
+const (
+	proposedBy = " proposed by Dream"
+	acceptHint = ": accept by removing status: proposed"
+)
+
+// proposalLine is a proposal's line: the note linked as the other lines
+// link it, the session it came from as a wikilink.
+func proposalLine(dir string, r Review) string {
+	line := "- [" + escapeTitle(clip(oneLine(r.A.Title), 40)) + "](" + linkTo(dir, r.A.Path) + ")" + proposedBy
+	if src := oneLine(r.Source); src != "" && !strings.ContainsAny(src, "[]|") {
+		line += " from [[" + src + "]]"
+	}
+	return line + acceptHint
 }
 
 // linkTo is the markdown link destination of vault path p from folder

@@ -195,9 +195,9 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 }
 
 // create writes m to folder/<safe name>.md, or, when an archived memory
-// (merged or superseded by Dream: history, not the live memory) holds that
-// file, to folder/<safe name>-2.md and on: an archived note is never
-// written over.
+// (merged or superseded by Dream: history, not the live memory) or a
+// proposed one (not accepted yet) holds that file, to
+// folder/<safe name>-2.md and on: neither is ever written over.
 func (s *Store) create(ctx context.Context, m Memory, opts Options, today string) (Result, error) {
 	slug, _ := vault.SafeName(m.Name) // Validate checked it
 	for i := 1; ; i++ {
@@ -216,8 +216,9 @@ func (s *Store) create(ctx context.Context, m Memory, opts Options, today string
 	}
 }
 
-// errArchived is write's refusal to write over an archived memory.
-var errArchived = errors.New("an archived memory holds this file")
+// errArchived is write's refusal to write over an archived or proposed
+// memory.
+var errArchived = errors.New("an archived or proposed memory holds this file")
 
 // maxArchivedNames bounds the files create tries past archived ones.
 const maxArchivedNames = 100
@@ -246,8 +247,8 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 		if len(old.Warnings) > 0 {
 			return nil, fmt.Errorf("%w; fix it by hand before updating this memory", old.Warnings[0])
 		}
-		if fm := old.Frontmatter.JSON(); fm["archived"] != nil || fm["merged_into"] != nil {
-			return nil, errArchived
+		if fm := old.Frontmatter.JSON(); fm["archived"] != nil || fm["merged_into"] != nil || vault.IsProposed(old) {
+			return nil, errArchived // history, or a proposal: never the live memory
 		}
 		oldName, _ := old.Frontmatter.String("name")
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {

@@ -151,6 +151,8 @@ func parseVersion(file, name string, content []byte) (*version, error) {
 		case inReviews:
 			if r, ok := parseReviewLine(dir, line); ok {
 				v.reviews.add(r.A.Path+"\x00"+r.B.Path, r)
+			} else if r, ok := parseProposalLine(dir, line); ok {
+				v.reviews.add("proposed\x00"+r.A.Path, r)
 			}
 		case kind != "":
 			if e, ok := parseLine(dir, line); ok {
@@ -201,6 +203,32 @@ func parseReviewLine(dir, line string) (Review, bool) {
 	return r, true
 }
 
+// parseProposalLine reads a proposal's line as proposalLine writes it.
+func parseProposalLine(dir, line string) (Review, bool) {
+	rest, ok := strings.CutPrefix(line, "- ")
+	if !ok {
+		return Review{}, false
+	}
+	r := Review{Proposed: true}
+	if r.A.Title, r.A.Path, rest, ok = parseLink(dir, rest); !ok {
+		return Review{}, false
+	}
+	if rest, ok = strings.CutPrefix(rest, proposedBy); !ok {
+		return Review{}, false
+	}
+	if rest, ok = strings.CutSuffix(rest, acceptHint); !ok {
+		return Review{}, false
+	}
+	if src, ok := strings.CutPrefix(rest, " from [["); ok {
+		if r.Source, ok = strings.CutSuffix(src, "]]"); !ok {
+			return Review{}, false
+		}
+	} else if rest != "" {
+		return Review{}, false
+	}
+	return r, true
+}
+
 // parseLink reads "[title](link)" at the start of s, undoing escapeTitle
 // and linkTo: the title, the vault path the link leads to from dir, and
 // what follows the link.
@@ -233,7 +261,7 @@ func parseLink(dir, s string) (title, p, rest string, ok bool) {
 
 // sameReview reports whether two reviews read the same.
 func sameReview(x, y Review) bool {
-	return x.A.Title == y.A.Title && x.B.Title == y.B.Title && x.Reason == y.Reason
+	return x.A.Title == y.A.Title && x.B.Title == y.B.Title && x.Reason == y.Reason && x.Proposed == y.Proposed && x.Source == y.Source
 }
 
 // mergeKeyed merges the lines of base, ours and theirs by key (see

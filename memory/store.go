@@ -15,10 +15,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Index is what a Store needs of the index: the live memories it holds.
+// Index is what a Store needs of the index: the live memories it holds,
+// and the proposals (notes Dream proposed, not yet accepted).
 // *index.Index is one.
 type Index interface {
 	Memories(ctx context.Context) ([]Live, error)
+	Proposed(ctx context.Context) ([]Proposal, error)
 }
 
 // StoreOptions configure a Store. The zero value works.
@@ -35,11 +37,11 @@ type StoreOptions struct {
 // live ones. It is safe for concurrent use; the Writer's lock orders its
 // writes with every other process's.
 type Store struct {
-	w         *vault.Writer
-	ix        Index
-	folder    string
+	w        *vault.Writer
+	ix       Index
+	folder   string
 	listFile string
-	now       func() time.Time
+	now      func() time.Time
 }
 
 // NewStore returns the Store of the vault w writes, whose memories ix
@@ -141,35 +143,53 @@ func entries(live []live, e Entry) []Entry {
 	return out
 }
 
-// render writes MEMORY.md's region listing es and the reviews that still
-// hold (both of their memories live).
+// render writes MEMORY.md's region listing es, the reviews that still
+// hold (both of their memories live) and the proposals.
 func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	flags, _, err := s.Flags()
 	if err != nil {
 		return ListStats{}, err
 	}
-	st, _, err := s.RelistEntries(ctx, es, flags, false)
+	proposals, err := s.ix.Proposed(ctx)
+	if err != nil {
+		return ListStats{}, err
+	}
+	st, _, err := s.RelistEntries(ctx, es, flags, proposals, false)
 	return st, err
 }
 
-// RelistEntries writes MEMORY.md's region listing entries, and the pairs of flags
-// whose memories are both listed under "Needs review": what Dream does
-// after its changes, which the index has not seen yet. It reads and
-// writes MEMORY.md under the Writer's lock, so that two processes listing
-// a memory each keep both: a memory the file lists that entries lack but
-// that is a live memory on disk stays listed. With dryRun nothing is
-// written (nor read but MEMORY.md). It returns what the file holds (or
-// would hold) and whether it changed. Errors: a *markdown.ParseError naming
-// MEMORY.md and the line when its markers are broken (nothing is
-// written), and the Writer's.
-func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, dryRun bool) (ListStats, bool, error) {
-	reviews := reviewsOf(entries, flags)
+// RelistEntries writes MEMORY.md's region listing entries, under "Needs
+// review" the pairs of flags whose memories are both listed and the
+// proposals: what Dream does after its changes, which the index has not
+// seen yet. It reads and writes MEMORY.md under the Writer's lock, so that
+// two processes listing a memory each keep both: a memory the file lists
+// that entries lack but that is a live memory on disk stays listed, and
+// so does a proposal the file lists that proposals lack but that is still
+// proposed on disk. With dryRun nothing is written (nor read but
+// MEMORY.md). It returns what the file holds (or would hold) and whether
+// it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
+// line when its markers are broken (nothing is written), and the
+// Writer's.
+func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, dryRun bool) (ListStats, bool, error) {
 	var st ListStats
 	changed := false
 	list := func(current []byte) ([]byte, error) {
-		es := entries
+		es, ps := entries, proposals
 		if !dryRun {
 			es = slices.Concat(entries, s.unindexed(current, entries))
+			ps = slices.Concat(proposals, s.unlistedProposals(current, proposals))
+		}
+		reviews := reviewsOf(es, flags)
+		listed := make(map[string]bool, len(es))
+		for _, e := range es {
+			listed[e.Path] = true
+		}
+		seen := map[string]bool{}
+		for _, p := range ps {
+			if !listed[p.Path] && !seen[p.Path] { // accepted since the index saw it: listed as a memory
+				seen[p.Path] = true
+				reviews = append(reviews, ReviewOf(p))
+			}
 		}
 		next, stats, err := Render(s.listFile, current, es, reviews)
 		st, changed = stats, err == nil && (current == nil || !bytes.Equal(next, current))
@@ -231,11 +251,44 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		_, merged := fm["merged_into"]
-		if !IsType(n.Type()) || archived || merged {
+		if !IsType(n.Type()) || archived || merged || vault.IsProposed(n) {
 			continue
 		}
 		out = append(out, NoteEntry(n))
 		have[p] = true
+	}
+	return out
+}
+
+// unlistedProposals returns the proposals MEMORY.md lists (current is the
+// file) that ps lacks but that are still proposed on disk: the index may
+// lag behind Dream's or another process's write.
+func (s *Store) unlistedProposals(current []byte, ps []Proposal) []Proposal {
+	if current == nil {
+		return nil
+	}
+	v, err := parseVersion(s.listFile, "current", current)
+	if err != nil {
+		return nil
+	}
+	have := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		have[p.Path] = true
+	}
+	var out []Proposal
+	for _, k := range v.reviews.keys {
+		r := v.reviews.by[k]
+		if !r.Proposed || have[r.A.Path] {
+			continue
+		}
+		b, _, err := s.w.Read(r.A.Path)
+		if err != nil {
+			continue // gone
+		}
+		if p, ok := ProposalOf(markdown.Parse(r.A.Path, b)); ok {
+			out = append(out, p)
+			have[p.Path] = true
+		}
 	}
 	return out
 }

@@ -30,8 +30,8 @@ func IsType(t string) bool { return slices.Contains(Types, Type(t)) }
 // Is reports whether n is a memory note (archived or not).
 func Is(n *markdown.Note) bool { return IsType(n.Type()) }
 
-// Live is a live memory (a note of one of the memory types, not archived)
-// as the index holds it.
+// Live is a live memory (a note of one of the memory types, neither
+// archived nor proposed) as the index holds it.
 type Live struct {
 	Path string
 	// Type is the memory type.
@@ -51,10 +51,11 @@ type Live struct {
 }
 
 // Read returns what the index keeps of memory note n; ok is false when n
-// is no live memory (another type, or archived: see vault.IsArchived).
+// is no live memory (another type, archived: see vault.IsArchived, or a
+// proposal not yet accepted: see vault.IsProposed).
 func Read(n *markdown.Note) (l Live, ok bool) {
 	t := n.Type()
-	if !IsType(t) || vault.IsArchived(n) {
+	if !IsType(t) || vault.IsArchived(n) || vault.IsProposed(n) {
 		return Live{}, false
 	}
 	name, _ := n.Frontmatter.String("name")

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/vaultmem/vaultmem/markdown"
 )
@@ -163,3 +164,22 @@ func (v *Vault) writeNew(rel, text string) error {
 func IsArchived(n *markdown.Note) bool {
 	return n.Frontmatter.Value("archived") != nil || n.Frontmatter.Value("merged_into") != nil
 }
+
+// StatusProposed is the frontmatter status of a note Dream proposed (a
+// memory or a lesson drawn from a session note) that no person or agent
+// has accepted yet. Deleting the key, or setting another status
+// (accepted), accepts it.
+const StatusProposed = "proposed"
+
+// IsProposed reports whether note n waits to be accepted: its frontmatter
+// status is proposed (case and surrounding spaces aside). Such a memory is
+// not live (out of MEMORY.md's list and Dream's merges) and such a lesson
+// is out of matching and decay, until accepted.
+func IsProposed(n *markdown.Note) bool {
+	s, ok := n.Frontmatter.String("status")
+	return ok && ProposedStatus(s)
+}
+
+// ProposedStatus reports whether a frontmatter status value says
+// proposed.
+func ProposedStatus(s string) bool { return strings.EqualFold(strings.TrimSpace(s), StatusProposed) }

@@ -26,7 +26,9 @@ func (sh *shell) doctorCommand() *cli.Command {
 			"(killed, say) is reported, and --fix finishes it as the next Dream would. With --json: {ok,\n" +
 			"drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
 			"lesson_problems: [{path, line, reason}], skipped: [{path, error}], warnings: [{path, error}],\n" +
-			"interrupted_dream, dream_finished, leftover_temp_files: [{path, mod_time}], removed_temp_files}.\n" +
+			"interrupted_dream, dream_finished, leftover_temp_files: [{path, mod_time}], removed_temp_files,\n" +
+			"proposed: [{path, type, title, source}]}. The memories and lessons Dream proposed from session\n" +
+			"notes (status: proposed, not live until accepted) are listed too, without making it exit 1.\n" +
 			"Temp files a killed write left beside notes (hidden: .NAME.md.vaultmem-tmp-*) are listed, and\n" +
 			"--fix removes those over an hour old.",
 		Flags: []cli.Flag{
@@ -73,6 +75,13 @@ func (sh *shell) printDrift(rep app.Checkup) {
 	}
 	for _, p := range rep.LessonProblems {
 		fmt.Fprintf(sh.stdout, "%s:%d: lesson: %s\n", p.Path, p.Line, p.Message)
+	}
+	for _, p := range rep.Proposed {
+		from := ""
+		if p.Source != "" {
+			from = " from [[" + p.Source + "]]"
+		}
+		fmt.Fprintf(sh.stdout, "%s: proposed by Dream%s (a %s): accept it by removing status: proposed, or delete it\n", p.Path, from, p.Type)
 	}
 	for _, l := range rep.Leftovers {
 		if slices.Contains(rep.Removed, l.Path) {

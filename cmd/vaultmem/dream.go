@@ -27,14 +27,18 @@ func (sh *shell) dreamCommand() *cli.Command {
 			"    resolves the pair, archiving the other (two that supersede each other are flagged);\n" +
 			"  - relative dates ('next Thursday') get the day they meant after them, unless it is in\n" +
 			"    doubt ('next Friday' said on a Thursday: listed in skipped);\n" +
-			"  - MEMORY.md's region is rewritten, and a dated entry is added to the dream log note.\n" +
+			"  - MEMORY.md's region is rewritten, and a dated entry is added to the dream log note;\n" +
+			"  - with an LLM (dream.llm, else recall.classifier; dream.propose: false turns it off), the session\n" +
+			"    notes that ended and were not read yet are read (10 a run), and the LLM's proposals of durable\n" +
+			"    memories and lessons are written as notes with status: proposed: listed under 'Needs review'\n" +
+			"    in MEMORY.md, not live until you remove status: proposed.\n" +
 			"Runs are incremental (from .vaultmem/state/dream.yaml; --full looks at every memory) and one\n" +
 			"at a time (a second exits 3, or waits with --wait). A note edited while Dream runs is skipped.\n" +
 			"With dream.commit: true in the config, each run is one git commit of the files it wrote.\n" +
 			"--json: {dry_run, merged: [{into, from, reason}], archived, contradictions: [{paths, reason,\n" +
 			"new}], dates_fixed: [{path, line, from, to}], links_rewritten, memory_index: {path, lines,\n" +
 			"bytes, omitted, changed}, changed, skipped: [{path, line, reason}], memories, examined, log,\n" +
-			"commit, ms}.",
+			"commit, ms, proposed, sessions_read, warnings}.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "dry-run", Usage: "plan and report; write nothing"},
@@ -105,6 +109,12 @@ func (sh *shell) printDream(rep *dream.Report) {
 	if len(rep.LinksRewritten) > 0 {
 		fmt.Fprintf(w, "relinked  %s\n", strings.Join(rep.LinksRewritten, ", "))
 	}
+	for _, p := range rep.Proposed {
+		fmt.Fprintf(w, "proposed  %s (status: proposed: accept it by removing the key, or delete it)\n", p)
+	}
+	if rep.DryRun && rep.Sessions > 0 {
+		fmt.Fprintf(w, "would read %d session notes for proposals\n", rep.Sessions)
+	}
 	for _, s := range rep.Skipped {
 		at := s.Path
 		if s.Line > 0 {
@@ -136,5 +146,8 @@ func (sh *shell) printDream(rep *dream.Report) {
 	}
 	if rep.LLMError != "" {
 		sh.warnf("the LLM's help was not used: %s", rep.LLMError)
+	}
+	for _, wn := range rep.Warnings {
+		sh.warnf("%s", wn)
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,4 +171,60 @@ func startWatch(t *testing.T, dir string) *watchProc {
 	}
 	t.Cleanup(func() { w.cmd.Process.Kill() })
 	return w
+}
+
+// TestDreamProposes: with dream.llm in the config, dream proposes from
+// the session note that ended (the JSON names what); doctor and lesson
+// review list the proposals; lesson match leaves the proposed lesson out.
+func TestDreamProposes(t *testing.T) {
+	dir := newVault(t)
+	answer := `{"memories": [{"type": "user", "name": "Terse answers", "description": "the user wants terse answers", "body": "Answer tersely."}],
+	  "lessons": [{"title": "Run migrations first", "trigger": ["integration tests"], "action_bias": "run make migrate first", "body": "The database starts empty."}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]string{"content": answer}}}})
+	}))
+	defer srv.Close()
+	for p, c := range map[string]string{
+		".vaultmem/config.yaml":                     "dream:\n  llm:\n    url: " + srv.URL + "\n    model: m\n",
+		"sessions/2026-03-01 1004 claude-code a.md": "---\ntype: session\nsession_id: a\nstarted: 2026-03-01T10:04:00Z\nended: 2026-03-01T11:04:00Z\n---\n\n## Prompts\n\n- 10:04 fix the tests\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rep struct {
+		Proposed []string
+		Sessions int `json:"sessions_read"`
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "dream", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rep.Proposed, []string{"memory/terse-answers.md", "lessons/Run migrations first.md"}) || rep.Sessions != 1 {
+		t.Fatalf("dream: %+v", rep)
+	}
+	if got := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(got, "## Needs review\n\n- [Run migrations first](lessons/Run%20migrations%20first.md) proposed by Dream from [[2026-03-01 1004 claude-code a]]") {
+		t.Errorf("MEMORY.md:\n%s", got)
+	}
+	var doc struct {
+		Proposed []struct{ Path, Type, Source string }
+	}
+	// --fix: doctor checks the index, which has not seen what dream wrote (the next read syncs).
+	if err := json.Unmarshal([]byte(ok(t, dir, "doctor", "--fix", "--json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Proposed) != 2 || doc.Proposed[0].Type != "lesson" || doc.Proposed[1].Source != "2026-03-01 1004 claude-code a" {
+		t.Errorf("doctor: %+v", doc)
+	}
+	if out := ok(t, dir, "lesson", "review"); !strings.Contains(out, "lessons/Run migrations first.md") || !strings.Contains(out, "proposed by Dream") {
+		t.Errorf("lesson review:\n%s", out)
+	}
+	if out := ok(t, dir, "lesson", "match", "run", "the", "integration", "tests"); strings.Contains(out, "Run migrations first") {
+		t.Errorf("lesson match:\n%s", out)
+	}
+	if out := ok(t, dir, "dream"); !strings.Contains(out, "Nothing to change.") {
+		t.Errorf("second dream:\n%s", out)
+	}
 }

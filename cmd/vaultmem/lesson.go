@@ -231,7 +231,7 @@ func (sh *shell) lessonDecayCommand() *cli.Command {
 
 func (sh *shell) lessonReviewCommand() *cli.Command {
 	return &cli.Command{
-		Name: "review", Usage: "the lessons that need a look: flagged, weak, or with frontmatter problems",
+		Name: "review", Usage: "the lessons that need a look: flagged, weak, proposed by Dream, or with frontmatter problems",
 		Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
 		Flags:       []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
 		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
@@ -394,7 +394,7 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 		Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
 		Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
 			"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
-			"strength with success. With --json: {lessons, live, flagged, archived, outcomes, successes,\n" +
+			"strength with success. With --json: {lessons, live, flagged, archived, proposed, outcomes, successes,\n" +
 			"precision, recall, strength_success_correlation} (null when not computable).",
 		Flags: []cli.Flag{jsonFlag()},
 		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
@@ -414,8 +414,8 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 				}
 				return fmt.Sprintf("%.2f", *f)
 			}
-			fmt.Fprintf(sh.stdout, "%d lessons (%d live, %d flagged, %d archived); %d outcomes, %d successes\n",
-				s.Lessons, s.Live, s.Flagged, s.Archived, s.Outcomes, s.Successes)
+			fmt.Fprintf(sh.stdout, "%d lessons (%d live, %d flagged, %d archived, %d proposed); %d outcomes, %d successes\n",
+				s.Lessons, s.Live, s.Flagged, s.Archived, s.Proposed, s.Outcomes, s.Successes)
 			fmt.Fprintf(sh.stdout, "precision %s, recall %s, strength-success correlation %s\n", opt(s.Precision), opt(s.Recall), opt(s.StrengthSuccess))
 			return nil
 		}),
