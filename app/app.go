@@ -181,7 +181,8 @@ func (a *App) notify(format string, args ...any) {
 
 // Memory is the store of memories and MEMORY.md.
 func (a *App) Memory() *memory.Store {
-	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: a.Vault.Folders().Memory})
+	folder := a.Vault.Folders().Memory
+	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log)})
 }
 
 // Tasks is the store of the task tree.

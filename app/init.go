@@ -234,10 +234,7 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 			lines = append(lines, gitattr{line: gitattrPattern(f, "/**") + " merge=" + NoteDriver.Name, folder: f})
 		}
 	}
-	if dreamLog == "" {
-		dreamLog = path.Join(memory, "dream-log.md") // as Dream defaults it
-	}
-	dreamLog = strings.TrimPrefix(path.Clean(filepath.ToSlash(dreamLog)), "/")
+	dreamLog = strings.TrimPrefix(path.Clean(filepath.ToSlash(dream.LogFile(memory, dreamLog))), "/")
 	for _, f := range [][2]string{
 		{vault.MemoryListFile, ListDriver.Name},
 		{dreamLog, "union"},

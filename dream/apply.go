@@ -302,7 +302,8 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		return err
 	}
 	proposals = append(proposals, p.proposals...) // not in the index yet
-	st, changed, err := d.store.RelistEntries(ctx, entries, flags, proposals, dryRun)
+	reportComing := len(p.proposals) > 0 || slices.ContainsFunc(rep.Contradictions, func(c Contradiction) bool { return c.New })
+	st, changed, err := d.store.RelistEntries(ctx, entries, flags, proposals, memory.RelistOptions{DryRun: dryRun, ReportComing: reportComing})
 	rep.MemoryIndex = IndexReport{Path: d.store.ListFile(), ListStats: st, Changed: changed}
 	var pe *markdown.ParseError
 	switch {

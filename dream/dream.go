@@ -3,7 +3,6 @@ package dream
 import (
 	"context"
 	"fmt"
-	"path"
 	"slices"
 	"time"
 
@@ -78,9 +77,7 @@ func New(v *vault.Vault, w *vault.Writer, ix Index, store *memory.Store, opts Op
 	if opts.Folder == "" {
 		opts.Folder = "memory"
 	}
-	if opts.LogFile == "" {
-		opts.LogFile = path.Join(opts.Folder, "dream-log.md")
-	}
+	opts.LogFile = LogFile(opts.Folder, opts.LogFile)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/index"
@@ -98,6 +99,18 @@ func (p *plan) logEntry(rep *Report) string {
 		return ""
 	}
 	return "## " + p.now.UTC().Format("2006-01-02 15:04") + " UTC\n\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// LogFile is the dream log's vault path: configured when set, else
+// dream-log.md in the memory folder ("" meaning "memory").
+func LogFile(memoryFolder, configured string) string {
+	if configured != "" {
+		return configured
+	}
+	if memoryFolder == "" {
+		memoryFolder = "memory"
+	}
+	return path.Join(memoryFolder, "dream-log.md")
 }
 
 // appendLog appends the run's entry to the dream log.

@@ -59,7 +59,14 @@ type Review struct {
 	// of the session note it was proposed from ("" when unknown).
 	Proposed bool
 	Source   string
+	// Report makes the review the link to Dream's report (A: its log
+	// note), listed last, for the whole story of what is listed above.
+	Report bool
 }
+
+// ReportTitle is the title of the link to Dream's report under "Needs
+// review".
+const ReportTitle = "Dream's report"
 
 // ReviewOf is a proposal as MEMORY.md lists it under "Needs review".
 func ReviewOf(p Proposal) Review {
@@ -291,11 +298,14 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 	}
 	if len(reviews) > 0 {
 		b.WriteString("## Needs review\n\n")
-		var proposals []Review
+		var proposals, reports []Review
 		for _, r := range reviews {
-			if r.Proposed {
+			switch {
+			case r.Report:
+				reports = append(reports, r)
+			case r.Proposed:
 				proposals = append(proposals, r)
-			} else {
+			default:
 				b.WriteString(reviewLine(dir, r) + "\n")
 			}
 		}
@@ -306,6 +316,9 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 				break
 			}
 			b.WriteString(proposalLine(dir, r) + "\n")
+		}
+		for _, r := range reports {
+			b.WriteString(reportLine(dir, r) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -383,6 +396,11 @@ func proposalLine(dir string, r Review) string {
 		line += " from [[" + src + "]]"
 	}
 	return line + acceptHint
+}
+
+// reportLine is the line linking Dream's report.
+func reportLine(dir string, r Review) string {
+	return "- [" + escapeTitle(oneLine(r.A.Title)) + "](" + linkTo(dir, r.A.Path) + "): what each Dream run merged, archived, flagged and proposed, and why"
 }
 
 // linkTo is the markdown link destination of vault path p from folder

@@ -237,3 +237,26 @@ func TestRenderMarkersInCode(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderReport: the link to Dream's report comes last under "Needs
+// review", after the contradictions and the proposals, relative to
+// MEMORY.md's folder.
+func TestRenderReport(t *testing.T) {
+	reviews := []memory.Review{
+		{A: memory.Entry{Path: "memory/dream-log.md", Title: memory.ReportTitle}, Report: true},
+		memory.ReviewOf(memory.Proposal{Path: "memory/terse.md", Type: "user", Title: "Terse", Source: "s1"}),
+		{A: someEntries[1], B: someEntries[2], Reason: "always vs never"},
+	}
+	out, _, err := memory.Render("notes/MEMORY.md", nil, someEntries, reviews)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "## Needs review\n\n" +
+		"- [Testing feedback](../memory/feedback_testing.md) and [Release freeze](../memory/project_freeze.md) may contradict each other: always vs never\n" +
+		"- [Terse](../memory/terse.md) proposed by Dream from [[s1]]: accept by removing status: proposed\n" +
+		"- [Dream's report](../memory/dream-log.md): what each Dream run merged, archived, flagged and proposed, and why\n\n" +
+		"<!-- vaultmem:memory-index:end -->\n"
+	if !strings.HasSuffix(string(out), want) {
+		t.Errorf("got\n%s\nwant it to end with\n%s", out, want)
+	}
+}

@@ -29,6 +29,10 @@ type StoreOptions struct {
 	Folder string
 	// ListFile is MEMORY.md's vault path; "" means vault.MemoryListFile.
 	ListFile string
+	// ReportFile is the vault path of Dream's report (its log note); when
+	// set and the note exists, MEMORY.md's "Needs review" links to it
+	// whenever it lists anything to review.
+	ReportFile string
 	// Now is the clock of created and updated dates; nil means time.Now.
 	Now func() time.Time
 }
@@ -37,18 +41,19 @@ type StoreOptions struct {
 // live ones. It is safe for concurrent use; the Writer's lock orders its
 // writes with every other process's.
 type Store struct {
-	w        *vault.Writer
-	ix       Index
-	folder   string
-	listFile string
-	now      func() time.Time
+	w          *vault.Writer
+	ix         Index
+	folder     string
+	listFile   string
+	reportFile string
+	now        func() time.Time
 }
 
 // NewStore returns the Store of the vault w writes, whose memories ix
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, now: o.Now}
+	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
@@ -154,8 +159,18 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	if err != nil {
 		return ListStats{}, err
 	}
-	st, _, err := s.RelistEntries(ctx, es, flags, proposals, false)
+	st, _, err := s.RelistEntries(ctx, es, flags, proposals, RelistOptions{})
 	return st, err
+}
+
+// RelistOptions are the options of RelistEntries.
+type RelistOptions struct {
+	// DryRun writes nothing.
+	DryRun bool
+	// ReportComing says Dream's report is being written with this listing
+	// (by the run that found what is to review), so that it is linked
+	// before the file exists.
+	ReportComing bool
 }
 
 // RelistEntries writes MEMORY.md's region listing entries, under "Needs
@@ -170,7 +185,8 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 // it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
 // line when its markers are broken (nothing is written), and the
 // Writer's.
-func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, dryRun bool) (ListStats, bool, error) {
+func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, o RelistOptions) (ListStats, bool, error) {
+	dryRun := o.DryRun
 	var st ListStats
 	changed := false
 	list := func(current []byte) ([]byte, error) {
@@ -189,6 +205,11 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			if !listed[p.Path] && !seen[p.Path] { // accepted since the index saw it: listed as a memory
 				seen[p.Path] = true
 				reviews = append(reviews, ReviewOf(p))
+			}
+		}
+		if len(reviews) > 0 && s.reportFile != "" {
+			if ok, err := s.w.Exists(s.reportFile); o.ReportComing || err == nil && ok {
+				reviews = append(reviews, Review{A: Entry{Path: s.reportFile, Title: ReportTitle}, Report: true})
 			}
 		}
 		next, stats, err := Render(s.listFile, current, es, reviews)

@@ -212,3 +212,34 @@ func TestStoreNeverWritesArchived(t *testing.T) {
 		t.Errorf("the archived note was written:\n%s", got)
 	}
 }
+
+// TestStoreLinksReport: with something to review, MEMORY.md links Dream's
+// report once the note exists, and never a report that is not there.
+func TestStoreLinksReport(t *testing.T) {
+	ctx := context.Background()
+	ts := newTestStore(t, "")
+	ts.s = memory.NewStore(vault.NewWriter(ts.v, vault.WriterOptions{}), ts.ix, memory.StoreOptions{ReportFile: "memory/dream-log.md"})
+	ts.write("memory/terse.md", "---\nname: Terse\ntype: user\nstatus: proposed\n---\nTerse answers.\n")
+	ts.sync()
+	if _, err := ts.s.Relist(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.read("MEMORY.md"); !strings.Contains(got, "[Terse](memory/terse.md) proposed by Dream") || strings.Contains(got, "Dream's report") {
+		t.Fatalf("without the report:\n%s", got)
+	}
+	ts.write("memory/dream-log.md", "---\ntype: dream-log\n---\n\n## 2026-03-02\n")
+	if _, err := ts.s.Relist(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.read("MEMORY.md"); !strings.Contains(got, "- [Dream's report](memory/dream-log.md): ") {
+		t.Errorf("with the report:\n%s", got)
+	}
+	ts.write("memory/terse.md", "---\nname: Terse\ntype: user\n---\nTerse answers.\n")
+	ts.sync()
+	if _, err := ts.s.Relist(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.read("MEMORY.md"); strings.Contains(got, "Needs review") {
+		t.Errorf("nothing to review, yet:\n%s", got)
+	}
+}

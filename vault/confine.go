@@ -130,3 +130,30 @@ func (w *Writer) readNote(rel string) (content []byte, found bool, err error) {
 	}
 	return b, true, nil
 }
+
+// Exists reports whether the note at the vault-relative path p exists (a
+// symbolic link to a note of the vault counts, as [Writer.Read] reads
+// through it). It returns a *PathError when p is unsafe, names a folder or
+// leads outside the vault, and the I/O error otherwise.
+func (w *Writer) Exists(p string) (bool, error) {
+	rel, err := cleanExisting(p)
+	if err != nil {
+		return false, err
+	}
+	at, err := w.locate(rel)
+	var pe *PathError
+	if errors.As(err, &pe) && pe.link {
+		at, err = w.follow(rel)
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = w.v.root.Stat(filepath.FromSlash(at))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, w.pathError(rel, err)
+	}
+	return true, nil
+}

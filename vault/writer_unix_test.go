@@ -153,3 +153,33 @@ func TestWriterLockFileIsALink(t *testing.T) {
 		t.Errorf("the lock file holds %q, want %q", got, want)
 	}
 }
+
+// TestWriterExists: a note, a link to a note, a missing note and a folder;
+// unsafe and outside paths are errors.
+func TestWriterExists(t *testing.T) {
+	dir, w := newVault(t)
+	writeFile(t, filepath.Join(dir, "a note.md"), "x")
+	if err := os.Symlink("a note.md", filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p       string
+		want    bool
+		wantErr bool
+	}{
+		{"a note.md", true, false},
+		{"link.md", true, false},
+		{"missing.md", false, false},
+		{"sub/missing.md", false, false},
+		{"../escape.md", false, true},
+		{"out/x.md", false, true},
+	} {
+		got, err := w.Exists(tc.p)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("Exists(%q) = %v, %v; want %v, error %v", tc.p, got, err, tc.want, tc.wantErr)
+		}
+	}
+}

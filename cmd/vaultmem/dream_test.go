@@ -228,3 +228,66 @@ func TestDreamProposes(t *testing.T) {
 		t.Errorf("second dream:\n%s", out)
 	}
 }
+
+// TestReviewInObsidian: MEMORY.md's "Needs review" links the
+// contradictions, the proposals and Dream's report; a person settling one
+// in the note itself (accepting a proposal, archiving one of a pair) is
+// picked up by watch, which lists MEMORY.md again without a command.
+func TestReviewInObsidian(t *testing.T) {
+	dir := dreamVault(t)
+	ok(t, dir, "dream")
+	list := filepath.Join(dir, "MEMORY.md")
+	got := mustRead(t, list)
+	for _, want := range []string{"- [Spaces](memory/spaces.md) and [Tabs](memory/tabs.md) may contradict each other",
+		"- [Dream's report](memory/dream-log.md): what each Dream run merged"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("MEMORY.md lacks %q:\n%s", want, got)
+		}
+	}
+	if i, j := strings.Index(got, "may contradict"), strings.Index(got, "Dream's report"); i > j {
+		t.Errorf("the report is not listed last:\n%s", got)
+	}
+
+	terse := filepath.Join(dir, "memory", "terse.md")
+	proposal := "---\nname: Terse answers\ndescription: the user wants terse answers\ntype: user\nstatus: proposed\nsource: \"[[s1]]\"\n---\n\nAnswer tersely.\n"
+	if err := os.WriteFile(terse, []byte(proposal), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := startWatch(t, dir)
+	defer w.stop()
+	waitForFile(t, w, list, "the proposal listed", func(s string) bool {
+		return strings.Contains(s, "- [Terse answers](memory/terse.md) proposed by Dream from [[s1]]")
+	})
+	// Accepted in Obsidian: the key removed.
+	if err := os.WriteFile(terse, []byte(strings.Replace(proposal, "status: proposed\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, w, list, "the accepted proposal listed as a memory", func(s string) bool {
+		return strings.Contains(s, "## User\n\n- [Terse answers](memory/terse.md) — the user wants terse answers") && !strings.Contains(s, "proposed by Dream")
+	})
+	// One of the pair archived in Obsidian: nothing left to review.
+	spaces := filepath.Join(dir, "memory", "spaces.md")
+	if err := os.WriteFile(spaces, []byte(strings.Replace(mustRead(t, spaces), "type: feedback\n", "type: feedback\narchived: 2026-03-02\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, w, list, "Needs review gone", func(s string) bool {
+		return !strings.Contains(s, "## Needs review") && !strings.Contains(s, "[Spaces]")
+	})
+}
+
+// waitForFile waits until the file at p satisfies done, failing the test
+// with the file and the watcher's output after a generous while.
+func waitForFile(t *testing.T, w *watchProc, p, what string, done func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(p)
+		if done(string(b)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not seen in %s:\n%s\nwatch said:\n%s", what, p, b, w.output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
