@@ -71,15 +71,31 @@ var documentedOperators = []string{"+", "-", "*", "/", "%", "==", "!=", ">", "<"
 type expr interface{}
 
 type (
-	lit    struct{ v any }
-	ident  struct{ name string }
-	call   struct{ fn string; args []expr }              // a global function
-	member struct{ obj expr; name string }               // obj.name
-	method struct{ obj expr; name string; args []expr } // obj.name(args)
+	lit   struct{ v any }
+	ident struct{ name string }
+	call  struct {
+		fn   string
+		args []expr
+	} // a global function
+	member struct {
+		obj  expr
+		name string
+	} // obj.name
+	method struct {
+		obj  expr
+		name string
+		args []expr
+	} // obj.name(args)
 	index_ struct{ obj, at expr }
-	unary  struct{ op string; x expr }
-	binary struct{ op string; l, r expr }
-	list_  struct{ items []expr }
+	unary  struct {
+		op string
+		x  expr
+	}
+	binary struct {
+		op   string
+		l, r expr
+	}
+	list_ struct{ items []expr }
 )
 
 type token struct {
@@ -164,7 +180,7 @@ func parseExpr(s string) (expr, error) {
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) next() token  { t := p.toks[p.i]; p.i++; return t }
+func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
 func (p *parser) is(op string) bool {
 	return p.peek().kind == "op" && p.peek().text == op
 }
