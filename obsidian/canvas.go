@@ -165,7 +165,27 @@ func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]stri
 	if err != nil {
 		return nil, st, err
 	}
-	// The tasks, parents before children, and where the tidy tree puts them.
+	pl := planCanvas(top, deps)
+	st.Nodes, st.Edges = len(pl.order)-1, len(pl.edges)
+	outNodes, have, kept := pl.mergeNodes(nodes)
+	outEdges, keptEdges, dropped := pl.mergeEdges(edges, have)
+	st.Kept, st.Dropped = kept+keptEdges, dropped
+	return formatCanvas(doc, outNodes, outEdges), st, nil
+}
+
+// canvasPlan is the task tree's nodes and edges as they should be now.
+type canvasPlan struct {
+	want     map[string]canvasNode // our nodes by id
+	order    []string              // our node ids, legend first, then the tasks in tree order
+	place    map[string]rect       // where the tidy tree puts each
+	parentOf map[string]string     // node id -> its parent's node id
+	pathOf   map[string]string     // node id -> its task's path
+	edges    []canvasEdge          // our edges
+}
+
+// planCanvas lays out the tree under top (see WriteCanvas) and its
+// dependencies deps.
+func planCanvas(top *task.Node, deps map[string][]string) *canvasPlan {
 	var roots []*task.Node
 	if top.Path == "" {
 		roots = top.Children
@@ -173,28 +193,23 @@ func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]stri
 		roots = []*task.Node{top}
 	}
 	lay := layout(roots)
-	// Our nodes, as they should be now.
-	want := map[string]canvasNode{}
-	var order []string // our node ids, legend first, then the tasks in tree order
-	place := map[string]rect{}
-	parentOf := map[string]string{}
-	legend := canvasNode{ID: legendID, Type: "text", Text: legendText}
-	want[legendID], order = legend, append(order, legendID)
-	place[legendID] = rect{-legendWidth - gapX, 0, legendWidth, legendHigh}
-	pathOf := map[string]string{}
+	pl := &canvasPlan{want: map[string]canvasNode{}, place: map[string]rect{}, parentOf: map[string]string{}, pathOf: map[string]string{}}
+	pl.want[legendID] = canvasNode{ID: legendID, Type: "text", Text: legendText}
+	pl.order = append(pl.order, legendID)
+	pl.place[legendID] = rect{-legendWidth - gapX, 0, legendWidth, legendHigh}
 	var walk func(n *task.Node, parent string)
 	walk = func(n *task.Node, parent string) {
 		id := nodeID(n.Path)
-		if _, dup := want[id]; dup {
+		if _, dup := pl.want[id]; dup {
 			return
 		}
 		color, ok := statusColors[n.Status]
 		if !ok {
 			color = unknownColor
 		}
-		want[id] = canvasNode{ID: id, Type: "file", File: n.Path, Color: color}
-		order = append(order, id)
-		place[id], parentOf[id], pathOf[id] = lay[n.Path], parent, n.Path
+		pl.want[id] = canvasNode{ID: id, Type: "file", File: n.Path, Color: color}
+		pl.order = append(pl.order, id)
+		pl.place[id], pl.parentOf[id], pl.pathOf[id] = lay[n.Path], parent, n.Path
 		for _, c := range n.Children {
 			walk(c, id)
 		}
@@ -202,111 +217,125 @@ func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]stri
 	for _, r := range roots {
 		walk(r, "")
 	}
-	st.Nodes = len(order) - 1
-	// Our edges.
-	var wantEdges []canvasEdge
-	for _, id := range order[1:] {
-		if p := parentOf[id]; p != "" {
-			wantEdges = append(wantEdges, canvasEdge{ID: IDPrefix + "child-" + short(pathOf[p]+"\n"+pathOf[id]), FromNode: p,
+	for _, id := range pl.order[1:] {
+		if p := pl.parentOf[id]; p != "" {
+			pl.edges = append(pl.edges, canvasEdge{ID: IDPrefix + "child-" + short(pl.pathOf[p]+"\n"+pl.pathOf[id]), FromNode: p,
 				FromSide: "bottom", ToNode: id, ToSide: "top"})
 		}
 	}
-	for _, id := range order[1:] {
-		from := pathOf[id]
+	for _, id := range pl.order[1:] {
+		from := pl.pathOf[id]
 		for _, to := range deps[from] {
-			if _, on := want[nodeID(to)]; on {
-				wantEdges = append(wantEdges, canvasEdge{ID: IDPrefix + "dep-" + short(from+"\n"+to), FromNode: id, ToNode: nodeID(to),
+			if _, on := pl.want[nodeID(to)]; on {
+				pl.edges = append(pl.edges, canvasEdge{ID: IDPrefix + "dep-" + short(from+"\n"+to), FromNode: id, ToNode: nodeID(to),
 					Label: "depends on"})
 			}
 		}
 	}
-	st.Edges = len(wantEdges)
+	return pl
+}
 
-	// Merge with the canvas as it is: our nodes keep their place and size,
-	// a person's nodes stay as they are.
-	var outNodes []json.RawMessage
+// mergeNodes merges our nodes with the canvas's nodes: ours keep their
+// place and size, a person's stay as they are, new ones go where the
+// tree puts them. It returns the nodes, the ids on the canvas, and how
+// many of a person's it kept.
+func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[string]bool, int) {
+	var out []json.RawMessage
 	have := map[string]bool{}
 	var taken []rect // the places of the nodes kept
-	layoutAt := map[string]rect{}
+	at := map[string]rect{}
+	kept := 0
 	for _, n := range nodes {
 		id := *n.node.ID
 		r := n.rect()
 		if !strings.HasPrefix(id, IDPrefix) {
-			outNodes = append(outNodes, n.raw)
+			out = append(out, n.raw)
 			have[id] = true
 			taken = append(taken, r)
-			st.Kept++
+			kept++
 			continue
 		}
-		wn, ok := want[id]
+		wn, ok := pl.want[id]
 		if !ok || have[id] {
 			continue // no longer on the tree (or twice in the file)
 		}
 		wn.X, wn.Y, wn.Width, wn.Height = *n.node.X, *n.node.Y, *n.node.Width, *n.node.Height
-		outNodes = append(outNodes, encodeJSON(wn))
+		out = append(out, encodeJSON(wn))
 		have[id] = true
 		taken = append(taken, r)
-		layoutAt[id] = r
+		at[id] = r
 	}
-	// New nodes: where the tree puts them, relative to their parent's
-	// place when the parent was there already, moved down past any node
-	// they would overlap.
-	for _, id := range order {
+	for _, id := range pl.order {
 		if have[id] {
 			continue
 		}
-		r := place[id]
-		if p := parentOf[id]; p != "" {
-			if at, ok := layoutAt[p]; ok {
-				r.x, r.y = at.x+(r.x-place[p].x), at.y+(r.y-place[p].y)
-			}
-		}
-		for moved := true; moved; {
-			moved = false
-			for _, t := range taken {
-				if r.overlaps(t) {
-					r.y, moved = t.y+t.h+gapY/2, true
-				}
-			}
-		}
-		wn := want[id]
+		r := pl.newPlace(id, at, taken)
+		wn := pl.want[id]
 		wn.X, wn.Y, wn.Width, wn.Height = number(r.x), number(r.y), number(r.w), number(r.h)
-		outNodes = append(outNodes, encodeJSON(wn))
+		out = append(out, encodeJSON(wn))
 		have[id] = true
 		taken = append(taken, r)
-		layoutAt[id] = r
+		at[id] = r
 	}
-	// Edges: a person's stay unless a node they join is gone; ours are
-	// written as they should be now, in their place.
-	wantEdge := map[string]canvasEdge{}
-	for _, e := range wantEdges {
-		wantEdge[e.ID] = e
+	return out, have, kept
+}
+
+// newPlace is where a new node goes: where the tree puts it, relative to
+// its parent's place at when the parent was there already, moved down
+// past any node of taken it would overlap.
+func (pl *canvasPlan) newPlace(id string, at map[string]rect, taken []rect) rect {
+	r := pl.place[id]
+	if p := pl.parentOf[id]; p != "" {
+		if pa, ok := at[p]; ok {
+			r.x, r.y = pa.x+(r.x-pl.place[p].x), pa.y+(r.y-pl.place[p].y)
+		}
 	}
-	var outEdges []json.RawMessage
+	for moved := true; moved; {
+		moved = false
+		for _, t := range taken {
+			if r.overlaps(t) {
+				r.y, moved = t.y+t.h+gapY/2, true
+			}
+		}
+	}
+	return r
+}
+
+// mergeEdges merges our edges with the canvas's: a person's stay unless
+// a node they join is not in have (dropped); ours are written as they
+// should be now, in their place, new ones last.
+func (pl *canvasPlan) mergeEdges(edges []parsedEdge, have map[string]bool) ([]json.RawMessage, int, []string) {
+	want := map[string]canvasEdge{}
+	for _, e := range pl.edges {
+		want[e.ID] = e
+	}
+	var out []json.RawMessage
+	var dropped []string
+	kept := 0
 	written := map[string]bool{}
 	for _, e := range edges {
 		id := *e.edge.ID
 		if !strings.HasPrefix(id, IDPrefix) {
 			if !have[*e.edge.FromNode] || !have[*e.edge.ToNode] {
-				st.Dropped = append(st.Dropped, id)
+				dropped = append(dropped, id)
 				continue
 			}
-			outEdges = append(outEdges, e.raw)
-			st.Kept++
+			out = append(out, e.raw)
+			kept++
 			continue
 		}
-		if we, ok := wantEdge[id]; ok && !written[id] {
-			outEdges = append(outEdges, encodeJSON(we))
+		if we, ok := want[id]; ok && !written[id] {
+			out = append(out, encodeJSON(we))
 			written[id] = true
 		}
 	}
-	for _, e := range wantEdges {
+	for _, e := range pl.edges {
 		if !written[e.ID] {
-			outEdges = append(outEdges, encodeJSON(e))
+			out = append(out, encodeJSON(e))
 			written[e.ID] = true
 		}
 	}
-	return formatCanvas(doc, outNodes, outEdges), st, nil
+	return out, kept, dropped
 }
 
 // nodeID is the id of the node of the task at path p.
@@ -435,6 +464,24 @@ func parseCanvas(file string, b []byte) (map[string]json.RawMessage, []parsedNod
 			return nil, nil, nil, bad(v, "edges is not an array of objects")
 		}
 	}
+	nodes, err := parseNodes(rawNodes, bad)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	edges, err := parseEdges(rawEdges, bad)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return doc, nodes, edges, nil
+}
+
+// badCanvas makes the error of a canvas that is not JSON Canvas, at the
+// line of at.
+type badCanvas func(at []byte, format string, args ...any) error
+
+// parseNodes reads a canvas's nodes: each must have an id (no two the
+// same), a type, and numbers x, y, width and height.
+func parseNodes(rawNodes []json.RawMessage, bad badCanvas) ([]parsedNode, error) {
 	ids := map[string]bool{}
 	var nodes []parsedNode
 	for i, raw := range rawNodes {
@@ -442,42 +489,48 @@ func parseCanvas(file string, b []byte) (map[string]json.RawMessage, []parsedNod
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
 		if err := d.Decode(&n); err != nil {
-			return nil, nil, nil, bad(raw, "node %d: %v", i+1, err)
+			return nil, bad(raw, "node %d: %v", i+1, err)
 		}
 		for _, f := range []struct {
 			name string
 			ok   bool
 		}{{"id", n.ID != nil && *n.ID != ""}, {"type", n.Type != nil}, {"x", n.X != nil}, {"y", n.Y != nil}, {"width", n.Width != nil}, {"height", n.Height != nil}} {
 			if !f.ok {
-				return nil, nil, nil, bad(raw, "node %d has no %s", i+1, f.name)
+				return nil, bad(raw, "node %d has no %s", i+1, f.name)
 			}
 		}
 		for _, v := range []*json.Number{n.X, n.Y, n.Width, n.Height} {
 			if _, err := v.Float64(); err != nil {
-				return nil, nil, nil, bad(raw, "node %d: %s is not a number", i+1, *v)
+				return nil, bad(raw, "node %d: %s is not a number", i+1, *v)
 			}
 		}
 		if ids[*n.ID] {
-			return nil, nil, nil, bad(raw, "node %d: the id %q is taken by another node", i+1, *n.ID)
+			return nil, bad(raw, "node %d: the id %q is taken by another node", i+1, *n.ID)
 		}
 		ids[*n.ID] = true
 		nodes = append(nodes, parsedNode{raw, n})
 	}
+	return nodes, nil
+}
+
+// parseEdges reads a canvas's edges: each must have an id, a fromNode
+// and a toNode.
+func parseEdges(rawEdges []json.RawMessage, bad badCanvas) ([]parsedEdge, error) {
 	var edges []parsedEdge
 	for i, raw := range rawEdges {
 		var e rawEdge
 		if err := json.Unmarshal(raw, &e); err != nil {
-			return nil, nil, nil, bad(raw, "edge %d: %v", i+1, err)
+			return nil, bad(raw, "edge %d: %v", i+1, err)
 		}
 		switch {
 		case e.ID == nil || *e.ID == "":
-			return nil, nil, nil, bad(raw, "edge %d has no id", i+1)
+			return nil, bad(raw, "edge %d has no id", i+1)
 		case e.FromNode == nil || e.ToNode == nil:
-			return nil, nil, nil, bad(raw, "edge %d has no fromNode or toNode", i+1)
+			return nil, bad(raw, "edge %d has no fromNode or toNode", i+1)
 		}
 		edges = append(edges, parsedEdge{raw, e})
 	}
-	return doc, nodes, edges, nil
+	return edges, nil
 }
 
 // lineOf words a JSON error at byte offset off of b with its line.
