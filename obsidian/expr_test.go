@@ -19,13 +19,13 @@ import (
 // follow JavaScript behavior"). It knows no function the tests do not
 // need: an expression using one fails the test, which is the point.
 
-// Where the language is documented, at the commit of obsidianmd/obsidian-help
-// the lists below were taken from.
+// Where the language is documented: the pages of obsidianmd/obsidian-help,
+// each at a commit of it that holds the page as the lists below were
+// checked against it.
 const (
-	docsCommit    = "fa179e91e86eaff5859226cc045c81000d64e3cd"
-	syntaxDoc     = "https://github.com/obsidianmd/obsidian-help/blob/" + docsCommit + "/en/Bases/Bases%20syntax.md (https://help.obsidian.md/bases/syntax)"
-	functionsDoc  = "https://github.com/obsidianmd/obsidian-help/blob/" + docsCommit + "/en/Bases/Functions.md (https://help.obsidian.md/bases/functions)"
-	viewsDoc      = "https://github.com/obsidianmd/obsidian-help/blob/" + docsCommit + "/en/Bases/Views.md (https://help.obsidian.md/bases/views)"
+	syntaxDoc     = "https://github.com/obsidianmd/obsidian-help/blob/803f340aad515c32f1dde19899d767afa88d2126/en/Bases/Bases%20syntax.md (https://help.obsidian.md/bases/syntax)"
+	functionsDoc  = "https://github.com/obsidianmd/obsidian-help/blob/c1526d335fba786c42e1d47897048659a5d5922b/en/Bases/Functions.md (https://help.obsidian.md/bases/functions)"
+	viewsDoc      = "https://github.com/obsidianmd/obsidian-help/blob/e89e3f0657ac3a3ae071cab38dc146715b720345/en/Bases/Views.md (https://help.obsidian.md/bases/views)"
 	obsidianAPI   = "https://github.com/obsidianmd/obsidian-api/blob/d5b94f56e3a909396ae05941e67ddb51a167180d/obsidian.d.ts (BasesConfigFile, BasesConfigFileView, BasesSortConfig)"
 	canvasSpecDoc = "https://github.com/obsidianmd/jsoncanvas/blob/6a703e28021df8fdda8217c097162a86a3a23c53/spec/1.0.md (https://jsoncanvas.org/spec/1.0/)"
 )
