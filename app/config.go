@@ -27,6 +27,10 @@ type Config struct {
 		Lessons string `yaml:"lessons"`
 		// Sessions is where the hooks write session notes.
 		Sessions string `yaml:"sessions"`
+		// Views is where init writes the Obsidian views of the notes (a
+		// base per kind) and 'task tree --canvas' the task canvas; ""
+		// writes no bases (and the canvas at the top).
+		Views string `yaml:"views"`
 	} `yaml:"folders"`
 	// MaxNoteSize is the largest markdown file, in bytes, read as a note.
 	MaxNoteSize int64 `yaml:"max_note_size"`
@@ -154,6 +158,7 @@ func DefaultConfig() Config {
 	c.Folders.Tasks = "tasks"
 	c.Folders.Lessons = "lessons"
 	c.Folders.Sessions = "sessions"
+	c.Folders.Views = "views"
 	c.MaxNoteSize = 10 << 20
 	c.ChunkTokens = 512
 	c.Embedder.Provider = "lsa"
@@ -176,12 +181,15 @@ func DefaultConfig() Config {
 const DefaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
 
 # Folders where vaultmem writes new notes. A note's kind comes from its
-# frontmatter "type:", wherever the note lives.
+# frontmatter "type:", wherever the note lives. views holds what Obsidian
+# shows of them: a base (table views) of each kind, written by init, and the
+# task canvas of 'vaultmem task tree --canvas' ("" for no bases).
 folders:
   memory: memory
   tasks: tasks
   lessons: lessons
   sessions: sessions
+  views: views
 
 # Markdown files larger than this many bytes are not read as notes.
 max_note_size: 10485760

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -35,6 +36,10 @@ type InitResult struct {
 	Adopted   int      `json:"memory_index_adopted"`
 	KeptLines int      `json:"memory_index_kept_lines"`
 	Warnings  []string `json:"memory_index_warnings"`
+	// Views says what it did with each Obsidian base of the views folder:
+	// created, updated, unchanged, or kept (a person changed it; with the
+	// reason).
+	Views []obsidian.Written `json:"views"`
 	// firstInit is true when this init wrote the config.
 	firstInit bool
 }
@@ -44,8 +49,10 @@ type InitResult struct {
 // the note folders, the .gitattributes lines that route vaultmem's files
 // to its merge drivers (see MergeDrivers); in a Claude Code memory folder,
 // MEMORY.md's list becomes vaultmem's region (the old file kept in
-// .vaultmem/state), every other line of it kept. It creates only what is
-// missing and never touches a note. Errors name the file at fault.
+// .vaultmem/state), every other line of it kept; the Obsidian bases of
+// the views folder, each written only where it overwrites no person's
+// edit (see obsidian.Write). It creates only what is missing and never
+// touches a note. Errors name the file at fault.
 func Init(ctx context.Context, dir string) (InitResult, error) {
 	res, err := initFolders(dir)
 	if err != nil {
@@ -65,6 +72,9 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 			return res, err
 		}
 		res.Adopted, res.KeptLines, res.Warnings = ad.listed, ad.kept, NonNil(ad.warnings)
+	}
+	if res.Views, err = writeBases(ctx, dir, cfg); err != nil {
+		return res, err
 	}
 	return res, nil
 }
@@ -124,6 +134,7 @@ func initFolders(dir string) (InitResult, error) {
 		}
 		if res.ClaudeCode {
 			configText = strings.Replace(DefaultConfigText, "\n  memory: memory\n", "\n"+ClaudeCodeMemoryLine, 1)
+			configText = strings.Replace(configText, "\n  views: views\n", "\n"+ClaudeCodeViewsLine, 1)
 		}
 	}
 	if err := mkdir(vault.DotDir); err != nil {

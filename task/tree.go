@@ -31,6 +31,8 @@ type forest struct {
 	tasks    map[string]Task
 	parent   map[string]string // task -> parent task
 	children map[string][]string
+	// deps are the depends_on links between two different tasks.
+	deps     dependencies
 	problems []markdown.Problem
 }
 
@@ -80,6 +82,7 @@ func (s *Store) load(ctx context.Context) (*forest, error) {
 			deps.add(l.Source, l.Target, l.Line)
 		}
 	}
+	g.deps = deps
 	g.problems = append(g.problems, deps.cycles()...)
 	// Parent cycles: walk up from each task; a walk that comes back to a
 	// task on it found a cycle.
@@ -226,6 +229,29 @@ func (s *Store) Tree(ctx context.Context, ref string, all bool) (*Node, error) {
 		}
 	}
 	return top, nil
+}
+
+// Dependencies returns, for each task that depends on others, the tasks
+// it depends on, by path, sorted: the depends_on links that name another
+// task (those that name no task, or the task itself, are problems: see
+// Tree). Tasks in a parent cycle are left out, as they are of every tree.
+func (s *Store) Dependencies(ctx context.Context) (map[string][]string, error) {
+	g, err := s.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for p := range g.deps {
+		if _, ok := g.tasks[p]; !ok {
+			continue
+		}
+		for _, q := range g.deps.next(p) {
+			if _, ok := g.tasks[q]; ok {
+				out[p] = append(out[p], q)
+			}
+		}
+	}
+	return out, nil
 }
 
 // node is the tree under task p.

@@ -43,17 +43,32 @@ const forbiddenChars = `*"<>:|?#^[]`
 // digits with at least one letter, so "Meeting 2024.01.05" and "Dr. Who"
 // become notes, while "photo.png" is refused (write "node.js.md" for a note
 // whose name ends in ".js").
-func CleanPath(p string) (string, error) { return cleanPath(p, true) }
+func CleanPath(p string) (string, error) { return cleanPath(p, true, false) }
 
 // cleanExisting is [CleanPath] for a note that may already exist: it
 // keeps every rule that keeps a path inside the vault's notes, but not the
 // rules for the names of new notes (the characters Obsidian or Windows
 // refuse), since a vault synced from elsewhere has such names and they must
 // still be read and updated.
-func cleanExisting(p string) (string, error) { return cleanPath(p, false) }
+func cleanExisting(p string) (string, error) { return cleanPath(p, false, false) }
 
-// cleanPath is CleanPath; newName applies the rules for new notes' names.
-func cleanPath(p string, newName bool) (string, error) {
+// The extensions of the files besides notes that vaultmem writes in a
+// vault: views of the notes that Obsidian shows, a base (Bases, YAML) and
+// a canvas (JSON Canvas).
+const (
+	BaseExt   = ".base"
+	CanvasExt = ".canvas"
+)
+
+// CleanViewPath is [CleanPath] for a view file vaultmem writes beside the
+// notes: an Obsidian base (.base) or canvas (.canvas). The same rules
+// apply, but the extension must be one of those two, and none is added.
+func CleanViewPath(p string) (string, error) { return cleanPath(p, true, true) }
+
+// cleanPath is CleanPath; newName applies the rules for new notes' names;
+// view asks for a view file's path (see CleanViewPath) instead of a
+// note's.
+func cleanPath(p string, newName, view bool) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
 		return "", &PathError{Path: p, Reason: fmt.Sprintf(format, args...)}
 	}
@@ -104,6 +119,9 @@ func cleanPath(p string, newName bool) (string, error) {
 	}
 	name := comps[len(comps)-1]
 	switch ext := noteExt(name); {
+	case view && !strings.EqualFold(ext, BaseExt) && !strings.EqualFold(ext, CanvasExt):
+		return bad("is not a view file: only %s and %s files are written beside the notes", BaseExt, CanvasExt)
+	case view:
 	case ext == "":
 		name += markdown.Ext
 		comps[len(comps)-1] = name

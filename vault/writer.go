@@ -164,13 +164,35 @@ func (w *Writer) Write(ctx context.Context, p string, content []byte, expected s
 	if err != nil {
 		return "", err
 	}
-	return w.write(ctx, rel, content, expected, true)
+	return w.write(ctx, rel, content, expected, CleanPath)
 }
 
-// write is Write for the clean vault path rel; note says rel is a note,
-// whose name, when it is new, follows Obsidian's rules and must not clash
-// in case with another's.
-func (w *Writer) write(ctx context.Context, rel string, content []byte, expected string, note bool) (hash string, err error) {
+// ReadView is [Writer.Read] for a view file vaultmem writes beside the
+// notes, an Obsidian base or canvas (see [CleanViewPath]). It does not
+// follow a symbolic link.
+func (w *Writer) ReadView(p string) (content []byte, hash string, err error) {
+	rel, err := cleanPath(p, false, true)
+	if err != nil {
+		return nil, "", err
+	}
+	return w.read(rel, false)
+}
+
+// WriteView is [Writer.Write] for a view file vaultmem writes beside the
+// notes, an Obsidian base or canvas (see [CleanViewPath]): confined,
+// atomic, locked and compared with expected, as a note is.
+func (w *Writer) WriteView(ctx context.Context, p string, content []byte, expected string) (hash string, err error) {
+	rel, err := cleanPath(p, false, true)
+	if err != nil {
+		return "", err
+	}
+	return w.write(ctx, rel, content, expected, CleanViewPath)
+}
+
+// write is Write for the clean vault path rel; newName, set for a note or
+// a view file, checks the name of one that does not exist yet (it follows
+// Obsidian's rules), which must not clash in case with another's either.
+func (w *Writer) write(ctx context.Context, rel string, content []byte, expected string, newName func(string) (string, error)) (hash string, err error) {
 	if err := w.checkSize(rel, content); err != nil {
 		return "", err
 	}
@@ -183,8 +205,8 @@ func (w *Writer) write(ctx context.Context, rel string, content []byte, expected
 	if err := compare(rel, cur, found, expected); err != nil {
 		return "", err
 	}
-	if !found && note {
-		if _, err := CleanPath(rel); err != nil { // a new note's name follows Obsidian's rules
+	if !found && newName != nil {
+		if _, err := newName(rel); err != nil { // a new note's name follows Obsidian's rules
 			return "", err
 		}
 		if other, err := w.resolve(at); err != nil {
@@ -228,7 +250,7 @@ func (w *Writer) WriteState(ctx context.Context, name string, content []byte, ex
 	if err := w.v.EnsureDir(StateDir); err != nil {
 		return "", err
 	}
-	return w.write(ctx, rel, content, expected, false)
+	return w.write(ctx, rel, content, expected, nil)
 }
 
 // UpdateState rewrites vaultmem's own state file name (see

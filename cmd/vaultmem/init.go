@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -24,8 +25,11 @@ func (sh *shell) initCommand() *cli.Command {
 			"it) becomes vaultmem's region, so that no memory is listed twice; every other line of the file\n" +
 			"(a title, an instruction a human added) is kept as it was, outside the region, and a list line's\n" +
 			"words that the region (showing each note's description) would not show are warned of by line.\n" +
-			"The old file is kept in .vaultmem/state. Safe to run again and safe on an existing Obsidian\n" +
-			"vault: it creates only what is missing and never touches a note.",
+			"The old file is kept in .vaultmem/state. It writes Obsidian bases (views of the memories, tasks,\n" +
+			"lessons and sessions) in the views folder (views/), each only while it is as vaultmem last wrote\n" +
+			"it: one a person changed is kept, and said so. Safe to run again and safe on an existing Obsidian\n" +
+			"vault: it creates only what is missing and never touches a note. With --json, views lists\n" +
+			"{path, status: created|updated|unchanged|kept, reason}.",
 		Flags: []cli.Flag{jsonFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			dir := sh.vaultFlag
@@ -67,8 +71,12 @@ func (sh *shell) initCommand() *cli.Command {
 // printInit says what init did, and how to enable the merge drivers.
 func (sh *shell) printInit(res app.InitResult) {
 	w := sh.stdout
+	views := false // a view written
+	for _, v := range res.Views {
+		views = views || v.Status == obsidian.Created || v.Status == obsidian.Updated
+	}
 	switch {
-	case len(res.Created) == 0 && res.Gitattributes == "unchanged":
+	case len(res.Created) == 0 && res.Gitattributes == "unchanged" && !views:
 		fmt.Fprintf(w, "%s is already a vaultmem vault; nothing to do\n", res.Vault)
 	case len(res.Created) == 0:
 		fmt.Fprintf(w, "Updated vaultmem vault in %s\n", res.Vault)
@@ -91,6 +99,16 @@ func (sh *shell) printInit(res app.InitResult) {
 	}
 	for _, c := range res.Created {
 		fmt.Fprintf(w, "  created %s\n", c)
+	}
+	for _, v := range res.Views {
+		switch v.Status {
+		case obsidian.Created:
+			fmt.Fprintf(w, "  wrote %s (Obsidian views)\n", v.Path)
+		case obsidian.Updated:
+			fmt.Fprintf(w, "  updated %s (Obsidian views)\n", v.Path)
+		case obsidian.Kept:
+			fmt.Fprintf(w, "  kept %s: %s\n", v.Path, v.Reason)
+		}
 	}
 	if res.Gitattributes != "unchanged" {
 		fmt.Fprintf(w, "  .gitattributes routes MEMORY.md, the memory, task and lesson notes, the logs and Dream's checkpoint to their merge drivers\n")

@@ -48,10 +48,11 @@ func TestInitClaudeCodeFolder(t *testing.T) {
 		t.Errorf("config:\n%s", cfg)
 	}
 	// The rest of the config is the default's, line for line.
-	if got, want := strings.Replace(cfg, app.ClaudeCodeMemoryLine, "  memory: memory\n", 1), app.DefaultConfigText; got != want {
-		t.Errorf("config differs from the default beyond the memory folder:\n%s", got)
+	got := strings.Replace(cfg, app.ClaudeCodeMemoryLine, "  memory: memory\n", 1)
+	if got, want := strings.Replace(got, app.ClaudeCodeViewsLine, "  views: views\n", 1), app.DefaultConfigText; got != want {
+		t.Errorf("config differs from the default beyond the memory and views folders:\n%s", got)
 	}
-	for _, d := range []string{"memory", "tasks", "lessons"} {
+	for _, d := range []string{"memory", "tasks", "lessons", "views"} {
 		if _, err := os.Stat(filepath.Join(dir, d)); !os.IsNotExist(err) {
 			t.Errorf("init made %s/ (%v)", d, err)
 		}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // withTasks wraps a task command: the index brought up to date (as every
@@ -260,21 +262,49 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 }
 
 func (sh *shell) taskTreeCommand() *cli.Command {
+	canvas := &canvasValue{}
 	return &cli.Command{
-		Name: "tree", Usage: "the task tree (finished branches folded unless --all)", ArgsUsage: "[TASK]",
+		Name: "tree", Usage: "the task tree (finished branches folded unless --all), or as an Obsidian canvas", ArgsUsage: "[TASK] [--canvas [FILE.canvas]]",
 		Description: "Prints problems (parent cycles, depends_on cycles and self-dependencies, parents and\n" +
 			"dependencies that are no task, unknown statuses) as warnings naming file and line. With --json:\n" +
 			"{path, name, status, priority, assignee, children: [...], folded, problems: [{path, line,\n" +
-			"reason}]} (the whole vault's tree is a top node without a path whose children are the roots).",
-		Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"}},
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			ref, err := optionalArg(cmd, "TASK")
-			if err != nil {
-				return err
+			"reason}]} (the whole vault's tree is a top node without a path whose children are the roots).\n" +
+			"\n" +
+			"--canvas writes the tree as a JSON Canvas file instead, to open in Obsidian: a card per task\n" +
+			"(the note itself), arrows from parent to child and, labelled \"depends on\", to each dependency,\n" +
+			"coloured by status, laid out as a tree. FILE (a vault path; --canvas=FILE, or any argument\n" +
+			"ending in .canvas) defaults to <views folder>/Tasks.canvas, or <TASK's name>.canvas there. Run\n" +
+			"again, it updates its own cards and arrows and keeps yours, and where you moved its cards; a\n" +
+			"file that is not a canvas is refused (exit 3). With --json: {path, nodes, edges, kept}.",
+		Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"},
+			&cli.GenericFlag{Name: "canvas", Value: canvas, HideDefault: true,
+				Usage: "write the tree as an Obsidian canvas (default FILE: <views folder>/Tasks.canvas)"}},
+		Action: sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			args := cmd.Args().Slice()
+			if canvas.set {
+				// --canvas FILE.canvas: the file came as an argument.
+				for i, arg := range args {
+					if strings.HasSuffix(strings.ToLower(arg), vault.CanvasExt) && canvas.file == "" {
+						canvas.file = arg
+						args = slices.Delete(args, i, i+1)
+						break
+					}
+				}
 			}
-			top, err := st.Tree(ctx, ref, cmd.Bool("all"))
+			ref := ""
+			switch len(args) {
+			case 0:
+			case 1:
+				ref = args[0]
+			default:
+				return usagef("tree takes at most one TASK, got %d arguments", len(args))
+			}
+			if canvas.set {
+				return taskError(sh.writeCanvas(ctx, cmd, a, app.CanvasRequest{Root: ref, File: canvas.file, All: cmd.Bool("all")}))
+			}
+			top, err := a.Tasks().Tree(ctx, ref, cmd.Bool("all"))
 			if err != nil {
-				return err
+				return taskError(err)
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(top)
@@ -293,6 +323,46 @@ func (sh *shell) taskTreeCommand() *cli.Command {
 			return nil
 		}),
 	}
+}
+
+// canvasValue is --canvas: a flag that may be given alone (--canvas, the
+// default file) or with a file (--canvas=FILE).
+type canvasValue struct {
+	set  bool
+	file string
+}
+
+func (c *canvasValue) Set(s string) error {
+	switch s {
+	case "true":
+		c.set = true
+	case "false":
+		c.set = false
+	default:
+		c.set, c.file = true, s
+	}
+	return nil
+}
+
+func (c *canvasValue) String() string   { return c.file }
+func (c *canvasValue) Get() any         { return c.file }
+func (c *canvasValue) IsBoolFlag() bool { return true }
+
+// writeCanvas writes the task canvas and says what it did.
+func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, req app.CanvasRequest) error {
+	res, err := a.TaskCanvas(ctx, req)
+	if err != nil {
+		return err
+	}
+	sh.printProblems(res.Problems)
+	line := fmt.Sprintf("wrote %s: %d tasks, %d arrows", res.Path, res.Nodes, res.Edges)
+	if res.Kept > 0 {
+		line += fmt.Sprintf("; kept %d cards and arrows of yours", res.Kept)
+	}
+	if len(res.Dropped) > 0 && !cmd.Bool("json") {
+		sh.warnf("%s: removed %d arrows of yours whose task is no longer on the canvas (%s)", res.Path, len(res.Dropped), strings.Join(res.Dropped, ", "))
+	}
+	return sh.out(cmd, res.CanvasResult, line)
 }
 
 func (sh *shell) taskReadyCommand() *cli.Command {

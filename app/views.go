@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/obsidian"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// ClaudeCodeViewsLine replaces "views: views" in the config Init writes
+// for a Claude Code memory folder, where init makes no folder.
+const ClaudeCodeViewsLine = `  # No Obsidian bases in a Claude Code memory folder (init makes no folder
+  # here); name a folder to have them.
+  views: ""
+`
+
+// viewsFolder is the config's views folder, slash-separated, "" for the
+// top.
+func viewsFolder(cfg Config) string {
+	return strings.Trim(path.Clean("/"+strings.TrimSpace(cfg.Folders.Views)), "/")
+}
+
+// writeBases writes the Obsidian bases into the views folder of the vault
+// dir (none when the config names no folder), never over a person's edit
+// (see obsidian.Write).
+func writeBases(ctx context.Context, dir string, cfg Config) ([]obsidian.Written, error) {
+	if strings.TrimSpace(cfg.Folders.Views) == "" {
+		return []obsidian.Written{}, nil
+	}
+	rules, err := cfg.Lessons.Rules.Check()
+	if err != nil {
+		return nil, err
+	}
+	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})
+	if err != nil {
+		return nil, err
+	}
+	defer v.Close()
+	w := vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize})
+	out, err := obsidian.Write(ctx, w, viewsFolder(cfg), obsidian.Bases(obsidian.Options{ReviewBelow: rules.ReviewBelow}))
+	if err != nil {
+		return out, fmt.Errorf("init: views: %w", err)
+	}
+	return out, nil
+}
+
+// CanvasRequest asks for the task tree as a JSON Canvas.
+type CanvasRequest struct {
+	// Root is the task whose tree it is ("" for the whole vault's).
+	Root string
+	// File is the canvas's vault path; "" is <views folder>/Tasks.canvas,
+	// or <views folder>/<Root's name>.canvas. ".canvas" is added when it
+	// has no extension.
+	File string
+	// All unfolds finished branches, as task tree --all does.
+	All bool
+}
+
+// CanvasAnswer is what TaskCanvas wrote, and what is wrong in the tree
+// (as task tree reports it).
+type CanvasAnswer struct {
+	obsidian.CanvasResult
+	Problems []markdown.Problem `json:"-"`
+}
+
+// TaskCanvas writes the task tree (as task tree shows it) as a JSON Canvas
+// file, merged into the one there: see obsidian.WriteCanvas. Errors: a
+// file that is not a canvas (Conflict: it is left as it is), a save
+// meanwhile (Conflict), a root that is no task, a bad file name (Invalid).
+func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, error) {
+	var ans CanvasAnswer
+	st := a.Tasks()
+	top, err := st.Tree(ctx, req.Root, req.All)
+	if err != nil {
+		return ans, err
+	}
+	file := strings.TrimSpace(req.File)
+	if file == "" {
+		name := "Tasks"
+		if top.Path != "" {
+			if name, err = vault.FileName(top.Name); err != nil {
+				name = markdown.NameOf(top.Path)
+			}
+		}
+		file = path.Join(viewsFolder(a.Config), name+vault.CanvasExt)
+	} else if ext := path.Ext(file); !isExtension(ext) {
+		file += vault.CanvasExt // "Plan", "Plan v1.2"
+	}
+	if _, err := vault.CleanViewPath(file); err != nil {
+		return ans, invalid(fmt.Errorf("--canvas %s: %w", file, err))
+	}
+	deps, err := st.Dependencies(ctx)
+	if err != nil {
+		return ans, err
+	}
+	ans.CanvasResult, err = obsidian.WriteCanvas(ctx, a.writer, file, top, deps)
+	if errors.Is(err, obsidian.ErrNotCanvas) {
+		return ans, &ClassError{Class: Conflict, Err: err}
+	}
+	ans.Problems = top.Problems
+	return ans, err
+}
+
+// isExtension reports whether ext (".xyz") looks like a file extension:
+// 1 to 10 letters and digits, a letter among them ("Plan v1.2" has none).
+func isExtension(ext string) bool {
+	e, ok := strings.CutPrefix(ext, ".")
+	if !ok {
+		return false
+	}
+	letter := false
+	for _, r := range e {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			letter = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return letter && len(e) <= 10
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/obsidian"
+)
+
+// initViews is what `init --json` says of the views.
+type initViews struct {
+	Views []obsidian.Written `json:"views"`
+}
+
+func initViewsJSON(t *testing.T, dir string) map[string]obsidian.Written {
+	t.Helper()
+	var res initViews
+	if err := json.Unmarshal([]byte(ok(t, dir, "init", "--json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]obsidian.Written{}
+	for _, v := range res.Views {
+		out[v.Path] = v
+	}
+	return out
+}
+
+// TestInitWritesBases: init writes the four bases into views/, each as
+// obsidian.Bases makes it; a second init leaves them unchanged; after a
+// person edits one, init keeps the edit and says so in --json's views,
+// and deleting the file gets vaultmem's back.
+func TestInitWritesBases(t *testing.T) {
+	dir := t.TempDir()
+	got := initViewsJSON(t, dir)
+	want := map[string]obsidian.Written{}
+	for _, f := range obsidian.Bases(obsidian.Options{}) {
+		p := "views/" + f.Name
+		want[p] = obsidian.Written{Path: p, Status: obsidian.Created}
+		if b := mustRead(t, filepath.Join(dir, "views", f.Name)); b != string(f.Content) {
+			t.Errorf("%s is not what obsidian.Bases makes:\n%s", p, b)
+		}
+	}
+	if len(want) != 4 || !reflect.DeepEqual(got, want) {
+		t.Errorf("first init: views %v, want %v", got, want)
+	}
+	for p, v := range initViewsJSON(t, dir) {
+		if v.Status != obsidian.Unchanged {
+			t.Errorf("second init: %s %s, want unchanged", p, v.Status)
+		}
+	}
+
+	tasks := filepath.Join(dir, "views", obsidian.TasksBase)
+	edited := mustRead(t, tasks) + "# my own note on this base\n"
+	if err := os.WriteFile(tasks, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	views := initViewsJSON(t, dir)
+	if v := views["views/"+obsidian.TasksBase]; v.Status != obsidian.Kept || v.Reason == "" {
+		t.Errorf("init after an edit: %+v, want kept with a reason", v)
+	}
+	if got := mustRead(t, tasks); got != edited {
+		t.Errorf("init overwrote the edited base:\n%s", got)
+	}
+	if out := ok(t, dir, "init"); !strings.Contains(out, "kept views/"+obsidian.TasksBase) {
+		t.Errorf("init does not say it kept the edited base:\n%s", out)
+	}
+	if err := os.Remove(tasks); err != nil {
+		t.Fatal(err)
+	}
+	if v := initViewsJSON(t, dir)["views/"+obsidian.TasksBase]; v.Status != obsidian.Created {
+		t.Errorf("init after the edited base was deleted: %+v, want created", v)
+	}
+}
+
+// canvasJSON is what `task tree --canvas --json` prints.
+type canvasJSON struct {
+	Path  string `json:"path"`
+	Nodes int    `json:"nodes"`
+	Edges int    `json:"edges"`
+	Kept  int    `json:"kept"`
+}
+
+// TestTaskTreeCanvas: task tree ROOT --canvas writes <views>/<ROOT>.canvas
+// and --json says {path, nodes, edges, kept}; a second run keeps a
+// person's node; a file that is not a canvas is refused with exit 3 and
+// left as it was.
+func TestTaskTreeCanvas(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "task", "add", "Ship views")
+	ok(t, dir, "task", "add", "Write bases", "--parent", "Ship views")
+	ok(t, dir, "task", "add", "Write docs", "--parent", "Ship views", "--depends-on", "Write bases")
+
+	out := ok(t, dir, "task", "tree", "Ship views", "--canvas")
+	if !strings.Contains(out, "views/Ship views.canvas") {
+		t.Errorf("task tree --canvas: %q", out)
+	}
+	var res canvasJSON
+	var raw map[string]any
+	js := ok(t, dir, "task", "tree", "Ship views", "--canvas", "--json")
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(js), &raw); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if !reflect.DeepEqual(keys, []string{"edges", "kept", "nodes", "path"}) ||
+		res != (canvasJSON{Path: "views/Ship views.canvas", Nodes: 3, Edges: 3}) {
+		t.Errorf("--json: %s, want {path, nodes: 3, edges: 3, kept: 0}", js)
+	}
+
+	// A person's node stays.
+	file := filepath.Join(dir, "views", "Ship views.canvas")
+	b := mustRead(t, file)
+	mine := `{"id":"mine","type":"text","text":"hi","x":-5000,"y":-5000,"width":100,"height":60}`
+	b = strings.Replace(b, `"nodes":[`, `"nodes":[`+mine+",", 1)
+	if err := os.WriteFile(file, []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "task", "tree", "Ship views", "--canvas", "--json")), &res); err != nil || res.Kept != 1 {
+		t.Errorf("after a person's node: %+v %v", res, err)
+	}
+	if !strings.Contains(mustRead(t, file), mine) {
+		t.Errorf("the person's node is gone:\n%s", mustRead(t, file))
+	}
+
+	// A file that is not a canvas: exit 3, untouched.
+	notes := filepath.Join(dir, "views", "Notes.canvas")
+	if err := os.WriteFile(notes, []byte("my notes, not JSON\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := vaultmem(t, dir, "", "task", "tree", "--canvas", "views/Notes.canvas")
+	if r.code != exitConflict || !strings.Contains(r.stderr, "views/Notes.canvas") {
+		t.Errorf("a non-canvas file: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if got := mustRead(t, notes); got != "my notes, not JSON\n" {
+		t.Errorf("the non-canvas file changed:\n%s", got)
+	}
+}
