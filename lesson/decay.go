@@ -69,7 +69,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 		var skip *Skip
 		change := func(n *markdown.Note) ([]byte, error) {
 			d, skip = Decay{}, nil
-			if isArchived(n) || n.Pinned() || vault.IsProposed(n) {
+			if vault.IsArchived(n) || n.Pinned() || vault.IsProposed(n) {
 				return n.Content, nil
 			}
 			lf := Read(n)

@@ -99,7 +99,7 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	var domain string
 	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
 		l := Read(n)
-		if isArchived(n) {
+		if vault.IsArchived(n) {
 			return nil, fmt.Errorf("%s: %w (remove archived: true from it to use it again)", p, ErrArchived)
 		}
 		for _, pr := range l.Problems {

@@ -265,9 +265,3 @@ func notLesson(p string, n *markdown.Note) error {
 	}
 	return fmt.Errorf("%s: %w (its frontmatter has no type: lesson)", p, ErrNotLesson)
 }
-
-// isArchived reports whether lesson note n is archived.
-func isArchived(n *markdown.Note) bool {
-	s, ok := n.Frontmatter.String("archived")
-	return ok && (strings.EqualFold(s, "true") || strings.EqualFold(s, "yes"))
-}

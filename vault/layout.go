@@ -160,7 +160,10 @@ func (v *Vault) writeNew(rel, text string) error {
 // IsArchived reports whether note n is archived: its frontmatter has
 // archived (a memory superseded, a lesson retired) or merged_into (a
 // memory Dream merged into another). An archived note stays a note, read
-// by humans and links, but out of MEMORY.md, recall and matching.
+// by humans and links, but out of MEMORY.md, recall and matching. The key
+// archives whatever its value (true, a date): removing it brings the note
+// back. The rule is the same for every kind, and the same in the Obsidian
+// bases (file.hasProperty("archived")).
 func IsArchived(n *markdown.Note) bool {
 	return n.Frontmatter.Value("archived") != nil || n.Frontmatter.Value("merged_into") != nil
 }

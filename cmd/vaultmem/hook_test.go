@@ -242,13 +242,17 @@ func TestHookOutsideAVault(t *testing.T) {
 func TestHookBesideAStoppedServer(t *testing.T) {
 	vaultDir, project := hookVaultFor(t)
 	cfg := filepath.Join(vaultDir, ".vaultmem", "config.yaml")
-	writeFile(t, cfg, strings.Replace(mustRead(t, cfg), "timeout: 8s", "timeout: 1s", 1))
+	writeFile(t, cfg, strings.Replace(mustRead(t, cfg), "timeout: 8s", "timeout: 2s", 1))
 	fakeServer(t, vaultDir, func(c net.Conn) {
 		bufio.NewReader(c).ReadString('\n')
 		c.Write([]byte("\n")) // taken, never answered
 	})
+	// VAULTMEM_SERVER=require gives the server the whole timeout to take
+	// the request, so that a loaded machine cannot make the hook answer in
+	// process instead (TestAskOnceTaken holds that a request the server
+	// took is never run again here).
 	r := vaultmemGuarded(t, project, hookEvent("s1", project, "UserPromptSubmit", map[string]any{"prompt": "which package manager for installs?"}),
-		nil, "--vault", vaultDir, "hook")
+		[]string{"VAULTMEM_SERVER=require"}, "--vault", vaultDir, "hook")
 	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "no answer within hooks.timeout") {
 		t.Errorf("beside a stuck server: %+v", r)
 	}
