@@ -21,10 +21,12 @@ func lessonRow(l lesson.Lesson) []any {
 
 // Lessons returns every lesson note, archived and proposed ones included,
 // by path.
+// (CROSS JOIN makes SQLite read the small table first: ordered by the
+// notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
 		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
-		FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
+		FROM lessons l CROSS JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
 	}

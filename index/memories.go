@@ -14,9 +14,11 @@ import (
 func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
 
 // Memories returns the live memories, by path: what MEMORY.md lists.
+// (CROSS JOIN makes SQLite read the small table first: ordered by the
+// notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash
-		FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
+		FROM memories m CROSS JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
 	}

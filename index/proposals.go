@@ -24,9 +24,10 @@ func proposed(n *markdown.Note) bool {
 
 // Proposed returns the memories and lessons Dream proposed that wait to
 // be accepted (status: proposed), by path: what MEMORY.md lists under
-// "Needs review".
+// "Needs review". (ORDER BY +path keeps SQLite on the partial index of the
+// proposed notes: sorting by the path index would walk every note.)
 func (ix *Index) Proposed(ctx context.Context) ([]memory.Proposal, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, kind, title, frontmatter FROM notes WHERE proposed ORDER BY path`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, kind, title, frontmatter FROM notes WHERE proposed ORDER BY +path`)
 	if err != nil {
 		return nil, fmt.Errorf("list proposals in %s: %w", ix.path, err)
 	}
