@@ -3,21 +3,21 @@ package markdown_test
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
-// dendronVault is the 1,012-note vault of ../shared/data (absent from a
-// user's clone: benchmarks that need it skip).
-const dendronVault = "../../shared/data/vaults/dendron-site"
-
+// realVault is the dendron-site vault (1,013 files) of the folder of real
+// vaults RealVaultsEnv names; without it the benchmark skips.
 func realVault(b *testing.B) fs.FS {
 	b.Helper()
-	if _, err := os.Stat(dendronVault); err != nil {
-		b.Skipf("real vault not present: %v", err)
+	dir := filepath.Join(os.Getenv(markdown.RealVaultsEnv), "dendron-site")
+	if _, err := os.Stat(dir); os.Getenv(markdown.RealVaultsEnv) == "" || err != nil {
+		b.Skipf("no real vault (set %s to a folder holding dendron-site): %v", markdown.RealVaultsEnv, err)
 	}
-	return os.DirFS(dendronVault)
+	return os.DirFS(dir)
 }
 
 // BenchmarkParse measures parse throughput (MB/s) over the notes of a real

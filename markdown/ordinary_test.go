@@ -21,9 +21,13 @@ import (
 // update rewrites testdata/parse.golden from the reference parse.
 var update = flag.Bool("update", false, "rewrite testdata/parse.golden")
 
-// realVaults holds the real vaults of ../shared/data (absent from a user's
-// clone: the checks that need them skip).
-const realVaults = "../../shared/data/vaults"
+// RealVaultsEnv names the environment variable that points the tests and
+// benchmarks at a folder of real Obsidian vaults, one per subfolder (none
+// is in the repository: without it, the checks that need them skip).
+const RealVaultsEnv = "VAULTMEM_REAL_VAULTS"
+
+// realVaults is the folder of real vaults, "" when none is given.
+func realVaults() string { return os.Getenv(RealVaultsEnv) }
 
 // corpusNote is one ordinary note: a fixture, a generated or a real note.
 type corpusNote struct {
@@ -58,13 +62,17 @@ func ordinaryCorpus(t testing.TB) (notes []corpusNote, real bool) {
 		add("fixture:"+name+"/", fixtures.Vault(name))
 	}
 	add("gen:", gen.MapFS(gen.Options{Notes: 600, Seed: 7}))
-	entries, err := os.ReadDir(realVaults)
-	if err != nil {
+	dir := realVaults()
+	if dir == "" {
 		return notes, false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("%s=%s: %v", RealVaultsEnv, dir, err)
 	}
 	for _, e := range entries {
 		if e.IsDir() {
-			add("real:"+e.Name()+"/", os.DirFS(filepath.Join(realVaults, e.Name())))
+			add("real:"+e.Name()+"/", os.DirFS(filepath.Join(dir, e.Name())))
 		}
 	}
 	return notes, len(entries) > 0
@@ -108,7 +116,7 @@ func writeGolden(t *testing.T, parse func(p string, content []byte) *Note) {
 	t.Helper()
 	notes, real := ordinaryCorpus(t)
 	if !real {
-		t.Fatalf("the real vaults in %s are needed to update %s", realVaults, goldenPath)
+		t.Fatalf("the real vaults (%s) are needed to update %s", RealVaultsEnv, goldenPath)
 	}
 	var b strings.Builder
 	for _, c := range notes {
