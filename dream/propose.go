@@ -221,67 +221,80 @@ func (d *Dreamer) propose(ctx context.Context, now time.Time, dryRun bool, rep *
 		if err := ctx.Err(); err != nil {
 			return written, err
 		}
-		content, hash, err := d.w.Read(s.Path)
-		if errors.Is(err, vault.ErrNotFound) {
-			continue // gone since the index saw it
-		}
-		if err != nil {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not read for proposals: %v", s.Path, err))
-			continue
-		}
-		n := markdown.Parse(s.Path, content)
-		if n.Type() != index.SessionType || n.Frontmatter.Value("ended") == nil || !log.pending(s.Path, hash) {
-			continue // changed since the index saw it: still running, or read as it is now
-		}
-		rep.Sessions++
-		prompt := fmt.Sprintf(proposePrompt, s.Path, sessionText(n))
-		answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return written, ctx.Err()
-			}
-			// The endpoint fails or is slow: the others would fare no
-			// better. They all wait for the next run.
-			why := fmt.Sprintf("no proposals from sessions this run (the session notes wait for the next): the LLM failed: %v", err)
-			rep.Warnings = append(rep.Warnings, why)
-			if rep.LLMError == "" {
-				rep.LLMError = err.Error()
-			}
-			rep.Sessions--
-			break
-		}
-		rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: s.Path, Hash: shortHash(hash), Result: "read"}
-		got, perr := parseProposals(answer)
-		for _, w := range got.warnings {
-			rep.Warnings = append(rep.Warnings, s.Path+": "+w)
-		}
-		if perr != nil {
-			rec.Result, rec.Why = "retry", perr.Error()
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: nothing proposed: %v", s.Path, perr))
-		} else {
-			ps, invalid := d.writeProposals(ctx, s.Path, got, log, known, &rec, rep)
-			if err := ctx.Err(); err != nil {
-				return written, err
-			}
-			written = append(written, ps...)
-			if got.dropped+invalid > 0 {
-				rec.Result, rec.Why = "retry", fmt.Sprintf("%d proposals of the LLM's did not pass", got.dropped+invalid)
-			}
-		}
-		if rec.Result == "retry" && log.tries[s.Path][rec.Hash]+1 >= maxSessionTries {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the LLM's answers were of no use %d times: it is read again when it changes", s.Path, maxSessionTries))
-		}
-		line, err := json.Marshal(rec)
-		if err != nil {
+		ps, llmFailed, err := d.proposeFrom(ctx, s.Path, now, log, known, rep)
+		written = append(written, ps...)
+		if err != nil || llmFailed {
 			return written, err
 		}
-		if err := d.w.AppendState(ctx, SessionsFile, line); err != nil {
-			return written, fmt.Errorf("record the session notes read: %w", err)
-		}
-		log.add(rec)
-		rep.wrote(vault.StateDir + "/" + SessionsFile)
 	}
 	return written, nil
+}
+
+// proposeFrom reads the session note at p, when it still waits to be read
+// as it is, asks the LLM what it shows that is worth keeping, writes the
+// proposals that pass and records the reading in SessionsFile. llmFailed
+// says the LLM failed or was slow: the run asks it nothing more.
+func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log *sessionLog, known map[string]string, rep *Report) (written []memory.Proposal, llmFailed bool, err error) {
+	content, hash, err := d.w.Read(p)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, false, nil // gone since the index saw it
+	}
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not read for proposals: %v", p, err))
+		return nil, false, nil
+	}
+	n := markdown.Parse(p, content)
+	if n.Type() != index.SessionType || n.Frontmatter.Value("ended") == nil || !log.pending(p, hash) {
+		return nil, false, nil // changed since the index saw it: still running, or read as it is now
+	}
+	rep.Sessions++
+	prompt := fmt.Sprintf(proposePrompt, p, sessionText(n))
+	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+		// The endpoint fails or is slow: the others would fare no
+		// better. They all wait for the next run.
+		why := fmt.Sprintf("no proposals from sessions this run (the session notes wait for the next): the LLM failed: %v", err)
+		rep.Warnings = append(rep.Warnings, why)
+		if rep.LLMError == "" {
+			rep.LLMError = err.Error()
+		}
+		rep.Sessions--
+		return nil, true, nil
+	}
+	rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: p, Hash: shortHash(hash), Result: "read"}
+	got, perr := parseProposals(answer)
+	for _, w := range got.warnings {
+		rep.Warnings = append(rep.Warnings, p+": "+w)
+	}
+	if perr != nil {
+		rec.Result, rec.Why = "retry", perr.Error()
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: nothing proposed: %v", p, perr))
+	} else {
+		var invalid int
+		written, invalid = d.writeProposals(ctx, p, got, log, known, &rec, rep)
+		if err := ctx.Err(); err != nil {
+			return written, false, err
+		}
+		if got.dropped+invalid > 0 {
+			rec.Result, rec.Why = "retry", fmt.Sprintf("%d proposals of the LLM's did not pass", got.dropped+invalid)
+		}
+	}
+	if rec.Result == "retry" && log.tries[p][rec.Hash]+1 >= maxSessionTries {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the LLM's answers were of no use %d times: it is read again when it changes", p, maxSessionTries))
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return written, false, err
+	}
+	if err := d.w.AppendState(ctx, SessionsFile, line); err != nil {
+		return written, false, fmt.Errorf("record the session notes read: %w", err)
+	}
+	log.add(rec)
+	rep.wrote(vault.StateDir + "/" + SessionsFile)
+	return written, false, nil
 }
 
 // knownNames are the names proposals must not take, folded: the live
@@ -470,56 +483,44 @@ func parseProposals(answer string) (proposals, error) {
 	if err != nil {
 		return got, err
 	}
-	drop := func(format string, args ...any) {
-		got.dropped++
-		got.warnings = append(got.warnings, fmt.Sprintf(format, args...)+": dropped")
-	}
 	seen := map[string]bool{}
-	for i, raw := range mems {
-		var it memoryItem
-		if err := strictDecode(raw, &it); err != nil {
-			drop("the LLM's memory %d %v", i+1, err)
-			continue
-		}
-		m, err := checkMemory(it)
-		if err != nil {
-			drop("the LLM's memory %d %v", i+1, err)
-			continue
-		}
-		key := proposalKey("memory", m.Name)
-		switch {
-		case seen[key]:
-			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's memory %d repeats the name %q: dropped", i+1, m.Name))
-		case len(got.memories) == maxMemoryProposals:
-			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's memory %d is past the %d asked for: dropped", i+1, maxMemoryProposals))
-		default:
-			seen[key] = true
-			got.memories = append(got.memories, m)
-		}
-	}
-	for i, raw := range lessons {
-		var it lessonItem
-		if err := strictDecode(raw, &it); err != nil {
-			drop("the LLM's lesson %d %v", i+1, err)
-			continue
-		}
-		l, err := checkLesson(it)
-		if err != nil {
-			drop("the LLM's lesson %d %v", i+1, err)
-			continue
-		}
-		key := proposalKey("lesson", l.Title)
-		switch {
-		case seen[key]:
-			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's lesson %d repeats the title %q: dropped", i+1, l.Title))
-		case len(got.lessons) == maxLessonProposals:
-			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's lesson %d is past the %d asked for: dropped", i+1, maxLessonProposals))
-		default:
-			seen[key] = true
-			got.lessons = append(got.lessons, l)
-		}
-	}
+	got.memories = takeItems(&got, mems, "memory", "name", maxMemoryProposals, seen, checkMemory, func(m memory.Memory) string { return m.Name })
+	got.lessons = takeItems(&got, lessons, "lesson", "title", maxLessonProposals, seen, checkLesson, func(l lesson.New) string { return l.Title })
 	return got, nil
+}
+
+// takeItems decodes and checks the LLM's items of one kind (raws), and
+// returns at most most of those that pass, each under a name (name) no
+// item taken before has (seen, shared by the kinds: proposalKey). What is
+// left out is counted in got.dropped when it did not pass, and said in
+// got.warnings in any case.
+func takeItems[I, T any](got *proposals, raws []json.RawMessage, kind, nameKey string, most int, seen map[string]bool,
+	check func(I) (T, error), name func(T) string) []T {
+	var out []T
+	for i, raw := range raws {
+		var it I
+		err := strictDecode(raw, &it)
+		var v T
+		if err == nil {
+			v, err = check(it)
+		}
+		if err != nil {
+			got.dropped++
+			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's %s %d %v: dropped", kind, i+1, err))
+			continue
+		}
+		key := proposalKey(kind, name(v))
+		switch {
+		case seen[key]:
+			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's %s %d repeats the %s %q: dropped", kind, i+1, nameKey, name(v)))
+		case len(out) == most:
+			got.warnings = append(got.warnings, fmt.Sprintf("the LLM's %s %d is past the %d asked for: dropped", kind, i+1, most))
+		default:
+			seen[key] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // strictDecode decodes one item: a JSON object of the keys of v alone,
