@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/obsidian"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -81,13 +82,7 @@ func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, 
 	}
 	file := strings.TrimSpace(req.File)
 	if file == "" {
-		name := "Tasks"
-		if top.Path != "" {
-			if name, err = vault.FileName(top.Name); err != nil {
-				name = markdown.NameOf(top.Path)
-			}
-		}
-		file = path.Join(viewsFolder(a.Config), name+vault.CanvasExt)
+		file = defaultCanvas(viewsFolder(a.Config), top)
 	} else if ext := path.Ext(file); !isExtension(ext) {
 		file += vault.CanvasExt // "Plan", "Plan v1.2"
 	}
@@ -99,11 +94,30 @@ func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, 
 		return ans, err
 	}
 	ans.CanvasResult, err = obsidian.WriteCanvas(ctx, a.writer, file, top, deps)
-	if errors.Is(err, obsidian.ErrNotCanvas) {
+	if errors.Is(err, obsidian.ErrNotCanvas) || errors.Is(err, obsidian.ErrOtherTree) {
 		return ans, &ClassError{Class: Conflict, Err: err}
 	}
 	ans.Problems = top.Problems
 	return ans, err
+}
+
+// defaultCanvas is the canvas file of the tree under top in the views
+// folder: Tasks.canvas for the whole vault's, else the task's name, or,
+// when that makes no safe file name ("CON", ".env"), its note's name,
+// else "Task".
+func defaultCanvas(folder string, top *task.Node) string {
+	if top.Path == "" {
+		return path.Join(folder, "Tasks"+vault.CanvasExt)
+	}
+	for _, name := range []string{top.Name, markdown.NameOf(top.Path), "Task"} {
+		if n, err := vault.FileName(name); err == nil {
+			p := path.Join(folder, n+vault.CanvasExt)
+			if _, err := vault.CleanViewPath(p); err == nil {
+				return p
+			}
+		}
+	}
+	return path.Join(folder, "Task"+vault.CanvasExt)
 }
 
 // isExtension reports whether ext (".xyz") looks like a file extension:

@@ -296,7 +296,7 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 			b.WriteString("\n")
 		}
 	}
-	if len(reviews) > 0 {
+	if slices.ContainsFunc(reviews, func(r Review) bool { return !r.Report }) { // the report alone is nothing to review
 		b.WriteString("## Needs review\n\n")
 		var proposals, reports []Review
 		for _, r := range reviews {
@@ -398,9 +398,12 @@ func proposalLine(dir string, r Review) string {
 	return line + acceptHint
 }
 
+// reportWhat ends the line linking Dream's report.
+const reportWhat = ": what each Dream run merged, archived, flagged and proposed, and why"
+
 // reportLine is the line linking Dream's report.
 func reportLine(dir string, r Review) string {
-	return "- [" + escapeTitle(oneLine(r.A.Title)) + "](" + linkTo(dir, r.A.Path) + "): what each Dream run merged, archived, flagged and proposed, and why"
+	return "- [" + escapeTitle(oneLine(r.A.Title)) + "](" + linkTo(dir, r.A.Path) + ")" + reportWhat
 }
 
 // linkTo is the markdown link destination of vault path p from folder

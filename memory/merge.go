@@ -153,6 +153,8 @@ func parseVersion(file, name string, content []byte) (*version, error) {
 				v.reviews.add(r.A.Path+"\x00"+r.B.Path, r)
 			} else if r, ok := parseProposalLine(dir, line); ok {
 				v.reviews.add("proposed\x00"+r.A.Path, r)
+			} else if r, ok := parseReportLine(dir, line); ok {
+				v.reviews.add("report", r)
 			}
 		case kind != "":
 			if e, ok := parseLine(dir, line); ok {
@@ -224,6 +226,20 @@ func parseProposalLine(dir, line string) (Review, bool) {
 			return Review{}, false
 		}
 	} else if rest != "" {
+		return Review{}, false
+	}
+	return r, true
+}
+
+// parseReportLine reads the line linking Dream's report, as reportLine
+// writes it.
+func parseReportLine(dir, line string) (Review, bool) {
+	rest, ok := strings.CutPrefix(line, "- ")
+	if !ok {
+		return Review{}, false
+	}
+	r := Review{Report: true}
+	if r.A.Title, r.A.Path, rest, ok = parseLink(dir, rest); !ok || rest != reportWhat {
 		return Review{}, false
 	}
 	return r, true

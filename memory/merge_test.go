@@ -340,3 +340,25 @@ func TestMergeIndexMarkersInCode(t *testing.T) {
 		t.Errorf("merged:\n%s", out)
 	}
 }
+
+// TestMergeIndexKeepsReport: the link to Dream's report survives a merge
+// of MEMORY.md, with the reviews it goes with; with no review left, it
+// goes too.
+func TestMergeIndexKeepsReport(t *testing.T) {
+	report := memory.Review{A: memory.Entry{Path: "memory/dream-log.md", Title: memory.ReportTitle}, Report: true}
+	flag := memory.Review{A: mRole, B: mOdd, Reason: "always vs never"}
+	es := []memory.Entry{mRole, mOdd}
+	base := doc(t, "MEMORY.md", hand, es, nil, handAfter)
+	ours := doc(t, "MEMORY.md", hand, es, []memory.Review{flag, report}, handAfter)
+	theirs := doc(t, "MEMORY.md", hand, append(es, mFreeze), nil, handAfter)
+	got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := doc(t, "MEMORY.md", hand, append(es, mFreeze), []memory.Review{flag, report}, handAfter); string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if out := doc(t, "MEMORY.md", hand, es, []memory.Review{report}, handAfter); strings.Contains(out, "Needs review") {
+		t.Errorf("the report alone makes a Needs review section:\n%s", out)
+	}
+}

@@ -32,6 +32,11 @@ const IDPrefix = "vaultmem-"
 // Canvas; it is never overwritten.
 var ErrNotCanvas = errors.New("not a JSON Canvas file")
 
+// ErrOtherTree: the canvas holds the cards of another task tree (none of
+// its task cards is one of this tree's): writing this tree there would
+// drop that one and the arrows a person drew to it, so it is refused.
+var ErrOtherTree = errors.New("the canvas of another task tree")
+
 // The layout, in canvas pixels.
 const (
 	nodeWidth   = 360
@@ -143,6 +148,10 @@ type canvasEdge struct {
 	Label    string `json:"label,omitempty"`
 }
 
+// maxCoordinate bounds a node's place and size on a canvas read: far
+// past any canvas a person draws, far from int overflow.
+const maxCoordinate = 1_000_000_000
+
 // rect is a node's place.
 type rect struct{ x, y, w, h int }
 
@@ -166,11 +175,31 @@ func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]stri
 		return nil, st, err
 	}
 	pl := planCanvas(top, deps)
+	if pl.otherTree(nodes) {
+		return nil, st, fmt.Errorf("%s: %w (none of its task cards is in this tree): it is left as it is; give another file with --canvas FILE, or delete it", file, ErrOtherTree)
+	}
 	st.Nodes, st.Edges = len(pl.order)-1, len(pl.edges)
 	outNodes, have, kept := pl.mergeNodes(nodes)
 	outEdges, keptEdges, dropped := pl.mergeEdges(edges, have)
 	st.Kept, st.Dropped = kept+keptEdges, dropped
 	return formatCanvas(doc, outNodes, outEdges), st, nil
+}
+
+// otherTree reports whether nodes (a canvas read) hold task cards of
+// vaultmem's and none of them is on this plan's tree.
+func (pl *canvasPlan) otherTree(nodes []parsedNode) bool {
+	cards := 0
+	for _, n := range nodes {
+		id := *n.node.ID
+		if !ours(id) || !strings.HasPrefix(id, IDPrefix+"task-") {
+			continue
+		}
+		if _, ok := pl.want[id]; ok {
+			return false
+		}
+		cards++
+	}
+	return cards > 0
 }
 
 // canvasPlan is the task tree's nodes and edges as they should be now.
@@ -248,7 +277,7 @@ func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[str
 	for _, n := range nodes {
 		id := *n.node.ID
 		r := n.rect()
-		if !strings.HasPrefix(id, IDPrefix) {
+		if !ours(id) {
 			out = append(out, n.raw)
 			have[id] = true
 			taken = append(taken, r)
@@ -282,7 +311,9 @@ func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[str
 
 // newPlace is where a new node goes: where the tree puts it, relative to
 // its parent's place at when the parent was there already, moved down
-// past any node of taken it would overlap.
+// past any node of taken it would overlap. Each pass moves it below the
+// lowest node it overlaps, so it never overlaps that one again: at most
+// len(taken) passes (the places are bounded: see maxCoordinate).
 func (pl *canvasPlan) newPlace(id string, at map[string]rect, taken []rect) rect {
 	r := pl.place[id]
 	if p := pl.parentOf[id]; p != "" {
@@ -290,13 +321,17 @@ func (pl *canvasPlan) newPlace(id string, at map[string]rect, taken []rect) rect
 			r.x, r.y = pa.x+(r.x-pl.place[p].x), pa.y+(r.y-pl.place[p].y)
 		}
 	}
-	for moved := true; moved; {
-		moved = false
+	for range len(taken) + 1 {
+		below := r.y
 		for _, t := range taken {
 			if r.overlaps(t) {
-				r.y, moved = t.y+t.h+gapY/2, true
+				below = max(below, t.y+t.h+gapY/2)
 			}
 		}
+		if below == r.y {
+			break
+		}
+		r.y = below
 	}
 	return r
 }
@@ -315,7 +350,7 @@ func (pl *canvasPlan) mergeEdges(edges []parsedEdge, have map[string]bool) ([]js
 	written := map[string]bool{}
 	for _, e := range edges {
 		id := *e.edge.ID
-		if !strings.HasPrefix(id, IDPrefix) {
+		if !ours(id) {
 			if !have[*e.edge.FromNode] || !have[*e.edge.ToNode] {
 				dropped = append(dropped, id)
 				continue
@@ -340,6 +375,26 @@ func (pl *canvasPlan) mergeEdges(edges []parsedEdge, have map[string]bool) ([]js
 
 // nodeID is the id of the node of the task at path p.
 func nodeID(p string) string { return IDPrefix + "task-" + short(p) }
+
+// ours reports whether id is the id of a node or edge vaultmem makes (the
+// legend, or IDPrefix, a kind and a short hash): any other id, even one a
+// person started with IDPrefix, is a person's.
+func ours(id string) bool {
+	if id == legendID {
+		return true
+	}
+	rest, ok := strings.CutPrefix(id, IDPrefix)
+	if !ok {
+		return false
+	}
+	for _, kind := range []string{"task-", "child-", "dep-"} {
+		if h, ok := strings.CutPrefix(rest, kind); ok {
+			_, err := hex.DecodeString(h)
+			return len(h) == 16 && err == nil && strings.ToLower(h) == h
+		}
+	}
+	return false
+}
 
 // short is a stable short hash of s.
 func short(s string) string {
@@ -499,9 +554,13 @@ func parseNodes(rawNodes []json.RawMessage, bad badCanvas) ([]parsedNode, error)
 				return nil, bad(raw, "node %d has no %s", i+1, f.name)
 			}
 		}
-		for _, v := range []*json.Number{n.X, n.Y, n.Width, n.Height} {
-			if _, err := v.Float64(); err != nil {
+		for j, v := range []*json.Number{n.X, n.Y, n.Width, n.Height} {
+			f, err := v.Float64()
+			if err != nil {
 				return nil, bad(raw, "node %d: %s is not a number", i+1, *v)
+			}
+			if f < -maxCoordinate || f > maxCoordinate || j >= 2 && f < 0 {
+				return nil, bad(raw, "node %d: %s %s is out of range (0 to ±%d)", i+1, []string{"x", "y", "width", "height"}[j], *v, maxCoordinate)
 			}
 		}
 		if ids[*n.ID] {

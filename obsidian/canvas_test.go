@@ -300,7 +300,9 @@ func TestCanvasKeepsEdits(t *testing.T) {
 		b, _ := json.Marshal(n)
 		nodes = append(nodes, string(b))
 	}
-	note := `{"id":"mine","type":"text","text":"Ask Alice about the key","x":-2000,"y":1900,"width":300,"height":120,"color":"#ff8800"}`
+	// A person's ids may start as vaultmem's do: only vaultmem's own
+	// shapes (see ours) are vaultmem's.
+	note := `{"id":"vaultmem-mine","type":"text","text":"Ask Alice about the key","x":-2000,"y":1900,"width":300,"height":120,"color":"#ff8800"}`
 	group := `{"id":"my-group","type":"group","label":"Release","x":-2100,"y":1400,"width":700,"height":700}`
 	nodes = append(nodes, note, group)
 	var edges []string
@@ -308,7 +310,7 @@ func TestCanvasKeepsEdits(t *testing.T) {
 		b, _ := json.Marshal(e)
 		edges = append(edges, string(b))
 	}
-	edge := `{"id":"my-edge","fromNode":"mine","toNode":"` + moved + `","toEnd":"arrow","label":"why"}`
+	edge := `{"id":"vaultmem-my-edge","fromNode":"vaultmem-mine","toNode":"` + moved + `","toEnd":"arrow","label":"why"}`
 	edges = append(edges, edge)
 	edited := "{\"nodes\":[\n" + strings.Join(nodes, ",\n") + "],\n\"edges\":[\n" + strings.Join(edges, ",\n") +
 		"],\n\"x-mine\":{\"zoom\":2}}\n"
@@ -356,6 +358,10 @@ func TestCanvasRefusesNonCanvas(t *testing.T) {
 		`{"nodes":[{"id":"a","type":"text","x":"left","y":0,"width":10,"height":10}]}`,
 		`{"nodes":[],"edges":[{"id":"e","fromNode":"a"}]}`,
 		`{"nodes":[]} {"nodes":[]}`,
+		// Sizes that would overflow the layout's arithmetic.
+		`{"nodes":[{"id":"a","type":"text","x":-1000,"y":1000,"width":3000,"height":9223372036854774784}]}`,
+		`{"nodes":[{"id":"a","type":"text","x":0,"y":0,"width":-10,"height":10}]}`,
+		`{"nodes":[{"id":"a","type":"text","x":1e300,"y":0,"width":10,"height":10}]}`,
 	} {
 		tv.writeFile("views/Tasks.canvas", []byte(bad))
 		_, err := write()
@@ -365,5 +371,35 @@ func TestCanvasRefusesNonCanvas(t *testing.T) {
 		if got := tv.readFile("views/Tasks.canvas"); string(got) != bad {
 			t.Errorf("%s: the file was changed to\n%s", bad, got)
 		}
+	}
+}
+
+// TestCanvasRefusesAnotherTree: a canvas holding the cards of another task
+// tree (two tasks of one name share a default file) is refused and left
+// as it is; a canvas holding some of this tree's cards is merged.
+func TestCanvasRefusesAnotherTree(t *testing.T) {
+	tv := buildVault(t)
+	a := tv.addTask(task.New{Title: "Set up the lab"})
+	b := tv.addTask(task.New{Title: "Set up the office"})
+	write := func(root string) (CanvasResult, error) {
+		top, err := tv.tasks.Tree(tv.ctx, root, true)
+		tv.check(err)
+		deps, err := tv.tasks.Dependencies(tv.ctx)
+		tv.check(err)
+		return WriteCanvas(tv.ctx, tv.w, "views/Setup.canvas", top, deps)
+	}
+	if _, err := write(a); err != nil {
+		t.Fatal(err)
+	}
+	before := tv.readFile("views/Setup.canvas")
+	_, err := write(b)
+	if !errors.Is(err, ErrOtherTree) || !strings.Contains(err.Error(), "views/Setup.canvas") {
+		t.Fatalf("another tree's canvas: err = %v", err)
+	}
+	if got := tv.readFile("views/Setup.canvas"); !bytes.Equal(got, before) {
+		t.Errorf("the canvas was changed:\n%s", got)
+	}
+	if _, err := write(a); err != nil {
+		t.Errorf("the same tree again: %v", err)
 	}
 }

@@ -58,21 +58,32 @@ func Write(ctx context.Context, w *vault.Writer, folder string, files []File) ([
 	}
 	out := make([]Written, 0, len(files))
 	ours := map[string]string{} // path -> hash now on disk, written by vaultmem
+	var failed error
 	for _, f := range files {
 		p := path.Join(folder, f.Name)
 		res, err := writeOne(ctx, w, p, f.Content, records[p])
 		if err != nil {
-			return out, err
+			failed = err // what was written before is recorded all the same
+			break
 		}
 		if res.Status != Kept {
 			ours[p] = markdown.Hash(f.Content)
 		}
 		out = append(out, res)
 	}
-	if len(ours) == 0 {
-		return out, nil
+	if err := record(ctx, w, ours); err != nil {
+		return out, errors.Join(failed, err)
 	}
-	_, err = w.UpdateState(ctx, StateFile, func(cur []byte) ([]byte, error) {
+	return out, failed
+}
+
+// record adds to the state file the hashes of the view files vaultmem
+// wrote (or found as it would write them): path -> hash.
+func record(ctx context.Context, w *vault.Writer, ours map[string]string) error {
+	if len(ours) == 0 {
+		return nil
+	}
+	_, err := w.UpdateState(ctx, StateFile, func(cur []byte) ([]byte, error) {
 		m, err := parseState(cur)
 		if err != nil {
 			return nil, err
@@ -89,9 +100,9 @@ func Write(ctx context.Context, w *vault.Writer, folder string, files []File) ([
 		return formatState(m), nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("record the views in %s/%s: %w", vault.StateDir, StateFile, err)
+		return fmt.Errorf("record the views in %s/%s: %w", vault.StateDir, StateFile, err)
 	}
-	return out, nil
+	return nil
 }
 
 // writeOne writes content to the view file p unless a person's edit is
@@ -108,6 +119,11 @@ func writeOne(ctx context.Context, w *vault.Writer, p string, content []byte, re
 			return res, err
 		}
 		res.Status = Created
+		return res, nil
+	case errors.As(err, new(*vault.PathError)):
+		// A folder, a symbolic link, a file that is not regular: a
+		// person's, never written through or over.
+		res.Status, res.Reason = Kept, "not a file vaultmem writes: "+err.Error()
 		return res, nil
 	case err != nil:
 		return res, err

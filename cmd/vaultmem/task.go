@@ -275,7 +275,8 @@ func (sh *shell) taskTreeCommand() *cli.Command {
 			"coloured by status, laid out as a tree. FILE (a vault path; --canvas=FILE, or any argument\n" +
 			"ending in .canvas) defaults to <views folder>/Tasks.canvas, or <TASK's name>.canvas there. Run\n" +
 			"again, it updates its own cards and arrows and keeps yours, and where you moved its cards; a\n" +
-			"file that is not a canvas is refused (exit 3). With --json: {path, nodes, edges, kept}.",
+			"file that is not a canvas, or holds another task tree, is refused (exit 3). With --json: {path,\n" +
+			"nodes, edges, kept}.",
 		Flags: []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "unfold finished branches"},
 			&cli.GenericFlag{Name: "canvas", Value: canvas, HideDefault: true,
 				Usage: "write the tree as an Obsidian canvas (default FILE: <views folder>/Tasks.canvas)"}},
