@@ -199,6 +199,10 @@ func Ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answ
 		switch {
 		case ctx.Err() != nil:
 			return true, ctx.Err()
+		case past(ctx):
+			// ctx's deadline passed, and the read's with it, before ctx
+			// said so: the caller's bound, not the server, ended it.
+			return true, context.DeadlineExceeded
 		case o.OnceTaken:
 			return true, ErrUnanswered
 		case limited.N <= 0:
@@ -224,6 +228,12 @@ func Ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answ
 		return false, nil // not what this build expects: answer here
 	}
 	return true, nil
+}
+
+// past reports whether ctx's deadline has passed.
+func past(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // listen answers the ops of CLI processes and hooks for a's vault, until
