@@ -10,49 +10,26 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/setup"
 )
-
-// Client is an agent program whose hooks vaultmem answers.
-type Client string
-
-// The clients.
-const (
-	ClaudeCode Client = "claude-code"
-	Codex      Client = "codex"
-	GeminiCLI  Client = "gemini-cli"
-	Cursor     Client = "cursor"
-)
-
-// Clients are the clients, in the order help lists them.
-var Clients = []Client{ClaudeCode, Codex, GeminiCLI, Cursor}
-
-// ParseClient checks a client's name.
-func ParseClient(s string) (Client, error) {
-	for _, c := range Clients {
-		if string(c) == s {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("unknown client %q (want claude-code, codex, gemini-cli or cursor)", s)
-}
 
 // events map each client's event names to vaultmem's kinds. A failure
 // event is an after-tool event whose call failed.
-var events = map[Client]map[string]app.HookKind{
-	ClaudeCode: {
+var events = map[setup.Client]map[string]app.HookKind{
+	setup.ClaudeCode: {
 		"SessionStart": app.HookSessionStart, "UserPromptSubmit": app.HookPrompt, "PreToolUse": app.HookBeforeTool,
 		"PostToolUse": app.HookAfterTool, "PostToolUseFailure": app.HookAfterTool, "PreCompact": app.HookCompact,
 		"Stop": app.HookStop, "SubagentStop": app.HookSubagentStop, "SessionEnd": app.HookSessionEnd,
 	},
-	Codex: {
+	setup.Codex: {
 		"SessionStart": app.HookSessionStart, "UserPromptSubmit": app.HookPrompt, "PreToolUse": app.HookBeforeTool,
 		"PostToolUse": app.HookAfterTool, "PreCompact": app.HookCompact, "Stop": app.HookStop, "SubagentStop": app.HookSubagentStop,
 	},
-	GeminiCLI: {
+	setup.GeminiCLI: {
 		"SessionStart": app.HookSessionStart, "BeforeAgent": app.HookPrompt, "BeforeTool": app.HookBeforeTool,
 		"AfterTool": app.HookAfterTool, "PreCompress": app.HookCompact, "AfterAgent": app.HookStop, "SessionEnd": app.HookSessionEnd,
 	},
-	Cursor: {
+	setup.Cursor: {
 		"sessionStart": app.HookSessionStart, "beforeSubmitPrompt": app.HookPrompt, "preToolUse": app.HookBeforeTool,
 		"postToolUse": app.HookAfterTool, "postToolUseFailure": app.HookAfterTool, "preCompact": app.HookCompact,
 		"stop": app.HookStop, "subagentStop": app.HookSubagentStop, "sessionEnd": app.HookSessionEnd,
@@ -61,11 +38,11 @@ var events = map[Client]map[string]app.HookKind{
 
 // contextEvents are the events whose output may add context for the
 // agent, by client.
-var contextEvents = map[Client]map[string]bool{
-	ClaudeCode: {"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true},
-	Codex:      {"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "PostToolUse": true},
-	GeminiCLI:  {"SessionStart": true, "BeforeAgent": true, "AfterTool": true},
-	Cursor:     {"sessionStart": true, "postToolUse": true},
+var contextEvents = map[setup.Client]map[string]bool{
+	setup.ClaudeCode: {"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true},
+	setup.Codex:      {"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "PostToolUse": true},
+	setup.GeminiCLI:  {"SessionStart": true, "BeforeAgent": true, "AfterTool": true},
+	setup.Cursor:     {"sessionStart": true, "postToolUse": true},
 }
 
 // Event is a client's hook event: what vaultmem makes of it, and the
@@ -99,7 +76,7 @@ var ErrUnknownEvent = errors.New("agenthook: an event vaultmem does not answer")
 
 // Read reads one hook event of client c from r, all of it however large
 // (a Write of a large file is in its input), at now.
-func Read(c Client, r io.Reader, now time.Time) (Event, error) {
+func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return Event{}, fmt.Errorf("read the hook's input: %w", err)
@@ -117,7 +94,7 @@ func Read(c Client, r io.Reader, now time.Time) (Event, error) {
 	}
 	ev := app.HookEvent{Kind: kind, Client: string(c), Session: in.SessionID, Cwd: in.Cwd, Time: now,
 		Source: in.Source, Prompt: in.Prompt, Tool: in.ToolName, ToolUseID: in.ToolUseID, Trigger: in.Trigger, Reason: in.Reason}
-	if c == Cursor {
+	if c == setup.Cursor {
 		if in.ConversationID != "" {
 			ev.Session = in.ConversationID
 		}
@@ -180,17 +157,17 @@ func failed(raw json.RawMessage) bool {
 // Output is what the hook prints for ev's answer ans in client c's
 // dialect: the context where the event takes one, else what the client
 // needs to read as "nothing to add" (nil: print nothing).
-func (ev Event) Output(c Client, ans app.HookAnswer) []byte {
+func (ev Event) Output(c setup.Client, ans app.HookAnswer) []byte {
 	canSay := ans.Context != "" && contextEvents[c][ev.Name]
 	var out any
 	switch {
-	case canSay && c == Cursor:
+	case canSay && c == setup.Cursor:
 		out = map[string]any{"additional_context": ans.Context}
 	case canSay:
 		out = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": ev.Name, "additionalContext": ans.Context}}
-	case c == Cursor && ev.Name == "beforeSubmitPrompt":
+	case c == setup.Cursor && ev.Name == "beforeSubmitPrompt":
 		out = map[string]any{"continue": true}
-	case c == ClaudeCode:
+	case c == setup.ClaudeCode:
 		return nil
 	default:
 		// Codex wants JSON from a Stop hook, Gemini CLI from every hook,

@@ -9,32 +9,33 @@ import (
 
 	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/setup"
 )
 
 var now = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
 
 func TestRead(t *testing.T) {
 	for _, tt := range []struct {
-		client agenthook.Client
+		client setup.Client
 		in     string
 		kind   app.HookKind
 		check  func(app.HookEvent) bool
 	}{
-		{agenthook.ClaudeCode, `{"hook_event_name":"SessionStart","session_id":"s","cwd":"/p","source":"compact"}`, app.HookSessionStart,
+		{setup.ClaudeCode, `{"hook_event_name":"SessionStart","session_id":"s","cwd":"/p","source":"compact"}`, app.HookSessionStart,
 			func(e app.HookEvent) bool { return e.Session == "s" && e.Cwd == "/p" && e.Source == "compact" }},
-		{agenthook.ClaudeCode, `{"hook_event_name":"PostToolUseFailure","session_id":"s","tool_name":"Bash","tool_use_id":"t","error":"exit 1"}`, app.HookAfterTool,
+		{setup.ClaudeCode, `{"hook_event_name":"PostToolUseFailure","session_id":"s","tool_name":"Bash","tool_use_id":"t","error":"exit 1"}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed && e.ToolUseID == "t" }},
-		{agenthook.ClaudeCode, `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Write","tool_input":{"file_path":"/p/a.go"},"tool_response":{"success":true}}`, app.HookAfterTool,
+		{setup.ClaudeCode, `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Write","tool_input":{"file_path":"/p/a.go"},"tool_response":{"success":true}}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return !e.Failed && e.ToolInput["file_path"] == "/p/a.go" }},
-		{agenthook.Codex, `{"hook_event_name":"PostToolUse","session_id":"c","turn_id":"1","model":"m","tool_name":"Bash","tool_response":{"exit_code":2}}`, app.HookAfterTool,
+		{setup.Codex, `{"hook_event_name":"PostToolUse","session_id":"c","turn_id":"1","model":"m","tool_name":"Bash","tool_response":{"exit_code":2}}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed }},
-		{agenthook.GeminiCLI, `{"hook_event_name":"BeforeAgent","session_id":"g","prompt":"hi there","timestamp":"2026-11-27T10:00:00Z"}`, app.HookPrompt,
+		{setup.GeminiCLI, `{"hook_event_name":"BeforeAgent","session_id":"g","prompt":"hi there","timestamp":"2026-11-27T10:00:00Z"}`, app.HookPrompt,
 			func(e app.HookEvent) bool { return e.Prompt == "hi there" && e.Client == "gemini-cli" }},
-		{agenthook.GeminiCLI, `{"hook_event_name":"AfterTool","session_id":"g","tool_name":"run_shell_command","tool_response":{"llmContent":"x","error":{"message":"boom"}}}`, app.HookAfterTool,
+		{setup.GeminiCLI, `{"hook_event_name":"AfterTool","session_id":"g","tool_name":"run_shell_command","tool_response":{"llmContent":"x","error":{"message":"boom"}}}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed }},
-		{agenthook.Cursor, `{"hook_event_name":"postToolUse","conversation_id":"cv","workspace_roots":["/w"],"tool_name":"Shell","tool_output":"{\"exitCode\":1}"}`, app.HookAfterTool,
+		{setup.Cursor, `{"hook_event_name":"postToolUse","conversation_id":"cv","workspace_roots":["/w"],"tool_name":"Shell","tool_output":"{\"exitCode\":1}"}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Session == "cv" && e.Cwd == "/w" && e.Failed }},
-		{agenthook.Cursor, `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"cv","prompt":"p"}`, app.HookPrompt,
+		{setup.Cursor, `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"cv","prompt":"p"}`, app.HookPrompt,
 			func(e app.HookEvent) bool { return e.Prompt == "p" }},
 	} {
 		t.Run(string(tt.client)+"/"+string(tt.kind), func(t *testing.T) {
@@ -51,13 +52,13 @@ func TestRead(t *testing.T) {
 
 func TestReadRefuses(t *testing.T) {
 	for _, in := range []string{"", "  \n", "{", `["not", "an", "object"]`} {
-		if _, err := agenthook.Read(agenthook.ClaudeCode, strings.NewReader(in), now); err == nil || errors.Is(err, agenthook.ErrUnknownEvent) {
+		if _, err := agenthook.Read(setup.ClaudeCode, strings.NewReader(in), now); err == nil || errors.Is(err, agenthook.ErrUnknownEvent) {
 			t.Errorf("Read(%q) = %v, want an input error", in, err)
 		}
 	}
 	// Another client's event name, or one vaultmem does not answer.
 	for _, in := range []string{`{"hook_event_name":"BeforeAgent"}`, `{"hook_event_name":"Notification"}`, `{}`} {
-		if _, err := agenthook.Read(agenthook.ClaudeCode, strings.NewReader(in), now); !errors.Is(err, agenthook.ErrUnknownEvent) {
+		if _, err := agenthook.Read(setup.ClaudeCode, strings.NewReader(in), now); !errors.Is(err, agenthook.ErrUnknownEvent) {
 			t.Errorf("Read(%q) = %v, want ErrUnknownEvent", in, err)
 		}
 	}
@@ -67,38 +68,27 @@ func TestOutput(t *testing.T) {
 	ctx := app.HookAnswer{Context: "remember this"}
 	none := app.HookAnswer{}
 	for _, tt := range []struct {
-		client agenthook.Client
+		client setup.Client
 		event  string
 		ans    app.HookAnswer
 		want   string
 	}{
-		{agenthook.ClaudeCode, "UserPromptSubmit", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"UserPromptSubmit"}}`},
-		{agenthook.ClaudeCode, "PreToolUse", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"PreToolUse"}}`},
-		{agenthook.ClaudeCode, "PreCompact", ctx, ``}, // takes no context
-		{agenthook.ClaudeCode, "Stop", none, ``},
-		{agenthook.Codex, "Stop", none, `{}`},
-		{agenthook.Codex, "SessionStart", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"SessionStart"}}`},
-		{agenthook.GeminiCLI, "BeforeAgent", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"BeforeAgent"}}`},
-		{agenthook.GeminiCLI, "BeforeTool", ctx, `{}`}, // takes no context
-		{agenthook.Cursor, "sessionStart", ctx, `{"additional_context":"remember this"}`},
-		{agenthook.Cursor, "beforeSubmitPrompt", ctx, `{"continue":true}`},
-		{agenthook.Cursor, "stop", none, `{}`},
+		{setup.ClaudeCode, "UserPromptSubmit", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"UserPromptSubmit"}}`},
+		{setup.ClaudeCode, "PreToolUse", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"PreToolUse"}}`},
+		{setup.ClaudeCode, "PreCompact", ctx, ``}, // takes no context
+		{setup.ClaudeCode, "Stop", none, ``},
+		{setup.Codex, "Stop", none, `{}`},
+		{setup.Codex, "SessionStart", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"SessionStart"}}`},
+		{setup.GeminiCLI, "BeforeAgent", ctx, `{"hookSpecificOutput":{"additionalContext":"remember this","hookEventName":"BeforeAgent"}}`},
+		{setup.GeminiCLI, "BeforeTool", ctx, `{}`}, // takes no context
+		{setup.Cursor, "sessionStart", ctx, `{"additional_context":"remember this"}`},
+		{setup.Cursor, "beforeSubmitPrompt", ctx, `{"continue":true}`},
+		{setup.Cursor, "stop", none, `{}`},
 	} {
 		ev := agenthook.Event{Name: tt.event}
 		if got := strings.TrimSuffix(string(ev.Output(tt.client, tt.ans)), "\n"); got != tt.want {
 			t.Errorf("%s %s: %s, want %s", tt.client, tt.event, got, tt.want)
 		}
-	}
-}
-
-func TestParseClient(t *testing.T) {
-	for _, c := range agenthook.Clients {
-		if got, err := agenthook.ParseClient(string(c)); err != nil || got != c {
-			t.Errorf("ParseClient(%q) = %v, %v", c, got, err)
-		}
-	}
-	if _, err := agenthook.ParseClient("vim"); err == nil || !strings.Contains(err.Error(), "claude-code, codex, gemini-cli or cursor") {
-		t.Errorf("ParseClient(vim) = %v", err)
 	}
 }
 
@@ -109,7 +99,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(`{"hook_event_name":"postToolUse","conversation_id":"c","tool_output":"\"x\"","workspace_roots":[]}`)
 	f.Add(`{"hook_event_name":"AfterTool","tool_input":[1,2],"tool_response":{"error":null}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, c := range agenthook.Clients {
+		for _, c := range setup.Clients {
 			ev, err := agenthook.Read(c, strings.NewReader(in), now)
 			out := ev.Output(c, app.HookAnswer{Context: "x"})
 			if len(out) > 0 && !json.Valid(out) {

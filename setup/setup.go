@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// Client is an agent program setup knows.
+// Client is an agent program vaultmem knows: setup wires it, and the hook
+// (package agenthook) reads and answers its events.
 type Client string
 
 // The clients.
@@ -22,7 +23,7 @@ const (
 	Cursor     Client = "cursor"
 )
 
-// Clients are the clients setup knows, in the order help lists them.
+// Clients are the clients, in the order help lists them.
 var Clients = []Client{ClaudeCode, Codex, GeminiCLI, Cursor}
 
 // ParseClient is the client named s. Errors: a name that is not one of
@@ -33,7 +34,7 @@ func ParseClient(s string) (Client, error) {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("no client %q: setup knows claude-code, codex, gemini-cli and cursor", s)
+	return "", fmt.Errorf("no client %q: vaultmem knows claude-code, codex, gemini-cli and cursor", s)
 }
 
 // Title is the client's name as its makers write it.

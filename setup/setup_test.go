@@ -947,7 +947,7 @@ func TestOptions(t *testing.T) {
 		edit func(*Options)
 		want string
 	}{
-		{"client", func(o *Options) { o.Client = "vim" }, `no client "vim": setup knows claude-code, codex, gemini-cli and cursor`},
+		{"client", func(o *Options) { o.Client = "vim" }, `no client "vim": vaultmem knows claude-code, codex, gemini-cli and cursor`},
 		{"relative vault", func(o *Options) { o.Vault = "vault" }, "the vault folder must be an absolute path"},
 		{"relative project", func(o *Options) { o.Project = "." }, "the project folder must be an absolute path"},
 		{"no home", func(o *Options) { o.Home = "" }, "the home folder must be an absolute path"},

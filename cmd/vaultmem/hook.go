@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/setup"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -36,10 +37,10 @@ func (sh *shell) hookCommand() *cli.Command {
 			"the hook answers in process, within hooks.timeout of the config. --json prints vaultmem's\n" +
 			"answer ({context, given, note}) instead of the client's output.",
 		Flags: []cli.Flag{jsonFlag(),
-			&cli.StringFlag{Name: "client", Value: string(agenthook.ClaudeCode), Usage: "the agent `CLIENT`: claude-code, codex, gemini-cli or cursor"},
+			&cli.StringFlag{Name: "client", Value: string(setup.ClaudeCode), Usage: "the agent `CLIENT`: claude-code, codex, gemini-cli or cursor"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			client, err := agenthook.ParseClient(cmd.String("client"))
+			client, err := setup.ParseClient(cmd.String("client"))
 			if err != nil {
 				return usagef("--client: %v", err)
 			}
@@ -56,7 +57,7 @@ func (sh *shell) hookCommand() *cli.Command {
 }
 
 // hook answers one event; out is what to print, even with an error.
-func (sh *shell) hook(ctx context.Context, client agenthook.Client, asJSON bool) (out []byte, err error) {
+func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error (please report it): %v", r)
@@ -71,7 +72,7 @@ func (sh *shell) hook(ctx context.Context, client agenthook.Client, asJSON bool)
 		return nothing, err
 	}
 	dir, ok := hookVault(sh.vaultFlag, ev.Cwd)
-	if !ok || (client == agenthook.ClaudeCode && cursorRunsItsOwn(ev.Cwd)) {
+	if !ok || (client == setup.ClaudeCode && cursorRunsItsOwn(ev.Cwd)) {
 		return nothing, nil
 	}
 	cfg, err := app.LoadConfig(dir)

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/lesson/router"
+	"github.com/vaultmem/vaultmem/setup"
 )
 
 // withLessons wraps a lesson command: the index brought up to date (as
@@ -117,7 +117,7 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 				return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
 			}
 			if cmd.Bool("hook") {
-				out, err := sh.hook(ctx, agenthook.ClaudeCode, false)
+				out, err := sh.hook(ctx, setup.ClaudeCode, false)
 				if err != nil {
 					fmt.Fprintf(sh.stderr, "vaultmem hook: %v\n", err)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/mcpserver"
+	"github.com/vaultmem/vaultmem/setup"
 )
 
 // TestClaudeCodePlugin checks the plugin this repository ships against
@@ -55,7 +56,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		t.Errorf("hooks on %d events", len(hooks.Hooks))
 	}
 	for event, groups := range hooks.Hooks {
-		if _, err := agenthook.Read(agenthook.ClaudeCode, strings.NewReader(`{"hook_event_name":"`+event+`","session_id":"s"}`), time.Now()); err != nil {
+		if _, err := agenthook.Read(setup.ClaudeCode, strings.NewReader(`{"hook_event_name":"`+event+`","session_id":"s"}`), time.Now()); err != nil {
 			t.Errorf("hook on %s, which the hook does not answer: %v", event, err)
 		}
 		for _, g := range groups {
