@@ -1,34 +1,13 @@
 package app
 
-import (
-	"fmt"
-	"net"
-	"syscall"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID returns the user id the process at the other end of the Unix
-// socket c ran as when it listened (or connected): what the kernel says
-// (SO_PEERCRED), whatever owns the socket's file. known is true.
-func peerUID(c net.Conn) (uid int, known bool, err error) {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return 0, false, fmt.Errorf("a %T is no socket", c)
-	}
-	raw, err := sc.SyscallConn()
+// peerCredUID is the user id of the peer of the Unix socket fd, from the
+// kernel (SO_PEERCRED).
+func peerCredUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var cred *unix.Ucred
-	var gerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, gerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, false, err
-	}
-	if gerr != nil {
-		return 0, false, fmt.Errorf("the peer's credentials: %w", gerr)
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }
