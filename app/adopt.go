@@ -76,7 +76,7 @@ func adoptMemoryList(ctx context.Context, dir, folder string) (adoption, error) 
 			continue
 		}
 		target, err := url.PathUnescape(m[2])
-		if err != nil || !isMemoryNote(dir, target) {
+		if err != nil || !memory.InFolder(path.Clean(target), folder) || !isMemoryNote(dir, target) {
 			continue // a link to something else: kept
 		}
 		targets[i], said[i] = filepath.ToSlash(filepath.Clean(target)), strings.TrimSpace(m[3])

@@ -121,7 +121,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 
 // openIndex opens the vault's index with the configured embedder.
 func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
-	opts := index.Options{MaxNoteSize: a.Config.MaxNoteSize, ChunkTokens: a.Config.ChunkTokens, Resident: a.opts.Resident, HeavyWork: a.opts.HeavyWork}
+	opts := index.Options{MaxNoteSize: a.Config.MaxNoteSize, ChunkTokens: a.Config.ChunkTokens, MemoryFolder: a.Config.Folders.Memory, Resident: a.opts.Resident, HeavyWork: a.opts.HeavyWork}
 	e := a.Config.Embedder
 	switch e.Provider {
 	case "none":

@@ -271,7 +271,9 @@ func (a *App) needsReview(ctx context.Context) (string, error) {
 		return "", err
 	}
 	for _, f := range flags {
-		fmt.Fprintf(&b, "- memories %s and %s may contradict each other: %s\n", f.A, f.B, f.Reason)
+		if f.Kind.Listed() {
+			fmt.Fprintf(&b, "- memories %s and %s %s: %s\n", f.A, f.B, f.Kind.Phrase(), f.Reason)
+		}
 	}
 	proposals, err := a.ix.Proposed(ctx)
 	if err != nil {

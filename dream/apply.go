@@ -250,7 +250,13 @@ func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Rep
 		if p.live(f.A) && p.live(f.B) {
 			flags = append(flags, f)
 			k := pairOf(f.A, f.B)
-			rep.Contradictions = append(rep.Contradictions, Contradiction{Paths: [2]string{k[0], k[1]}, Reason: f.Reason, New: p.fresh[k]})
+			c := Contradiction{Paths: [2]string{k[0], k[1]}, Reason: f.Reason, New: p.fresh[k]}
+			switch f.Kind {
+			case memory.Contradiction:
+				rep.Contradictions = append(rep.Contradictions, c)
+			case memory.Duplicate:
+				rep.PossibleDuplicates = append(rep.PossibleDuplicates, c)
+			}
 		}
 	}
 	old, _, err := d.store.Flags()
@@ -296,13 +302,17 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		for _, c := range rep.Contradictions {
 			flags = append(flags, memory.Flag{A: c.Paths[0], B: c.Paths[1], Reason: c.Reason})
 		}
+		for _, c := range rep.PossibleDuplicates {
+			flags = append(flags, memory.Flag{A: c.Paths[0], B: c.Paths[1], Reason: c.Reason, Kind: memory.Duplicate})
+		}
 	}
 	proposals, err := d.ix.Proposed(ctx)
 	if err != nil {
 		return err
 	}
 	proposals = append(proposals, p.proposals...) // not in the index yet
-	reportComing := len(p.proposals) > 0 || slices.ContainsFunc(rep.Contradictions, func(c Contradiction) bool { return c.New })
+	isNew := func(c Contradiction) bool { return c.New }
+	reportComing := len(p.proposals) > 0 || slices.ContainsFunc(rep.Contradictions, isNew) || slices.ContainsFunc(rep.PossibleDuplicates, isNew)
 	st, changed, err := d.store.RelistEntries(ctx, entries, flags, proposals, memory.RelistOptions{DryRun: dryRun, ReportComing: reportComing})
 	rep.MemoryIndex = IndexReport{Path: d.store.ListFile(), ListStats: st, Changed: changed}
 	var pe *markdown.ParseError

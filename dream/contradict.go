@@ -187,6 +187,15 @@ func (d *Dreamer) contradictions(p *plan) error {
 		if !p.live(f.A) || !p.live(f.B) {
 			continue
 		}
+		if f.Kind != memory.Contradiction {
+			// A possible duplicate, or a pair the LLM settled apart,
+			// stands while both memories stay as they are; a changed one
+			// is compared again (see duplicatesOf).
+			if a, b := p.by[f.A], p.by[f.B]; a == nil || b == nil || !a.changed && !b.changed {
+				keep[pairOf(f.A, f.B)] = f
+			}
+			continue
+		}
 		if p.cycles[pairOf(f.A, f.B)] {
 			keep[pairOf(f.A, f.B)] = f
 			continue
@@ -244,6 +253,21 @@ func (d *Dreamer) contradictions(p *plan) error {
 			keep[k] = memory.Flag{A: k[0], B: k[1], Reason: reason}
 			p.fresh[k] = true
 		}
+	}
+	for _, f := range p.judgedFlags {
+		k := pairOf(f.A, f.B)
+		if _, ok := keep[k]; !ok && p.live(f.A) && p.live(f.B) {
+			keep[k] = f
+			p.fresh[k] = true
+		}
+	}
+	for _, sp := range p.similar {
+		k := pairOf(sp.a.path, sp.b.path)
+		if _, ok := keep[k]; ok || sp.a.archived || sp.b.archived || supersedes(sp.a, sp.b) || supersedes(sp.b, sp.a) {
+			continue
+		}
+		keep[k] = memory.Flag{A: k[0], B: k[1], Reason: sp.reason(), Kind: memory.Duplicate, Found: p.today}
+		p.fresh[k] = true
 	}
 	for _, f := range keep {
 		p.flags = append(p.flags, f)

@@ -108,6 +108,12 @@ type Report struct {
 	Archived []string `json:"archived"`
 	// Contradictions are the pairs flagged for a human, new and standing.
 	Contradictions []Contradiction `json:"contradictions"`
+	// PossibleDuplicates are the pairs alike but not provably the same,
+	// listed for a human to settle (see docs/merge-rules.md), new and
+	// standing.
+	PossibleDuplicates []Contradiction `json:"possible_duplicates"`
+	// Judged are the LLM's verdicts on possible duplicates this run.
+	Judged []Judgement `json:"judged,omitempty"`
 	// DatesFixed are the relative dates made absolute.
 	DatesFixed []DateFix `json:"dates_fixed"`
 	// LinksRewritten are the notes whose links to an archived memory now
@@ -154,14 +160,17 @@ type Report struct {
 type Merge struct {
 	Into string   `json:"into"`
 	From []string `json:"from"`
-	// Reason says how they were found alike: "same name", "same text" or
-	// "near duplicate (0.91)".
+	// Reason says how they were proved the same: "same text" (equal after
+	// the normalisations of docs/merge-rules.md), "contained" (every
+	// sentence of the others is in Into), "same_as" (a person said so) or
+	// "judged the same by the LLM".
 	Reason string `json:"reason"`
 	// Rewritten says the merged text is the LLM's.
 	Rewritten bool `json:"rewritten,omitempty"`
 }
 
-// Contradiction is a pair of memories that may contradict each other.
+// Contradiction is a pair of memories that may contradict each other (or,
+// in PossibleDuplicates, that may be duplicates).
 type Contradiction struct {
 	Paths  [2]string `json:"paths"`
 	Reason string    `json:"reason"`
@@ -257,7 +266,7 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 
 // newReport is an empty report.
 func newReport(dryRun bool) *Report {
-	return &Report{DryRun: dryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{},
+	return &Report{DryRun: dryRun, Merged: []Merge{}, Archived: []string{}, Contradictions: []Contradiction{}, PossibleDuplicates: []Contradiction{},
 		DatesFixed: []DateFix{}, LinksRewritten: []string{}, Changed: []string{}, Skipped: []Skip{}, Proposed: []string{}}
 }
 
@@ -279,8 +288,9 @@ func (rep *Report) Summary() string {
 	if rep.DryRun {
 		verb = "would change"
 	}
-	s := fmt.Sprintf("%d memories (%d looked at): %d merged, %d archived, %d contradictions flagged (%d new), %d dates fixed, %d notes relinked; %s %d files",
+	s := fmt.Sprintf("%d memories (%d looked at): %d merged, %d archived, %d contradictions flagged (%d new), %d possible duplicates to review (%d new), %d dates fixed, %d notes relinked; %s %d files",
 		rep.Memories, rep.Examined, len(rep.Merged), len(rep.Archived), len(rep.Contradictions), countNew(rep.Contradictions),
+		len(rep.PossibleDuplicates), countNew(rep.PossibleDuplicates),
 		len(rep.DatesFixed), len(rep.LinksRewritten), verb, len(rep.Changed))
 	switch {
 	case len(rep.Proposed) > 0:

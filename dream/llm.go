@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -87,6 +89,11 @@ func lost(union, rewrite string) string {
 			return fmt.Sprintf("drops %q", f)
 		}
 	}
+	if !text.Contains(rewrite, union) {
+		// A merge may lose no sentence of what it merged (see
+		// docs/merge-rules.md): a rewording is a person's to make.
+		return "drops or rewords a sentence of the merged text"
+	}
 	return ""
 }
 
@@ -108,4 +115,89 @@ func (d *Dreamer) suggest(ctx context.Context, p *plan, rep *Report) {
 		}
 		rep.Contradictions[i].Suggestion = strings.Join(strings.Fields(answer), " ")
 	}
+}
+
+// judgePrompt asks the LLM whether two alike memories are the same.
+const judgePrompt = `Two notes of an AI agent's memory are alike in words. Do they say the same thing (every fact of each
+is in the other: same numbers, units, names, scope, tense and polarity), different things, or contradicting
+things? Answer with one line: SAME, DIFFERENT or CONTRADICTS, then ": " and the reason in one sentence.
+
+`
+
+// maxJudged is the most pairs one run asks the LLM about: the others wait
+// for the next run, listed for review meanwhile.
+const maxJudged = 20
+
+// judgement is what became of a pair of possible duplicates.
+type judgement int
+
+const (
+	unjudged    judgement = iota // no LLM, or it did not answer: listed for review
+	judgedSame                   // the same: merged, no text lost
+	judgedOther                  // different or contradicting: flagged as the LLM said
+)
+
+// Judgement is the LLM's verdict on a pair of possible duplicates.
+type Judgement struct {
+	Paths [2]string `json:"paths"`
+	// Verdict is "same" (they were merged, the loser's text kept whole in
+	// the winner), "different" (kept apart, not listed again while both
+	// stay as they are) or "contradicts" (flagged as a contradiction).
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+// judge asks the LLM, when there is one, whether sp's memories are the
+// same, different or contradicting, and plans what it said: a merge (the
+// caller's), a flag. A merge the LLM calls for still loses no text: the
+// winner gets every block of the loser it does not hold (see mergeTexts),
+// and no rewrite that drops a sentence is used (see lost).
+func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPair) judgement {
+	if d.opts.LLM == nil || p.judged >= maxJudged || rep.LLMError != "" {
+		return unjudged
+	}
+	p.judged++
+	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.name, sp.a.said(), sp.b.name, sp.b.said())
+	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
+	if err != nil {
+		rep.LLMError = err.Error()
+		return unjudged
+	}
+	line := strings.TrimSpace(answer)
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	word, reason, _ := strings.Cut(line, ":")
+	word = strings.ToLower(strings.Trim(strings.TrimSpace(word), "*`'\"."))
+	reason = strings.Join(strings.Fields(reason), " ")
+	k := pairOf(sp.a.path, sp.b.path)
+	j := Judgement{Paths: [2]string{k[0], k[1]}, Reason: reason}
+	switch word {
+	case "same":
+		j.Verdict = "same"
+		rep.Judged = append(rep.Judged, j)
+		return judgedSame
+	case "different":
+		j.Verdict = "different"
+		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Kind: memory.Distinct, Reason: "the LLM: " + reason, Found: p.today})
+	case "contradicts":
+		j.Verdict = "contradicts"
+		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Reason: "the LLM: " + reason, Found: p.today})
+	default:
+		rep.LLMError = fmt.Sprintf("the LLM's verdict on %s and %s is not SAME, DIFFERENT or CONTRADICTS: %q", k[0], k[1], clip(line, 80))
+		return unjudged
+	}
+	rep.Judged = append(rep.Judged, j)
+	return judgedOther
+}
+
+// clip is s cut to n bytes at most, at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

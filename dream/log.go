@@ -73,6 +73,14 @@ func (p *plan) logEntry(rep *Report) string {
 			lines = append(lines, line)
 		}
 	}
+	for _, c := range rep.PossibleDuplicates {
+		if c.New {
+			lines = append(lines, fmt.Sprintf("- Listed %s and %s for review: they may be duplicates (%s)", p.logLink(c.Paths[0]), p.logLink(c.Paths[1]), c.Reason))
+		}
+	}
+	for _, j := range rep.Judged {
+		lines = append(lines, fmt.Sprintf("- Asked the LLM about %s and %s: %s (%s)", p.logLink(j.Paths[0]), p.logLink(j.Paths[1]), j.Verdict, j.Reason))
+	}
 	for _, f := range rep.DatesFixed {
 		lines = append(lines, fmt.Sprintf("- Dated %q in %s (line %d): %s", f.From, p.logLink(f.Path), f.Line, f.To))
 	}

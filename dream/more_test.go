@@ -150,12 +150,12 @@ func TestCandidates(t *testing.T) {
 		// All sets in focus (prefix filtering), and two (counting).
 		for _, focus := range []func(int) bool{func(int) bool { return true }, func(i int) bool { return i == trial%40 || i == 7 }} {
 			found := map[[2]int]bool{}
-			for _, c := range candidates(sets, minJaccard, focus) {
+			for _, c := range candidates(sets, reviewJaccard, focus) {
 				found[c] = true
 			}
 			for i := range sets {
 				for j := i + 1; j < len(sets); j++ {
-					if (focus(i) || focus(j)) && jaccard(sets[i], sets[j]) >= minJaccard && !found[[2]int{i, j}] {
+					if (focus(i) || focus(j)) && jaccard(sets[i], sets[j]) >= reviewJaccard && !found[[2]int{i, j}] {
 						t.Fatalf("trial %d: pair %v %v (Jaccard %.2f) missed", trial, sets[i], sets[j], jaccard(sets[i], sets[j]))
 					}
 				}

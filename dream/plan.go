@@ -34,8 +34,10 @@ type mem struct {
 	// content parsed (both forgotten when next changes: see set).
 	sentences *[]sentence
 	view      *markdown.Note
-	// meant caches its meaning (see meaning), forgotten likewise.
+	// meant caches its meaning (see meaning), canon what it says in
+	// normal form (see canonical), forgotten likewise.
 	meant *text.Meaning
+	canon *string
 	// size caches the words of its body as read (see bodyWords), once
 	// sized.
 	size  int
@@ -48,7 +50,7 @@ func (m *mem) entry() memory.Entry { return memory.NoteEntry(m.parsed()) }
 // set plans next as the memory's content (nil: unchanged), forgetting
 // what was read from the content before.
 func (m *mem) set(next []byte) {
-	m.next, m.sentences, m.view, m.meant = next, nil, nil, nil
+	m.next, m.sentences, m.view, m.meant, m.canon = next, nil, nil, nil, nil
 }
 
 // parsed is the memory as planned so far, parsed.
@@ -113,6 +115,12 @@ type plan struct {
 	// opposed are the pairs found near the same words but of opposite
 	// meaning: contradictions, never duplicates.
 	opposed []opposition
+	// similar are the pairs alike but not provably the same: possible
+	// duplicates, for review. judged counts the pairs the LLM was asked
+	// about; judgedFlags are the flags its verdicts make.
+	similar     []similarPair
+	judged      int
+	judgedFlags []memory.Flag
 	// cycles are the pairs of memories that supersede each other.
 	cycles map[pair]bool
 	// finished is what the run finished of an interrupted one, nil when
@@ -194,7 +202,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 	}
 	rep.Memories = len(p.indexed) - len(p.gone)
 	d.supersede(ctx, p, rep)
-	d.duplicates(p, rep)
+	d.duplicates(ctx, p, rep)
 	merges := p.merges[:0]
 	for _, mg := range p.merges {
 		if d.mergeTexts(ctx, mg, p.today, rep); len(mg.losers) > 0 {

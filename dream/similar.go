@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"maps"
@@ -12,22 +13,62 @@ import (
 	"github.com/vaultmem/vaultmem/text"
 )
 
-// Duplicates are memories of the same type with the same name
-// (normalised: case, spacing and closing punctuation ignored), the same
-// text, or near the same text: 0.4 x the Jaccard index of their word sets
-// + 0.6 x their longest common subsequence of words over the longer's
-// length, at least text.NearDuplicate. Whichever way they were found
-// alike, two memories are duplicates only when they also say the same
-// thing: text.Differ finds no number, date, unit, negation, name,
-// opposite word or replaced word between them. Near the same words with
-// a negation or an opposite between them are a contradiction, flagged
-// for a human. Candidates come from an inverted index of the memories'
+// Two memories merge by themselves only when they are provably the same:
+// their texts are equal after the meaning-preserving normalisations of
+// text.Canonical (case of prose, punctuation, emphasis, number words,
+// formats of equal dates, durations and sizes, a small table of equivalent
+// terms: see docs/merge-rules.md), or every sentence of one is in the
+// other (it merges into the fuller one), or a person said so (same_as in
+// one's frontmatter names the other). A list of known differences is never
+// the gate: whatever the normalisations do not prove the same is not a
+// merge. Memories merely alike (the same name, near the same words, most
+// of one's words in the other) are listed for review as possible
+// duplicates with what differs, unless they contradict each other (then
+// they are flagged as a contradiction) or a person settled them apart
+// (not_same_as). Candidates come from an inverted index of the memories'
 // words, never from all pairs.
+
+// Keys of a memory's frontmatter by which a person settles a possible
+// duplicate: same_as merges it with the memory it links (the next run
+// does), not_same_as keeps the pair apart and off the review list.
+const (
+	sameAsKey    = "same_as"
+	notSameAsKey = "not_same_as"
+)
+
+// reviewJaccard is the least Jaccard index of two memories' word sets for
+// them to be listed as possible duplicates; containShare the least share
+// of one's words in the other's for the same.
+const (
+	reviewJaccard = 0.5
+	containShare  = 0.8
+)
 
 // words are a memory's description and body as words, for comparing.
 func (m *mem) words() []string {
 	desc, _ := m.note.Frontmatter.String("description")
 	return text.Words(desc + "\n" + string(m.note.Body()))
+}
+
+// said is what a memory says, as merges compare it: its body, or its
+// description when it has no body (a name and a description are reworded
+// freely).
+func (m *mem) said() string {
+	n := m.parsed()
+	if body := strings.TrimSpace(string(n.Body())); body != "" {
+		return body
+	}
+	desc, _ := n.Frontmatter.String("description")
+	return desc
+}
+
+// canonical is said in its normal form (see text.Canonical), cached.
+func (m *mem) canonical() string {
+	if m.canon == nil {
+		c := text.Canonical(m.said())
+		m.canon = &c
+	}
+	return *m.canon
 }
 
 // differ reports how a and b differ in meaning (see text.Differ).
@@ -68,9 +109,26 @@ func textKey(m *mem) string {
 	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
 }
 
+// names reports whether m's frontmatter key names o (a link to its note,
+// by name or path).
+func (m *mem) names(key string, o *mem) bool {
+	for _, v := range m.note.Frontmatter.Strings(key) {
+		t := strings.ToLower(strings.TrimSuffix(linkTarget(v), ".md"))
+		p := strings.ToLower(strings.TrimSuffix(o.path, ".md"))
+		if t != "" && (t == p || strings.HasSuffix(p, "/"+t) || t == strings.ToLower(o.name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// settled reports whether a person settled a and b with key (either's
+// frontmatter naming the other).
+func settled(a, b *mem, key string) bool { return a.names(key, b) || b.names(key, a) }
+
 // duplicates plans the merges among the live memories of each type (see
 // duplicatesOf).
-func (d *Dreamer) duplicates(p *plan, rep *Report) {
+func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
 	byKind := map[string][]*mem{}
 	var kinds []string
 	for _, m := range p.mems {
@@ -85,37 +143,64 @@ func (d *Dreamer) duplicates(p *plan, rep *Report) {
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		d.duplicatesOf(p, rep, byKind[k])
+		d.duplicatesOf(ctx, p, rep, byKind[k])
 	}
 }
 
-// duplicatesOf plans the merges among ms, memories of one type: the
-// pairs of duplicates with at least one memory changed since the
-// checkpoint, grouped around winners, the most complete memory first. A
-// group holds only memories that are each a duplicate of its winner
-// (never one that is alike to another member only: A like B and B like C
-// does not make C like A) and that contradict no other member. Pairs near
-// the same words but of opposite meaning are planned as contradictions.
-func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
-	alike := make([]map[int]string, len(ms)) // alike[i][j]: why i and j are duplicates
-	pair := func(i, j int, why string) {
-		if i == j || !ms[i].changed && !ms[j].changed || alike[i][j] != "" {
+// duplicatesOf plans what becomes of the pairs of alike memories among ms,
+// memories of one type, with at least one changed since the checkpoint:
+// merges of the provably same, grouped around winners (the most complete
+// memory first); contradictions; and possible duplicates for review, which
+// the LLM, when there is one, may settle (see judge). A group holds only
+// memories that the winner holds whole (never one alike to another member
+// only: A like B and B like C does not make C like A) and that contradict
+// no other member.
+func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*mem) {
+	into := make([]map[int]string, len(ms)) // into[w][l]: why l may merge into w, which holds all of it
+	mergeable := func(w, l int, why string) {
+		if into[w] == nil {
+			into[w] = map[int]string{}
+		}
+		if into[w][l] == "" {
+			into[w][l] = why
+		}
+	}
+	seen := map[[2]int]bool{}
+	var alike []similarPair
+	consider := func(i, j int, why string) {
+		k := [2]int{min(i, j), max(i, j)}
+		if i == j || !ms[i].changed && !ms[j].changed || seen[k] {
 			return
 		}
-		if diff, differs := differ(ms[i], ms[j]); differs {
-			if diff.Opposite {
-				p.opposed = append(p.opposed, opposition{ms[i], ms[j], why, diff})
-			}
+		seen[k] = true
+		a, b := ms[i], ms[j]
+		switch {
+		case a.canonical() != "" && a.canonical() == b.canonical():
+			mergeable(i, j, "same text")
+			mergeable(j, i, "same text")
+			return
+		case text.Contains(a.said(), b.said()):
+			mergeable(i, j, "contained")
+			return
+		case text.Contains(b.said(), a.said()):
+			mergeable(j, i, "contained")
 			return
 		}
-		if _, contra := contradiction(ms[i], ms[j]); contra {
+		if diff, differs := differ(a, b); differs && diff.Opposite {
+			p.opposed = append(p.opposed, opposition{a, b, why, diff})
 			return
 		}
-		for _, k := range [2][2]int{{i, j}, {j, i}} {
-			if alike[k[0]] == nil {
-				alike[k[0]] = map[int]string{}
-			}
-			alike[k[0]][k[1]] = why
+		if _, contra := contradiction(a, b); contra {
+			p.opposed = append(p.opposed, opposition{a: a, b: b, why: why})
+			return
+		}
+		switch {
+		case settled(a, b, notSameAsKey):
+		case settled(a, b, sameAsKey):
+			mergeable(i, j, sameAsKey)
+			mergeable(j, i, sameAsKey)
+		default:
+			alike = append(alike, similarPair{a: a, b: b, why: why, i: i, j: j})
 		}
 	}
 	sameKey := func(key func(*mem) string, why string) {
@@ -128,7 +213,7 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 		for i, m := range ms {
 			for _, j := range byKey[key(m)] {
 				if j > i {
-					pair(i, j, why)
+					consider(i, j, why)
 				}
 			}
 		}
@@ -136,26 +221,21 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 	sameKey(func(m *mem) string { return normName(m.name) }, "same name")
 	sameKey(textKey, "same text")
 
-	seqs := make([][]string, len(ms))
-	sets := make([]text.WordSet, len(ms))
 	tokens := make([][]string, len(ms))
 	for i, m := range ms {
-		seqs[i] = m.words()
-		sets[i] = text.NewWordSet(seqs[i])
-		tokens[i] = distinct(seqs[i])
+		tokens[i] = distinct(m.words())
 	}
-	for _, c := range candidates(tokens, minJaccard, func(i int) bool { return ms[i].changed }) {
-		i, j := c[0], c[1]
-		if alike[i][j] != "" || !sets[i].MayBeNear(sets[j]) {
-			continue
-		}
-		if s := sets[i].Similarity(sets[j]); s >= text.NearDuplicate {
-			pair(i, j, fmt.Sprintf("near duplicate (%.2f)", s))
-		} else if ms[i].meaning().Negations() != ms[j].meaning().Negations() {
-			// Less alike by words, but all that differs may be a negation.
-			if diff, differs := differ(ms[i], ms[j]); differs && diff.Opposite && diff.Kind == "negation" {
-				p.opposed = append(p.opposed, opposition{ms[i], ms[j], "", diff})
-			}
+	for _, c := range alikeCandidates(tokens, func(i int) bool { return ms[i].changed }) {
+		consider(c[0], c[1], alikeWhy(tokens[c[0]], tokens[c[1]]))
+	}
+	for _, sp := range alike {
+		switch d.judge(ctx, p, rep, sp) {
+		case judgedSame:
+			mergeable(sp.i, sp.j, "judged the same by the LLM")
+			mergeable(sp.j, sp.i, "judged the same by the LLM")
+		case judgedOther:
+		default:
+			p.similar = append(p.similar, sp)
 		}
 	}
 
@@ -170,10 +250,10 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 	}
 	grouped := make([]bool, len(ms))
 	for _, w := range order {
-		if grouped[w] || len(alike[w]) == 0 {
+		if grouped[w] || len(into[w]) == 0 {
 			continue
 		}
-		others := slices.Collect(maps.Keys(alike[w]))
+		others := slices.Collect(maps.Keys(into[w]))
 		slices.SortFunc(others, func(a, b int) int { return rank[a] - rank[b] })
 		mg := &merge{winner: ms[w]}
 		for _, j := range others {
@@ -181,7 +261,7 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 				continue
 			}
 			mg.losers = append(mg.losers, ms[j])
-			mg.reason = surer(mg.reason, alike[w][j])
+			mg.reason = surer(mg.reason, into[w][j])
 			grouped[j] = true
 		}
 		if len(mg.losers) == 0 {
@@ -195,19 +275,101 @@ func (d *Dreamer) duplicatesOf(p *plan, rep *Report, ms []*mem) {
 	}
 }
 
+// similarPair is two alike memories (i and j in the list compared) that
+// are not provably the same: possible duplicates, for review.
+type similarPair struct {
+	a, b *mem
+	why  string // how they are alike
+	i, j int
+}
+
+// reason says what differs between the pair, for a person.
+func (sp similarPair) reason() string {
+	if diff, differs := differ(sp.a, sp.b); differs {
+		return sp.why + "; " + diff.String()
+	}
+	return sp.why + "; worded differently"
+}
+
+// alikeWhy says how alike two memories' word sets are.
+func alikeWhy(a, b []string) string {
+	n := len(intersect(a, b))
+	return fmt.Sprintf("%.0f%% of words shared", 100*float64(n)/float64(max(1, len(a)+len(b)-n)))
+}
+
+// alikeCandidates returns the pairs (i < j) of token sets alike enough to
+// compare, one of each in focus: a Jaccard index of at least
+// reviewJaccard, or at least containShare of one's tokens in the other.
+func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
+	out := slices.Concat(candidates(sets, reviewJaccard, focus), containCandidates(sets, focus))
+	slices.SortFunc(out, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	return slices.Compact(out)
+}
+
+// containCandidates returns the pairs (i < j) of sorted token sets, one of
+// each in focus, where at least containShare of the smaller's tokens are
+// in the larger: by prefix filtering, the smaller shares a token among its
+// rarest len - ceil(share x len) + 1 with the larger.
+func containCandidates(sets [][]string, focus func(int) bool) [][2]int {
+	df := map[string]int{}
+	posting := map[string][]int{}
+	for i, s := range sets {
+		for _, w := range s {
+			df[w]++
+			posting[w] = append(posting[w], i)
+		}
+	}
+	seen := map[[2]int]bool{}
+	var out [][2]int
+	for i, s := range sets {
+		if len(s) == 0 {
+			continue
+		}
+		order := slices.Clone(s)
+		slices.SortFunc(order, func(a, b string) int {
+			if df[a] != df[b] {
+				return df[a] - df[b]
+			}
+			return strings.Compare(a, b)
+		})
+		need := int(math.Ceil(containShare * float64(len(s))))
+		for _, w := range order[:len(s)-need+1] {
+			for _, j := range posting[w] {
+				k := [2]int{min(i, j), max(i, j)}
+				if j == i || len(sets[j]) < len(s) || seen[k] || !focus(i) && !focus(j) {
+					continue
+				}
+				seen[k] = true
+				if len(intersect(s, sets[j])) >= need {
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // surer returns the surer of two reasons for a merge ("" is none): the
-// same name, then the same text, then near the same text.
+// same text, then one held whole in the other, then a person's same_as,
+// then the LLM's judgement.
 func surer(a, b string) string {
 	rank := func(why string) int {
-		switch {
-		case why == "":
-			return 3
-		case why == "same name":
+		switch why {
+		case "":
+			return 4
+		case "same text":
 			return 0
-		case why == "same text":
+		case "contained":
 			return 1
+		case sameAsKey:
+			return 2
 		}
-		return 2
+		return 3
 	}
 	if rank(b) < rank(a) {
 		return b
@@ -241,10 +403,6 @@ func (m *mem) bodyWords() int {
 	}
 	return m.size
 }
-
-// minJaccard is the least Jaccard index of near duplicates: with an LCS
-// ratio of 1, 0.4 x 0.625 + 0.6 = 0.85.
-var minJaccard = (text.NearDuplicate - 0.6) / 0.4
 
 // distinct returns the distinct words of seq, sorted.
 func distinct(seq []string) []string {

@@ -81,7 +81,8 @@ func (d *Dreamer) writeSketches(p *plan, old map[string]sketch) error {
 }
 
 // nearCandidates returns the pairs (by index into sks) of sketches of one
-// kind that may be near duplicates, one of each pair in focus.
+// kind alike enough to compare (see alikeCandidates), one of each pair in
+// focus.
 func nearCandidates(sks []sketch, focus func(int) bool) [][2]int {
 	byKind := map[string][]int{}
 	for i, sk := range sks {
@@ -93,7 +94,7 @@ func nearCandidates(sks []sketch, focus func(int) bool) [][2]int {
 		for j, i := range ids {
 			sets[j] = sks[i].Tokens
 		}
-		for _, c := range candidates(sets, minJaccard, func(j int) bool { return focus(ids[j]) }) {
+		for _, c := range alikeCandidates(sets, func(j int) bool { return focus(ids[j]) }) {
 			out = append(out, [2]int{ids[c[0]], ids[c[1]]})
 		}
 	}

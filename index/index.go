@@ -47,6 +47,10 @@ type Options struct {
 	MaxNoteSize int64
 	// ChunkTokens is the most tokens in one chunk; 0 means 512.
 	ChunkTokens int
+	// MemoryFolder is the vault's memory folder: Memories lists the notes
+	// of a memory type in it only (see memory.InFolder); "" means
+	// "memory".
+	MemoryFolder string
 	// Resident is for long-running processes (a server, a watcher): keyword
 	// search then ranks from a copy of the full-text index kept in memory,
 	// loaded on the first search; after a sync (of any process) the next

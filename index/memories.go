@@ -13,7 +13,10 @@ import (
 // memoryRow is the memories row of live memory m, from name on.
 func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
 
-// Memories returns the live memories, by path: what MEMORY.md lists.
+// Memories returns the live memories, by path: what MEMORY.md lists. A
+// memory is a note of a memory type in the memory folder
+// (Options.MemoryFolder; see memory.InFolder): a person's note elsewhere
+// that carries type: project is reference knowledge, not a memory.
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
@@ -29,7 +32,9 @@ func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash); err != nil {
 			return nil, err
 		}
-		out = append(out, m)
+		if memory.InFolder(m.Path, ix.opts.MemoryFolder) {
+			out = append(out, m)
+		}
 	}
 	return out, rows.Err()
 }

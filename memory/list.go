@@ -62,6 +62,11 @@ type Review struct {
 	// Report makes the review the link to Dream's report (A: its log
 	// note), listed last, for the whole story of what is listed above.
 	Report bool
+	// Duplicate makes the pair possible duplicates (alike, but not
+	// provably the same), not a contradiction; Found is the day Dream
+	// found it (they are listed newest first).
+	Duplicate bool
+	Found     string
 }
 
 // ReportTitle is the title of the link to Dream's report under "Needs
@@ -76,6 +81,10 @@ func ReviewOf(p Proposal) Review {
 // MaxProposalLines is the most proposals MEMORY.md lists; a line says how
 // many more there are and where to see them all.
 const MaxProposalLines = 10
+
+// MaxDuplicateLines is the most possible duplicates MEMORY.md lists, the
+// newest first; a line says how many more.
+const MaxDuplicateLines = 10
 
 // ListStats is what Render made of MEMORY.md.
 type ListStats struct {
@@ -298,16 +307,26 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 	}
 	if slices.ContainsFunc(reviews, func(r Review) bool { return !r.Report }) { // the report alone is nothing to review
 		b.WriteString("## Needs review\n\n")
-		var proposals, reports []Review
+		var proposals, reports, duplicates []Review
 		for _, r := range reviews {
 			switch {
 			case r.Report:
 				reports = append(reports, r)
 			case r.Proposed:
 				proposals = append(proposals, r)
+			case r.Duplicate:
+				duplicates = append(duplicates, r)
 			default:
 				b.WriteString(reviewLine(dir, r) + "\n")
 			}
+		}
+		slices.SortStableFunc(duplicates, func(x, y Review) int { return strings.Compare(y.Found, x.Found) })
+		for i, r := range duplicates {
+			if i == MaxDuplicateLines {
+				fmt.Fprintf(&b, "_%d more possible duplicates not listed: `vaultmem dream --dry-run` lists them all._\n", len(duplicates)-i)
+				break
+			}
+			b.WriteString(reviewLine(dir, r) + "\n")
 		}
 		slices.SortStableFunc(proposals, func(x, y Review) int { return strings.Compare(x.A.Path, y.A.Path) })
 		for i, r := range proposals {
@@ -372,7 +391,11 @@ func Line(dir string, e Entry) string {
 func reviewLine(dir string, r Review) string {
 	a := "[" + escapeTitle(clip(oneLine(r.A.Title), 40)) + "](" + linkTo(dir, r.A.Path) + ")"
 	b := "[" + escapeTitle(clip(oneLine(r.B.Title), 40)) + "](" + linkTo(dir, r.B.Path) + ")"
-	line := "- " + a + " and " + b + " may contradict each other"
+	kind := Contradiction
+	if r.Duplicate {
+		kind = Duplicate
+	}
+	line := "- " + a + " and " + b + " " + kind.Phrase()
 	if reason := oneLine(r.Reason); reason != "" {
 		if room := MaxLineChars - utf8.RuneCountInString(line) - 2; room >= 8 {
 			line += ": " + clip(reason, room)

@@ -198,7 +198,9 @@ func parseReviewLine(dir, line string) (Review, bool) {
 	if r.B.Title, r.B.Path, rest, ok = parseLink(dir, rest); !ok {
 		return Review{}, false
 	}
-	if rest, ok = strings.CutPrefix(rest, " may contradict each other"); !ok {
+	if after, dup := strings.CutPrefix(rest, " "+Duplicate.Phrase()); dup {
+		rest, r.Duplicate = after, true
+	} else if rest, ok = strings.CutPrefix(rest, " "+Contradiction.Phrase()); !ok {
 		return Review{}, false
 	}
 	r.Reason, _ = strings.CutPrefix(rest, ": ")
@@ -277,7 +279,7 @@ func parseLink(dir, s string) (title, p, rest string, ok bool) {
 
 // sameReview reports whether two reviews read the same.
 func sameReview(x, y Review) bool {
-	return x.A.Title == y.A.Title && x.B.Title == y.B.Title && x.Reason == y.Reason && x.Proposed == y.Proposed && x.Source == y.Source
+	return x.A.Title == y.A.Title && x.B.Title == y.B.Title && x.Reason == y.Reason && x.Duplicate == y.Duplicate && x.Proposed == y.Proposed && x.Source == y.Source
 }
 
 // mergeKeyed merges the lines of base, ours and theirs by key (see

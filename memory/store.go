@@ -188,7 +188,7 @@ type RelistOptions struct {
 func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, o RelistOptions) (ListStats, bool, error) {
 	dryRun := o.DryRun
 	var st ListStats
-	changed := false
+	changed, nothing := false, false
 	list := func(current []byte) ([]byte, error) {
 		es, ps := entries, proposals
 		if !dryRun {
@@ -214,6 +214,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 		}
 		next, stats, err := Render(s.listFile, current, es, reviews)
 		st, changed = stats, err == nil && (current == nil || !bytes.Equal(next, current))
+		nothing = len(es) == 0 && len(reviews) == 0
 		return next, err
 	}
 	if dryRun {
@@ -225,7 +226,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			return st, false, err
 		}
 		_, err = list(current)
-		return st, changed, err
+		return st, changed && !(current == nil && nothing), err
 	}
 	var err error
 	for range 2 {
@@ -240,6 +241,11 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 		var next []byte
 		if next, err = list(nil); err != nil {
 			return st, false, err
+		}
+		if nothing {
+			// Nothing to list: a vault of a person's own notes gets no
+			// MEMORY.md until it holds a memory.
+			return st, false, nil
 		}
 		if _, err = s.w.Write(ctx, s.listFile, next, ""); !errors.Is(err, vault.ErrExists) {
 			return st, err == nil, err
@@ -272,7 +278,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 		fm := n.Frontmatter.JSON()
 		_, archived := fm["archived"]
 		_, merged := fm["merged_into"]
-		if !IsType(n.Type()) || archived || merged || vault.IsProposed(n) {
+		if !IsType(n.Type()) || archived || merged || vault.IsProposed(n) || !InFolder(p, s.folder) {
 			continue
 		}
 		out = append(out, NoteEntry(n))
@@ -340,11 +346,47 @@ func (s *Store) CheckList() error {
 // vault, so every machine lists the same).
 const ReviewsFile = "reviews.yaml"
 
-// Flag is a pair of memories, by vault path, flagged for a human.
+// Flag is a pair of memories, by vault path, flagged for a human, or a
+// pair settled apart (see Distinct).
 type Flag struct {
 	A      string `yaml:"a"`
 	B      string `yaml:"b"`
 	Reason string `yaml:"reason"`
+	// Kind says what the pair may be; "" (a Contradiction) in files of
+	// earlier versions.
+	Kind FlagKind `yaml:"kind,omitempty"`
+	// Found is the day (YYYY-MM-DD) Dream found the pair: possible
+	// duplicates are listed newest first.
+	Found string `yaml:"found,omitempty"`
+}
+
+// FlagKind is what a flagged pair may be.
+type FlagKind string
+
+// The kinds of flagged pairs.
+const (
+	// Contradiction: the memories may say opposite things.
+	Contradiction FlagKind = ""
+	// Duplicate: the memories are alike but not provably the same (see
+	// docs/merge-rules.md); a person settles it by archiving one, or by
+	// same_as or not_same_as in one's frontmatter.
+	Duplicate FlagKind = "duplicate"
+	// Distinct: the pair was settled as saying different things (by the
+	// LLM Dream asked); kept so that it is not asked again while both stay
+	// as they are, and never listed.
+	Distinct FlagKind = "distinct"
+)
+
+// Listed reports whether MEMORY.md lists a pair of this kind under "Needs
+// review".
+func (k FlagKind) Listed() bool { return k != Distinct }
+
+// Phrase is what MEMORY.md and the hooks say of a pair of this kind.
+func (k FlagKind) Phrase() string {
+	if k == Duplicate {
+		return "may be duplicates"
+	}
+	return "may contradict each other"
 }
 
 // Flags returns the pairs Dream flagged (none when it never ran).
@@ -386,8 +428,8 @@ func reviewsOf(es []Entry, flags []Flag) []Review {
 	for _, f := range flags {
 		a, okA := byPath[strings.ToLower(f.A)]
 		b, okB := byPath[strings.ToLower(f.B)]
-		if okA && okB {
-			out = append(out, Review{A: a, B: b, Reason: f.Reason})
+		if okA && okB && f.Kind.Listed() {
+			out = append(out, Review{A: a, B: b, Reason: f.Reason, Duplicate: f.Kind == Duplicate, Found: f.Found})
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -67,3 +68,22 @@ func Read(n *markdown.Note) (l Live, ok bool) {
 // MergeRules are how git's merge driver combines two machines' changes to
 // a memory note (see markdown.MergeRules).
 var MergeRules = markdown.MergeRules{Later: []string{"updated"}, Earlier: []string{"created"}}
+
+// InFolder reports whether the note at vault path p is in the memory
+// folder folder, and so is a memory when its type is a memory type: a
+// note elsewhere that carries type: project (a common property in a
+// person's vault) is the person's own, never listed, merged, dated or
+// archived. Folder "" is "memory"; "." (a Claude Code memory folder opened
+// as a vault) holds the notes at the top only. Case is ignored, as
+// Obsidian ignores it.
+func InFolder(p, folder string) bool {
+	if folder == "" {
+		folder = "memory"
+	}
+	folder = strings.Trim(path.Clean("/"+folder), "/")
+	if folder == "" { // "." (or "/"): the notes at the top
+		return p != "" && !strings.Contains(p, "/")
+	}
+	prefix := folder + "/"
+	return len(p) > len(prefix) && strings.EqualFold(p[:len(prefix)], prefix)
+}

@@ -103,6 +103,16 @@ func (sh *shell) printDream(rep *dream.Report) {
 			fmt.Fprintf(w, "          suggestion: %s\n", c.Suggestion)
 		}
 	}
+	for _, c := range rep.PossibleDuplicates {
+		state := "listed  "
+		if !c.New {
+			state = "standing"
+		}
+		fmt.Fprintf(w, "%s  %s and %s may be duplicates: %s\n", state, c.Paths[0], c.Paths[1], c.Reason)
+	}
+	for _, j := range rep.Judged {
+		fmt.Fprintf(w, "judged    %s and %s %s by the LLM: %s\n", j.Paths[0], j.Paths[1], j.Verdict, j.Reason)
+	}
 	for _, f := range rep.DatesFixed {
 		fmt.Fprintf(w, "dated     %s:%d %q as %s\n", f.Path, f.Line, f.From, f.To)
 	}
