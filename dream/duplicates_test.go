@@ -96,7 +96,7 @@ func pairOutcome(t *testing.T, a, b string) outcome {
 // TestDuplicateRuleOnLabelledSet ./dream), the one BENCHMARKS.md shows.
 func TestDuplicateRuleOnLabelledSet(t *testing.T) {
 	pairs := readPairs(t)
-	if len(pairs) < 200 { // TEMP 400
+	if len(pairs) < 400 {
 		t.Fatalf("%d pairs, want at least 400", len(pairs))
 	}
 	type tally struct {
