@@ -183,7 +183,11 @@ func (d *Dreamer) contradictions(p *plan) error {
 	}
 	p.flagsSum = sum
 	keep := map[pair]memory.Flag{}
+	listed := map[pair]memory.Flag{} // the possible duplicates listed before
 	for _, f := range old {
+		if f.Kind == memory.Duplicate {
+			listed[pairOf(f.A, f.B)] = f
+		}
 		if !p.live(f.A) || !p.live(f.B) {
 			continue
 		}
@@ -266,8 +270,13 @@ func (d *Dreamer) contradictions(p *plan) error {
 		if _, ok := keep[k]; ok || sp.a.archived || sp.b.archived || supersedes(sp.a, sp.b) || supersedes(sp.b, sp.a) {
 			continue
 		}
-		keep[k] = memory.Flag{A: k[0], B: k[1], Reason: sp.reason(), Kind: memory.Duplicate, Found: p.today}
-		p.fresh[k] = true
+		f := memory.Flag{A: k[0], B: k[1], Reason: sp.reason(), Kind: memory.Duplicate, Found: p.today}
+		if was, ok := listed[k]; ok { // found again: as old as it was
+			f.Found = was.Found
+		} else {
+			p.fresh[k] = true
+		}
+		keep[k] = f
 	}
 	for _, f := range keep {
 		p.flags = append(p.flags, f)

@@ -58,11 +58,22 @@ func openTestVault(t testing.TB, dir string) *testVault {
 }
 
 // dreamer returns a Dreamer of the vault with o, on the test's clock.
+// A memory folder other than "memory" reopens the index with it, as the
+// app opens it.
 func (tv *testVault) dreamer(o Options) *Dreamer {
+	if o.Folder != "" && o.Folder != "memory" {
+		tv.ix.Close()
+		ix, err := index.Open(context.Background(), tv.v.Abs(vault.CacheDir), index.Options{NoVectors: true, MemoryFolder: o.Folder})
+		if err != nil {
+			tv.t.Fatal(err)
+		}
+		tv.t.Cleanup(func() { ix.Close() })
+		tv.ix = ix
+	}
 	w := vault.NewWriter(tv.v, vault.WriterOptions{})
 	clock := func() time.Time { return tv.now }
 	o.Now = clock
-	return New(tv.v, w, tv.ix, memory.NewStore(w, tv.ix, memory.StoreOptions{Now: clock}), o)
+	return New(tv.v, w, tv.ix, memory.NewStore(w, tv.ix, memory.StoreOptions{Folder: o.Folder, Now: clock}), o)
 }
 
 func (tv *testVault) write(p, content string) {

@@ -94,7 +94,7 @@ func TestNoChainedMerge(t *testing.T) {
 func TestDreamLogHasAType(t *testing.T) {
 	for _, old := range []string{"", "# Dream log\n\nOld entries by hand.\n", "---\ndescription: kept\n---\n\nOld entries.\n"} {
 		files := map[string]string{
-			"memory/a.md": memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+			"memory/a.md": memoryNote("A", "project", "x", "", "Same text. And more of it.\n"),
 			"memory/b.md": memoryNote("a", "project", "x", "", "Same text.\n"),
 		}
 		if old != "" {

@@ -59,9 +59,12 @@ func TestCommit(t *testing.T) {
 	}
 }
 
-// TestLLM: a good rewrite is used (the winner's own words kept in the
-// archived note); a rewrite that drops a fact, an HTTP error and a timeout
-// all fall back to the merged blocks, saying why.
+// TestLLM: with an LLM, alike memories that are not provably the same are
+// judged: "same" merges them keeping every sentence of both (a rewrite
+// that drops or rewords one is not used), "different" keeps them apart and
+// off the review list without asking again, "contradicts" flags them; an
+// HTTP error, a timeout or an answer that is no verdict leave the pair
+// listed for review, saying why.
 func TestLLM(t *testing.T) {
 	files := map[string]string{
 		"memory/a.md": memoryNote("Deploys", "project", "x", "", "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays.\n\nSee [[runbook]].\n"),
@@ -69,36 +72,48 @@ func TestLLM(t *testing.T) {
 		"memory/c.md": memoryNote("Tabs", "feedback", "x", "", "Always use tabs.\n"),
 		"memory/d.md": memoryNote("Spaces", "feedback", "x", "", "Never use tabs.\n"),
 	}
+	const whole = "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays. See [[runbook]]. Deploys go out Tuesdays after standup."
 	for _, tt := range []struct {
-		name, answer string
-		status       int
-		delay        time.Duration
-		rewritten    bool
-		why          string
+		name, verdict, rewrite string
+		status                 int
+		delay                  time.Duration
+		merged, rewritten      bool
+		listed, flagged        int
+		why                    string
 	}{
-		{"good", "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays. See [[runbook]].", 200, 0, true, ""},
-		{"drops a fact", "Deploys go out on Tuesdays after the standup, never on Fridays. See [[runbook]].", 200, 0, false, `drops "10:00"`},
-		{"HTTP error", "", 500, 0, false, "HTTP 500"},
-		{"timeout", "too late", 200, 2 * time.Second, false, "deadline"},
+		{name: "same, a rewrite that keeps every sentence", verdict: "SAME: both say when deploys go out", rewrite: whole, status: 200, merged: true, rewritten: true, flagged: 1},
+		{name: "same, a rewrite that drops one", verdict: "SAME: both say when deploys go out", status: 200, merged: true, flagged: 1,
+			rewrite: "Deploys go out on Tuesdays at 10:00 after the standup, never on Fridays. See [[runbook]].", why: "drops or rewords a sentence"},
+		{name: "different", verdict: "DIFFERENT: one gives the time", status: 200, flagged: 1},
+		{name: "contradicts", verdict: "CONTRADICTS: they disagree", status: 200, flagged: 2},
+		{name: "no verdict", verdict: "Maybe.", status: 200, listed: 1, flagged: 1, why: "not SAME, DIFFERENT or CONTRADICTS"},
+		{name: "HTTP error", status: 500, listed: 1, flagged: 1, why: "HTTP 500"},
+		{name: "timeout", verdict: "SAME: late", status: 200, delay: 2 * time.Second, listed: 1, flagged: 1, why: "deadline"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			judged := 0
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				var req struct {
 					Messages []struct{ Content string }
 				}
 				json.NewDecoder(r.Body).Decode(&req)
-				select {
-				case <-time.After(tt.delay):
-				case <-r.Context().Done():
-					return
+				prompt := req.Messages[0].Content
+				answer := tt.rewrite
+				switch {
+				case strings.Contains(prompt, "may contradict"):
+					answer = "Keep the newer one."
+				case strings.Contains(prompt, "Do they say the same thing"):
+					judged++
+					answer = tt.verdict
+					select {
+					case <-time.After(tt.delay):
+					case <-r.Context().Done():
+						return
+					}
 				}
 				if tt.status != 200 {
 					w.WriteHeader(tt.status)
 					return
-				}
-				answer := tt.answer
-				if strings.Contains(req.Messages[0].Content, "may contradict") {
-					answer = "Keep the newer one."
 				}
 				json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]string{"content": answer}}}})
 			}))
@@ -106,25 +121,34 @@ func TestLLM(t *testing.T) {
 			tv := newTestVault(t, files)
 			tv.d = tv.dreamer(Options{LLM: &chat.Options{URL: srv.URL, Model: "m", Timeout: 200 * time.Millisecond}})
 			rep := tv.run(RunOptions{})
-			if len(rep.Merged) != 1 || rep.Merged[0].Rewritten != tt.rewritten {
+			if tt.merged != (len(rep.Merged) == 1) || tt.merged && (rep.Merged[0].Rewritten != tt.rewritten || rep.Merged[0].Reason != "judged the same by the LLM") {
 				t.Fatalf("merged %+v", rep.Merged)
+			}
+			if len(rep.PossibleDuplicates) != tt.listed || len(rep.Contradictions) != tt.flagged {
+				t.Errorf("listed %+v, flagged %+v", rep.PossibleDuplicates, rep.Contradictions)
 			}
 			if !strings.Contains(rep.LLMError, tt.why) || (tt.why == "") != (rep.LLMError == "") {
 				t.Errorf("llm error %q, want %q", rep.LLMError, tt.why)
 			}
 			winner := tv.read("memory/a.md")
-			if tt.rewritten {
-				if !strings.HasSuffix(winner, "\n"+tt.answer+"\n") {
+			if tt.merged {
+				// Nothing of either text is lost from the winner.
+				if !strings.Contains(winner, "at 10:00") || !strings.Contains(winner, "Deploys go out Tuesdays after standup.") {
 					t.Errorf("winner:\n%s", winner)
 				}
-				if loser := tv.read("memory/b.md"); !strings.Contains(loser, "## Deploys, before the merge\n\nDeploys go out on Tuesdays at 10:00") {
-					t.Errorf("the winner's own words are lost:\n%s", loser)
+				if !strings.Contains(tv.read("memory/dream-log.md"), "Asked the LLM about") {
+					t.Error("the verdict is not in the dream log")
 				}
-				if len(rep.Contradictions) != 1 || rep.Contradictions[0].Suggestion != "Keep the newer one." {
-					t.Errorf("contradictions: %+v", rep.Contradictions)
+			}
+			if tt.name == "different" {
+				if strings.Contains(tv.read("MEMORY.md"), "may be duplicates") {
+					t.Errorf("a pair judged different is listed:\n%s", tv.read("MEMORY.md"))
 				}
-			} else if !strings.Contains(winner, "Deploys go out Tuesdays after standup.") {
-				t.Errorf("fallback winner:\n%s", winner)
+				tv.write("memory/c.md", memoryNote("Tabs", "feedback", "x", "", "Always use tabs, said twice.\n"))
+				tv.run(RunOptions{})
+				if judged != 1 {
+					t.Errorf("the LLM was asked %d times about one pair that did not change", judged)
+				}
 			}
 		})
 	}
@@ -309,7 +333,9 @@ var (
 )
 
 // TestIncrementalMatchesFull: after new memories, an incremental run
-// (sketches, reading only what may pair) finds what a full run finds.
+// (sketches, reading only what may pair) finds what a full run finds: a
+// memory of the same text merged, a contradiction flagged, a rewording
+// listed for review.
 func TestIncrementalMatchesFull(t *testing.T) {
 	files := map[string]string{
 		"memory/tabs.md":   memoryNote("Tabs", "feedback", "indentation", "", "Always use tabs for indentation in Go files.\n"),
@@ -341,14 +367,14 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	if !reflect.DeepEqual(reports[0], reports[1]) {
 		t.Errorf("incremental:\n%+v\nfull:\n%+v", reports[0], reports[1])
 	}
-	if len(reports[0].Merged) != 2 || len(reports[0].Contradictions) != 1 {
+	if len(reports[0].Merged) != 1 || len(reports[0].Contradictions) != 1 || len(reports[0].PossibleDuplicates) != 1 {
 		t.Errorf("found %+v", reports[0])
 	}
 }
 
-// TestLLMMergeKeepsTheWinnersWords: the LLM's text replaces the winner's
-// words only when the note that keeps them is written first; a human's
-// save of either note while the LLM answers leaves both as they were.
+// TestLLMMergeKeepsTheWinnersWords: a human's save of either note while
+// the LLM judges them leaves both as they were: the merge it calls for is
+// not made.
 func TestLLMMergeKeepsTheWinnersWords(t *testing.T) {
 	winner := memoryNote("Deploys", "project", "x", "", "ORIGINAL-WINNER-PROSE: deploys go out on Tuesdays at 10:00 after the standup.\n")
 	loser := memoryNote("deploys", "project", "x", "", "Deploys go out Tuesdays.\n")
@@ -359,7 +385,7 @@ func TestLLMMergeKeepsTheWinnersWords(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				tv.write(edited, human) // saved in Obsidian while the LLM answers
 				json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]string{
-					"content": "Deploys go out on Tuesdays at 10:00 after the standup."}}}})
+					"content": "SAME: both say when deploys go out"}}}})
 			}))
 			defer srv.Close()
 			tv.d = tv.dreamer(Options{LLM: &chat.Options{URL: srv.URL, Model: "m"}})

@@ -165,6 +165,10 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			into[w][l] = why
 		}
 	}
+	tokens := make([][]string, len(ms))
+	for i, m := range ms {
+		tokens[i] = distinct(m.words())
+	}
 	seen := map[[2]int]bool{}
 	var alike []similarPair
 	consider := func(i, j int, why string) {
@@ -199,7 +203,7 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 		case settled(a, b, sameAsKey):
 			mergeable(i, j, sameAsKey)
 			mergeable(j, i, sameAsKey)
-		default:
+		case why == "same name" || !apartFacts(a, b, tokens[i], tokens[j]):
 			alike = append(alike, similarPair{a: a, b: b, why: why, i: i, j: j})
 		}
 	}
@@ -221,10 +225,6 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 	sameKey(func(m *mem) string { return normName(m.name) }, "same name")
 	sameKey(textKey, "same text")
 
-	tokens := make([][]string, len(ms))
-	for i, m := range ms {
-		tokens[i] = distinct(m.words())
-	}
 	for _, c := range alikeCandidates(tokens, func(i int) bool { return ms[i].changed }) {
 		consider(c[0], c[1], alikeWhy(tokens[c[0]], tokens[c[1]]))
 	}
@@ -289,6 +289,25 @@ func (sp similarPair) reason() string {
 		return sp.why + "; " + diff.String()
 	}
 	return sp.why + "; worded differently"
+}
+
+// factJaccard is the least Jaccard index of two memories' word sets, when
+// they differ in a fact (a number, a date, a unit, a name...), for them to
+// be listed as possible duplicates: below it they are two memories of one
+// shape ("the limit of service A is 60", "... of service B is 100"), which
+// a person need not be asked about.
+const factJaccard = 0.8
+
+// apartFacts reports whether a and b (with the distinct words ta, tb)
+// differ in a fact and share too few words for one to be an update of the
+// other (see factJaccard).
+func apartFacts(a, b *mem, ta, tb []string) bool {
+	diff, differs := differ(a, b)
+	if !differs || diff.Kind == "word" {
+		return false
+	}
+	n := len(intersect(ta, tb))
+	return float64(n) < factJaccard*float64(len(ta)+len(tb)-n)
 }
 
 // alikeWhy says how alike two memories' word sets are.

@@ -52,7 +52,7 @@ func TestNoContradictionMerged(t *testing.T) {
 // reported, never rewritten at the old link's place.
 func TestRelinkStaleIndex(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
-		"memory/a.md":    memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+		"memory/a.md":    memoryNote("A", "project", "x", "", "Same text. And more of it.\n"),
 		"memory/b.md":    memoryNote("a", "project", "x", "", "Same text.\n"),
 		"notes/n.md":     "See [[b]] today.\n",
 		"notes/other.md": "other\n",
@@ -74,7 +74,7 @@ func TestRelinkStaleIndex(t *testing.T) {
 // TestRelinkInTable: a link in a table row keeps its pipe escaped.
 func TestRelinkInTable(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
-		"memory/a.md": memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
+		"memory/a.md": memoryNote("A", "project", "x", "", "Same text. And more of it.\n"),
 		"memory/b.md": memoryNote("a", "project", "x", "", "Same text.\n"),
 		"notes/t.md":  "| link | note |\n|---|---|\n| [[b]] | x |\n| [[b\\|shown]] | y |\n\nAnd [[b]] outside.\n",
 	})
