@@ -31,6 +31,9 @@ func TestInitIsIdempotentAndTouchesNoNote(t *testing.T) {
 	if !reflect.DeepEqual(first.Created, want) {
 		t.Errorf("created %v, want %v", first.Created, want)
 	}
+	if _, err := os.Stat(filepath.Join(dir, "MEMORY.md")); !os.IsNotExist(err) {
+		t.Errorf("init wrote MEMORY.md in a vault with no memory (%v)", err)
+	}
 	if out := ok(t, dir, "init"); !strings.Contains(out, "already a vaultmem vault") {
 		t.Errorf("second init: %q", out)
 	}

@@ -19,6 +19,14 @@ import (
 // search run (and skip its own sync) meanwhile, and exits 0 on SIGINT.
 func TestWatchCommand(t *testing.T) {
 	dir := newVault(t)
+	// A person's note with a memory type, outside the memory folder: no
+	// memory, so the first sync writes no MEMORY.md.
+	if err := os.MkdirAll(filepath.Join(dir, "Projects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Projects", "Kitchen renovation.md"), []byte("---\ntype: project\n---\nCall the contractor.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(os.Args[0], "--vault", dir, "watch", "--json")
 	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
@@ -58,6 +66,9 @@ func TestWatchCommand(t *testing.T) {
 	}
 	if ev := next(); !ev.Rescan {
 		t.Errorf("first event is not the initial sync: %+v", ev)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MEMORY.md")); !os.IsNotExist(err) {
+		t.Errorf("the first sync of a vault with no memory wrote MEMORY.md (%v)", err)
 	}
 
 	note := "---\nname: Deploys\ndescription: deploy day\ntype: project\n---\nDeploys go out on Tuesdays."
