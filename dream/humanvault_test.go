@@ -52,4 +52,3 @@ func TestHumanNotesAreNotMemories(t *testing.T) {
 		t.Errorf("MEMORY.md:\n%s", idx)
 	}
 }
-

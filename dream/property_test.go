@@ -97,7 +97,9 @@ var normalisations = []struct {
 		}
 		return s + ".", true
 	}},
-	{"spacing", func(r *rand.Rand, s string) (string, bool) { return strings.Replace(s, " ", "  ", 1), strings.Contains(s, " ") }},
+	{"spacing", func(r *rand.Rand, s string) (string, bool) {
+		return strings.Replace(s, " ", "  ", 1), strings.Contains(s, " ")
+	}},
 	{"emphasis", replaceOne(regexp.MustCompile(`\b[a-z]{4,}\b`), func(r *rand.Rand, m string) string { return "*" + m + "*" })},
 	{"bold", replaceOne(regexp.MustCompile(`\b[a-z]{4,}\b`), func(r *rand.Rand, m string) string { return "**" + m + "**" })},
 	{"case of a prose word", replaceOne(regexp.MustCompile(`\b(the|use|run|always|never|before|after)\b`), func(r *rand.Rand, m string) string { return strings.ToUpper(m[:1]) + m[1:] })},

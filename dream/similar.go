@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -27,14 +28,6 @@ import (
 // they are flagged as a contradiction) or a person settled them apart
 // (not_same_as). Candidates come from an inverted index of the memories'
 // words, never from all pairs.
-
-// Keys of a memory's frontmatter by which a person settles a possible
-// duplicate: same_as merges it with the memory it links (the next run
-// does), not_same_as keeps the pair apart and off the review list.
-const (
-	sameAsKey    = "same_as"
-	notSameAsKey = "not_same_as"
-)
 
 // reviewJaccard is the least Jaccard index of two memories' word sets for
 // them to be listed as possible duplicates; containShare the least share
@@ -109,22 +102,11 @@ func textKey(m *mem) string {
 	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
 }
 
-// names reports whether m's frontmatter key names o (a link to its note,
-// by name or path).
-func (m *mem) names(key string, o *mem) bool {
-	for _, v := range m.note.Frontmatter.Strings(key) {
-		t := strings.ToLower(strings.TrimSuffix(linkTarget(v), ".md"))
-		p := strings.ToLower(strings.TrimSuffix(o.path, ".md"))
-		if t != "" && (t == p || strings.HasSuffix(p, "/"+t) || t == strings.ToLower(o.name)) {
-			return true
-		}
-	}
-	return false
-}
-
 // settled reports whether a person settled a and b with key (either's
-// frontmatter naming the other).
-func settled(a, b *mem, key string) bool { return a.names(key, b) || b.names(key, a) }
+// frontmatter naming the other: see memory.Names).
+func settled(a, b *mem, key string) bool {
+	return memory.Names(a.note, key, b.path, b.name) || memory.Names(b.note, key, a.path, a.name)
+}
 
 // duplicates plans the merges among the live memories of each type (see
 // duplicatesOf).
@@ -199,10 +181,10 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			return
 		}
 		switch {
-		case settled(a, b, notSameAsKey):
-		case settled(a, b, sameAsKey):
-			mergeable(i, j, sameAsKey)
-			mergeable(j, i, sameAsKey)
+		case settled(a, b, memory.NotSameAsKey):
+		case settled(a, b, memory.SameAsKey):
+			mergeable(i, j, memory.SameAsKey)
+			mergeable(j, i, memory.SameAsKey)
 		case why == "same name" || !apartFacts(a, b, tokens[i], tokens[j]):
 			alike = append(alike, similarPair{a: a, b: b, why: why, i: i, j: j})
 		}
@@ -385,7 +367,7 @@ func surer(a, b string) string {
 			return 0
 		case "contained":
 			return 1
-		case sameAsKey:
+		case memory.SameAsKey:
 			return 2
 		}
 		return 3

@@ -155,6 +155,7 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	if err != nil {
 		return ListStats{}, err
 	}
+	flags = slices.DeleteFunc(flags, s.settled)
 	proposals, err := s.ix.Proposed(ctx)
 	if err != nil {
 		return ListStats{}, err
@@ -416,6 +417,30 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	}
 	_, err = s.w.WriteState(ctx, ReviewsFile, b, expected)
 	return err
+}
+
+// settled reports whether f is a possible duplicate that a person has
+// settled since Dream listed it: one of the two names the other with
+// same_as (the next Dream merges them) or not_same_as. Reading the two
+// notes costs little: MEMORY.md lists few pairs.
+func (s *Store) settled(f Flag) bool {
+	if f.Kind != Duplicate {
+		return false
+	}
+	var notes [2]*markdown.Note
+	for i, p := range []string{f.A, f.B} {
+		b, _, err := s.w.Read(p)
+		if err != nil {
+			return false
+		}
+		notes[i] = markdown.Parse(p, b)
+	}
+	for _, key := range []string{SameAsKey, NotSameAsKey} {
+		if Names(notes[0], key, f.B, NoteEntry(notes[1]).Title) || Names(notes[1], key, f.A, NoteEntry(notes[0]).Title) {
+			return true
+		}
+	}
+	return false
 }
 
 // reviewsOf are the flagged pairs whose memories are both in es.

@@ -87,3 +87,29 @@ func InFolder(p, folder string) bool {
 	prefix := folder + "/"
 	return len(p) > len(prefix) && strings.EqualFold(p[:len(prefix)], prefix)
 }
+
+// Keys of a memory's frontmatter by which a person settles a possible
+// duplicate (see FlagKind): SameAsKey links the memory it is the same as
+// (Dream merges them), NotSameAsKey the one it is not (never listed
+// again).
+const (
+	SameAsKey    = "same_as"
+	NotSameAsKey = "not_same_as"
+)
+
+// Names reports whether note n's frontmatter key links the note at vault
+// path p, whose name (frontmatter name, or title) is name: a wikilink or a
+// plain value naming it by name, by file name or by path, case ignored.
+func Names(n *markdown.Note, key, p, name string) bool {
+	stem := strings.ToLower(strings.TrimSuffix(p, ".md"))
+	for _, v := range n.Frontmatter.Strings(key) {
+		t := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "[["), "]]")
+		t, _, _ = strings.Cut(t, "|")
+		t, _, _ = strings.Cut(t, "#")
+		t = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(t), ".md"))
+		if t != "" && (t == stem || strings.HasSuffix(stem, "/"+t) || t == strings.ToLower(strings.TrimSpace(name))) {
+			return true
+		}
+	}
+	return false
+}
