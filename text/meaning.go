@@ -73,13 +73,16 @@ func Differ(a, aWords, b, bWords string) (d Difference, ok bool) {
 type Meaning struct {
 	facts     facts
 	words     []token
+	occ       []occurrence // the phrases of words with an opposite
 	negations int
 }
 
 // NewMeaning reads text, with words the part of it a rewording may not
 // change freely (see Differ).
 func NewMeaning(text, words string) *Meaning {
-	m := &Meaning{facts: factsOf(tokenize(text)), words: tokenize(words)}
+	m := &Meaning{facts: factsOf(tokenize(expandElisions(text))), words: tokenize(markOperators(expandElisions(words)))}
+	m.facts.opposites = oppositesOf(m.words)
+	m.occ = occurrencesOf(m.words)
 	for i := range m.words {
 		if isNegation(m.words, i) {
 			m.negations++
@@ -93,8 +96,13 @@ func NewMeaning(text, words string) *Meaning {
 // differ only in where they put them.
 func (m *Meaning) Negations() int { return m.negations }
 
-// Differ reports how m and o differ in meaning (see Differ).
+// Differ reports how m and o differ in meaning (see Differ). What turns
+// one around comes first, whatever else differs: an opposite where the
+// words align, or two words swapped (see opposed).
 func (m *Meaning) Differ(o *Meaning) (Difference, bool) {
+	if d, ok := opposed(m, o); ok {
+		return d, true
+	}
 	if d, ok := m.facts.differ(o.facts); ok {
 		return d, true
 	}
