@@ -97,24 +97,30 @@ func NewMeaning(text, words string) *Meaning {
 func (m *Meaning) Negations() int { return m.negations }
 
 // Differ reports how m and o differ in meaning (see Differ). What turns
-// one around comes first, whatever else differs: an opposite where the
-// words align, or two words swapped (see opposed).
+// one around comes first, whatever else the texts differ in (a memory's
+// name, say): an opposite where the words align, two words swapped (see
+// opposed), a negation all that differs between the words, an opposite
+// anywhere in words otherwise alike (see anywhereOpposite).
 func (m *Meaning) Differ(o *Meaning) (Difference, bool) {
 	if d, ok := opposed(m, o); ok {
+		return d, true
+	}
+	al := align(m.words, o.words)
+	neg, negated := al.negated()
+	if negated && !al.added() {
+		// A negation is a contradiction when it is all that differs
+		// between the words: "run the tests" and "never run the tests".
+		neg.Opposite = true
+		return neg, true
+	}
+	if d, ok := anywhereOpposite(m, o); ok {
 		return d, true
 	}
 	if d, ok := m.facts.differ(o.facts); ok {
 		return d, true
 	}
-	al := align(m.words, o.words)
 	if d, ok := al.replaced(); ok {
 		return d, true
 	}
-	if d, ok := al.negated(); ok {
-		// A negation is a contradiction when it is all that differs:
-		// "run the tests" and "never run the tests".
-		d.Opposite = !al.added()
-		return d, true
-	}
-	return Difference{}, false
+	return neg, negated
 }

@@ -116,18 +116,6 @@ func (f facts) differ(g facts) (Difference, bool) {
 	if len(fOnly) > 0 && len(gOnly) > 0 {
 		return Difference{Kind: "name", A: strings.Join(fOnly, " "), B: strings.Join(gOnly, " ")}, true
 	}
-	for w, s := range sortedMap(f.opposites) {
-		if _, ok := g.opposites[w]; ok {
-			continue
-		}
-		for v, t := range sortedMap(g.opposites) {
-			if t.pair == s.pair && t.side != s.side {
-				if _, ok := f.opposites[v]; !ok {
-					return Difference{Kind: "opposite", A: w, B: v, Opposite: true}, true
-				}
-			}
-		}
-	}
 	return Difference{}, false
 }
 

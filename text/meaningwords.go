@@ -65,8 +65,8 @@ var negationCompanions = map[string]string{
 }
 
 // cjkNegationCompanions complete the negating character before them:
-// 不再 ("no longer"), 没有 ("have not").
-var cjkNegationCompanions = map[string]string{"再": "不", "有": "没沒"}
+// 不再 ("no longer").
+var cjkNegationCompanions = map[string]string{"再": "不"}
 
 // restrictingWords narrow what a sentence says to a part of it, each as
 // one normal form.

@@ -64,7 +64,7 @@ var oppositeLines = []string{
 	"@avant | après", "@activer activé activée | désactiver désactivé désactivée",
 	"@augmenter augmente | réduire réduit diminuer diminue", "@autoriser autorise autorisé | interdire interdit", "@meilleur mieux | pire",
 	// Chinese and Japanese (cjkOpposites count anywhere).
-	"@前 | 后 後", "@可以 能够 | 不能 不可以 不可", "@更多 | 更少", "@更快 快 | 更慢 慢", "@更好 | 更差", "@接受 | 拒绝",
+	"@前 | 后 後", "@开启 启用 打开 | 关闭 禁用", "@可以 能够 | 不能 不可以 不可", "@更多 | 更少", "@更快 快 | 更慢 慢", "@更好 | 更差", "@接受 | 拒绝",
 	"@包括 包含 | 排除", "@添加 | 删除 移除", "@提高 | 降低", "@开 | 关", "@是 | 否",
 	"@有効 | 無効", "@増加 増やす 増え | 減少 減らす 減", "@許可 | 禁止", "@開始 | 終了 停止", "@上げ | 下げ", "@オン | オフ",
 }
@@ -170,7 +170,9 @@ func occurrencesOf(ts []token) []occurrence {
 					break
 				}
 			}
-			if match {
+			// A negation word ("without", "no") is counted as one (see
+			// alignedOpposite).
+			if match && !(len(p.units) == 1 && isNegation(ts, i)) {
 				out = append(out, occurrence{p, i, i + len(p.units)})
 			}
 		}
@@ -267,12 +269,13 @@ func (s *tokenSide) hasSide(h, g, side int) bool {
 	return false
 }
 
-// negations counts the negations of sentence sent outside the phrases of
-// occurrence o (不能 negates by itself, as the opposite of 可以).
-func (s *tokenSide) negations(sent int, o occurrence) int {
+// negations counts the negations of sentence sent outside the phrases
+// found opposite (不能 is the opposite of 可以, not one more negation).
+func (s *tokenSide) negations(sent int, outside []occurrence) int {
 	n := 0
 	for i := range s.toks {
-		if s.sentence[i] == sent && (i < o.start || i >= o.end) && isNegation(s.toks, i) {
+		if s.sentence[i] == sent && isNegation(s.toks, i) &&
+			!slices.ContainsFunc(outside, func(o occurrence) bool { return i >= o.start && i < o.end }) {
 			n++
 		}
 	}
@@ -305,10 +308,12 @@ const maxLeftover = 1
 // alignedOpposite returns the first place where one text has a phrase
 // and the other its opposite (or another quantity: "once" and "twice"),
 // in the same stretch of the aligned texts with at most maxLeftover other
-// content words each, and their sentences alike in negation (one more
-// negation turns the opposite back: "allowed" and "not denied"). Longer
-// phrases come first ("up to date" and "out of date", not "up" and
-// "out").
+// content words each, in a sentence the negations do not turn back: one
+// more negation in one of them ("allowed" and "not denied" say the same,
+// "faster with the cache" and "slower without it" too). Several such
+// places in a sentence turn it once ("add it to" and "remove it from").
+// Longer phrases come first ("up to date" and "out of date", not "up"
+// and "out").
 func alignedOpposite(x, y *tokenSide) (Difference, bool) {
 	type found struct{ a, b occurrence }
 	var all []found
@@ -330,25 +335,43 @@ func alignedOpposite(x, y *tokenSide) (Difference, bool) {
 			if x.leftover(h, oa) > maxLeftover || y.leftover(h, ob) > maxLeftover {
 				continue
 			}
-			na, nb := x.negations(x.sentence[oa.start], oa), y.negations(y.sentence[ob.start], ob)
-			if (na-nb)%2 != 0 {
-				continue
-			}
 			all = append(all, found{oa, ob})
 		}
 	}
-	if len(all) == 0 {
-		return Difference{}, false
-	}
-	f := slices.MaxFunc(all, func(p, q found) int {
-		lp, lq := p.a.end-p.a.start+p.b.end-p.b.start, q.a.end-q.a.start+q.b.end-q.b.start
-		if lp != lq {
-			return lp - lq
+	// The sentences of a, in order, each with the places found in it.
+	bySentence := map[int][]found{}
+	var sentences []int
+	for _, f := range all {
+		s := x.sentence[f.a.start]
+		if bySentence[s] == nil {
+			sentences = append(sentences, s)
 		}
-		return q.a.start - p.a.start // the first, of the longest
-	})
-	return Difference{Kind: "opposite", A: x.shown(f.a.start, f.a.end), B: y.shown(f.b.start, f.b.end), Opposite: true}, true
+		bySentence[s] = append(bySentence[s], f)
+	}
+	slices.Sort(sentences)
+	for _, s := range sentences {
+		fs := bySentence[s]
+		var inA, inB []occurrence
+		for _, f := range fs {
+			inA, inB = append(inA, f.a), append(inB, f.b)
+		}
+		turns := 1 + abs(x.negations(s, inA)-y.negations(y.sentence[fs[0].b.start], inB))
+		if turns%2 == 0 {
+			continue
+		}
+		f := slices.MaxFunc(fs, func(p, q found) int {
+			lp, lq := p.a.end-p.a.start+p.b.end-p.b.start, q.a.end-q.a.start+q.b.end-q.b.start
+			if lp != lq {
+				return lp - lq
+			}
+			return q.a.start - p.a.start // the first, of the longest
+		})
+		return Difference{Kind: "opposite", A: x.shown(f.a.start, f.a.end), B: y.shown(f.b.start, f.b.end), Opposite: true}, true
+	}
+	return Difference{}, false
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // coordinators join words whose order does not matter ("pnpm and npm").
 var coordinators = wordSet("and or nor & und oder y o e et ou 和 与 與 或 及 跟 、")
@@ -462,6 +485,79 @@ func opposed(m, o *Meaning) (Difference, bool) {
 	return Difference{}, false
 }
 
+// minAlike is the least Jaccard index of two texts' content words, those
+// of an opposite left out, for the opposite to count anywhere in them:
+// "Before merging, run the tests" and "Run the tests after merging" say
+// the reverse; "Test before merging" and "Clean up the old branches
+// after merging" say two things.
+const minAlike = 0.5
+
+// anywhereOpposite returns a word of m and its opposite in o, wherever
+// they stand (see oppositeSides and cjkOpposites), when neither text has
+// the other's word, the rest of their content words are alike (see
+// minAlike), and their negations do not turn it back (an odd number more
+// in one: "allowed" and "not forbidden").
+func anywhereOpposite(m, o *Meaning) (Difference, bool) {
+	if abs(m.negations-o.negations)%2 != 0 {
+		return Difference{}, false
+	}
+	f, g := m.facts.opposites, o.facts.opposites
+	for w, s := range sortedMap(f) {
+		if _, ok := g[w]; ok {
+			continue
+		}
+		for v, t := range sortedMap(g) {
+			if t.pair != s.pair || t.side == s.side {
+				continue
+			}
+			if _, ok := f[v]; ok {
+				continue
+			}
+			if jaccard(contentBut(m.words, w), contentBut(o.words, v)) >= minAlike {
+				return Difference{Kind: "opposite", A: written(m.words, w), B: written(o.words, v), Opposite: true}, true
+			}
+		}
+	}
+	return Difference{}, false
+}
+
+// contentBut returns the content words of ts (by synonym), but for
+// word w (a Term, or CJK characters).
+func contentBut(ts []token, w string) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range ts {
+		if !isContent(ts, i) || t.term == w || t.cjk && strings.Contains(w, t.lower) {
+			continue
+		}
+		out[synonymOf(unitKey(t))] = true
+	}
+	return out
+}
+
+// written returns word w (a Term, or CJK characters) as ts writes it.
+func written(ts []token, w string) string {
+	for _, t := range ts {
+		if !t.cjk && t.term == w {
+			return t.raw
+		}
+	}
+	return w
+}
+
+// jaccard is the Jaccard index of two sets (1 when both are empty).
+func jaccard(a, b map[string]bool) float64 {
+	both := 0
+	for w := range a {
+		if b[w] {
+			both++
+		}
+	}
+	if n := len(a) + len(b) - both; n > 0 {
+		return float64(both) / float64(n)
+	}
+	return 1
+}
+
 // markOperators writes the comparison operators of s (>, <, >=, <=, ==,
 // !=, ≥, ≤, ≠) and the operators and signs + and - as words (see
 // operators), which tokenize would drop: "x > 5" and "x < 5" differ.
@@ -533,7 +629,16 @@ func isOperatorAt(rs []rune, i, j int, op string) bool {
 	if !(space(before) || operand(before)) || !(space(after) || operand(after) || after == '-') {
 		return false
 	}
-	// A tag's end: "<br>", "</b>".
+	// A tag: "<br>", "</b>".
+	if op == "<" {
+		m := j
+		for m < len(rs) && (unicode.IsLetter(rs[m]) || rs[m] == '/') {
+			m++
+		}
+		if m > j && m < len(rs) && rs[m] == '>' {
+			return false
+		}
+	}
 	if op == ">" {
 		for m := i - 1; m >= 0 && (unicode.IsLetter(rs[m]) || rs[m] == '/'); m-- {
 			if m > 0 && rs[m-1] == '<' {
