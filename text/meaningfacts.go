@@ -98,8 +98,7 @@ func (f facts) differ(g facts) (Difference, bool) {
 	for _, r := range []string{"from", "over"} {
 		fw, gw := f.roleWords(r, g), g.roleWords(r, f)
 		if len(fw) > 0 && len(gw) > 0 && !slices.Equal(fw, gw) {
-			// Each holds the other's words in another role: swapped.
-			return Difference{Kind: "swap", A: r + " " + strings.Join(fw, " "), B: r + " " + strings.Join(gw, " "), Opposite: true}, true
+			return Difference{Kind: "word", A: r + " " + strings.Join(fw, " "), B: r + " " + strings.Join(gw, " ")}, true
 		}
 	}
 	var fOnly, gOnly []string
