@@ -14,7 +14,7 @@ type facts struct {
 	// opposites are the words (of the words compared, not of all the
 	// text: see Differ) that have an opposite, each with its side.
 	opposites map[string]side
-	words                        map[string]bool // every token's lower form, term and synonym
+	words     map[string]bool // every token's lower form, term and synonym
 	// roles are the words given each direction ("from" in "from MySQL",
 	// "over" in "tabs over spaces", "to" in "to Postgres"), by term.
 	roles map[string][]string
