@@ -20,12 +20,18 @@ import "fmt"
 //   - the same names, or those of one among the other's: capitalised words
 //     that do not open a sentence, and words written with inner capitals
 //     or in capitals (MySQL, AWS; an acronym matches its words);
-//   - a negation (not, never, no, n't, without, 不, 没, ...) on the same
-//     words in both, where both have those words;
-//   - no word of one whose opposite (before/after, true/false, enable/
-//     disable, 之前/之后, ...) stands in its place in the other;
-//   - no word given another role ("from MySQL to Postgres" and "from
-//     Postgres to MySQL");
+//   - a negation (not, never, no, n't, without, no longer; nicht, kein;
+//     no, ya no, nunca; ne … pas, ne … plus, jamais; 不, 不再, 没, 别;
+//     ない, ません) on the same words in both, where both have those words;
+//   - no phrase of one whose opposite stands in its place in the other,
+//     stop words and operators included (before/after, raise/lower,
+//     in/out, into/out of, up to date/out of date, >/<, +/-, once/twice,
+//     más/menos, 前/后, 有効/無効: see oppositeLines), nor a content
+//     word's opposite anywhere in words otherwise alike ("Before
+//     merging, run the tests" and "Run the tests after merging");
+//   - no two words in each other's place ("always pnpm, never npm" and
+//     "always npm, never pnpm"; "from MySQL to Postgres" and "from
+//     Postgres to MySQL"), nor a word given another role;
 //   - and no content word replaced by another: aligned by their longest
 //     common subsequence of content words (stop words left out), every
 //     stretch where the texts differ must be words one of them adds,
@@ -33,18 +39,24 @@ import "fmt"
 //     synonyms (db and database, prefer and like). What one adds is
 //     detail, which a merge keeps; a word replaced is another fact.
 //
-// A negation that is all that differs, or an opposite word, is Opposite:
-// the texts contradict each other, which a human should look at.
+// A negation that is all that differs between the words, an opposite
+// (unless a negation turns it back: "allowed" and "not forbidden") or two
+// words swapped is Opposite: the texts contradict each other, which a
+// human should look at. Those are checked first, over the words alone
+// (see Differ's aWords and bWords), so that whatever else differs
+// between the texts (a name, a number) does not hide them.
 
 // Difference is one way two texts differ in meaning.
 type Difference struct {
 	// Kind names what differs: "number", "date", "unit", "negation",
-	// "restriction", "name", "opposite" or "word".
+	// "restriction", "name", "opposite", "swap" (two words in each
+	// other's place) or "word".
 	Kind string
 	// A and B are what each text has in its place ("" when it has none).
 	A, B string
-	// Opposite says one text negates the other or uses a word's opposite:
-	// a contradiction rather than two distinct facts.
+	// Opposite says one text negates the other, uses a word's opposite
+	// or swaps two of its words: a contradiction rather than two
+	// distinct facts.
 	Opposite bool
 }
 
