@@ -54,6 +54,8 @@ func TestContradictionKinds(t *testing.T) {
 		{"feedback", "Flaky suite", "Run the flaky suite once before merging.", "Merging", "Run the flaky suite twice before merging.", true, "once", "twice"},
 		{"project", "Backups", "Keep a couple of backups of the index.", "Index safety", "Keep a dozen backups of the index.", true, "couple", "dozen"},
 		{"project", "Replicas", "A single replica serves the reports.", "Reporting", "Two replicas serve the reports.", true, "single", "Two"},
+		{"project", "Pool", "# Pool sizing\n\nRaise the connection pool size.", "Prep", "# Launch prep\n\nLower the connection pool size.", true, "Raise", "Lower"},
+		{"project", "Checklist", "- Run the linter.\n- Raise the pool size before the launch.", "Launch list", "- Run the linter.\n- Lower the pool size before the launch.", true, "Raise", "Lower"},
 		// Comparisons and operators.
 		{"project", "Retry rule", "Retry the job when the count > 3.", "Job retries", "Retry the job when the count < 3.", true, ">", "<"},
 		{"project", "Error alert", "Page the on-call when the error rate >= 5.", "Paging", "Page the on-call when the error rate <= 5.", true, ">=", "<="},

@@ -52,7 +52,7 @@ var negationWords = wordSet("not no never none nothing nobody nowhere neither no
 	"cant dont doesnt didnt isnt arent wasnt werent wont shouldnt mustnt couldnt wouldnt havent hasnt hadnt " +
 	"nicht kein keine keinen keinem keiner keines nie niemals ohne " +
 	"nunca jamás tampoco ningún ninguno ninguna " +
-	"ne jamais aucun aucune sans")
+	"ne jamais aucun aucune")
 
 // negationCompanions complete the negation before them into one, and
 // are neither a negation of their own nor a content word: "no longer",

@@ -248,11 +248,12 @@ func (s *tokenSide) hunkOf(o occurrence) int {
 	return -1
 }
 
-// leftover counts the content words of hunk h outside occurrence o.
+// leftover counts the content words of hunk h outside occurrence o, in
+// its sentence (a heading before it is another).
 func (s *tokenSide) leftover(h int, o occurrence) int {
 	n := 0
 	for i := range s.toks {
-		if s.partner[i] < 0 && s.hunk[i] == h && (i < o.start || i >= o.end) && isContent(s.toks, i) {
+		if s.partner[i] < 0 && s.hunk[i] == h && s.sentence[i] == s.sentence[o.start] && (i < o.start || i >= o.end) && isContent(s.toks, i) {
 			n++
 		}
 	}
