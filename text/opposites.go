@@ -460,30 +460,40 @@ func swapped(a, b []token) (Difference, bool) {
 
 // opposed reports whether the words of m and o contradict each other: a
 // phrase against its opposite where they align, or two words swapped
-// (see alignedOpposite and swapped). Both orders are tried, so that the
-// answer does not depend on which text comes first.
+// (see alignedOpposite and swapped). The texts are taken in one order
+// whichever comes first (see before), so that the answer does not depend
+// on it: their alignment might.
 func opposed(m, o *Meaning) (Difference, bool) {
+	flip := before(o.words, m.words)
+	if flip {
+		m, o = o, m
+	}
+	d, ok := Difference{}, false
 	if len(m.occ) > 0 && len(o.occ) > 0 {
-		if x, y, ok := alignTokens(m, o); ok {
-			if d, ok := alignedOpposite(&x, &y); ok {
-				return d, true
-			}
-		}
-		if x, y, ok := alignTokens(o, m); ok {
-			if d, ok := alignedOpposite(&x, &y); ok {
-				d.A, d.B = d.B, d.A
-				return d, true
-			}
+		if x, y, aligned := alignTokens(m, o); aligned {
+			d, ok = alignedOpposite(&x, &y)
 		}
 	}
-	if d, ok := swapped(m.words, o.words); ok {
-		return d, true
+	if !ok {
+		d, ok = swapped(m.words, o.words)
 	}
-	if d, ok := swapped(o.words, m.words); ok {
+	if ok && flip {
 		d.A, d.B = d.B, d.A
-		return d, true
 	}
-	return Difference{}, false
+	return d, ok
+}
+
+// before orders texts: the shorter first, then by their words.
+func before(a, b []token) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	for i := range a {
+		if ka, kb := unitKey(a[i]), unitKey(b[i]); ka != kb {
+			return ka < kb
+		}
+	}
+	return false
 }
 
 // minAlike is the least Jaccard index of two texts' content words, those

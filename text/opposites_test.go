@@ -57,6 +57,8 @@ func TestOpposites(t *testing.T) {
 		{"Always use pnpm, never npm.", "Always use npm, never pnpm.", true, "pnpm"},
 		{"Migrate the sessions from MySQL to Postgres.", "Migrate the sessions from Postgres to MySQL.", true, "MySQL"},
 		{"Prefer tabs over spaces in Go files.", "Prefer spaces over tabs in Go files.", true, "tabs"},
+		{"Deploy the API before the worker.", "Deploy the worker before the API.", true, "worker"},
+		{"用pnpm，不用npm。", "用npm，不用pnpm。", true, "pnpm"},
 		// Chinese.
 		{"部署前运行集成测试。", "部署后运行集成测试。", true, "前"},
 		{"我们使用Jenkins做夜间构建。", "我们不再使用Jenkins做夜间构建。", true, "不"},
@@ -69,10 +71,12 @@ func TestOpposites(t *testing.T) {
 		{"キャッシュは有効です。", "キャッシュは無効です。", true, "有効"},
 		{"テストを使います。", "テストを使いません。", true, "せ"},
 		{"デプロイ前にテストを実行する。", "デプロイ後にテストを実行する。", true, "前"},
+		{"メモリ使用量が増加した。", "メモリ使用量が減少した。", true, "増加"},
 		{"本番ではログを使う。", "本番ではログを使わない。", true, "な"},
 		// German.
 		{"Wir verwenden Docker im CI.", "Wir verwenden Docker nicht im CI.", true, "nicht"},
 		{"Wir verwenden Docker im CI.", "Wir verwenden kein Docker im CI.", true, "kein"},
+		{"Wir nutzen Docker im CI.", "Wir nutzen Docker im CI nicht mehr.", true, "nicht"},
 		{"Der Cache braucht mehr Speicher.", "Der Cache braucht weniger Speicher.", true, "mehr"},
 		// Spanish.
 		{"Usamos Redis para las sesiones.", "Ya no usamos Redis para las sesiones.", true, "no"},
