@@ -65,7 +65,7 @@ var oppositeLines = []string{
 	"@augmenter augmente | réduire réduit diminuer diminue", "@autoriser autorise autorisé | interdire interdit", "@meilleur mieux | pire",
 	// Chinese and Japanese (cjkOpposites count anywhere).
 	"@前 | 后 後", "@开启 启用 打开 | 关闭 禁用", "@可以 能够 | 不能 不可以 不可", "@更多 | 更少", "@更快 快 | 更慢 慢", "@更好 | 更差", "@接受 | 拒绝",
-	"@包括 包含 | 排除", "@添加 | 删除 移除", "@提高 | 降低", "@开 | 关", "@是 | 否",
+	"@包括 包含 | 排除", "@添加 | 删除 移除", "@提高 | 降低", "@开 | 关", "@是 | 否", "@有 | 无 無",
 	"@有効 | 無効", "@増加 増やす 増え | 減少 減らす 減", "@許可 | 禁止", "@開始 | 終了 停止", "@上げ | 下げ", "@オン | オフ",
 }
 
@@ -171,8 +171,8 @@ func occurrencesOf(ts []token) []occurrence {
 				}
 			}
 			// A negation word ("without", "no") is counted as one (see
-			// alignedOpposite).
-			if match && !(len(p.units) == 1 && isNegation(ts, i)) {
+			// alignedOpposite); 无 stands for 有's opposite.
+			if match && !(len(p.units) == 1 && !t.cjk && isNegation(ts, i)) {
 				out = append(out, occurrence{p, i, i + len(p.units)})
 			}
 		}

@@ -67,6 +67,8 @@ func TestOpposites(t *testing.T) {
 		{"合并前要运行测试。", "合并前别运行测试。", true, "别"},
 		{"这个任务可以安全重跑。", "这个任务不能安全重跑。", true, "可以"},
 		{"用户有生产环境的权限。", "用户没有生产环境的权限。", true, "没"},
+		{"接口文档有示例。", "接口文档无示例。", true, "无"},
+		{"接口文档有示例。", "接口文档没有示例。", true, "没"},
 		// Japanese.
 		{"キャッシュは有効です。", "キャッシュは無効です。", true, "有効"},
 		{"テストを使います。", "テストを使いません。", true, "せ"},
@@ -77,6 +79,7 @@ func TestOpposites(t *testing.T) {
 		{"Wir verwenden Docker im CI.", "Wir verwenden Docker nicht im CI.", true, "nicht"},
 		{"Wir verwenden Docker im CI.", "Wir verwenden kein Docker im CI.", true, "kein"},
 		{"Wir nutzen Docker im CI.", "Wir nutzen Docker im CI nicht mehr.", true, "nicht"},
+		{"Wir deployen freitags.", "Wir deployen nie freitags.", true, "nie"},
 		{"Der Cache braucht mehr Speicher.", "Der Cache braucht weniger Speicher.", true, "mehr"},
 		// Spanish.
 		{"Usamos Redis para las sesiones.", "Ya no usamos Redis para las sesiones.", true, "no"},
