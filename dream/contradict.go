@@ -11,13 +11,16 @@ import (
 	"github.com/vaultmem/vaultmem/text"
 )
 
-// Contradictions are feedback and user memories about the same thing with
-// opposite polarity: "Always use tabs." and "Never use tabs in Go." Dream
-// flags them for a human and resolves none: a rule of thumb finds them
-// (a sentence of each, sharing their topic words, one saying always, use,
-// prefer, the other never, don't, avoid), and a false alarm costs a look,
-// where a wrong resolution would cost a memory. A memory whose frontmatter
-// supersedes the other resolves the pair.
+// Contradictions are memories that say opposite things. Dream flags them
+// for a human and resolves none: rules of thumb find them, and a false
+// alarm costs a look, where a wrong resolution would cost a memory. Two
+// rules: feedback and user memories about the same thing with opposite
+// polarity ("Always use tabs." and "Never use tabs in Go.": a sentence of
+// each, sharing their topic words, one saying always, use, prefer, the
+// other never, don't, avoid; see polarContradiction); and memories of any
+// type alike in words but for a negation, an opposite word or two words
+// swapped (see opposite). A memory whose frontmatter supersedes the other
+// resolves the pair.
 
 var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?;:]+(\s|$)|\n`) })
 
@@ -74,12 +77,16 @@ func contradiction(a, b *mem) (string, bool) {
 }
 
 // opposite reports whether a and b, memories of one type, state opposite
-// things: one negates the other and nothing else differs between them
-// ("Run the integration tests against staging" and "Never run the
-// integration tests against staging"), or they are alike in words (the
-// same name, or near duplicates by their words) and one has a word's
-// opposite where the other has the word. Either is a contradiction,
-// whatever their type, and never a duplicate.
+// things (see text.Differ and Difference.Opposite): one negates the other
+// and nothing else differs between their words ("Run the integration
+// tests against staging" and "Never run the integration tests against
+// staging"); or one has a word's opposite where the other has the word
+// ("raise the limit", "lower the limit"; "in"/"out", ">"/"<", 前/后,
+// más/menos), or gives two words each other's place ("always pnpm, never
+// npm" and "always npm, never pnpm"), and they are alike: the same name,
+// or the same words but for those (see alike). Either is a
+// contradiction, whatever their type and whatever else their names say,
+// and never a duplicate.
 func opposite(a, b *mem) (string, bool) {
 	if a.kind != b.kind {
 		return "", false
@@ -88,19 +95,61 @@ func opposite(a, b *mem) (string, bool) {
 	if !differs || !diff.Opposite {
 		return "", false
 	}
-	if diff.Kind != "negation" && normName(a.name) != normName(b.name) {
-		sa, sb := text.NewWordSet(a.words()), text.NewWordSet(b.words())
-		if !sa.MayBeNear(sb) || sa.Similarity(sb) < text.NearDuplicate {
-			return "", false
-		}
+	if diff.Kind != "negation" && normName(a.name) != normName(b.name) && !alike(a, b, diff) {
+		return "", false
 	}
 	switch {
+	case diff.Kind == "swap":
+		return fmt.Sprintf("swapped: %q vs %q", diff.A, diff.B), true
 	case diff.A == "":
 		return fmt.Sprintf("the same but for %q", diff.B), true
 	case diff.B == "":
 		return fmt.Sprintf("the same but for %q", diff.A), true
 	}
-	return fmt.Sprintf("the same but for %q vs %q", diff.A, diff.B), true
+	return fmt.Sprintf("%q vs %q", diff.A, diff.B), true
+}
+
+// minAlike is the least Jaccard index of two memories' words, what
+// differs between them left out, for an opposite between them to be a
+// contradiction: "Raise the limit" and "Lower the limit" share all but
+// it; "Test before merging" and "Clean up the old branches after
+// merging" say two things. Lower than text.NearDuplicate, which also
+// counts the words that differ: a short memory differs from its reverse
+// in a third of its words.
+const minAlike = 0.5
+
+// alike reports whether a and b say the same in words but for what diff
+// names (see minAlike): the terms (text.Term: "replica" and "replicas"
+// are one) of their words as text.Differ compares them, the body (the
+// description when there is none).
+func alike(a, b *mem, diff text.Difference) bool {
+	without := func(m *mem, shown string) map[string]bool {
+		drop := map[string]bool{}
+		for _, w := range text.Words(shown) {
+			drop[text.Term(w)] = true
+		}
+		n := m.parsed()
+		words := strings.TrimSpace(string(n.Body()))
+		if words == "" {
+			words, _ = n.Frontmatter.String("description")
+		}
+		set := map[string]bool{}
+		for _, w := range text.Words(words) {
+			if t := text.Term(w); !drop[t] {
+				set[t] = true
+			}
+		}
+		return set
+	}
+	sa, sb := without(a, diff.A+" "+diff.B), without(b, diff.A+" "+diff.B)
+	both := 0
+	for w := range sa {
+		if sb[w] {
+			both++
+		}
+	}
+	union := len(sa) + len(sb) - both
+	return union == 0 || float64(both) >= minAlike*float64(union)
 }
 
 // polarContradiction reports whether a and b may contradict each other,

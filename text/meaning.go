@@ -20,12 +20,18 @@ import "fmt"
 //   - the same names, or those of one among the other's: capitalised words
 //     that do not open a sentence, and words written with inner capitals
 //     or in capitals (MySQL, AWS; an acronym matches its words);
-//   - a negation (not, never, no, n't, without, 不, 没, ...) on the same
-//     words in both, where both have those words;
-//   - no word of one whose opposite (before/after, true/false, enable/
-//     disable, 之前/之后, ...) stands in its place in the other;
-//   - no word given another role ("from MySQL to Postgres" and "from
-//     Postgres to MySQL");
+//   - a negation (not, never, no, n't, without, no longer; nicht, kein;
+//     no, ya no, nunca; ne … pas, ne … plus, jamais; 不, 不再, 没, 别;
+//     ない, ません) on the same words in both, where both have those words;
+//   - no phrase of one whose opposite stands in its place in the other,
+//     stop words and operators included (before/after, raise/lower,
+//     in/out, into/out of, up to date/out of date, >/<, +/-, once/twice,
+//     más/menos, 前/后, 有効/無効: see oppositeLines), nor a content
+//     word's opposite anywhere in words otherwise alike ("Before
+//     merging, run the tests" and "Run the tests after merging");
+//   - no two words in each other's place ("always pnpm, never npm" and
+//     "always npm, never pnpm"; "from MySQL to Postgres" and "from
+//     Postgres to MySQL"), nor a word given another role;
 //   - and no content word replaced by another: aligned by their longest
 //     common subsequence of content words (stop words left out), every
 //     stretch where the texts differ must be words one of them adds,
@@ -33,18 +39,24 @@ import "fmt"
 //     synonyms (db and database, prefer and like). What one adds is
 //     detail, which a merge keeps; a word replaced is another fact.
 //
-// A negation that is all that differs, or an opposite word, is Opposite:
-// the texts contradict each other, which a human should look at.
+// A negation that is all that differs between the words, an opposite
+// (unless a negation turns it back: "allowed" and "not forbidden") or two
+// words swapped is Opposite: the texts contradict each other, which a
+// human should look at. Those are checked first, over the words alone
+// (see Differ's aWords and bWords), so that whatever else differs
+// between the texts (a name, a number) does not hide them.
 
 // Difference is one way two texts differ in meaning.
 type Difference struct {
 	// Kind names what differs: "number", "date", "unit", "negation",
-	// "restriction", "name", "opposite" or "word".
+	// "restriction", "name", "opposite", "swap" (two words in each
+	// other's place) or "word".
 	Kind string
 	// A and B are what each text has in its place ("" when it has none).
 	A, B string
-	// Opposite says one text negates the other or uses a word's opposite:
-	// a contradiction rather than two distinct facts.
+	// Opposite says one text negates the other, uses a word's opposite
+	// or swaps two of its words: a contradiction rather than two
+	// distinct facts.
 	Opposite bool
 }
 
@@ -73,13 +85,16 @@ func Differ(a, aWords, b, bWords string) (d Difference, ok bool) {
 type Meaning struct {
 	facts     facts
 	words     []token
+	occ       []occurrence // the phrases of words with an opposite
 	negations int
 }
 
 // NewMeaning reads text, with words the part of it a rewording may not
 // change freely (see Differ).
 func NewMeaning(text, words string) *Meaning {
-	m := &Meaning{facts: factsOf(tokenize(text)), words: tokenize(words)}
+	m := &Meaning{facts: factsOf(tokenize(expandElisions(text))), words: tokenize(markOperators(expandElisions(words)))}
+	m.facts.opposites = oppositesOf(m.words)
+	m.occ = occurrencesOf(m.words)
 	for i := range m.words {
 		if isNegation(m.words, i) {
 			m.negations++
@@ -93,20 +108,31 @@ func NewMeaning(text, words string) *Meaning {
 // differ only in where they put them.
 func (m *Meaning) Negations() int { return m.negations }
 
-// Differ reports how m and o differ in meaning (see Differ).
+// Differ reports how m and o differ in meaning (see Differ). What turns
+// one around comes first, whatever else the texts differ in (a memory's
+// name, say): an opposite where the words align, two words swapped (see
+// opposed), a negation all that differs between the words, an opposite
+// anywhere in words otherwise alike (see anywhereOpposite).
 func (m *Meaning) Differ(o *Meaning) (Difference, bool) {
-	if d, ok := m.facts.differ(o.facts); ok {
+	if d, ok := opposed(m, o); ok {
 		return d, true
 	}
 	al := align(m.words, o.words)
+	neg, negated := al.negated()
+	if negated && !al.added() {
+		// A negation is a contradiction when it is all that differs
+		// between the words: "run the tests" and "never run the tests".
+		neg.Opposite = true
+		return neg, true
+	}
+	if d, ok := anywhereOpposite(m, o); ok {
+		return d, true
+	}
+	if d, ok := m.facts.differ(o.facts); ok {
+		return d, true
+	}
 	if d, ok := al.replaced(); ok {
 		return d, true
 	}
-	if d, ok := al.negated(); ok {
-		// A negation is a contradiction when it is all that differs:
-		// "run the tests" and "never run the tests".
-		d.Opposite = !al.added()
-		return d, true
-	}
-	return Difference{}, false
+	return neg, negated
 }

@@ -3,6 +3,8 @@ package text
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // alignment is two texts' content words aligned by their longest common
@@ -36,12 +38,11 @@ func newSide(ts []token) alignedText {
 			sent++
 		}
 		s.sentence[i] = sent
-		if isContent(t) {
+		if isContent(ts, i) {
 			s.content = append(s.content, i)
 			s.perSent[sent]++
 		}
 	}
-	s.partner = slices.Repeat([]int{-1}, len(s.content))
 	return s
 }
 
@@ -52,34 +53,12 @@ func (s *alignedText) key(c int) string { return synonymOf(s.toks[s.content[c]].
 func align(a, b []token) *alignment {
 	al := &alignment{a: newSide(a), b: newSide(b)}
 	x, y := &al.a, &al.b
-	// The common start and end align as they are: the rest is quadratic.
-	lo := 0
-	for lo < len(x.content) && lo < len(y.content) && x.key(lo) == y.key(lo) {
-		x.partner[lo], y.partner[lo] = lo, lo
-		lo++
-	}
-	hiA, hiB := len(x.content), len(y.content)
-	for hiA > lo && hiB > lo && x.key(hiA-1) == y.key(hiB-1) {
-		hiA, hiB = hiA-1, hiB-1
-		x.partner[hiA], y.partner[hiB] = hiB, hiA
-	}
-	n, m := hiA-lo, hiB-lo
-	if n*m > maxAlign {
+	pa, pb, tooBig := lcsPartners(len(x.content), len(y.content), func(i, j int) bool { return x.key(i) == y.key(j) })
+	if tooBig {
 		al.tooBig = true
 		return al
 	}
-	// lcs[i][j] is the LCS of the middles from i and j on.
-	w := m + 1
-	lcs := make([]int32, (n+1)*w)
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if x.key(lo+i) == y.key(lo+j) {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else {
-				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
-			}
-		}
-	}
+	x.partner, y.partner = pa, pb
 	var h hunk
 	flush := func() {
 		if len(h.a)+len(h.b) > 0 {
@@ -87,22 +66,68 @@ func align(a, b []token) *alignment {
 		}
 		h = hunk{}
 	}
-	for i, j := 0, 0; i < n || j < m; {
+	for i, j := 0, 0; i < len(pa) || j < len(pb); {
 		switch {
-		case i < n && j < m && x.key(lo+i) == y.key(lo+j):
+		case i < len(pa) && pa[i] == j:
 			flush()
-			x.partner[lo+i], y.partner[lo+j] = lo+j, lo+i
 			i, j = i+1, j+1
-		case j == m || i < n && lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			h.a = append(h.a, lo+i)
+		case i < len(pa) && pa[i] < 0:
+			h.a = append(h.a, i)
 			i++
 		default:
-			h.b = append(h.b, lo+j)
+			h.b = append(h.b, j)
 			j++
 		}
 	}
 	flush()
 	return al
+}
+
+// lcsPartners aligns two sequences of n and m items, eq telling which
+// are equal, by their longest common subsequence: the common start and
+// end as they are, the rest by dynamic programming. It returns each
+// item's partner in the other (-1 for none), or tooBig when the middles'
+// product passes maxAlign.
+func lcsPartners(n, m int, eq func(i, j int) bool) (pa, pb []int, tooBig bool) {
+	pa, pb = slices.Repeat([]int{-1}, n), slices.Repeat([]int{-1}, m)
+	lo := 0
+	for lo < n && lo < m && eq(lo, lo) {
+		pa[lo], pb[lo] = lo, lo
+		lo++
+	}
+	hiA, hiB := n, m
+	for hiA > lo && hiB > lo && eq(hiA-1, hiB-1) {
+		hiA, hiB = hiA-1, hiB-1
+		pa[hiA], pb[hiB] = hiB, hiA
+	}
+	n2, m2 := hiA-lo, hiB-lo
+	if n2*m2 > maxAlign {
+		return nil, nil, true
+	}
+	// lcs[i][j] is the LCS of the middles from i and j on.
+	w := m2 + 1
+	lcs := make([]int32, (n2+1)*w)
+	for i := n2 - 1; i >= 0; i-- {
+		for j := m2 - 1; j >= 0; j-- {
+			if eq(lo+i, lo+j) {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	for i, j := 0, 0; i < n2 || j < m2; {
+		switch {
+		case i < n2 && j < m2 && eq(lo+i, lo+j):
+			pa[lo+i], pb[lo+j] = lo+j, lo+i
+			i, j = i+1, j+1
+		case j == m2 || i < n2 && lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return pa, pb, false
 }
 
 // replaced returns the first stretch where each text has content words of
@@ -231,15 +256,20 @@ func (s *alignedText) shown(cs []int) string {
 	return b.String()
 }
 
-// isContent reports whether a token carries content: not a stop word, a
-// number (compared as a fact), a negation (compared by negated), a
-// Chinese function character, nor "always" (a rule says it either way).
-func isContent(t token) bool {
+// isContent reports whether ts[i] carries content: not a stop word, a
+// number (compared as a fact), a negation or a word completing one
+// (compared by negated), an operator (compared by alignedOpposite), a
+// Chinese function character, Japanese kana written in hiragana (endings
+// and particles: 使います and 使いません share 使), nor "always" (a rule
+// says it either way).
+func isContent(ts []token, i int) bool {
+	t := ts[i]
 	switch {
-	case t.number, t.lower == "always":
+	case t.number, t.lower == "always", operators[t.lower] != "", isNegationCompanion(ts, i):
 		return false
 	case t.cjk:
-		return !strings.Contains(cjkFunction+cjkNegations, t.lower)
+		r, _ := utf8.DecodeRuneInString(t.lower)
+		return !strings.Contains(cjkFunction+cjkNegations, t.lower) && !unicode.Is(unicode.Hiragana, r)
 	}
 	w := strings.ReplaceAll(t.lower, "'", "")
 	return !IsStopWord(w) && !negationWords[w] && !strings.HasSuffix(t.lower, "n't")

@@ -11,8 +11,10 @@ import (
 type facts struct {
 	numbers, dates, units, names []string // sorted, repeats kept
 	restrictions                 []string
-	opposites                    map[string]side // word -> its side of a pair of opposites
-	words                        map[string]bool // every token's lower form, term and synonym
+	// opposites are the words (of the words compared, not of all the
+	// text: see Differ) that have an opposite, each with its side.
+	opposites map[string]side
+	words     map[string]bool // every token's lower form, term and synonym
 	// roles are the words given each direction ("from" in "from MySQL",
 	// "over" in "tabs over spaces", "to" in "to Postgres"), by term.
 	roles map[string][]string
@@ -22,11 +24,11 @@ type facts struct {
 
 // factsOf gathers the facts of a tokenized text.
 func factsOf(ts []token) facts {
-	f := facts{opposites: map[string]side{}, words: map[string]bool{}, roles: map[string][]string{}}
+	f := facts{words: map[string]bool{}, roles: map[string][]string{}}
 	var initials strings.Builder
 	for i, t := range ts {
 		f.words[t.lower], f.words[t.term], f.words[synonymOf(t.term)] = true, true, true
-		if r := roleOf(ts, i); r != "" && (t.number || isContent(t)) {
+		if r := roleOf(ts, i); r != "" && (t.number || isContent(ts, i)) {
 			f.roles[r] = append(f.roles[r], synonymOf(t.term))
 		}
 		if !t.cjk && !t.number {
@@ -51,24 +53,33 @@ func factsOf(ts []token) facts {
 		case isName(t):
 			f.names = append(f.names, t.lower)
 		}
-		if s, ok := oppositeSides[t.term]; ok && !t.cjk {
-			f.opposites[t.term] = s
-		}
-	}
-	for i, o := range cjkOpposites {
-		for k, ws := range o {
-			for _, w := range ws {
-				if containsRunes(ts, w) {
-					f.opposites[w] = side{"cjk" + strconv.Itoa(i), k}
-				}
-			}
-		}
 	}
 	f.initials = initials.String()
 	for _, l := range []*[]string{&f.numbers, &f.dates, &f.units, &f.names} {
 		slices.Sort(*l)
 	}
 	return f
+}
+
+// oppositesOf returns the words of ts that have an opposite (see
+// oppositeSides and cjkOpposites), each with its side.
+func oppositesOf(ts []token) map[string]side {
+	m := map[string]side{}
+	for _, t := range ts {
+		if s, ok := oppositeSides[t.term]; ok && !t.cjk {
+			m[t.term] = s
+		}
+	}
+	for i, o := range cjkOpposites {
+		for k, ws := range o {
+			for _, w := range ws {
+				if containsRunes(ts, w) {
+					m[w] = side{"cjk" + strconv.Itoa(i), k}
+				}
+			}
+		}
+	}
+	return m
 }
 
 // differ returns the first fact in which f and g differ.
@@ -103,18 +114,6 @@ func (f facts) differ(g facts) (Difference, bool) {
 	}
 	if len(fOnly) > 0 && len(gOnly) > 0 {
 		return Difference{Kind: "name", A: strings.Join(fOnly, " "), B: strings.Join(gOnly, " ")}, true
-	}
-	for w, s := range sortedMap(f.opposites) {
-		if _, ok := g.opposites[w]; ok {
-			continue
-		}
-		for v, t := range sortedMap(g.opposites) {
-			if t.pair == s.pair && t.side != s.side {
-				if _, ok := f.opposites[v]; !ok {
-					return Difference{Kind: "opposite", A: w, B: v, Opposite: true}, true
-				}
-			}
-		}
 	}
 	return Difference{}, false
 }
@@ -216,19 +215,63 @@ func isName(t token) bool {
 	return inner || unicode.IsUpper(rs[0]) && !t.initial
 }
 
-// isNegation reports whether ts[i] negates: an English negation word or
-// contraction, or a Chinese negating character (not inside a word that
-// only looks negative: 非常 is "very").
+// isNegation reports whether ts[i] negates: a negation word or
+// contraction (English, German, Spanish, French), a Chinese negating
+// character (not inside a word that only looks negative: 非常 is "very"),
+// or Japanese ない and ません; never a word completing a negation before
+// it (see isNegationCompanion).
 func isNegation(ts []token, i int) bool {
 	t := ts[i]
+	if isNegationCompanion(ts, i) {
+		return false
+	}
 	if t.cjk {
-		next := ""
-		if i+1 < len(ts) {
+		prev, next := "", ""
+		if i > 0 && ts[i-1].cjk {
+			prev = ts[i-1].lower
+		}
+		if i+1 < len(ts) && ts[i+1].cjk {
 			next = ts[i+1].lower
+		}
+		switch t.lower {
+		case "な": // ない, なかった, なくて; not 少ない
+			return (next == "い" || next == "か" || next == "く") && prev != "" && !strings.Contains(notJapaneseNegation, prev)
+		case "せ": // ません
+			return prev == "ま" && next == "ん"
 		}
 		return strings.Contains(cjkNegations, t.lower) && !notNegationAfter[t.lower+next]
 	}
 	return negationWords[t.lower] || strings.HasSuffix(t.lower, "n't") || negationWords[strings.ReplaceAll(t.lower, "'", "")]
+}
+
+// isNegationCompanion reports whether ts[i] completes a negation before
+// it into one (see negationCompanions): neither a negation of its own
+// nor a content word.
+func isNegationCompanion(ts []token, i int) bool {
+	t := ts[i]
+	if t.cjk {
+		prevs, ok := cjkNegationCompanions[t.lower]
+		return ok && i > 0 && ts[i-1].cjk && strings.Contains(prevs, ts[i-1].lower)
+	}
+	if t.lower == "ya" {
+		return i+1 < len(ts) && ts[i+1].lower == "no" && !ts[i+1].initial
+	}
+	prevs, ok := negationCompanions[t.lower]
+	if !ok || i == 0 {
+		return false
+	}
+	if prevs == "ne" { // ne … pas: up to a few words apart, in one sentence
+		for k := i - 1; k >= 0 && k >= i-4; k-- {
+			if ts[k].lower == "ne" {
+				return true
+			}
+			if ts[k].initial {
+				break
+			}
+		}
+		return false
+	}
+	return !t.initial && slices.Contains(strings.Fields(prevs), ts[i-1].lower)
 }
 
 // unitOf returns a unit word's normal form ("secs" is "second").

@@ -46,8 +46,27 @@ var calendarWords = func() map[string]string {
 }()
 
 // negationWords negate what follows; a word ending in "n't" does too.
+// German, Spanish and French ones are here too ("ne" of "ne … pas": see
+// negationCompanion).
 var negationWords = wordSet("not no never none nothing nobody nowhere neither nor without cannot " +
-	"cant dont doesnt didnt isnt arent wasnt werent wont shouldnt mustnt couldnt wouldnt havent hasnt hadnt")
+	"cant dont doesnt didnt isnt arent wasnt werent wont shouldnt mustnt couldnt wouldnt havent hasnt hadnt " +
+	"nicht kein keine keinen keinem keiner keines nie niemals ohne " +
+	"nunca jamás tampoco ningún ninguno ninguna " +
+	"ne jamais aucun aucune")
+
+// negationCompanions complete the negation before them into one, and
+// are neither a negation of their own nor a content word: "no longer",
+// "nicht mehr", "ne … pas", "ne … plus" (any word after "ne" in its
+// sentence); "ya" completes the "no" after it ("ya no").
+var negationCompanions = map[string]string{
+	"longer": "no", "mehr": "nicht kein keine keinen keinem keiner", "más": "no",
+	"pas": "ne", "plus": "ne", "point": "ne", "guère": "ne", "jamais": "ne", "rien": "ne", "personne": "ne",
+	"aucun": "ne", "aucune": "ne",
+}
+
+// cjkNegationCompanions complete the negating character before them:
+// 不再 ("no longer").
+var cjkNegationCompanions = map[string]string{"再": "不"}
 
 // restrictingWords narrow what a sentence says to a part of it, each as
 // one normal form.
@@ -79,37 +98,6 @@ type side struct {
 	side int
 }
 
-// oppositeSides are English words and their opposites, by Term: a word
-// standing where the other text has its opposite turns the statement
-// around. Words of one side are alike (begin, start).
-var oppositeSides = func() map[string]side {
-	m := map[string]side{}
-	for _, line := range []string{
-		"before earlier | after later", "early | late", "true | false", "yes | no", "on | off",
-		"enable enabled | disable disabled", "allow allowed permit permitted | deny denied forbid forbidden disallow block blocked prohibit prohibited",
-		"safe | unsafe", "secure | insecure", "required mandatory | optional", "min minimum | max maximum",
-		"more | less fewer", "most | least", "above over | below under", "higher high | lower low",
-		"increase raise | decrease reduce", "first | last", "next | previous", "open opened | closed close",
-		"public | private", "include included | exclude excluded", "success succeed succeeds pass passes passed | failure fail fails failed",
-		"start starts begin | stop stops end ends finish", "local | remote", "sync synchronous | async asynchronous",
-		"read | write", "input | output", "uppercase | lowercase", "ascending | descending", "valid | invalid",
-		"correct | incorrect", "good | bad", "fast faster | slow slower", "same | different", "inside | outside",
-		"internal | external", "old older | new newer", "accept accepted | reject rejected", "add added | remove removed delete deleted",
-		"lock locked | unlock unlocked", "strict | lenient loose", "up | down", "client | server", "frontend | backend",
-		"allowlist whitelist | denylist blocklist blacklist", "upstream | downstream", "inbound | outbound",
-		"import | export", "push | pull", "encrypted | unencrypted plaintext", "all every each | some any few",
-		"and | or", "always | sometimes usually often rarely seldom occasionally", "with | without", "from | to", "online | offline", "stable | unstable", "blocking | nonblocking",
-	} {
-		l, r, _ := strings.Cut(line, "|")
-		for k, ws := range []string{l, r} {
-			for _, w := range strings.Fields(ws) {
-				m[Term(w)] = side{line, k}
-			}
-		}
-	}
-	return m
-}()
-
 // cjkOpposites are Chinese words and their opposites, found in the text
 // as written (Chinese words are not split by spaces).
 var cjkOpposites = [][2][]string{
@@ -139,7 +127,11 @@ var cjkOpposites = [][2][]string{
 // one of the words of notNegationAfter.
 const cjkNegations = "不没沒别別勿未无無非莫甭"
 
-var notNegationAfter = wordSet("非常 无论 無論 不过 不過 不同 不断 不仅 未来 別人 别人 别的 並非 莫名")
+var notNegationAfter = wordSet("非常 无论 無論 不过 不過 不同 不断 不仅 未来 別人 别人 别的 並非 莫名 無効 无效 無料 无料")
+
+// notJapaneseNegation are the kanji before ない that make it part of an
+// adjective, not a negation: 少ない ("few"), 危ない ("dangerous").
+const notJapaneseNegation = "少危幼切儚汚"
 
 // cjkUnits are the Chinese characters that may follow a number as its
 // unit.
