@@ -29,7 +29,7 @@ func newTestStore(t *testing.T, folder string) *testStore {
 	t.Helper()
 	dir := t.TempDir()
 	v := openVault(t, dir)
-	ix, err := index.Open(context.Background(), v.Abs(vault.CacheDir), index.Options{NoVectors: true})
+	ix, err := index.Open(context.Background(), v.Abs(vault.CacheDir), index.Options{NoVectors: true, MemoryFolder: folder})
 	if err != nil {
 		t.Fatal(err)
 	}

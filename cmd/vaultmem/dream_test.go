@@ -24,7 +24,7 @@ func dreamVault(t *testing.T) string {
 	dir := newVault(t)
 	for p, c := range map[string]string{
 		"memory/deploys.md": "---\nname: Deploys\ndescription: deploy day\ntype: project\ncreated: 2026-02-27\n---\nDeploys go out on Tuesdays after the standup. Next one next Tuesday.\n",
-		"memory/deploy.md":  "---\nname: deploys\ndescription: deploy day\ntype: project\n---\nDeploys go out on Tuesdays.\n",
+		"memory/deploy.md":  "---\nname: deploys\ndescription: deploy day\ntype: project\n---\nDeploys go out on Tuesdays after the standup.\n",
 		"memory/tabs.md":    "---\nname: Tabs\ndescription: indentation\ntype: feedback\n---\nAlways use tabs for indentation.\n",
 		"memory/spaces.md":  "---\nname: Spaces\ndescription: indentation\ntype: feedback\n---\nNever use tabs for indentation.\n",
 		"notes/plan.md":     "See [[deploy]].\n",
