@@ -205,7 +205,8 @@ type archivalPaths struct{ m, by string }
 // all this first on its own; vaultmem doctor --fix calls Resume. Errors:
 // ErrRunning (wrapped) when another Dream holds the vault and wait is not
 // set; ctx's error; the Writer's when the journal cannot be read or
-// removed, or a note linking to a memory merged away cannot be written.
+// removed, the dream log or a note linking to a memory merged away cannot
+// be written.
 func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 	unlock, err := d.lock(ctx, wait)
 	if err != nil {
