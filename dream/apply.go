@@ -20,7 +20,8 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	// The journal first: a run that stops from here on is finished by the
 	// next (see JournalFile).
 	journalHash := ""
-	if j := journalOf(p); j != nil && !dryRun {
+	j := journalOf(p)
+	if j != nil && !dryRun {
 		var err error
 		if journalHash, err = d.writeJournal(ctx, j); err != nil {
 			return err
@@ -169,7 +170,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	errFlags := d.applyFlags(ctx, p, dryRun, rep)
 	d.suggest(ctx, p, rep)
 	errList := d.relist(ctx, p, dryRun, rep)
-	errLog := d.appendLog(ctx, p, dryRun, rep)
+	errLog := d.appendLog(ctx, p, j.run(), dryRun, rep)
 	if err := errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep)); err != nil {
 		return err // the journal stays: the next run finishes what is left
 	}

@@ -1,16 +1,17 @@
 package dream
 
 import (
-	"bytes"
 	"context"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/vaultmem/vaultmem/dates"
 	"github.com/vaultmem/vaultmem/gitrepo"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -20,16 +21,21 @@ import (
 // they count from is the memory's frontmatter updated, else created, else
 // the day git first saw the file.
 //
-// Only prose is dated: never a heading (a link to it names its words),
-// code, math, HTML, a comment or a link. And only phrases that name one
-// day for certain. "Next Friday" said on a Thursday is tomorrow to some
-// English speakers and the Friday of the week after to others ("last
-// Monday" said on a Thursday likewise), so a "next" or "last" weekday
-// that falls within the week it was said in is left as it is and listed
-// in the report's Skipped; "this Friday" (the Friday of the Monday to
-// Sunday week it was said in, or the coming one when said on a Sunday),
-// "this coming Friday", and "next Friday" said on a Saturday or Sunday
-// name one day.
+// Only prose is dated (see markdown.Note.Prose): the text of paragraphs,
+// list items, quotes, callouts, table rows and headings, never code, math,
+// HTML, a comment, a link, a URL, a tag or the frontmatter, where a date
+// would change what the text does. A heading that a link names (by its
+// words: [[note#Ship next Friday]]) is left as it is, or the link would
+// break; so is every heading when the index cannot say.
+//
+// And only phrases that name one day for certain. "Next Friday" said on a
+// Thursday is tomorrow to some English speakers and the Friday of the
+// week after to others ("last Monday" said on a Thursday likewise), so a
+// "next" or "last" weekday that falls within the week it was said in is
+// left as it is and listed in the report's Skipped; "this Friday" (the
+// Friday of the Monday to Sunday week it was said in, or the coming one
+// when said on a Sunday), "this coming Friday", and "next Friday" said on
+// a Saturday or Sunday name one day.
 
 // phraseDay is the day the phrase said, all of it, names from base (see
 // dates.Span.Day); ok is false when it names none.
@@ -112,6 +118,9 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 		}
 		n := m.parsed() // merged: the blocks of the others, the older created
 		found := relativeDates(n)
+		if slices.ContainsFunc(found, func(f phrase) bool { return f.heading != "" }) {
+			found = d.unnamedHeadings(ctx, p, m, n, found)
+		}
 		if len(found) == 0 {
 			continue
 		}
@@ -150,87 +159,112 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 	}
 }
 
-// phrase is a relative date found in a note: its text, where it ends
-// (byte offset in the content) and its line.
-type phrase struct {
-	text string
-	end  int
-	line int
+// unnamedHeadings drops from found the phrases in headings that a link
+// names (all of them when the index cannot say which): those of m and of
+// the memories merged into it, whose links point at m after the run.
+func (d *Dreamer) unnamedHeadings(ctx context.Context, p *plan, m *mem, n *markdown.Note, found []phrase) []phrase {
+	paths := []string{m.path}
+	for _, mg := range p.merges {
+		if mg.winner == m {
+			for _, l := range mg.losers {
+				paths = append(paths, l.path)
+			}
+		}
+	}
+	named, ok := d.namedHeadings(ctx, n, paths)
+	return slices.DeleteFunc(found, func(f phrase) bool {
+		return f.heading != "" && (!ok || named[headingKey(f.heading)])
+	})
 }
 
-// relativeDates finds the definite relative dates of n's body that have
-// no date after them yet, outside headings, code, math, HTML, comments and
-// links.
+// phrase is a relative date found in a note: its text, where it ends
+// (byte offset in the content), its line, and the heading it is in ("" in
+// a paragraph).
+type phrase struct {
+	text    string
+	end     int
+	line    int
+	heading string
+}
+
+// relativeDates finds the definite relative dates of n's prose (see
+// markdown.Note.Prose: never code, math, HTML, a comment, a link, a tag or
+// the frontmatter) that have no date after them yet.
 func relativeDates(n *markdown.Note) []phrase {
+	if !mayHold().Match(n.Body()) {
+		return nil // most memories: no need to parse the note again
+	}
 	var out []phrase
-	content := n.Content
-	line := n.BodyLine
-	for pos := n.BodyStart; pos < len(content); line++ {
-		end := bytes.IndexByte(content[pos:], '\n')
-		if end < 0 {
-			end = len(content)
-		} else {
-			end += pos
-		}
-		text := string(content[pos:end])
+	for _, s := range n.Prose() {
+		text := string(n.Content[s.Start:s.End])
 		if !mayHold().MatchString(text) {
-			pos = end + 1
 			continue
 		}
 		for _, f := range dates.Find(text, phraseBase) {
-			said, start, stop := text[f.Start:f.End], f.Start, f.End
-			at := pos + start
-			switch {
-			case !definite().MatchString(said),
-				annotated().MatchString(text[stop:]),
-				strings.Count(text[:start], "`")%2 == 1, // inline code
-				inInline(text, start, stop),
-				excluded(n, at):
+			said := text[f.Start:f.End]
+			if !definite().MatchString(said) || annotated().Match(n.Content[s.Start+f.End:]) {
 				continue
 			}
-			out = append(out, phrase{text: said, end: pos + stop, line: line})
+			ph := phrase{text: said, end: s.Start + f.End, line: s.Line + strings.Count(text[:f.Start], "\n")}
+			if s.Kind == "heading" {
+				ph.heading = headingAt(n, s.Line)
+			}
+			out = append(out, ph)
 		}
-		pos = end + 1
 	}
 	return out
 }
 
-// inlineMarkup matches what a line may hold that is not prose: inline
-// math ($x$, $$x$$) and HTML from its first tag to its last.
-var inlineMarkup = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$|</?[A-Za-z][^<>]*>(.*</[A-Za-z][^<>]*>)?`)
-})
-
-// inInline reports whether text[start:stop] overlaps inline math or HTML.
-func inInline(text string, start, stop int) bool {
-	for _, r := range inlineMarkup().FindAllStringIndex(text, -1) {
-		if start < r[1] && stop > r[0] {
-			return true
+// headingAt is the text of n's heading on line (as Note.Headings has it).
+func headingAt(n *markdown.Note, line int) string {
+	for _, h := range n.Headings {
+		if h.Line == line {
+			return h.Text
 		}
 	}
-	return false
+	return ""
 }
 
-// excluded reports whether byte at of n lies in a heading, code, math or
-// HTML, a comment or a link: text that is not prose, or that a link may
-// name (a heading).
-func excluded(n *markdown.Note, at int) bool {
-	for _, s := range n.Spans {
-		if (s.Kind == "heading" || s.Kind == "code" || s.Kind == "math" || s.Kind == "html") && at >= s.Start && at < s.End {
-			return true
-		}
-	}
-	for _, s := range n.Comments {
-		if at >= s.Start && at < s.End {
-			return true
+// namedHeadings are the headings that links name in the memories at
+// paths (a memory and those merged into it), as headingKey has them; ok is
+// false when the index cannot say. A link names a heading by its words:
+// dating a heading a link names would break the link.
+func (d *Dreamer) namedHeadings(ctx context.Context, n *markdown.Note, paths []string) (named map[string]bool, ok bool) {
+	named = map[string]bool{}
+	add := func(fragment string) {
+		for _, h := range strings.Split(fragment, "#") {
+			named[headingKey(h)] = true
 		}
 	}
 	for _, l := range n.Links {
-		if at >= l.Start && at < l.End {
-			return true
+		if l.Target == "" && l.Heading != "" { // [[#Heading]] in the note itself
+			add(l.Heading)
 		}
 	}
-	return false
+	for _, p := range paths {
+		edges, err := d.ix.Edges(ctx, index.EdgeFilter{To: p})
+		if err != nil {
+			return nil, false
+		}
+		for _, e := range edges {
+			if e.Heading != "" {
+				add(e.Heading)
+			}
+		}
+	}
+	return named, true
+}
+
+// headingKey is a heading's words as a link matches them: letters and
+// digits, lower-cased (Obsidian forgives case and the characters a link
+// cannot hold; this forgives more, so that no named heading is dated).
+func headingKey(h string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, h)
 }
 
 // writtenOn is the day a memory's text was last written, by its

@@ -65,7 +65,7 @@ type Options struct {
 // Dreamer runs Dream on one vault. Make one with New.
 type Dreamer struct {
 	v     *vault.Vault
-	w     *vault.Writer
+	w     noteWriter // a *vault.Writer but in tests
 	ix    Index
 	store *memory.Store
 	opts  Options

@@ -2,9 +2,11 @@ package dream
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
@@ -15,15 +17,21 @@ import (
 // memory still live beside it, a memory archived whose links still point
 // at it, a merge the dream log never mentions. So before its first write
 // a run writes its journal: every note it is about to write, in order,
-// with the hash it read and the content it will write. Once the run is
-// done it removes the journal. The next run (or vaultmem doctor --fix)
-// that finds one finishes it first: each write whose note still has the
-// hash read is made, one that already has the new content counts as made,
-// and one whose note changed since is left as it is and reported; a merge
-// whose winner cannot be written archives none of its other memories. The
-// links to memories merged away are pointed at the winners by the run
-// that follows (see rewriteLinks), and its log entry says what was
-// finished.
+// with the hash it read and the content it will write, under a run id.
+// Once the run has written its notes and its dream log entry, it removes
+// the journal. The next run (or vaultmem doctor --fix) that finds one
+// finishes it first: each write whose note still has the hash read is
+// made, one that already has the new content counts as made, and one
+// whose note changed since is left as it is and reported; a merge whose
+// winner cannot be written archives none of its other memories. Then it
+// appends an entry saying what the interrupted run did to the dream log,
+// and only then removes the journal, so that a run killed at any point
+// leaves either the journal (the next run finishes it again) or the
+// entry. Every entry of a run with a journal carries the run id, hidden
+// in a comment (see runMark), and an entry whose id the log already holds
+// is not written again: each run's work is logged exactly once, however
+// often it is finished. The links to memories merged away are pointed at
+// the winners by the run that follows (see rewriteLinks).
 
 // JournalFile is the state file of a run in progress (under
 // .vaultmem/state, kept out of git: it is one machine's unfinished work).
@@ -31,6 +39,9 @@ const JournalFile = "dream-journal.json"
 
 // journal is what a run is about to write.
 type journal struct {
+	// ID names the run in the dream log (see runMark); a journal written
+	// before runs had ids has none.
+	ID string `json:"id,omitempty"`
 	// Started is when the run started (RFC 3339).
 	Started string         `json:"started"`
 	Merges  []journalMerge `json:"merges,omitempty"`
@@ -62,6 +73,58 @@ type journalStep struct {
 	Fixes []DateFix `json:"fixes,omitempty"`
 }
 
+// run is the id the log knows the journal's run by: its ID, or for a
+// journal written before runs had ids, when it started.
+func (j *journal) run() string {
+	if j == nil {
+		return ""
+	}
+	if j.ID != "" {
+		return j.ID
+	}
+	return "started " + j.Started
+}
+
+// named are the memories the journal writes, by path, with their
+// frontmatter names: the log's links show them by name, as a run's own
+// entry does.
+func (j *journal) named() map[string]*mem {
+	by := map[string]*mem{}
+	add := func(s journalStep) {
+		if s.Content == "" {
+			return
+		}
+		if name, ok := markdown.Parse(s.Path, []byte(s.Content)).Frontmatter.String("name"); ok && strings.TrimSpace(name) != "" {
+			by[s.Path] = &mem{path: s.Path, name: strings.TrimSpace(name)}
+		}
+	}
+	for _, jm := range j.Merges {
+		add(jm.Winner)
+		for _, l := range jm.Losers {
+			add(l)
+		}
+	}
+	for _, s := range j.Writes {
+		add(s)
+	}
+	return by
+}
+
+// noteWriter is what Dream writes with: a *vault.Writer, which New gives
+// every Dreamer. It is an interface so that a test can stop a run at any
+// of its writes, as a kill would (see journal_kill_test.go).
+type noteWriter interface {
+	Read(p string) ([]byte, string, error)
+	Write(ctx context.Context, p string, content []byte, expected string) (string, error)
+	Update(ctx context.Context, p string, fn func(current []byte) ([]byte, error)) (string, error)
+	ReadState(name string) ([]byte, string, error)
+	WriteState(ctx context.Context, name string, content []byte, expected string) (string, error)
+	RemoveState(ctx context.Context, name, expected string) error
+	AppendState(ctx context.Context, name string, line []byte) error
+}
+
+var _ noteWriter = (*vault.Writer)(nil)
+
 // stepOf is the journal step of m as planned (nothing to write when its
 // content is unchanged).
 func stepOf(m *mem) journalStep {
@@ -74,7 +137,7 @@ func stepOf(m *mem) journalStep {
 
 // journalOf is the journal of plan p, nil when it writes no note.
 func journalOf(p *plan) *journal {
-	j := &journal{Started: p.now.UTC().Format("2006-01-02T15:04:05Z07:00")}
+	j := &journal{ID: rand.Text(), Started: p.now.UTC().Format("2006-01-02T15:04:05Z07:00")}
 	writes := false
 	listed := map[*mem]bool{}
 	for _, mg := range p.merges {
@@ -122,11 +185,14 @@ func (d *Dreamer) writeJournal(ctx context.Context, j *journal) (string, error) 
 
 // finished is what finishing an interrupted run did, for the run that
 // follows: the memories merged away (to point their links at the
-// winners), the memories superseded, and when the run had started.
+// winners), the memories superseded, and when the run had started; and
+// how many of the report's first merges and dates the finish's log entry
+// holds (the run's own entry leaves them out).
 type finished struct {
-	started    string
-	moved      map[string]string
-	superseded []archivalPaths
+	started       string
+	moved         map[string]string
+	superseded    []archivalPaths
+	merged, dated int
 }
 
 // archivalPaths is a memory archived as superseded by another, by path.
@@ -139,7 +205,8 @@ type archivalPaths struct{ m, by string }
 // all this first on its own; vaultmem doctor --fix calls Resume. Errors:
 // ErrRunning (wrapped) when another Dream holds the vault and wait is not
 // set; ctx's error; the Writer's when the journal cannot be read or
-// removed, or a note linking to a memory merged away cannot be written.
+// removed, the dream log or a note linking to a memory merged away cannot
+// be written.
 func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 	unlock, err := d.lock(ctx, wait)
 	if err != nil {
@@ -161,7 +228,7 @@ func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 		}
 	}
 	p := &plan{now: d.now(), by: map[string]*mem{}, finished: f}
-	return rep, d.appendLog(ctx, p, false, rep)
+	return rep, d.appendLog(ctx, p, "", false, rep)
 }
 
 // resume finishes the journal's run, if there is one, into rep.
@@ -182,6 +249,7 @@ func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
 	}
 	f := &finished{started: j.Started, moved: map[string]string{}}
 	rep.Resumed = j.Started
+	merged, dated := len(rep.Merged), len(rep.DatesFixed)
 	for _, jm := range j.Merges {
 		if err := d.finishMerge(ctx, jm, f, rep); err != nil {
 			return nil, err
@@ -199,6 +267,13 @@ func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
 		if done {
 			rep.DatesFixed = append(rep.DatesFixed, s.Fixes...)
 		}
+	}
+	f.merged, f.dated = len(rep.Merged), len(rep.DatesFixed)
+	// The entry before the journal goes: killed in between, the next run
+	// finishes the journal again and finds the entry written.
+	p := &plan{now: d.now(), by: j.named()}
+	if err := d.writeLog(ctx, p.finishEntry(f, rep.Merged[merged:], rep.DatesFixed[dated:], j.run()), j.run(), false, rep); err != nil {
+		return nil, err
 	}
 	if err := d.w.RemoveState(ctx, JournalFile, hash); err != nil {
 		return nil, fmt.Errorf("remove the Dream journal: %w", err)

@@ -1,6 +1,7 @@
 package dream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,26 +40,15 @@ func (p *plan) logLink(path string) string {
 }
 
 // logEntry is the run's entry, "" when it changed no memory and proposed
-// nothing.
-func (p *plan) logEntry(rep *Report) string {
-	var lines []string
-	if p.finished != nil {
-		lines = append(lines, fmt.Sprintf("- Finished the run started %s, which stopped while it wrote (what it did is below)", p.finished.started))
-		for _, a := range p.finished.superseded {
-			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m), p.logLink(a.by)))
-		}
+// nothing. run is the id of the run's journal ("" when it wrote none);
+// what the run finished of an interrupted one has its own entry (see
+// finishEntry).
+func (p *plan) logEntry(rep *Report, run string) string {
+	merged, dated := rep.Merged, rep.DatesFixed
+	if f := p.finished; f != nil {
+		merged, dated = merged[f.merged:], dated[f.dated:]
 	}
-	for _, mg := range rep.Merged {
-		var from []string
-		for _, f := range mg.From {
-			from = append(from, p.logLink(f))
-		}
-		how := mg.Reason
-		if mg.Rewritten {
-			how += "; text rewritten by the LLM, the original kept in " + from[0]
-		}
-		lines = append(lines, fmt.Sprintf("- Merged %s into %s (%s)", strings.Join(from, ", "), p.logLink(mg.Into), how))
-	}
+	lines := p.mergeLines(merged)
 	for _, a := range p.superseded {
 		if a.m.archived {
 			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.path), p.logLink(a.by.path)))
@@ -81,9 +71,7 @@ func (p *plan) logEntry(rep *Report) string {
 	for _, j := range rep.Judged {
 		lines = append(lines, fmt.Sprintf("- Asked the LLM about %s and %s: %s (%s)", p.logLink(j.Paths[0]), p.logLink(j.Paths[1]), j.Verdict, j.Reason))
 	}
-	for _, f := range rep.DatesFixed {
-		lines = append(lines, fmt.Sprintf("- Dated %q in %s (line %d): %s", f.From, p.logLink(f.Path), f.Line, f.To))
-	}
+	lines = append(lines, p.dateLines(dated)...)
 	if n := len(rep.LinksRewritten); n > 0 {
 		var notes []string
 		for _, s := range rep.LinksRewritten {
@@ -103,11 +91,60 @@ func (p *plan) logEntry(rep *Report) string {
 		}
 		lines = append(lines, line+": accept it by removing its status: proposed, or delete it")
 	}
+	return p.entry(lines, run)
+}
+
+// finishEntry is the entry of what finishing the interrupted run run
+// did: f, and its merges and dates.
+func (p *plan) finishEntry(f *finished, merged []Merge, dated []DateFix, run string) string {
+	lines := []string{fmt.Sprintf("- Finished the run started %s, which stopped while it wrote (what it did is below)", f.started)}
+	lines = append(lines, p.mergeLines(merged)...)
+	for _, a := range f.superseded {
+		lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m), p.logLink(a.by)))
+	}
+	return p.entry(append(lines, p.dateLines(dated)...), run)
+}
+
+func (p *plan) mergeLines(merged []Merge) []string {
+	var lines []string
+	for _, mg := range merged {
+		var from []string
+		for _, f := range mg.From {
+			from = append(from, p.logLink(f))
+		}
+		how := mg.Reason
+		if mg.Rewritten {
+			how += "; text rewritten by the LLM, the original kept in " + from[0]
+		}
+		lines = append(lines, fmt.Sprintf("- Merged %s into %s (%s)", strings.Join(from, ", "), p.logLink(mg.Into), how))
+	}
+	return lines
+}
+
+func (p *plan) dateLines(dated []DateFix) []string {
+	var lines []string
+	for _, f := range dated {
+		lines = append(lines, fmt.Sprintf("- Dated %q in %s (line %d): %s", f.From, p.logLink(f.Path), f.Line, f.To))
+	}
+	return lines
+}
+
+// entry is an entry of lines ("" when there are none), dated now and
+// marked with run unless it is "".
+func (p *plan) entry(lines []string, run string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	return "## " + p.now.UTC().Format("2006-01-02 15:04") + " UTC\n\n" + strings.Join(lines, "\n") + "\n"
+	e := "## " + p.now.UTC().Format("2006-01-02 15:04") + " UTC\n\n" + strings.Join(lines, "\n") + "\n"
+	if run != "" {
+		e += runMark(run) + "\n"
+	}
+	return e
 }
+
+// runMark is the line that names run in its log entry: an Obsidian
+// comment, hidden in reading view.
+func runMark(run string) string { return "%% dream run " + run + " %%" }
 
 // LogFile is the dream log's vault path: configured when set, else
 // dream-log.md in the memory folder ("" meaning "memory").
@@ -121,18 +158,30 @@ func LogFile(memoryFolder, configured string) string {
 	return path.Join(memoryFolder, "dream-log.md")
 }
 
-// appendLog appends the run's entry to the dream log.
-func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Report) error {
-	entry := p.logEntry(rep)
+// appendLog appends the run's entry to the dream log; run is the id of
+// the run's journal ("" when it wrote none).
+func (d *Dreamer) appendLog(ctx context.Context, p *plan, run string, dryRun bool, rep *Report) error {
+	return d.writeLog(ctx, p.logEntry(rep, run), run, dryRun, rep)
+}
+
+// writeLog appends entry, of the run with id run, to the dream log; not
+// when it is "", nor when the log already holds an entry of that run (the
+// run was finished before, and stopped before it removed its journal).
+func (d *Dreamer) writeLog(ctx context.Context, entry, run string, dryRun bool, rep *Report) error {
 	if entry == "" {
 		return nil
 	}
-	rep.Log = d.opts.LogFile
-	rep.wrote(d.opts.LogFile)
 	if dryRun {
+		rep.Log = d.opts.LogFile
+		rep.wrote(d.opts.LogFile)
 		return nil
 	}
+	logged := false
 	add := func(current []byte) ([]byte, error) {
+		if run != "" && bytes.Contains(current, []byte(runMark(run))) {
+			logged = true
+			return current, nil
+		}
 		if n := markdown.Parse(d.opts.LogFile, current); n.Frontmatter.Value("type") == nil {
 			// A log from before it had a type: give it one, so that recall
 			// leaves it out. One whose frontmatter does not parse is only
@@ -149,6 +198,10 @@ func (d *Dreamer) appendLog(ctx context.Context, p *plan, dryRun bool, rep *Repo
 	}
 	if err != nil {
 		return fmt.Errorf("append to the dream log: %w", err)
+	}
+	if !logged {
+		rep.Log = d.opts.LogFile
+		rep.wrote(d.opts.LogFile)
 	}
 	return nil
 }

@@ -70,7 +70,8 @@ type Heading struct {
 // the runs of lines between blank lines.
 type Span struct {
 	// Kind is "heading", "paragraph", "list", "code", "quote", "html",
-	// "math", "rule" or "other"; in Note.Comments it is "comment".
+	// "math", "rule" or "other"; in Note.Comments it is "comment"; in
+	// what Note.Prose returns, "paragraph" or "heading".
 	Kind string
 	// Level is a heading's level (1-6), else 0.
 	Level int

@@ -67,6 +67,23 @@ func Parse(p string, content []byte) *Note { return parse(p, content, true) }
 // also takes "--- ") the body alone. Either way offsets and lines are the
 // note's: the parts goldmark does not see are cut out (see [cutMap]).
 func parse(p string, content []byte, comments bool) *Note {
+	n, _ := parseTree(p, content, comments)
+	return n
+}
+
+// tree is the markdown tree of a note's body as goldmark parsed it, with
+// what maps its offsets back to the note's content.
+type tree struct {
+	doc   ast.Node
+	src   []byte // the text parsed: the note without byte order mark or comments
+	base  int    // the length of the byte order mark
+	cuts  cutMap // where the comments were cut out of src
+	lines lineIndex
+}
+
+// parseTree is parse, and the tree it read the note from: nil for a note
+// read as plain text.
+func parseTree(p string, content []byte, comments bool) (*Note, *tree) {
 	n := &Note{Path: p, Name: NameOf(p), Content: content, Hash: Hash(content), BodyLine: 1}
 	// goldmark does not expect a byte order mark; it has no line break, so
 	// line numbers in src and content agree.
@@ -123,7 +140,7 @@ func parse(p string, content []byte, comments bool) *Note {
 		n.Warnings = append(n.Warnings, warn)
 		n.Spans = plainSpans(psrc, pbody, base, cuts, lines)
 		n.Tags = dedupFold(n.Tags)
-		return n
+		return n, nil
 	}
 	if doc == nil {
 		doc, pc = parseMarkdown(md, psrc)
@@ -139,7 +156,7 @@ func parse(p string, content []byte, comments bool) *Note {
 	w.walk(doc)
 	n.Spans = spans(doc, psrc, base, cuts, lines)
 	n.Tags = dedupFold(n.Tags)
-	return n
+	return n, &tree{doc: doc, src: psrc, base: base, cuts: cuts, lines: lines}
 }
 
 func parseMarkdown(md goldmark.Markdown, src []byte) (ast.Node, parser.Context) {
@@ -480,41 +497,47 @@ func (w *walker) text(seg text.Segment) {
 	w.runStart, w.runStop = seg.Start, seg.Stop
 }
 
-// flush scans the current text run for inline #tags: a '#' at the start of
-// the text or after white space, followed by letters, digits, '_', '-' or
-// '/', with at least one character that is not a digit.
+// flush scans the current text run for inline #tags (see tagAt).
 func (w *walker) flush() {
-	run := w.src[w.runStart:w.runStop]
-	for i := 0; i < len(run); i++ {
-		if run[i] != '#' {
-			continue
+	for i := w.runStart; i < w.runStop; i++ {
+		end, ok := tagAt(w.src, i, w.runStop)
+		if ok {
+			w.note.Tags = append(w.note.Tags, strings.Trim(string(w.src[i+1:end]), "/"))
 		}
-		abs := w.runStart + i
-		if abs > 0 {
-			prev, _ := utf8.DecodeLastRune(w.src[:abs])
-			if !unicode.IsSpace(prev) {
-				continue
-			}
-		}
-		j := i + 1
-		nonDigit := false
-		for j < len(run) {
-			r, size := utf8.DecodeRune(run[j:])
-			if !isTagRune(r) {
-				break
-			}
-			if !unicode.IsDigit(r) {
-				nonDigit = true
-			}
-			j += size
-		}
-		tag := strings.Trim(string(run[i+1:j]), "/")
-		if nonDigit && tag != "" {
-			w.note.Tags = append(w.note.Tags, tag)
-		}
-		i = j - 1
+		i = end - 1
 	}
 	w.runStart, w.runStop = 0, 0
+}
+
+// tagAt reads an inline #tag at src[i], in a run of text that ends at
+// stop: a '#' at the start of the text or after white space, followed by
+// letters, digits, '_', '-' or '/', with at least one character that is
+// not a digit. It returns where the tag ends (the tag is src[i+1:end] less
+// its slashes at either end) and whether there is one; without one, end
+// is where to look on from (past the '#' and what followed it).
+func tagAt(src []byte, i, stop int) (end int, ok bool) {
+	if src[i] != '#' {
+		return i + 1, false
+	}
+	if i > 0 {
+		prev, _ := utf8.DecodeLastRune(src[:i])
+		if !unicode.IsSpace(prev) {
+			return i + 1, false
+		}
+	}
+	j := i + 1
+	nonDigit := false
+	for j < stop {
+		r, size := utf8.DecodeRune(src[j:stop])
+		if !isTagRune(r) {
+			break
+		}
+		if !unicode.IsDigit(r) {
+			nonDigit = true
+		}
+		j += size
+	}
+	return j, nonDigit && len(bytes.Trim(src[i+1:j], "/")) > 0
 }
 
 func isTagRune(r rune) bool {
