@@ -53,7 +53,7 @@ func TestResumeInterruptedRun(t *testing.T) {
 		service := []string{"billing", "search", "checkout"}[i]
 		files[fmt.Sprintf("memory/w%d.md", i)] = memoryNote(fmt.Sprintf("Topic %c", 'a'+i), "project", "x", "",
 			fmt.Sprintf("Deploys of the %s service go out on Tuesdays after the standup.\n\nMore about it, and more, and more again.\n", service))
-		files[fmt.Sprintf("memory/l%d.md", i)] = memoryNote(fmt.Sprintf("topic %c", 'a'+i), "project", "x", "",
+		files[fmt.Sprintf("memory/l%d.md", i)] = memoryNote(fmt.Sprintf("topic %c", 'a'+i), "project", "x", fmt.Sprintf("same_as: \"[[w%d]]\"\n", i),
 			fmt.Sprintf("Deploys of the %s service go out on Tuesdays after the standup.\n\nThe on-call engineer watches.\n", service))
 		files[fmt.Sprintf("notes/n%d.md", i)] = fmt.Sprintf("See [[l%d]] and [why](../memory/l%d.md).\n", i, i)
 	}
@@ -109,7 +109,7 @@ func TestResumeInterruptedRun(t *testing.T) {
 func TestResumeKeepsAWinnerAHumanChanged(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
 		"memory/a.md": memoryNote("A", "project", "x", "", "Same text, and more of it.\n"),
-		"memory/b.md": memoryNote("a", "project", "x", "", "Same text.\n\nAnother paragraph.\n"),
+		"memory/b.md": memoryNote("a", "project", "x", "same_as: \"[[a]]\"\n", "Same text.\n\nAnother paragraph.\n"),
 	})
 	interrupt(t, tv, 0)
 	tv.write("memory/a.md", memoryNote("A", "project", "x", "", "Same text, and more of it, edited.\n"))
@@ -129,9 +129,9 @@ func TestResumeKeepsAWinnerAHumanChanged(t *testing.T) {
 func TestLinksAfterMerge(t *testing.T) {
 	tv := newTestVault(t, map[string]string{
 		"memory/a.md": memoryNote("Deploys", "project", "x", "", "Deploys go out on Tuesdays after the standup, and more of it, with much more to say about them. ^shared\n\nSee [[c]].\n"),
-		"memory/b.md": memoryNote("deploys", "project", "x", "", "Deploys go out on Tuesdays after the standup.\n\nThe on-call engineer watches the dashboards. ^shared\n"),
+		"memory/b.md": memoryNote("deploys", "project", "x", "same_as: \"[[a]]\"\n", "Deploys go out on Tuesdays after the standup.\n\nThe on-call engineer watches the dashboards. ^shared\n"),
 		"memory/c.md": memoryNote("Freeze", "project", "x", "", "The freeze starts after the release review, and more of it.\n"),
-		"memory/d.md": memoryNote("freeze", "project", "x", "", "The freeze starts after the release review.\n\nSee [[b#^shared]].\n"),
+		"memory/d.md": memoryNote("freeze", "project", "x", "same_as: \"[[c]]\"\n", "The freeze starts after the release review.\n\nSee [[b#^shared]].\n"),
 		"notes/n.md":  "By name: [md](b.md). The block: [[b#^shared]]. Ours: [[a#^shared]].\n",
 	})
 	rep := tv.run(RunOptions{})
@@ -169,9 +169,9 @@ func TestUnwritableNoteDoesNotStopTheRun(t *testing.T) {
 	}
 	tv := newTestVault(t, map[string]string{
 		"memory/a.md":        memoryNote("Deploys", "project", "x", "", "Deploys go out on Tuesdays after the standup, with the on-call engineer watching.\n"),
-		"memory/locked/b.md": memoryNote("deploys", "project", "x", "", "Deploys go out on Tuesdays after the standup.\n"),
+		"memory/locked/b.md": memoryNote("deploys", "project", "x", "same_as: \"[[a]]\"\n", "Deploys go out on Tuesdays after the standup.\n"),
 		"memory/c.md":        memoryNote("Freeze", "project", "x", "", "The freeze starts after the release review, and more of it.\n"),
-		"memory/d.md":        memoryNote("freeze", "project", "x", "", "The freeze starts after the release review.\n"),
+		"memory/d.md":        memoryNote("freeze", "project", "x", "same_as: \"[[c]]\"\n", "The freeze starts after the release review.\n"),
 	})
 	locked := filepath.Join(tv.dir, "memory", "locked")
 	if out, err := exec.Command("chattr", "+i", locked).CombinedOutput(); err != nil {

@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"regexp"
-
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/markdown"
 )
@@ -313,24 +311,6 @@ func TestNothingLost(t *testing.T) {
 		}
 	}
 }
-
-// shown is text as Obsidian shows it: wikilinks by their text, without
-// the dates Dream adds after relative dates.
-func shown(s string) string {
-	s = addedDate.ReplaceAllString(s, "")
-	return wikilinkText.ReplaceAllStringFunc(s, func(l string) string {
-		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(l, "!"), "[["), "]]")
-		if _, label, ok := strings.Cut(inner, "|"); ok {
-			return label
-		}
-		return strings.ReplaceAll(inner, "#", " > ")
-	})
-}
-
-var (
-	addedDate    = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`)
-	wikilinkText = regexp.MustCompile(`!?\[\[[^\]]+\]\]`)
-)
 
 // TestIncrementalMatchesFull: after new memories, an incremental run
 // (sketches, reading only what may pair) finds what a full run finds: a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -37,10 +38,38 @@ const (
 	containShare  = 0.8
 )
 
-// words are a memory's description and body as words, for comparing.
+// words are a memory's description and body as words, for comparing
+// (as shown: see shown).
 func (m *mem) words() []string {
 	desc, _ := m.note.Frontmatter.String("description")
-	return text.Words(desc + "\n" + string(m.note.Body()))
+	return text.Words(shown(desc + "\n" + string(m.note.Body())))
+}
+
+// addedDate is a date as Dream adds it after a relative one: " (2026-03-05)";
+// shownWiki and shownMD are links, whose text Obsidian shows.
+var (
+	addedDate = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`)
+	shownWiki = regexp.MustCompile(`!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]`)
+	shownMD   = regexp.MustCompile(`(!?\[[^\]]*\])\([^)\s]*\)`)
+)
+
+// shown is s as alike memories are compared: links as Obsidian shows them
+// (a wikilink by its label, else its target; a markdown link by its
+// text), and without the dates Dream adds after relative ones (see
+// fixDates). Dream's own writes (dates, links pointed at a merged
+// memory's winner) then change nothing of how two memories compare (how
+// many words they share, what differs), so a run over every memory finds
+// the pairs the run before it found.
+func shown(s string) string {
+	s = addedDate.ReplaceAllString(s, "")
+	s = shownWiki.ReplaceAllStringFunc(s, func(l string) string {
+		m := shownWiki.FindStringSubmatch(l)
+		if m[2] != "" {
+			return m[2]
+		}
+		return strings.ReplaceAll(m[1], "#", " > ")
+	})
+	return shownMD.ReplaceAllString(s, "$1")
 }
 
 // said is what a memory says, as merges compare it: its body, or its
@@ -79,7 +108,7 @@ func (m *mem) meaning() *text.Meaning {
 		if words == "" {
 			words = desc
 		}
-		m.meant = text.NewMeaning(m.name+"\n"+desc+"\n"+string(n.Body()), words)
+		m.meant = text.NewMeaning(shown(m.name+"\n"+desc+"\n"+string(n.Body())), shown(words))
 	}
 	return m.meant
 }
