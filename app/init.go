@@ -251,12 +251,17 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 		{dreamLog, "union"},
 		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
 		{vault.StateDir + "/" + dream.SessionsFile, "union"},
+		{vault.StateDir + "/" + reviewsFile, "union"},
 		{vault.StateDir + "/" + dream.CheckpointFile, CheckpointDriver.Name},
 	} {
 		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})
 	}
 	return lines
 }
+
+// reviewsFile is Dream's review list in .vaultmem/state (a name
+// gitattributesLines' parameter hides).
+const reviewsFile = memory.ReviewsFile
 
 // gitattrPattern is the .gitattributes pattern of the vault path p
 // followed by glob (as it is: "/**" for a folder's files, or ""): anchored

@@ -314,11 +314,25 @@ const factJaccard = 0.8
 // other (see factJaccard).
 func apartFacts(a, b *mem, ta, tb []string) bool {
 	diff, differs := differ(a, b)
-	if !differs || diff.Kind == "word" {
+	if !differs || diff.Kind == "word" && !identifierLike(diff.A) && !identifierLike(diff.B) {
 		return false
 	}
 	n := len(intersect(ta, tb))
 	return float64(n) < factJaccard*float64(len(ta)+len(tb)-n)
+}
+
+// identifierLike reports whether s, words of a memory, holds an
+// identifier (a word with a digit, an underscore or an inner capital:
+// a0, DB_HOST, getUsers), which names a thing as a number or a date does.
+func identifierLike(s string) bool {
+	prev := ' '
+	for _, r := range s {
+		if unicode.IsDigit(r) || r == '_' || unicode.IsUpper(r) && unicode.IsLower(prev) {
+			return true
+		}
+		prev = r
+	}
+	return false
 }
 
 // alikeWhy says how alike two memories' word sets are.

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -350,15 +351,15 @@ const ReviewsFile = "reviews.yaml"
 // Flag is a pair of memories, by vault path, flagged for a human, or a
 // pair settled apart (see Distinct).
 type Flag struct {
-	A      string `yaml:"a"`
-	B      string `yaml:"b"`
-	Reason string `yaml:"reason"`
+	A      string `yaml:"a" json:"a"`
+	B      string `yaml:"b" json:"b"`
+	Reason string `yaml:"reason" json:"reason"`
 	// Kind says what the pair may be; "" (a Contradiction) in files of
 	// earlier versions.
-	Kind FlagKind `yaml:"kind,omitempty"`
+	Kind FlagKind `yaml:"kind,omitempty" json:"kind,omitempty"`
 	// Found is the day (YYYY-MM-DD) Dream found the pair: possible
 	// duplicates are listed newest first.
-	Found string `yaml:"found,omitempty"`
+	Found string `yaml:"found,omitempty" json:"found,omitempty"`
 }
 
 // FlagKind is what a flagged pair may be.
@@ -403,19 +404,38 @@ func (s *Store) Flags() ([]Flag, string, error) {
 	if err := yaml.Unmarshal(b, &flags); err != nil {
 		return nil, "", fmt.Errorf("%s/%s: %w", vault.StateDir, ReviewsFile, err)
 	}
+	// Two machines' lists merged by git's union driver may hold a pair
+	// twice: the first line of a pair is its flag.
+	seen := make(map[[2]string]bool, len(flags))
+	flags = slices.DeleteFunc(flags, func(f Flag) bool {
+		k := [2]string{min(f.A, f.B), max(f.A, f.B)}
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
 	return flags, hash, nil
 }
 
+// reviewsHeader opens the review list: a comment, the same on every
+// machine, so that git's union merge keeps it once.
+const reviewsHeader = "# Pairs of memories Dream listed for review, one a line (vaultmem dream writes it).\n"
+
 // SetFlags replaces the flagged pairs (expected is the hash Flags gave).
+// The file holds one pair a line (a YAML sequence of JSON objects), so
+// that git merges two machines' lists line by line (see docs/git.md).
 func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
-	b, err := yaml.Marshal(flags)
-	if err != nil {
-		return err
+	b := []byte(reviewsHeader)
+	for _, f := range flags {
+		line, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		b = append(append(append(b, "- "...), line...), '\n')
 	}
 	if expected == "" {
 		expected = vault.AnyHash
 	}
-	_, err = s.w.WriteState(ctx, ReviewsFile, b, expected)
+	_, err := s.w.WriteState(ctx, ReviewsFile, b, expected)
 	return err
 }
 

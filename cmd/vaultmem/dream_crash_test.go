@@ -38,8 +38,9 @@ func TestDreamKilledWhileWriting(t *testing.T) {
 		topic := fmt.Sprintf("topic%04d", i)
 		write(fmt.Sprintf("memory/w%04d.md", i), fmt.Sprintf("---\nname: %s\ndescription: about %s\ntype: project\n---\n"+
 			"The %s service deploys on Tuesdays after the standup, and the release notes go out to every team that depends on it, with a summary of each change.\n", topic, topic, topic))
-		write(fmt.Sprintf("memory/l%04d.md", i), fmt.Sprintf("---\nname: %s\ndescription: about %s\ntype: project\n---\n"+
-			"The %s service deploys on Tuesdays after the standup.\n\nIts on-call watches the %s dashboards.\n", strings.ToUpper(topic), topic, topic, topic))
+		// A person said it is the same as w: Dream merges the two.
+		write(fmt.Sprintf("memory/l%04d.md", i), fmt.Sprintf("---\nname: %s\ndescription: about %s\ntype: project\nsame_as: \"[[w%04d]]\"\n---\n"+
+			"The %s service deploys on Tuesdays after the standup.\n\nIts on-call watches the %s dashboards.\n", strings.ToUpper(topic), topic, i, topic, topic))
 	}
 	for i := range pairs / 2 {
 		write(fmt.Sprintf("notes/n%03d.md", i), fmt.Sprintf("See [[l%04d]] and [it](../memory/l%04d.md).\n", 2*i, 2*i+1))
