@@ -74,6 +74,8 @@ type HookEvent struct {
 // HookAnswer is what a hook tells the agent.
 type HookAnswer struct {
 	// Context is the text to add to the agent's context; "" for nothing.
+	// What it holds from the vault is in vaultmem's frame (package frame),
+	// under a line of vaultmem's own.
 	Context string `json:"context,omitempty"`
 	// Given names what the context holds: the notes recalled, the
 	// lessons shown.
