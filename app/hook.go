@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/frame"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/session"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
@@ -72,6 +74,8 @@ type HookEvent struct {
 // HookAnswer is what a hook tells the agent.
 type HookAnswer struct {
 	// Context is the text to add to the agent's context; "" for nothing.
+	// What it holds from the vault is in vaultmem's frame (package frame),
+	// under a line of vaultmem's own.
 	Context string `json:"context,omitempty"`
 	// Given names what the context holds: the notes recalled, the
 	// lessons shown.
@@ -158,31 +162,54 @@ func (a *App) updateSession(ctx context.Context, ev HookEvent, fn func(st *sessi
 	return out, err
 }
 
-// section is one part of a hook's context, with its share of the budget.
-type section struct {
-	title, body string
-}
-
-// fit joins sections under a heading, each cut to what is left of budget
-// tokens, in order: what comes first is kept first.
-func fit(heading string, budget int, sections []section) string {
+// fit frames items (see package frame) under preamble, each cut to what
+// is left of budget tokens, in order: what comes first is kept first;
+// the frame's own cost is counted. It returns the context ("" when no
+// item has text) and the indices of the items it holds.
+func fit(preamble string, budget int, items []frame.Item) (string, []int) {
 	var b strings.Builder
-	left := budget - text.EstimateTokens(heading)
-	for _, s := range sections {
-		if strings.TrimSpace(s.body) == "" || left <= 16 {
+	var kept []int
+	left := budget - text.EstimateTokens(frame.Overhead(preamble))
+	for i, it := range items {
+		it.Text = strings.TrimSpace(it.Text)
+		if it.Text == "" || left <= 16 {
 			continue
 		}
-		part := "\n\n## " + s.title + "\n\n" + strings.TrimSpace(s.body)
-		if n := text.EstimateTokens(part); n > left {
-			part = cutToTokens(part, left-4) + "\n…"
+		part := it.Render()
+		if text.EstimateTokens(part) > left {
+			if part = cutItem(it, left); part == "" {
+				continue
+			}
 		}
 		left -= text.EstimateTokens(part)
 		b.WriteString(part)
+		kept = append(kept, i)
 	}
-	if b.Len() == 0 {
-		return ""
+	return frame.Wrap(preamble, b.String()), kept
+}
+
+// cutItem renders it with its text cut at a line, else a word, and
+// marked "…", so that it costs at most n tokens; "" when not even a word
+// fits. Escaping may lengthen the cut text, so it is cut again by what
+// it is over until it fits.
+func cutItem(it frame.Item, n int) string {
+	full := it.Text
+	it.Text = "…"
+	room := n - text.EstimateTokens(it.Render())
+	for room > 0 {
+		cut := cutToTokens(full, room)
+		if cut == "" {
+			return ""
+		}
+		it.Text = cut + "\n…"
+		part := it.Render()
+		over := text.EstimateTokens(part) - n
+		if over <= 0 {
+			return part
+		}
+		room -= over
 	}
-	return heading + b.String() + "\n"
+	return ""
 }
 
 // cutToTokens cuts s at a line, else a word, to at most n tokens.
@@ -208,7 +235,7 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 	if err := a.fresh(ctx, false); err != nil {
 		return HookAnswer{}, err
 	}
-	var sections []section
+	var items []frame.Item
 	var given []string
 	focus, err := a.Tasks().Focus(ctx, ev.Agent)
 	if err != nil {
@@ -222,33 +249,41 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		return HookAnswer{}, err
 	}
 	if c := st.Checkpoint; c != nil && ev.Source == "compact" {
-		sections = append(sections, section{"Before the compaction", c.Text})
+		items = append(items, frame.Item{Source: frame.SourceVaultmem, Title: "Before the compaction", Text: c.Text})
 	}
 	if focus.Task != "" {
 		tc, err := a.Tasks().Context(ctx, ev.Agent, "", a.Config.Hooks.SessionBudget/2)
 		if err != nil {
 			return HookAnswer{}, err
 		}
-		sections = append(sections, section{"Your focused task", tc.Context})
+		items = append(items, frame.Item{Source: frame.SourceTask, Path: focus.Task, Title: "Your focused task", Text: tc.Context})
 		given = append(given, focus.Task)
 	}
 	list, err := a.Memory().ListText()
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	sections = append(sections, section{"What you remember (" + a.Memory().ListFile() + ")", list})
+	items = append(items, frame.Item{Source: frame.SourceList, Path: a.Memory().ListFile(), Title: "What you remember", Text: list})
 	review, err := a.needsReview(ctx)
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	sections = append(sections, section{"Needs review", review})
+	items = append(items, frame.Item{Source: frame.SourceVaultmem, Title: "Needs review", Text: review})
 	note, err := a.writeSessionNote(ctx, ev)
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	heading := "# Memory from the vault (vaultmem)\n\nRecall more with the vaultmem tools (recall, search); save what you learn with remember."
-	return HookAnswer{Context: fit(heading, a.Config.Hooks.SessionBudget, sections), Given: given, Note: note}, nil
+	out, _ := fit(sessionPreamble, a.Config.Hooks.SessionBudget, items)
+	return HookAnswer{Context: out, Given: given, Note: note}, nil
 }
+
+// The preambles of the hooks' contexts: vaultmem's own line above each
+// frame (see package frame).
+const (
+	sessionPreamble = "Memory from the user's vault (vaultmem). Recall more with the vaultmem tools (recall, search); save what you learn with remember."
+	promptPreamble  = "From the user's vault, for this prompt (vaultmem):"
+	lessonsPreamble = "Lessons from memory for this step (vaultmem):"
+)
 
 // needsReview lists what waits for a human: lessons flagged for review
 // (and those Dream proposed), memories Dream found contradicting each
@@ -378,40 +413,32 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	type item struct{ key, path, heading, text string }
-	var items []item
+	var keys []string
+	var items []frame.Item
 	for _, it := range res.Items {
 		key := it.Path + "#" + it.Heading + "^" + it.Block
-		if st.WasGiven(key) || slices.ContainsFunc(items, func(x item) bool { return x.key == key }) ||
+		if st.WasGiven(key) || slices.Contains(keys, key) ||
 			!covers(terms, it.Path+" "+it.Heading+" "+it.Text, a.Config.Hooks.MinCoverage) {
 			continue
 		}
-		items = append(items, item{key, it.Path, it.Heading, it.Text})
+		keys = append(keys, key)
+		items = append(items, frame.Item{Source: recall.SourceOf(it.Kind), Path: it.Path, Heading: it.Heading, Text: it.Text})
 	}
-	if len(items) == 0 {
+	out, held := fit(promptPreamble, a.Config.Hooks.PromptBudget, items)
+	if len(held) == 0 {
 		return HookAnswer{}, nil
 	}
-	keys := make([]string, len(items))
-	for i, it := range items {
-		keys[i] = it.key
+	var given, heldKeys []string
+	for _, i := range held {
+		heldKeys = append(heldKeys, keys[i])
+		if !slices.Contains(given, items[i].Path) {
+			given = append(given, items[i].Path)
+		}
 	}
-	if _, err := a.updateSession(ctx, ev, func(st *session.State) error { st.Give(keys...); return nil }); err != nil {
+	if _, err := a.updateSession(ctx, ev, func(st *session.State) error { st.Give(heldKeys...); return nil }); err != nil {
 		return HookAnswer{}, err
 	}
-	var b strings.Builder
-	b.WriteString("# From the vault, for this prompt (vaultmem)\n")
-	var given []string
-	for _, it := range items {
-		where := it.path
-		if it.heading != "" {
-			where += " › " + it.heading
-		}
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n", where, strings.TrimSpace(it.text))
-		if !slices.Contains(given, it.path) {
-			given = append(given, it.path)
-		}
-	}
-	return HookAnswer{Context: b.String(), Given: given}, nil
+	return HookAnswer{Context: out, Given: given}, nil
 }
 
 // keepPrompt is what a session note keeps of a prompt: nothing, its first
@@ -468,13 +495,14 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 		return HookAnswer{}, err
 	}
 	var shown []session.Shown
-	var b strings.Builder
+	var items []frame.Item
 	for _, m := range res.Lessons {
 		if rules.Flagged(m.Strength) || m.OnlyTool() || len(shown) == a.Config.Hooks.Lessons {
 			continue
 		}
 		shown = append(shown, session.Shown{Path: m.Path, Name: m.Name})
-		fmt.Fprintf(&b, "- %s: %s (strength %v; %s)\n", m.Name, m.ActionBias, m.Strength, m.Path)
+		items = append(items, frame.Item{Source: frame.SourceLesson, Path: m.Path, Title: m.Name,
+			Extra: []string{"strength", fmt.Sprint(m.Strength)}, Text: m.ActionBias})
 	}
 	if len(shown) == 0 {
 		return HookAnswer{}, nil
@@ -489,7 +517,7 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 	for i, l := range shown {
 		given[i] = l.Path
 	}
-	return HookAnswer{Context: "Lessons from memory for this step (vaultmem):\n" + b.String(), Given: given}, nil
+	return HookAnswer{Context: frame.Frame(lessonsPreamble, items...), Given: given}, nil
 }
 
 // editTools are the tools whose file arguments are files they change.

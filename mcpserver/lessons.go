@@ -46,7 +46,7 @@ func (s *Server) addLessonTools() {
 		InputSchema: schemaFor[LessonAddIn](), Annotations: &mcp.ToolAnnotations{Title: "Add lesson", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonAdd)
 	addTool(s, &mcp.Tool{Name: "lesson_match", Description: "The lessons for what you are about to do, by relevance × strength, " +
 		"each with why it matched. Call it before a step that went wrong before (tests, deploys, migrations); report how it went with lesson_outcome.",
-		InputSchema: schemaFor[LessonMatchIn](bounds("k", 0, lesson.MaxK)), Annotations: &mcp.ToolAnnotations{Title: "Match lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.lessonMatch)
+		InputSchema: schemaFor[LessonMatchIn](bounds("k", 0, lesson.MaxK)), Annotations: &mcp.ToolAnnotations{Title: "Match lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.lessonMatch))
 	addTool(s, &mcp.Tool{Name: "lesson_outcome", Description: "Say whether applying a lesson helped: success raises its strength " +
 		"(+0.05), failure lowers it (−0.1; below 0.3 it is flagged for review). Logged with the context, for the lessons' statistics.",
 		InputSchema: schemaFor[LessonOutcomeIn](), Annotations: &mcp.ToolAnnotations{Title: "Lesson outcome", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonOutcome)

@@ -200,7 +200,8 @@ func pathOf(u string) (string, bool) {
 	return decoded, err == nil
 }
 
-// readResource serves vault:///path.
+// readResource serves vault:///path: the note in the frame (see
+// framedNote), as an agent's context holds it.
 func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	u := req.Params.URI
 	p, ok := pathOf(u)
@@ -211,7 +212,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: note.content}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: s.framedNote(note.path, note.content)}}}, nil
 }
 
 // note is a note as read from disk (or L1).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/frame"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/task"
 )
@@ -126,13 +127,13 @@ func (s *Server) addTaskTools() {
 		InputSchema: schemaFor[TaskEventIn](enum("type", task.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
 	addTool(s, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
 		"task_event and task_context act on when no task is named (none when task is empty).",
-		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, s.taskFocus)
+		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, framed(s.taskFocus))
 	addTool(s, &mcp.Tool{Name: "task_tree", Description: "The task tree under a task, or every tree of the vault: " +
 		"each task's status, priority and holder; tasks under finished ones are counted, not shown, unless all. It lists what is wrong in the tasks shown.",
-		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, s.taskTree)
+		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, framed(s.taskTree))
 	addTool(s, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
 		"no open subtask), most urgent first, each with why it comes where it does.",
-		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, index.MaxLimit)), Annotations: read("Ready tasks")}, s.taskReady)
+		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, index.MaxLimit)), Annotations: read("Ready tasks")}, framed(s.taskReady))
 	addTool(s, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
 		"cut to a token budget: the task, its ancestors, open siblings, children and its log of events. Call it when you resume work. " +
 		"The text content is the context to use; the structured result holds its parts.",
@@ -321,7 +322,8 @@ func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in T
 	if err != nil {
 		return nil, task.Context{}, toolError(err)
 	}
-	// As recall's, the text is the context alone: the agent reads it, and
-	// it costs the budget and no more.
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Context}}}, res, nil
+	// As recall's, the text is the context alone, in its frame: the agent
+	// reads it, and it costs the budget and the frame's few tokens.
+	text := frame.Frame(taskPreamble, frame.Item{Source: frame.SourceTask, Path: res.Task.Path, Text: res.Context})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
 }

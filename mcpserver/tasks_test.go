@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vaultmem/vaultmem/frame"
 	"github.com/vaultmem/vaultmem/mcpserver"
 	"github.com/vaultmem/vaultmem/task"
 )
@@ -84,8 +85,9 @@ func TestTaskWorkflow(t *testing.T) {
 
 	var c task.Context
 	text := mustCall(t, cs, "task_context", map[string]any{"agent": "a"}, &c)
-	if text != c.Context {
-		t.Errorf("task_context text is not the context alone:\n%s", text)
+	if want := frame.Frame("The context of a task, from the user's vault (vaultmem):",
+		frame.Item{Source: frame.SourceTask, Path: c.Task.Path, Text: c.Context}); text != want {
+		t.Errorf("task_context text is not the context alone, framed:\n%s", text)
 	}
 	if !strings.Contains(text, "use mkdocs for the site") || !strings.Contains(text, "Ship v1") {
 		t.Errorf("task_context text lacks the decision or the parent:\n%s", text)

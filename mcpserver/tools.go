@@ -150,17 +150,17 @@ func (s *Server) addTools() {
 		"meaning (vector) or both (hybrid), optionally within one type, tag or folder; results are ranked, with a snippet each. " +
 		"For the context needed to answer a question, call recall.",
 		InputSchema: schemaFor[SearchIn](enum("mode", "keyword", "vector", "hybrid"), bounds("limit", 0, maxSearchLimit)),
-		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.search)
+		Annotations: &mcp.ToolAnnotations{Title: "Search notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.search))
 	addTool(s, &mcp.Tool{Name: "read_note", Description: "Read a note, by its path or its name: its frontmatter, body and content hash (pass the hash to write_note).",
 		InputSchema: schemaFor[ReadNoteIn](),
-		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.readNote)
+		Annotations: &mcp.ToolAnnotations{Title: "Read note", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.readNote))
 	addTool(s, &mcp.Tool{Name: "write_note", Description: "Create a note, or update one: set frontmatter keys (the others keep " +
 		"their bytes) and/or replace the body. Pass expected_hash from read_note so a note changed since (by a human in Obsidian) is not overwritten.",
 		InputSchema: schemaFor[WriteNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
 	addTool(s, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
 		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
-		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.links)
+		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.links))
 	{
 		addTool(s, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
 			"(the others are archived, never deleted, and links to them follow), flag memories that may contradict each other for the user " +
@@ -171,7 +171,7 @@ func (s *Server) addTools() {
 	}
 	addTool(s, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
 		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
-		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.listNotes)
+		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.listNotes))
 	s.addTaskTools()
 	s.addLessonTools()
 }

@@ -2,8 +2,14 @@ package recall
 
 import (
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/frame"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/session"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -13,35 +19,48 @@ const truncationMarker = " […truncated]"
 // minTruncated is the fewest tokens worth keeping of a truncated item.
 const minTruncated = 8
 
-// fillBudget keeps ranked items while the context fits res.Budget; the first
+// fillBudget keeps ranked items while the context, after head (the
+// presets, already chosen) and in its frame, fits res.Budget; the first
 // one that does not fit is truncated with a marker, and the rest are
 // counted as dropped. Items without text are left out.
-func (e *Engine) fillBudget(res *Result, ranked []*candidate) {
+func (e *Engine) fillBudget(res *Result, ranked []*candidate, head []frame.Item) {
 	var picked []*candidate
 	var texts []string
+	fits := func(cs []*candidate, ts []string) bool {
+		return text.EstimateTokens(render(head, cs, ts)) <= res.Budget
+	}
 	for i, c := range ranked {
 		if strings.TrimSpace(c.hit.Text) == "" {
 			continue // a note without text (a task with neither description nor log yet): nothing to show
 		}
-		trial := render(append(picked, c), append(texts, c.hit.Text))
-		if text.EstimateTokens(trial) <= res.Budget {
+		if fits(append(picked, c), append(texts, c.hit.Text)) {
 			picked, texts = append(picked, c), append(texts, c.hit.Text)
 			continue
 		}
-		// Cut this one to what is left, if that is worth it.
-		room := res.Budget - text.EstimateTokens(render(append(picked, c), append(texts, "")))
-		if cut := cutTo(c.hit.Text, room-text.EstimateTokens(truncationMarker)); cut != "" && room >= minTruncated {
-			picked, texts = append(picked, c), append(texts, cut+truncationMarker)
-			res.Truncated = true
-			i++
+		// Cut this one to what is left, if that is worth it. Escaping in
+		// the frame may lengthen the cut text a little: cut shorter until
+		// it fits.
+		room := res.Budget - text.EstimateTokens(render(head, append(picked, c), append(texts, "")))
+		for n := room - text.EstimateTokens(truncationMarker); room >= minTruncated && n > 0; {
+			cut := cutTo(c.hit.Text, n)
+			if cut == "" {
+				break
+			}
+			if fits(append(picked, c), append(texts, cut+truncationMarker)) {
+				picked, texts = append(picked, c), append(texts, cut+truncationMarker)
+				res.Truncated = true
+				i++
+				break
+			}
+			n -= max(1, text.EstimateTokens(render(head, append(picked, c), append(texts, cut+truncationMarker)))-res.Budget)
 		}
 		res.Dropped = len(ranked) - i
 		break
 	}
-	res.Context = render(picked, texts)
+	res.Context = render(head, picked, texts)
 	res.UsedTokens = text.EstimateTokens(res.Context)
 	for k, c := range picked {
-		res.Items = append(res.Items, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block,
+		res.Items = append(res.Items, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block, Kind: c.hit.Kind,
 			Source: sources(c), Layer: Layer(c.hit.Kind), Score: c.final, Tokens: text.EstimateTokens(texts[k]),
 			Text: texts[k], Why: why(c, Layer(c.hit.Kind))})
 	}
@@ -51,45 +70,58 @@ func (e *Engine) fillBudget(res *Result, ranked []*candidate) {
 const LayerTask = "task"
 
 // fillBudgetAfter fills the budget with ranked items as fillBudget does,
-// after the presets of r (the focused task's context first): as many of them, in order, as take at
-// most half the budget together.
+// after the presets of r (the focused task's context first): as many of
+// them, in order, as take at most half the budget together, frame
+// included.
 func (e *Engine) fillBudgetAfter(res *Result, ranked []*candidate, r Request) {
 	presets := r.Presets
 	if f := strings.TrimSpace(r.Focus); f != "" {
 		presets = append([]Preset{{Layer: LayerTask, Title: "Focused task: " + r.FocusPath, Path: r.FocusPath, Text: f, Source: "focus",
 			Why: "the context of the agent's focused task: its ancestors, siblings, children and log"}}, presets...)
 	}
-	var head []string
+	var head []frame.Item
 	var items []Item
-	used := 0
 	for _, p := range presets {
 		t := strings.TrimSpace(p.Text)
 		if t == "" {
 			continue
 		}
-		block := "## " + p.Title + "\n" + t + "\n"
-		n := text.EstimateTokens(block + "\n")
-		if 2*(used+n) > res.Budget {
+		it := frame.Item{Source: presetSource(p), Path: p.Path, Title: p.Title, Text: t}
+		if 2*text.EstimateTokens(render(append(head, it), nil, nil)) > res.Budget {
 			continue
 		}
-		used += n
-		head = append(head, block)
-		items = append(items, Item{Path: p.Path, Source: p.Source, Layer: p.Layer, Tokens: text.EstimateTokens(block), Text: t, Why: p.Why})
+		head = append(head, it)
+		items = append(items, Item{Path: p.Path, Source: p.Source, Layer: p.Layer, Tokens: text.EstimateTokens(it.Render()), Text: t, Why: p.Why})
 	}
-	if len(head) == 0 {
-		e.fillBudget(res, ranked)
-		return
-	}
-	budget := res.Budget
-	res.Budget -= used
-	e.fillBudget(res, ranked)
-	res.Budget = budget
-	res.Context = strings.TrimSuffix(strings.Join(append(head, res.Context), "\n"), "\n")
-	if !strings.HasSuffix(res.Context, "\n") {
-		res.Context += "\n"
-	}
-	res.UsedTokens = text.EstimateTokens(res.Context)
+	e.fillBudget(res, ranked, head)
 	res.Items = append(items, res.Items...)
+}
+
+// presetSource is the frame's source of a preset's text.
+func presetSource(p Preset) string {
+	switch p.Layer {
+	case LayerTask:
+		return frame.SourceTask
+	case LayerLesson:
+		return frame.SourceLesson
+	}
+	return frame.SourceNote
+}
+
+// SourceOf is the frame's source (see package frame) of a note of type
+// kind: a memory, a task, a lesson, a session note, or a note.
+func SourceOf(kind string) string {
+	switch {
+	case slices.Contains(memory.Types, memory.Type(kind)):
+		return frame.SourceMemory
+	case kind == task.Type:
+		return frame.SourceTask
+	case kind == lesson.Type:
+		return frame.SourceLesson
+	case kind == session.Type:
+		return frame.SourceSession
+	}
+	return frame.SourceNote
 }
 
 func sources(c *candidate) string {
@@ -124,50 +156,54 @@ func cutTo(s string, n int) string {
 	return strings.ToValidUTF8(strings.TrimSpace(cut), "")
 }
 
-// render writes the context: items grouped by note, in the order their
-// notes first appear in the ranking, and in note order within a note;
-// each note under a header with its path, its date when it has one, and
-// how its items were found.
-func render(picked []*candidate, texts []string) string {
-	type group struct {
-		header string
-		items  []int
-	}
-	var groups []*group
-	byPath := map[string]*group{}
+// render writes the context in its frame (see package frame): the
+// presets of head first, then the picked items grouped by note, in the
+// order their notes first appear in the ranking, and in note order within
+// a note; each run of a note's items under one section is one item of the
+// frame, with the note's path, its date when it has one, and the section.
+// No line of vaultmem's stands above the frame: its opening tag says what
+// the text is, and in a small budget every token of it is one less of the
+// notes (at 300 tokens, LoCoMo's evidence recall fell from 0.827 to 0.808
+// with a line of 9 tokens).
+func render(head []frame.Item, picked []*candidate, texts []string) string {
+	var groups [][]int
+	byPath := map[string]int{}
 	for i, c := range picked {
 		g, ok := byPath[c.hit.Path]
 		if !ok {
-			h := "## " + c.hit.Path
-			if len(c.hit.Date) >= 10 {
-				h += " (" + c.hit.Date[:10] + ")"
-			}
-			g = &group{header: h}
+			g = len(groups)
 			byPath[c.hit.Path] = g
-			groups = append(groups, g)
+			groups = append(groups, nil)
 		}
-		g.items = append(g.items, i)
+		groups[g] = append(groups[g], i)
 	}
 	var b strings.Builder
-	for gi, g := range groups {
-		if gi > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(g.header)
-		b.WriteString("\n")
-		items := g.items
+	for _, it := range head {
+		b.WriteString(it.Render())
+	}
+	for _, items := range groups {
 		sortByLine(items, picked)
-		lastHeading := ""
+		var cur *frame.Item
 		for _, i := range items {
-			if h := section(picked[i].hit.Heading, picked[i].hit.Title, picked[i].hit.Path); h != "" && h != lastHeading {
-				b.WriteString("### " + h + "\n")
-				lastHeading = h
+			h := picked[i].hit
+			sec := section(h.Heading, h.Title, h.Path)
+			if cur != nil && cur.Heading == sec {
+				cur.Text += "\n" + texts[i]
+				continue
 			}
-			b.WriteString(texts[i])
-			b.WriteString("\n")
+			if cur != nil {
+				b.WriteString(cur.Render())
+			}
+			cur = &frame.Item{Source: SourceOf(h.Kind), Path: h.Path, Heading: sec, Text: texts[i]}
+			if len(h.Date) >= 10 {
+				cur.Date = h.Date[:10]
+			}
+		}
+		if cur != nil {
+			b.WriteString(cur.Render())
 		}
 	}
-	return b.String()
+	return frame.Wrap("", b.String())
 }
 
 func sortByLine(items []int, picked []*candidate) {

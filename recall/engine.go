@@ -168,6 +168,9 @@ type Item struct {
 	Path    string `json:"path"`
 	Heading string `json:"heading"`
 	Block   string `json:"block"`
+	// Kind is the note's type (frontmatter type: a memory's type, task,
+	// lesson, session; "" for none), which says what the text is.
+	Kind string `json:"kind,omitempty"`
 	// Source names the engines that found it: exact, semantic, temporal
 	// (notes of the days asked about), graph (linked notes), expand (the
 	// query with words the best hits share), context (next to a hit in the

@@ -432,7 +432,7 @@ func TestRecallScopesToThePeopleNamed(t *testing.T) {
 	e := recall.New(ix, recall.Options{NoDeadlines: true})
 	top := func(q string) string {
 		t.Helper()
-		res, err := e.Recall(context.Background(), recall.Request{Query: q, Budget: 60})
+		res, err := e.Recall(context.Background(), recall.Request{Query: q, Budget: 100}) // 60 and the frame (see package frame)
 		if err != nil || len(res.Items) == 0 {
 			t.Fatalf("%q: %v %+v", q, err, res)
 		}
@@ -476,7 +476,7 @@ func TestHowLongGetsBothEndsOfALog(t *testing.T) {
 		"notes/ledger.md": "# Ledger\n\nThe new ledger keeps every billing entry twice.\n",
 	})
 	e := recall.New(ix, recall.Options{NoDeadlines: true})
-	res, err := e.Recall(context.Background(), recall.Request{Query: "How long did the billing migration take?", Budget: 80})
+	res, err := e.Recall(context.Background(), recall.Request{Query: "How long did the billing migration take?", Budget: 130}) // 80 and the frame
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestLessonWorkflow(t *testing.T) {
 		} `json:"hookSpecificOutput"`
 	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &h) != nil || h.Out.Event != "PreToolUse" ||
-		!strings.Contains(h.Out.Context, "Run migrations first: run make migrate before the integration tests") {
+		!strings.Contains(h.Out.Context, `title="Run migrations first" strength="0.5">`+"\nrun make migrate before the integration tests\n</note>") {
 		t.Errorf("hook: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	if r := vaultmem(t, dir, `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"README.md"}}`, "lesson", "match", "--hook"); r.code != 0 || r.stdout != "" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/frame"
 )
 
 // TestTaskWorkflow runs docs/tasks.md's worked example as processes: plan a
@@ -46,7 +48,8 @@ func TestTaskWorkflow(t *testing.T) {
 
 	// Recall finds the decision, and puts the focus first.
 	rec := ok(t, dir, "recall", ag, "why did we choose FTS5")
-	if !strings.HasPrefix(rec, "## Focused task: tasks/Tokenizer.md\n") || !strings.Contains(rec, "## tasks/Tokenizer.md") {
+	if !strings.Contains(rec, frame.Open+"\n"+`<note source="task" path="tasks/Tokenizer.md" title="Focused task: tasks/Tokenizer.md">`) ||
+		strings.Count(rec, `<note source="task" path="tasks/Tokenizer.md"`) != 2 {
 		t.Errorf("recall:\n%s", rec)
 	}
 
