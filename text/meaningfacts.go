@@ -260,9 +260,9 @@ func isNegationCompanion(ts []token, i int) bool {
 	if !ok || i == 0 {
 		return false
 	}
-	if prevs == "ne" { // ne … pas: up to a few words apart, in one sentence
+	if farCompanions[t.lower] { // ne … pas, no … nunca: up to a few words apart, in one sentence
 		for k := i - 1; k >= 0 && k >= i-4; k-- {
-			if ts[k].lower == "ne" {
+			if ts[k].lower == prevs {
 				return true
 			}
 			if ts[k].initial {

@@ -56,12 +56,22 @@ var negationWords = wordSet("not no never none nothing nobody nowhere neither no
 
 // negationCompanions complete the negation before them into one, and
 // are neither a negation of their own nor a content word: "no longer",
-// "nicht mehr", "ne … pas", "ne … plus" (any word after "ne" in its
-// sentence); "ya" completes the "no" after it ("ya no").
+// "nicht mehr", "ne … pas", "ne … plus", "no … nunca" (see
+// farCompanions); "ya" completes the "no" after it ("ya no").
 var negationCompanions = map[string]string{
 	"longer": "no", "mehr": "nicht kein keine keinen keinem keiner", "más": "no",
 	"pas": "ne", "plus": "ne", "point": "ne", "guère": "ne", "jamais": "ne", "rien": "ne", "personne": "ne",
 	"aucun": "ne", "aucune": "ne",
+	"nunca": "no", "jamás": "no", "nada": "no", "nadie": "no", "ninguno": "no", "ninguna": "no",
+}
+
+// farCompanions may stand a few words after the negation they complete,
+// in its sentence: French "ne … pas", Spanish "no … nunca" (one negation,
+// as "nunca" alone is).
+var farCompanions = map[string]bool{
+	"pas": true, "plus": true, "point": true, "guère": true, "jamais": true, "rien": true, "personne": true,
+	"aucun": true, "aucune": true,
+	"nunca": true, "jamás": true, "nada": true, "nadie": true, "ninguno": true, "ninguna": true,
 }
 
 // cjkNegationCompanions complete the negating character before them:
