@@ -1,0 +1,130 @@
+package text
+
+// A list written inline says what a bulleted list says: "We use Go, Rust
+// and Python." is "We use:" and the items Go, Rust, Python, in any order.
+// Only what is surely a list is read as one, since prose word order
+// never changes: either single words (no stop word among them) joined by
+// commas and a last "and" or "or", three or more, after a word that does
+// not open the sentence or with two commas ("Go, Rust, and Python"); or,
+// after a colon, three or more items of any length to the end of the
+// sentence ("Supported: Postgres 16, MySQL 8 and SQLite").
+
+// maxInlineItems bounds the items of an inline list looked for, so that
+// a long run of commas costs linear time.
+const maxInlineItems = 64
+
+// normalizeSentence is a sentence's unit: its tokens normalised, or the
+// list it is.
+func normalizeSentence(toks []cToken) cUnit {
+	ts := normalizeNumbers(toks)
+	if l := inlineList(ts); l != nil {
+		return cUnit{list: l}
+	}
+	return cUnit{words: tokenTexts(ts)}
+}
+
+func tokenTexts(ts []cToken) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.s
+	}
+	return out
+}
+
+// inlineList returns the list a sentence is, nil when it is none.
+func inlineList(ts []cToken) *cList {
+	for c, t := range ts {
+		if !isConjunction(t) || c < 2 || c+1 >= len(ts) || !isListWord(ts[c+1]) || !isListWord(ts[c-1]) || ts[c-1].colon {
+			continue
+		}
+		commas, first := 0, c-1
+		if ts[c-1].comma {
+			commas++ // "Go, Rust, and Python"
+		}
+		for first > 0 && c-first < maxInlineItems && ts[first-1].comma && !ts[first-1].colon && isListWord(ts[first-1]) {
+			first--
+			commas++
+		}
+		if c-first+1 < 3 || commas < 2 && ts[first].initial {
+			continue
+		}
+		l := &cList{kind: listKindOf(t), lead: tokenTexts(ts[:first]), tail: tokenTexts(ts[c+2:])}
+		for _, it := range append(ts[first:c:c], ts[c+1]) {
+			l.items = append(l.items, cItem{units: []cUnit{{words: []string{it.s}}}})
+		}
+		return l
+	}
+	return colonList(ts)
+}
+
+// colonList returns the list after a sentence's last colon: items split
+// at commas, the last two at "and" or "or".
+func colonList(ts []cToken) *cList {
+	p := -1
+	for i, t := range ts {
+		if t.colon {
+			p = i
+		}
+	}
+	if p < 0 || p+1 >= len(ts) {
+		return nil
+	}
+	var segs [][]cToken
+	start := p + 1
+	for i := start; i < len(ts); i++ {
+		if ts[i].comma || i == len(ts)-1 {
+			segs = append(segs, ts[start:i+1])
+			start = i + 1
+		}
+	}
+	if len(segs) < 2 || len(segs) > maxInlineItems {
+		return nil
+	}
+	last := segs[len(segs)-1]
+	var conj cToken
+	switch {
+	case isConjunction(last[0]): // "..., and SQLite"
+		conj, segs[len(segs)-1] = last[0], last[1:]
+	default:
+		for q, t := range last {
+			if isConjunction(t) {
+				conj = t
+				segs = append(segs[:len(segs)-1], last[:q], last[q+1:])
+				break
+			}
+		}
+	}
+	if conj.s == "" || len(segs) < 3 {
+		return nil
+	}
+	l := &cList{kind: listKindOf(conj), lead: tokenTexts(ts[:p+1])}
+	for _, seg := range segs {
+		if len(seg) == 0 {
+			return nil
+		}
+		l.items = append(l.items, cItem{units: []cUnit{{words: tokenTexts(seg)}}})
+	}
+	return l
+}
+
+func isConjunction(t cToken) bool { return t.kind == wordTok && (t.s == "and" || t.s == "or") }
+
+func listKindOf(conj cToken) cListKind {
+	if conj.s == "or" {
+		return orList
+	}
+	return andList
+}
+
+// isListWord reports whether a token may be an item of an inline list of
+// single words: not a stop word ("If so, tests and lint run" is no list),
+// not a question mark.
+func isListWord(t cToken) bool {
+	switch t.kind {
+	case wordTok:
+		return !IsStopWord(t.s)
+	case otherTok:
+		return t.s != "?"
+	}
+	return true
+}
