@@ -126,8 +126,8 @@ func serialize(us []cUnit) string {
 	return b.String()
 }
 
-// writeUnit writes one unit; a list's items of an and-list are sorted, so
-// their order does not count.
+// writeUnit writes one unit; the items of a list that is not numbered
+// are sorted, so that their order does not count.
 func writeUnit(b *strings.Builder, u cUnit) {
 	b.WriteString(u.prefix)
 	switch {
@@ -143,6 +143,7 @@ func writeUnit(b *strings.Builder, u cUnit) {
 		case andList:
 			slices.Sort(items)
 		case orList:
+			slices.Sort(items)
 			open = ` \{or `
 		case orderedList:
 			open, close = ` \[ `, ` \]`

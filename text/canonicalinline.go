@@ -40,22 +40,21 @@ const maxEmphasisSearch = 16
 // (~~x~~) is kept: it changes what the text says.
 func lexInline(s string) []cPiece {
 	var out []cPiece
-	var text strings.Builder
+	text := textRun{s: s}
 	flush := func() {
-		if text.Len() > 0 {
-			out = append(out, cPiece{kind: textPiece, s: text.String()})
-			text.Reset()
+		if t := text.take(); t != "" {
+			out = append(out, cPiece{kind: textPiece, s: t})
 		}
 	}
 	brackets := matchBrackets(s)
 	var ticks backtickRuns
 	closeWiki, lineEnd := nextOf{sep: "]]"}, nextOf{sep: "\n"}
-	linkEnds := map[int]int{} // the index of a link's "]" -> the index after its ")"
+	var linkEnds map[int]int // the index of a link's "]" -> the index after its ")"
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]):
-			text.WriteByte(s[i+1])
+			text.add(i+1, i+2)
 			i += 2
 			continue
 		case c == '`':
@@ -66,7 +65,7 @@ func lexInline(s string) []cPiece {
 				i = end + n
 				continue
 			}
-			text.WriteString(s[i : i+n])
+			text.add(i, i+n)
 			i += n
 			continue
 		case c == '[' && i+1 < len(s) && s[i+1] == '[':
@@ -89,6 +88,9 @@ func lexInline(s string) []cPiece {
 						dest = "!" + dest
 					}
 					out = append(out, cPiece{kind: linkPiece, s: "(" + dest + ")"})
+					if linkEnds == nil {
+						linkEnds = map[int]int{}
+					}
 					linkEnds[close] = end + 1
 					i = open + 1
 					continue
@@ -139,7 +141,7 @@ func lexInline(s string) []cPiece {
 				flush()
 				out = append(out, p)
 			} else {
-				text.WriteString(p.s)
+				text.add(i, i+n)
 			}
 			i += n
 			continue
@@ -162,15 +164,52 @@ func lexInline(s string) []cPiece {
 				i = j
 				continue
 			}
-			text.WriteString(s[i : i+n])
+			text.add(i, i+n)
 			i += n
 			continue
 		}
-		text.WriteByte(c)
+		text.add(i, i+1)
 		i++
 	}
 	flush()
 	matchEmphasis(out)
+	return out
+}
+
+// textRun gathers the text of a piece from the indexes of s it is made
+// of: a substring of s while they follow each other, a copy only when
+// they do not (after an escape).
+type textRun struct {
+	s          string
+	start, end int
+	b          strings.Builder
+	copied     bool
+}
+
+// add adds s[i:j].
+func (t *textRun) add(i, j int) {
+	switch {
+	case !t.copied && t.start == t.end:
+		t.start, t.end = i, j
+	case !t.copied && t.end == i:
+		t.end = j
+	default:
+		if !t.copied {
+			t.b.WriteString(t.s[t.start:t.end])
+			t.copied = true
+		}
+		t.b.WriteString(t.s[i:j])
+	}
+}
+
+// take returns the text gathered and starts anew.
+func (t *textRun) take() string {
+	out := t.s[t.start:t.end]
+	if t.copied {
+		out = t.b.String()
+		t.b.Reset()
+	}
+	t.start, t.end, t.copied = 0, 0, false
 	return out
 }
 

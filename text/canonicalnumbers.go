@@ -4,7 +4,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,13 +17,16 @@ import (
 // ("5m": minutes, metres or million) stays as written.
 
 // numberTokens reads a core that starts with a digit, or with a currency
-// sign and a digit.
-func numberTokens(core string) []cToken {
+// sign and a digit, into at most two tokens (see classify).
+func numberTokens(core string) ([2]cToken, int) {
+	var out [2]cToken
 	if d, ok := isoDate(core); ok {
-		return []cToken{{s: d, raw: core, kind: madeTok}}
+		out[0] = cToken{s: d, raw: core, kind: madeTok}
+		return out, 1
 	}
 	cur, body := "", core
-	if r, n := utf8.DecodeRuneInString(core); !unicode.IsDigit(r) {
+	if !isDigitByte(core[0]) {
+		_, n := utf8.DecodeRuneInString(core)
 		cur, body = core[:n], core[n:]
 	}
 	i := digitRun(body, 0)
@@ -47,17 +49,21 @@ func numberTokens(core string) []cToken {
 	rest := body[i:]
 	switch {
 	case cur != "": // "$1,000" is "$1000"; "$40k" is not "$40m"
-		return []cToken{{s: escToken(cur + digits + rest), raw: core, kind: otherTok}}
+		out[0] = cToken{s: escToken(cur + digits + rest), raw: core, kind: otherTok}
+		return out, 1
 	case rest == "":
-		return []cToken{{s: digits, raw: core, kind: numTok}}
-	case rest == "%":
-		return []cToken{{s: digits, raw: body[:i], kind: numTok}, {s: "%", raw: "%", kind: otherTok, glued: true}}
+		out[0] = cToken{s: digits, raw: core, kind: numTok}
+		return out, 1
 	case frac == "" && ordinalSuffix[rest]:
-		return []cToken{{s: whole + rest, raw: core, kind: ordTok}}
-	case unitAbbrevs[rest].base != "":
-		return []cToken{{s: digits, raw: body[:i], kind: numTok}, {s: escToken(rest), raw: rest, kind: otherTok, glued: true}}
+		out[0] = cToken{s: whole + rest, raw: core, kind: ordTok}
+		return out, 1
+	case rest == "%" || unitAbbrevs[rest].base != "":
+		out[0] = cToken{s: digits, raw: body[:i], kind: numTok}
+		out[1] = cToken{s: escToken(rest), raw: rest, kind: otherTok, glued: true}
+		return out, 2
 	}
-	return []cToken{{s: escToken(core), raw: core, kind: otherTok}}
+	out[0] = cToken{s: escToken(core), raw: core, kind: otherTok}
+	return out, 1
 }
 
 // digitRun returns the index after the run of ASCII digits at s[i:].
@@ -119,7 +125,7 @@ func pad2(n int) string {
 // unit become the value in the unit's base.
 func normalizeNumbers(ts []cToken) []cToken {
 	for i := 0; i+1 < len(ts); i++ {
-		if ts[i].kind == wordTok && (ts[i].s == "version" || strings.ToLower(ts[i].s) == "v") {
+		if ts[i].kind == wordTok && (ts[i].s == "version" || ts[i].s == "v" || ts[i].s == "V") {
 			switch n := &ts[i+1]; n.kind {
 			case numTok:
 				n.kind, n.s = otherTok, escToken(n.raw)
@@ -465,9 +471,12 @@ func readUnits(ts []cToken) []cToken {
 			if ts[i+1].kind == wordTok && unitNames[ts[i+1].s].base != "" {
 				u = unitNames[ts[i+1].s]
 			}
-			if v, ok := ratOf(t.s); ok && u.base != "" {
-				f, _ := new(big.Rat).SetString(u.factor)
-				m := merged(ts[i:i+2], `\`+u.base+":"+decimalString(v.Mul(v, f)))
+			if u.base == "" {
+				out = append(out, t)
+				continue
+			}
+			if v, ok := scaled(t.s, u.factor); ok {
+				m := merged(ts[i:i+2], `\`+u.base+":"+v)
 				m.kind = madeTok
 				out = append(out, m)
 				i++
@@ -477,6 +486,24 @@ func readUnits(ts []cToken) []cToken {
 		out = append(out, t)
 	}
 	return out
+}
+
+// scaled returns the number n times factor, in decimals, false when n is
+// too long to be worth it. Whole numbers of up to six digits times a
+// whole factor are worked out without big numbers.
+func scaled(n, factor string) (string, bool) {
+	if len(n) <= 6 && isDigits(n) {
+		if f, err := strconv.ParseInt(factor, 10, 64); err == nil {
+			v, _ := strconv.ParseInt(n, 10, 64)
+			return strconv.FormatInt(v*f, 10), true
+		}
+	}
+	v, ok := ratOf(n)
+	if !ok {
+		return "", false
+	}
+	f, _ := new(big.Rat).SetString(factor)
+	return decimalString(v.Mul(v, f)), true
 }
 
 // ratOf reads a number's digits as a rational, false when they are too

@@ -60,14 +60,17 @@ var izeStems = strings.Fields("organ initial normal serial deserial optim custom
 var izeEndings = [][2]string{{"ise", "ize"}, {"ised", "ized"}, {"ises", "izes"}, {"ising", "izing"},
 	{"isation", "ization"}, {"isations", "izations"}, {"iser", "izer"}, {"isers", "izers"}}
 
-// termTable maps each spelling of equivalentTerms and izeStems,
-// lower-cased, to its normal form's words.
+// termTable maps each spelling of equivalentTerms and izeStems, and
+// each normal form of one word, lower-cased, to its normal form's words.
 var termTable = func() map[string][]string {
 	m := map[string][]string{}
 	for _, line := range equivalentTerms {
 		norm, others, _ := strings.Cut(line, "|")
 		for _, w := range strings.Fields(others) {
 			m[w] = strings.Fields(norm)
+		}
+		if n := strings.Fields(norm); len(n) == 1 {
+			m[n[0]] = n // "PostgreSQL" and "JavaScript" are names of any case too
 		}
 	}
 	for _, stem := range izeStems {
@@ -87,28 +90,33 @@ var (
 	keepCaseGerman   = setOf("Sie Ihnen Ihr Ihre Ihren Ihrem Ihrer Ihres")
 )
 
-// classify reads a chunk's core (its punctuation stripped) into tokens.
-func classify(core string, initial bool) []cToken {
-	switch {
-	case core == "":
-		return nil
-	case isTermLike(core):
+// classify reads a chunk's core (its punctuation stripped) into at most
+// two tokens ("don't" is "do not", "30s" is 30 and s), returning them and
+// how many there are.
+func classify(core string, initial bool) ([2]cToken, int) {
+	var out [2]cToken
+	if core == "" {
+		return out, 0
+	}
+	if isTermLike(core) {
 		if words, ok := termTable[strings.ToLower(core)]; ok {
-			out := make([]cToken, len(words))
 			for i, w := range words {
 				out[i] = cToken{s: w, raw: w, kind: wordTok}
 			}
-			return out
+			return out, len(words)
 		}
 	}
-	switch r := []rune(core[:min(len(core), 4)]); {
+	r, n := utf8.DecodeRuneInString(core)
+	switch {
 	case strings.Contains(core, "://") || strings.HasPrefix(core, "www.") || strings.HasPrefix(core, "mailto:"):
-	case unicode.IsDigit(r[0]) || strings.ContainsRune("$€£¥", r[0]) && len(r) > 1 && unicode.IsDigit(r[1]):
+	case isDigitByte(core[0]) || strings.ContainsRune("$€£¥", r) && n < len(core) && isDigitByte(core[n]):
 		return numberTokens(core)
 	case isProseWord(core):
-		return []cToken{{s: wordForm(core, initial), raw: core, kind: wordTok}}
+		out[0] = cToken{s: wordForm(core, initial), raw: core, kind: wordTok}
+		return out, 1
 	}
-	return []cToken{{s: escToken(core), raw: core, kind: otherTok}}
+	out[0] = cToken{s: escToken(core), raw: core, kind: otherTok}
+	return out, 1
 }
 
 // isTermLike reports whether a core may be a term of termTable: letters,
@@ -145,23 +153,24 @@ func isProseWord(core string) bool {
 // ("Plan B"), or is listed in keepCaseCapitals or keepCaseGerman.
 func wordForm(w string, initial bool) string {
 	upper, lower := 0, 0
-	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '\'' || r == '-' }) {
-		pu, pl := 0, 0
-		for i, r := range []rune(part) {
-			switch {
-			case unicode.IsUpper(r):
-				pu++
-				if i > 0 && pl > 0 {
-					return w // a capital after a lower-case letter: "iOS", "McDonald"
-				}
-			case unicode.IsLower(r):
-				pl++
-				if pu > 1 {
-					return w // "HTTPServer", "PostgreSQL"
-				}
+	pu, pl := 0, 0 // in the part of a hyphenated word or contraction
+	for _, r := range w {
+		switch {
+		case r == '\'' || r == '-':
+			pu, pl = 0, 0
+		case unicode.IsUpper(r):
+			if pl > 0 {
+				return w // a capital after a lower-case letter: "iOS", "McDonald"
 			}
+			pu++
+			upper++
+		case unicode.IsLower(r):
+			if pu > 1 {
+				return w // "HTTPServer", "PostgreSQL"
+			}
+			pl++
+			lower++
 		}
-		upper, lower = upper+pu, lower+pl
 	}
 	switch {
 	case lower == 0 && upper == 1 && utf8.RuneCountInString(w) == 1 && !initial && w != "I",

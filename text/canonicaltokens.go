@@ -48,21 +48,37 @@ type cSentenceUnit struct {
 func paragraphUnits(text string) []cSentenceUnit {
 	var b cSentenceBuilder
 	var chunk strings.Builder
+	one := "" // the chunk while it is one piece, copied into chunk only when a second comes
 	afterSpace, spaced := true, false
+	write := func(s string) {
+		switch {
+		case one == "" && chunk.Len() == 0:
+			one = s
+		case chunk.Len() == 0:
+			chunk.WriteString(one)
+			fallthrough
+		default:
+			chunk.WriteString(s)
+		}
+	}
 	flush := func() {
+		c := one
 		if chunk.Len() > 0 {
-			b.chunk(chunk.String(), afterSpace, spaced)
+			c = chunk.String()
 			chunk.Reset()
-			afterSpace, spaced = false, false
+		}
+		if c != "" {
+			b.chunk(c, afterSpace, spaced)
+			one, afterSpace, spaced = "", false, false
 		}
 	}
 	for _, p := range lexInline(text) {
 		switch p.kind {
 		case textPiece:
-			chunk.WriteString(p.s)
+			write(p.s)
 		case delimPiece:
 			if !p.removed {
-				chunk.WriteString(p.s)
+				write(p.s)
 			}
 		case spacePiece:
 			flush()
@@ -94,6 +110,9 @@ type cSentenceBuilder struct {
 
 func (b *cSentenceBuilder) add(t cToken) {
 	t.initial = len(b.cur) == 0
+	if b.cur == nil {
+		b.cur = make([]cToken, 0, 16)
+	}
 	b.cur = append(b.cur, t)
 }
 
@@ -138,8 +157,8 @@ func (b *cSentenceBuilder) plain(c string, afterSpace, spaced bool) {
 	if core == "." && !afterSpace {
 		core, p.end = "", true // "`pnpm`." ends the sentence after the code
 	}
-	ts := classify(core, len(b.cur) == 0)
-	for k, t := range ts {
+	ts, n := classify(core, len(b.cur) == 0)
+	for k, t := range ts[:n] {
 		if k == 0 {
 			t.glued, t.spaced = !afterSpace, spaced
 		}
@@ -164,12 +183,13 @@ type cPunct struct {
 	dot                         bool // the end is a full stop (not after an abbreviation)
 }
 
-// Punctuation stripped from a token's ends. Symbols that carry meaning
+// Punctuation stripped from a token's ends (dashes too: "tabs — not
+// spaces" is "tabs, not spaces"). Symbols that carry meaning
 // ($ € £ + - ~ ^ > < = ! / . @ # %) stay inside and in front of a token;
 // at its end a full stop, "!" and "?" are the end of a sentence.
 const (
-	leadingPunct  = "\"'“‘«„¿¡「『《（【〈"
-	trailingPunct = ",;:!?\"'”’»…，、。！？；：」』》）】〉"
+	leadingPunct  = "\"'“‘«„¿¡「『《（【〈—–"
+	trailingPunct = ",;:!?\"'”’»…，、。！？；：」』》）】〉—–"
 )
 
 // stripEdges strips the punctuation from a chunk's ends, returning its
