@@ -54,12 +54,17 @@ func Same(a, b string) bool {
 // numbered list are one sentence each, since an item alone says another
 // thing (one of them, or not in that order).
 func Contains(whole, part string) bool {
-	ps := sentencesOf(canonicalUnits(part), "")
-	if len(ps) == 0 {
+	budget := containsBudget(whole, part)
+	ps, ok := sentencesOf(canonicalUnits(part), "", &budget)
+	if !ok || len(ps) == 0 {
 		return false
 	}
-	ws := map[string]bool{}
-	for _, s := range sentencesOf(canonicalUnits(whole), "") {
+	wl, ok := sentencesOf(canonicalUnits(whole), "", &budget)
+	if !ok {
+		return false
+	}
+	ws := make(map[string]bool, len(wl))
+	for _, s := range wl {
 		ws[s] = true
 	}
 	for _, s := range ps {
@@ -70,13 +75,20 @@ func Contains(whole, part string) bool {
 	return true
 }
 
+// containsBudget bounds the bytes of the sentences Contains spells out:
+// it writes every item of a list with its lead, and the bound keeps a long
+// lead before many items from costing quadratic time. A text past it is
+// not contained (when in doubt, not).
+func containsBudget(whole, part string) int { return 8*(len(whole)+len(part)) + 1<<16 }
+
 // cUnit is one line of the normal form: a sentence (words), a list or a
 // code block, under the prefix of the headings and quotes it is in.
 type cUnit struct {
-	prefix string
-	words  []string
-	list   *cList
-	code   string // a code block: its info string and text, escaped
+	prefix  string
+	words   []string
+	list    *cList
+	code    string // a code block: its info string and text, escaped
+	heading int    // a heading's level (its prefix says it too)
 }
 
 // cListKind is what a list's order and items say.
@@ -176,28 +188,66 @@ func itemString(it cItem) string {
 	return b.String()
 }
 
-// sentencesOf returns the sentences of units for Contains, each in normal
-// form after prefix: an and-list gives one sentence per sentence of each
-// item, led by its lead and followed by its tail.
-func sentencesOf(us []cUnit, prefix string) []string {
+// sentencesOf returns the sentences of units for Contains, in normal
+// form after prefix, false when they would be longer than budget bytes
+// (which it lowers by their length). A sentence under a heading is read
+// with the heading ("## Never" and "use npm" under it is not "use npm").
+// An and-list gives one sentence per sentence of each item, led by its
+// lead and followed by its tail; a bulleted list without a lead is led by
+// the sentence right before it ("Avoid these." and "- use npm" is not
+// "use npm").
+func sentencesOf(us []cUnit, prefix string, budget *int) ([]string, bool) {
 	var out []string
-	for _, u := range us {
+	add := func(s string) bool {
+		*budget -= len(s)
+		out = append(out, s)
+		return *budget >= 0
+	}
+	type section struct {
+		level int
+		scope string
+	}
+	var sections []section
+	for i, u := range us {
+		for u.heading > 0 && len(sections) > 0 && sections[len(sections)-1].level >= u.heading {
+			sections = sections[:len(sections)-1]
+		}
+		scope := prefix
+		if len(sections) > 0 {
+			scope = sections[len(sections)-1].scope
+		}
 		if u.list == nil || u.list.kind != andList {
 			var b strings.Builder
 			writeUnit(&b, u)
-			out = append(out, joinWords(prefix, b.String()))
+			s := joinWords(scope, b.String())
+			if !add(s) {
+				return nil, false
+			}
+			if u.heading > 0 {
+				sections = append(sections, section{u.heading, s})
+			}
 			continue
 		}
 		l := u.list
-		lead := joinWords(prefix, joinWords(u.prefix, strings.Join(l.lead, " ")))
+		lead := strings.Join(l.lead, " ")
+		if len(l.lead) == 0 && len(l.tail) == 0 && i > 0 && us[i-1].words != nil && us[i-1].heading == 0 && us[i-1].prefix == u.prefix {
+			lead = strings.Join(us[i-1].words, " ")
+		}
+		lead = joinWords(scope, joinWords(u.prefix, lead))
 		tail := strings.Join(l.tail, " ")
 		for _, it := range l.items {
-			for _, s := range sentencesOf(it.units, joinWords(lead, it.box)) {
-				out = append(out, joinWords(s, tail))
+			ss, ok := sentencesOf(it.units, joinWords(lead, it.box), budget)
+			if !ok {
+				return nil, false
+			}
+			for _, s := range ss {
+				if !add(joinWords(s, tail)) {
+					return nil, false
+				}
 			}
 		}
 	}
-	return out
+	return out, true
 }
 
 // joinWords joins two parts of a sentence with a space, either may be empty.

@@ -227,6 +227,7 @@ var canonicalRules = []struct {
 		{"We use Redis.", "We no longer use Redis."},
 		{"Use the cache.", "Use a cache."},
 		{"Use the cache.", "Use cache."},
+		{"Sort by ts.", "Sort by TypeScript."},
 	}},
 }
 
@@ -257,7 +258,8 @@ func TestCanonicalRules(t *testing.T) {
 // TestEquivalentTerms holds every spelling of the table to its normal
 // form, and a word beside it to itself.
 func TestEquivalentTerms(t *testing.T) {
-	for spelling, norm := range termTable {
+	for key, norm := range termTable {
+		spelling := strings.TrimPrefix(key, "=")
 		a, b := "Check the "+spelling+" here.", "Check the "+strings.Join(norm, " ")+" here."
 		if !Same(a, b) {
 			t.Errorf("%q / %q not Same:\n%s\n%s", a, b, Canonical(a), Canonical(b))
@@ -346,6 +348,16 @@ func TestContains(t *testing.T) {
 		{"If so, tests and lint run.", "If tests run.", false},
 		{"Use pnpm.", "Use pnpm. It is faster.", false},
 		{"Use `pnpm`.", "Use pnpm.", false},
+		{"## Deprecated\n\n- Use npm\n- Use yarn", "Use npm.", false},
+		{"## Deprecated\n\nUse npm.", "Use npm.", false},
+		{"## Deprecated\n\nUse npm.", "## Deprecated\n\nUse npm.", true},
+		{"# Tools\n\n## Deprecated\n\nUse npm.\n\n## Current\n\nUse pnpm.", "# Tools\n## Current\nUse pnpm.", true},
+		{"# Tools\n\n## Deprecated\n\nUse npm.\n\n## Current\n\nUse pnpm.", "# Tools\n## Current\nUse npm.", false},
+		{"Avoid these.\n\n- Use npm\n- Use yarn", "Use npm.", false},
+		{"Avoid these.\n\n- Use npm\n- Use yarn", "Avoid these.\n- Use yarn", true},
+		{"- Use pnpm\n- Run lint", "Run lint.", true},
+		{"> Never use npm.", "Never use npm.", false},
+		{"Rule: if the build fails, retry and alert.", "Rule: retry.", false},
 	} {
 		if got := Contains(tt.whole, tt.part); got != tt.want {
 			t.Errorf("Contains(%q, %q) = %v, want %v", tt.whole, tt.part, got, tt.want)

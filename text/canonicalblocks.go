@@ -359,7 +359,7 @@ func blockUnits(bs []cBlock, prefix string) []cUnit {
 			}
 		case headingBlock:
 			for _, s := range paragraphUnits(b.text) {
-				s.u.prefix = prefix + `\h` + strconv.Itoa(b.level) + " "
+				s.u.prefix, s.u.heading = prefix+`\h`+strconv.Itoa(b.level)+" ", b.level
 				out = append(out, s.u)
 			}
 		case codeBlock:

@@ -7,7 +7,8 @@ package text
 // commas and a last "and" or "or", three or more, after a word that does
 // not open the sentence or with two commas ("Go, Rust, and Python"); or,
 // after a colon, three or more items of any length to the end of the
-// sentence ("Supported: Postgres 16, MySQL 8 and SQLite").
+// sentence, each a short phrase without stop words but articles
+// ("Supported: Postgres 16, MySQL 8 and SQLite").
 
 // maxInlineItems bounds the items of an inline list looked for, so that
 // a long run of commas costs linear time.
@@ -99,8 +100,13 @@ func colonList(ts []cToken) *cList {
 	}
 	l := &cList{kind: listKindOf(conj), lead: tokenTexts(ts[:p+1])}
 	for _, seg := range segs {
-		if len(seg) == 0 {
+		if len(seg) == 0 || len(seg) > maxItemWords {
 			return nil
+		}
+		for _, t := range seg {
+			if !isListWord(t) && !(t.kind == wordTok && (t.s == "the" || t.s == "a" || t.s == "an")) {
+				return nil // "Rule: if the build fails, retry and alert" is a clause, not a list
+			}
 		}
 		l.items = append(l.items, cItem{units: []cUnit{{words: tokenTexts(seg)}}})
 	}
@@ -116,15 +122,22 @@ func listKindOf(conj cToken) cListKind {
 	return andList
 }
 
-// isListWord reports whether a token may be an item of an inline list of
-// single words: not a stop word ("If so, tests and lint run" is no list),
-// not a question mark.
+// isListWord reports whether a token may be in an item of an inline
+// list: not a stop word ("If so, tests and lint run" is no list), not a
+// negation, not a question mark.
 func isListWord(t cToken) bool {
 	switch t.kind {
 	case wordTok:
-		return !IsStopWord(t.s)
+		return !IsStopWord(t.s) && !listNegations[t.s]
 	case otherTok:
 		return t.s != "?"
 	}
 	return true
 }
+
+// listNegations are the negations that are not stop words.
+var listNegations = setOf("never without none nothing nobody nowhere neither")
+
+// maxItemWords bounds the words of an item of a list after a colon: an
+// item is a name or a short phrase ("Postgres 16"), not a clause.
+const maxItemWords = 5

@@ -8,8 +8,9 @@ import (
 
 // equivalentTerms is the one table of terms that say the same thing
 // (docs/merge-rules.md lists it): each line is a normal form, "|", and the
-// other spellings that stand for it, matched as whole tokens, in any case,
-// in prose only (never in code, paths or identifiers). There is no
+// other spellings that stand for it, matched as whole tokens, in any case
+// (a spelling after "=" only as written), in prose only (never in code,
+// paths or identifiers). There is no
 // stemming and no synonym beyond it: "getUsers" is not "getUser", "test"
 // not "tests", "dev" not "develop", "doc" not "docs".
 var equivalentTerms = []string{
@@ -28,7 +29,7 @@ var equivalentTerms = []string{
 	"postgresql | postgres",
 	"kubernetes | k8s",
 	"javascript | js",
-	"typescript | ts",
+	"typescript | =TS", // in capitals only: "ts" is as often a timestamp
 	"configuration | config",
 	"configurations | configs",
 	"environment | env",
@@ -67,7 +68,7 @@ var termTable = func() map[string][]string {
 	for _, line := range equivalentTerms {
 		norm, others, _ := strings.Cut(line, "|")
 		for _, w := range strings.Fields(others) {
-			m[w] = strings.Fields(norm)
+			m[w] = strings.Fields(norm) // "=TS" is looked up as written, after "="
 		}
 		if n := strings.Fields(norm); len(n) == 1 {
 			m[n[0]] = n // "PostgreSQL" and "JavaScript" are names of any case too
@@ -99,7 +100,11 @@ func classify(core string, initial bool) ([2]cToken, int) {
 		return out, 0
 	}
 	if isTermLike(core) {
-		if words, ok := termTable[strings.ToLower(core)]; ok {
+		words, ok := termTable[strings.ToLower(core)]
+		if !ok {
+			words, ok = termTable["="+core]
+		}
+		if ok {
 			for i, w := range words {
 				out[i] = cToken{s: w, raw: w, kind: wordTok}
 			}
