@@ -167,6 +167,7 @@ var canonicalRules = []struct {
 		{"Ship it in March 2026.", "Ship it on 1 March 2026."},
 		{"Ship it in May 2026.", "Ship it in may 2026."},
 		{"冻结期从3月1日开始", "冻结期从4月1日开始"},
+		{"Sprint 12, March 3.", "Sprint March 12, 3."},
 	}},
 	{"durations and sizes", []pair{
 		{"The timeout is 30 seconds.", "The timeout is 30s."},

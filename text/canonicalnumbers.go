@@ -322,7 +322,7 @@ func dateAt(ts []cToken, i int) (string, int) {
 		}
 		return cToken{}
 	}
-	if d, ok := dayOf(at(i)); ok {
+	if d, ok := dayOf(at(i)); ok && !at(i).comma { // "Sprint 12, March 3" is no 12 March
 		if m, ok := monthOf(at(i + 1)); ok {
 			if y, ok := yearOf(at(i + 2)); ok {
 				return mustDate(y, m, d), i + 3
@@ -330,7 +330,7 @@ func dateAt(ts []cToken, i int) (string, int) {
 			return mustDate("", m, d), i + 2
 		}
 	}
-	if m, ok := monthOf(at(i)); ok {
+	if m, ok := monthOf(at(i)); ok && !at(i).comma {
 		if d, ok := dayOf(at(i + 1)); ok {
 			if y, ok := yearOf(at(i + 2)); ok {
 				return mustDate(y, m, d), i + 3
