@@ -29,10 +29,10 @@ import (
 //  8. the equivalent terms of one table (equivalentTerms).
 //
 // The normal form is a sequence of units, one a line: a sentence, a list
-// or a code block. Its tokens are escaped (esc) so that no token holds a
+// or a code block. Its tokens are escaped (escToken) so that no token holds a
 // space, a line break or the backslash sequences that mark structure
 // (\{ \| \} \[ \] \; and the prefixes of headings, quotes, code blocks and
-// the tokens this file makes itself, such as \date:2026-03-01): two texts
+// the tokens the normalisations make, such as \date:2026-03-01): two texts
 // have one normal form only when their units and tokens are equal.
 
 // Canonical returns s in its normal form: two texts with equal normal forms say the same thing.
@@ -52,7 +52,8 @@ func Same(a, b string) bool {
 // items, each with the words that lead into the list and those after it
 // ("We use Go, Rust and Python." holds "We use Go."); an "or" list and a
 // numbered list are one sentence each, since an item alone says another
-// thing (one of them, or not in that order).
+// thing (one of them, or not in that order). A sentence under a heading
+// is read with the heading (see sentencesOf).
 func Contains(whole, part string) bool {
 	budget := containsBudget(whole, part)
 	ps, ok := sentencesOf(canonicalUnits(part), "", &budget)
