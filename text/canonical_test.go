@@ -52,6 +52,8 @@ var canonicalRules = []struct {
 		{"Attention : ne pas déployer !", "Attention: ne pas déployer."},
 		{"¿Usamos pnpm?", "Usamos pnpm?"},
 		{"部署前，先运行测试。", "部署前 先运行测试"},
+		{"デプロイの前に テストを実行する。", "デプロイの前にテストを実行する"},
+		{"배포 전에 테스트를 실행한다.", "배포 전에  테스트를 실행한다"},
 	}, []pair{
 		{"Build it in ./build", "Build it in ../build"},
 		{"Push with --force-with-lease.", "Push with --force."},
@@ -71,6 +73,7 @@ var canonicalRules = []struct {
 		{"Pin it to ^1.2.", "Pin it to ~1.2."},
 		{"Use 2 * 3 here.", "Use 2 3 here."},
 		{"Set f(x) here.", "Set f(x here."},
+		{"아버지가 방에 들어가신다", "아버지 가방에 들어가신다"},
 	}},
 	{"markdown emphasis, list markers, list order", []pair{
 		{"**Never** push to main.", "Never push to main."},

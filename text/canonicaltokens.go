@@ -135,8 +135,8 @@ func (b *cSentenceBuilder) chunk(c string, afterSpace, spaced bool) {
 	rs := []rune(c)
 	for i := 0; i < len(rs); {
 		j := i
-		cjk := IsCJK(rs[i])
-		for j < len(rs) && IsCJK(rs[j]) == cjk {
+		cjk := isCharWord(rs[i])
+		for j < len(rs) && isCharWord(rs[j]) == cjk {
 			j++
 		}
 		if cjk {
@@ -151,7 +151,14 @@ func (b *cSentenceBuilder) chunk(c string, afterSpace, spaced bool) {
 	}
 }
 
-// plain adds a chunk of text without CJK characters.
+// isCharWord reports whether r is a word of its own: Chinese and
+// Japanese, written without spaces, are compared character by character,
+// so that "部署 前" is "部署前". Korean puts spaces between its words, and
+// they count ("아버지가 방에" is not "아버지 가방에"): Hangul is read as
+// letters.
+func isCharWord(r rune) bool { return IsCJK(r) && !unicode.Is(unicode.Hangul, r) }
+
+// plain adds a chunk of text without Chinese or Japanese characters.
 func (b *cSentenceBuilder) plain(c string, afterSpace, spaced bool) {
 	core, p := stripEdges(c)
 	if core == "." && !afterSpace {
