@@ -421,6 +421,21 @@ func TestCanonicalMarkdown(t *testing.T) {
 			t.Errorf("%q / %q not Same:\n%s\n%s", p.a, p.b, Canonical(p.a), Canonical(p.b))
 		}
 	}
+	// The normal form's structure cannot be written in a text's tokens.
+	for _, p := range []pair{
+		{"Use `a b`.", "Use a b."},
+		{"Use a\\x20b here.", "Use a b here."},
+		{"Use a|b here.", "Use a b here."},
+		{"Use {a} here.", "Use a here."},
+		{"We use \\{ go \\| rust \\} here.", "We use go, rust and python here."},
+		{"Keep \\date:2026-03-01 here.", "Keep 2026-03-01 here."},
+		{"Keep 007 here.", "Keep 7 here."},
+		{"Keep 1,5 here.", "Keep 1.5 here."},
+	} {
+		if Same(p.a, p.b) {
+			t.Errorf("%q / %q Same", p.a, p.b)
+		}
+	}
 	if Same("\\*x\\*", "*x*") {
 		t.Errorf("escaped asterisks read as emphasis")
 	}

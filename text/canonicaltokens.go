@@ -206,8 +206,11 @@ const (
 // that "./", "..", "../.." stay as written.
 func stripEdges(c string) (string, cPunct) {
 	var p cPunct
-	opens, closes := strings.Count(c, "(")+strings.Count(c, "[")+strings.Count(c, "{"),
-		strings.Count(c, ")")+strings.Count(c, "]")+strings.Count(c, "}")
+	opens, closes := 0, 0
+	if strings.ContainsAny(c, "()[]{}") {
+		opens = strings.Count(c, "(") + strings.Count(c, "[") + strings.Count(c, "{")
+		closes = strings.Count(c, ")") + strings.Count(c, "]") + strings.Count(c, "}")
+	}
 	for c != "" {
 		r, n := utf8.DecodeLastRuneInString(c)
 		rest := c[:len(c)-n]
