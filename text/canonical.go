@@ -36,13 +36,18 @@ import (
 // have one normal form only when their units and tokens are equal.
 
 // Canonical returns s in its normal form: two texts with equal normal forms say the same thing.
+// Bytes that are not UTF-8 are read as U+FFFD, so Same and Contains compare a text holding them
+// only as written.
 func Canonical(s string) string {
 	return serialize(canonicalUnits(s))
 }
 
 // Same reports whether a and b are equal after the normalisations (Canonical(a) == Canonical(b)).
 func Same(a, b string) bool {
-	return a == b || Canonical(a) == Canonical(b)
+	if a == b {
+		return true
+	}
+	return utf8.ValidString(a) && utf8.ValidString(b) && Canonical(a) == Canonical(b)
 }
 
 // Contains reports whether every sentence of part, in normal form, is a sentence of whole in normal
@@ -55,6 +60,9 @@ func Same(a, b string) bool {
 // thing (one of them, or not in that order). A sentence under a heading
 // is read with the heading (see sentencesOf).
 func Contains(whole, part string) bool {
+	if !utf8.ValidString(whole) || !utf8.ValidString(part) {
+		return false
+	}
 	budget := containsBudget(whole, part)
 	ps, ok := sentencesOf(canonicalUnits(part), "", &budget)
 	if !ok || len(ps) == 0 {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The property tests build random memories from parts whose spellings are
@@ -340,7 +341,7 @@ func FuzzCanonical(f *testing.F) {
 		if c := Canonical(s); c != Canonical(s) || !Same(s, strings.Clone(s)) {
 			t.Errorf("%q: Canonical differs from run to run", s)
 		}
-		if hasSentence(s) && !Contains(s, s) {
+		if utf8.ValidString(s) && hasSentence(s) && !Contains(s, s) {
 			t.Errorf("%q does not contain itself", s)
 		}
 		if Contains(s, "") {

@@ -436,6 +436,9 @@ func TestCanonicalMarkdown(t *testing.T) {
 			t.Errorf("%q / %q Same", p.a, p.b)
 		}
 	}
+	if Same("Use \xff here.", "Use \xfe here.") || Contains("Use \xff here.", "Use \xfe here.") {
+		t.Errorf("two texts with other bytes that are not UTF-8 taken for the same")
+	}
 	if Same("\\*x\\*", "*x*") {
 		t.Errorf("escaped asterisks read as emphasis")
 	}
