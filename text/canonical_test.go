@@ -83,6 +83,7 @@ var canonicalRules = []struct {
 		{"- Use pnpm\n- Run lint", "+ Run lint\n+ Use pnpm"},
 		{"We use Go, Rust and Python.", "We use:\n- Python\n- Go\n- Rust"},
 		{"We use Go, Rust, and Python.", "We use Python, Go and Rust."},
+		{"We use Go, Rust and Python for tools.", "We use Python, Go and Rust for tools."},
 		{"Supported: Postgres 16, MySQL 8 and SQLite.", "Supported:\n\n- SQLite\n- MySQL 8\n- Postgres 16"},
 		{"Never:\n- push to main\n- skip CI", "Never:\n* skip CI\n* push to main"},
 		{"Use one of pnpm, yarn or npm.", "Use one of npm, pnpm or yarn."},
@@ -101,6 +102,8 @@ var canonicalRules = []struct {
 		{"If so, tests and lint run.", "If tests, so and lint run."},
 		{"Set snake_case_name here.", "Set snakecasename here."},
 		{"Never:\n- push to main", "- push to main"},
+		{"We use Go, Rust and Python 3.", "We use Python, Rust and Go 3."},
+		{"We use Go, Rust and Python scripts.", "We use Python, Rust and Go scripts."},
 	}},
 	{"sentence split and join", []pair{
 		{"Use tabs. Never use spaces.", "Use tabs; never use spaces."},

@@ -5,7 +5,8 @@ package text
 // Only what is surely a list is read as one, since prose word order
 // never changes: either single words (no stop word among them) joined by
 // commas and a last "and" or "or", three or more, after a word that does
-// not open the sentence or with two commas ("Go, Rust, and Python"); or,
+// not open the sentence or with two commas ("Go, Rust, and Python"), the
+// last ending the sentence or followed by a comma or a stop word; or,
 // after a colon, three or more items of any length to the end of the
 // sentence, each a short phrase without stop words but articles
 // ("Supported: Postgres 16, MySQL 8 and SQLite").
@@ -46,7 +47,7 @@ func inlineList(ts []cToken) *cList {
 			first--
 			commas++
 		}
-		if c-first+1 < 3 || commas < 2 && ts[first].initial {
+		if c-first+1 < 3 || commas < 2 && ts[first].initial || !endsItem(ts, c+2) {
 			continue
 		}
 		l := &cList{kind: listKindOf(t), lead: tokenTexts(ts[:first]), tail: tokenTexts(ts[c+2:])}
@@ -111,6 +112,15 @@ func colonList(ts []cToken) *cList {
 		l.items = append(l.items, cItem{units: []cUnit{{words: tokenTexts(seg)}}})
 	}
 	return l
+}
+
+// endsItem reports whether the last item of an inline list ends before
+// ts[i]: at the end of the sentence, at a comma, or before a stop word
+// ("and Python for scripts"). A word that may belong to the item does
+// not end it: "Go, Rust and Python 3" is not "Python, Rust and Go 3", nor
+// "Go, Rust and Python scripts" "Python, Rust and Go scripts".
+func endsItem(ts []cToken, i int) bool {
+	return i >= len(ts) || ts[i-1].comma || ts[i].kind == wordTok && IsStopWord(ts[i].s)
 }
 
 func isConjunction(t cToken) bool { return t.kind == wordTok && (t.s == "and" || t.s == "or") }
