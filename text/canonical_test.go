@@ -103,6 +103,7 @@ var canonicalRules = []struct {
 		{"Set snake_case_name here.", "Set snakecasename here."},
 		{"Never:\n- push to main", "- push to main"},
 		{"We use Go, Rust and Python 3.", "We use Python, Rust and Go 3."},
+		{"Keep 3 apples, pears and plums.", "Keep 3 pears, apples and plums."},
 		{"We use Go, Rust and Python scripts.", "We use Python, Rust and Go scripts."},
 	}},
 	{"sentence split and join", []pair{

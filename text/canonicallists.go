@@ -47,8 +47,9 @@ func inlineList(ts []cToken) *cList {
 			first--
 			commas++
 		}
-		if c-first+1 < 3 || commas < 2 && ts[first].initial || !endsItem(ts, c+2) {
-			continue
+		if c-first+1 < 3 || commas < 2 && ts[first].initial || !endsItem(ts, c+2) ||
+			first > 0 && ts[first-1].kind != wordTok && !ts[first-1].colon {
+			continue // "Keep 3 apples, pears and plums": the 3 is the apples'
 		}
 		l := &cList{kind: listKindOf(t), lead: tokenTexts(ts[:first]), tail: tokenTexts(ts[c+2:])}
 		for _, it := range append(ts[first:c:c], ts[c+1]) {
