@@ -56,7 +56,7 @@ func numberTokens(core string) ([2]cToken, int) {
 		return out, 1
 	case rest == "%" || unitAbbrevs[rest].base != "":
 		out[0] = cToken{s: digits, raw: body[:i], kind: numTok}
-		out[1] = cToken{s: escToken(rest), raw: rest, kind: otherTok, glued: true}
+		out[1] = cToken{s: escToken(rest), raw: rest, kind: otherTok}
 		return out, 2
 	}
 	out[0] = cToken{s: escToken(core), raw: core, kind: otherTok}
@@ -169,7 +169,7 @@ func merged(ts []cToken, s string) cToken {
 	}
 	first, last := ts[0], ts[len(ts)-1]
 	return cToken{s: s, raw: strings.Join(raws, " "), kind: numTok, comma: last.comma, colon: last.colon,
-		initial: first.initial, glued: first.glued, spaced: first.spaced}
+		initial: first.initial, spaced: first.spaced}
 }
 
 // wordNumber reads number words at ts[i], returning the value and the

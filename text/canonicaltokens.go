@@ -26,7 +26,6 @@ type cToken struct {
 	comma   bool // a comma follows it
 	colon   bool // a colon follows it
 	initial bool // it opens a sentence
-	glued   bool // no space before it ("30s": the "s" is glued to 30)
 	spaced  bool // one space or no-break space before it, within a line ("1 000")
 }
 
@@ -85,11 +84,11 @@ func paragraphUnits(text string) []cSentenceUnit {
 			afterSpace, spaced = true, p.nonBreak && !p.newline
 		case codePiece:
 			flush()
-			b.add(cToken{s: "`" + escToken(p.s) + "`", raw: p.s, kind: otherTok, glued: !afterSpace})
+			b.add(cToken{s: "`" + escToken(p.s) + "`", raw: p.s, kind: otherTok})
 			afterSpace, spaced = false, false
 		case linkPiece:
 			flush()
-			b.add(cToken{s: escToken(p.s), raw: p.s, kind: otherTok, glued: !afterSpace})
+			b.add(cToken{s: escToken(p.s), raw: p.s, kind: otherTok})
 			afterSpace, spaced = false, false
 		}
 	}
@@ -141,7 +140,6 @@ func (b *cSentenceBuilder) chunk(c string, afterSpace, spaced bool) {
 		}
 		if cjk {
 			for _, t := range cjkTokens(rs[i:j]) {
-				t.glued = i > 0 || !afterSpace
 				b.add(t)
 			}
 		} else {
@@ -167,7 +165,7 @@ func (b *cSentenceBuilder) plain(c string, afterSpace, spaced bool) {
 	ts, n := classify(core, len(b.cur) == 0)
 	for k, t := range ts[:n] {
 		if k == 0 {
-			t.glued, t.spaced = !afterSpace, spaced
+			t.spaced = spaced
 		}
 		b.add(t)
 	}
