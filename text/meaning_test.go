@@ -112,3 +112,37 @@ func FuzzDiffer(f *testing.F) {
 		}
 	})
 }
+
+// TestNumberValue holds Differ to numbers compared by value: the zeros
+// after a decimal point are part of it, thousands separators are not.
+func TestNumberValue(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"The rate limit is 0.01 per request.", "The rate limit is 0.1 per request.", false},
+		{"Set the factor to 1.05 for the import.", "Set the factor to 1.5 for the import.", false},
+		{"The threshold is 0.001.", "The threshold is 0.01.", false},
+		{"The fee is 2.05 percent.", "The fee is 2.5 percent.", false},
+		{"The build needs Go 1.05.", "The build needs Go 1.50.", false},
+		{"The ratio is 3,05 here.", "The ratio is 3,5 here.", false},
+		{"The limit is 1,000 rows.", "The limit is 1000 rows.", true},
+		{"The limit is 1,000,000 rows.", "The limit is 1000000 rows.", true},
+		{"The limit is 1,000.5 units.", "The limit is 1000.5 units.", true},
+		{"The factor is 0.01.", "The factor is 0.01.", true},
+		{"The freeze starts on 2026-03-01.", "The freeze starts on 2026-3-1.", true},
+	} {
+		_, differs := Differ(tt.a, tt.a, tt.b, tt.b)
+		if differs == tt.same {
+			t.Errorf("%q / %q: differs %v, want %v", tt.a, tt.b, differs, !tt.same)
+		}
+	}
+	for _, tt := range []struct{ raw, want string }{
+		{"0.01", "0.01"}, {"0.1", "0.1"}, {"1.05", "1.05"}, {"1.50", "1.50"}, {"007", "7"},
+		{"1,000", "1000"}, {"1,000.25", "1000.25"}, {"1,05", "1,05"}, {"2026-03-01", "2026-3-1"}, {"10:05", "10:5"},
+	} {
+		if got := numberToken(tt.raw, false).term; got != tt.want {
+			t.Errorf("numberToken(%q) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}

@@ -82,8 +82,11 @@ func isNumberSep(r rune) bool { return r == '.' || r == ',' || r == ':' || r == 
 var ordinalSuffix = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
 
 // numberToken is a number as written, in a normal form: thousands
-// separators and leading zeros dropped ("1,000" is "1000", "2026-03-01" is
-// "2026-3-1").
+// separators dropped ("1,000" is "1000"), and the leading zeros of its
+// whole part and of a date's or time's parts ("2026-03-01" is "2026-3-1").
+// The digits after a decimal point or comma stay as written: their zeros
+// are its value ("0.01" is not "0.1", "1.05" not "1.5"); trailing zeros
+// stay too, since "1.50" may be a version, which "1.5" is not.
 func numberToken(raw string, initial bool) token {
 	var parts []string
 	var seps []rune
@@ -104,6 +107,10 @@ func numberToken(raw string, initial bool) token {
 				continue
 			}
 			b.WriteRune(seps[i-1])
+			if seps[i-1] == '.' || seps[i-1] == ',' { // a fraction
+				b.WriteString(p)
+				continue
+			}
 		}
 		if t := strings.TrimLeft(p, "0"); t != "" {
 			b.WriteString(t)
