@@ -24,7 +24,7 @@ func TestMerge(t *testing.T) {
 			"The user prefers pnpm over npm for every JavaScript project.\n\n**Why:** faster installs on every CI machine.\n"),
 		"memory/pnpm-2.md": memoryNote("package_MANAGER.", "user", "pnpm again", "created: 2025-12-01\ntags: [js, Tools]\nowner: ana\n",
 			"The user prefers pnpm over npm for every JavaScript project.\n"),
-		"memory/deploys.md": memoryNote("Deploy day", "project", "deploys go out on Tuesdays", "",
+		"memory/deploys.md": memoryNote("Deploy day", "project", "deploys go out on Tuesdays", "created: 2026-01-05\n",
 			"Deploys go out on Tuesdays after the standup, never on Fridays, and the on-call engineer watches the dashboards for an hour.\n"),
 		"memory/deploys-copy.md": memoryNote("When we deploy", "project", "deploys go out on Tuesdays", "",
 			"*Deploys* go out on Tuesdays after the standup, never on Fridays, and the on-call engineer watches the dashboards for an hour\n"),
@@ -45,7 +45,7 @@ func TestMerge(t *testing.T) {
 	}
 	// The winner: its text (it holds all of the other's); keys merged,
 	// the older created kept.
-	wantWinner := "---\nname: Package manager\ndescription: pnpm\ntype: user\ncreated: 2025-12-01\ntags:\n  - tools\n  - js\nowner: ana\n---\n\n" +
+	wantWinner := "---\nname: Package manager\ndescription: pnpm\ntype: user\ncreated: 2025-12-01\ntags:\n  - tools\n  - js\nowner: ana\n---\n" +
 		"The user prefers pnpm over npm for every JavaScript project.\n\n**Why:** faster installs on every CI machine.\n"
 	if got := tv.read("memory/pnpm.md"); got != wantWinner {
 		t.Errorf("winner:\n%s\nwant:\n%s", got, wantWinner)

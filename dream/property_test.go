@@ -132,6 +132,7 @@ func propertyTexts(t *testing.T) []string {
 		"Call getUsers with requestIDKey set when retries > 3.",
 		"The API lives under /v1/ and reads DB_HOST from the environment.",
 		"Run it only when a && b == true, in 30 minutes.",
+		"Keep three replicas and two backups of the database for 90 days.",
 	}
 	var out []string
 	for i, lp := range readPairs(t) {
@@ -153,7 +154,7 @@ func TestNeverMergesAChangedMeaning(t *testing.T) {
 	texts := propertyTexts(t)
 	r := rand.New(rand.NewPCG(36, 1))
 	tried := map[string]int{}
-	for range 1500 {
+	for range 2000 {
 		text := texts[r.IntN(len(texts))]
 		e := meaningEdits[r.IntN(len(meaningEdits))]
 		edited, ok := e.edit(r, text)
@@ -178,7 +179,7 @@ func TestAlwaysMergesANormalisation(t *testing.T) {
 	texts := propertyTexts(t)
 	r := rand.New(rand.NewPCG(36, 2))
 	tried := map[string]int{}
-	for range 1500 {
+	for range 2000 {
 		text := texts[r.IntN(len(texts))]
 		edited, names := text, []string{}
 		for range 1 + r.IntN(3) {

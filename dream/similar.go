@@ -163,9 +163,10 @@ func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
 // merges of the provably same, grouped around winners (the most complete
 // memory first); contradictions; and possible duplicates for review, which
 // the LLM, when there is one, may settle (see judge). A group holds only
-// memories that the winner holds whole (never one alike to another member
-// only: A like B and B like C does not make C like A) and that contradict
-// no other member.
+// memories that the winner holds whole, or that a person or the LLM said
+// are the same as it (never one alike to another member only: A like B
+// and B like C does not make C like A); of the latter, none that
+// contradicts another member.
 func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*mem) {
 	into := make([]map[int]string, len(ms)) // into[w][l]: why l may merge into w, which holds all of it
 	mergeable := func(w, l int, why string) {
@@ -259,30 +260,81 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 	for r, i := range order {
 		rank[i] = r
 	}
+	d.group(p, ms, into, order, rank)
+}
+
+// proved reports whether why is a proof that a memory holds another whole
+// (equal normal forms, or every sentence held): a relation that is
+// transitive, unlike a person's or the LLM's "same".
+func proved(why string) bool { return why == "same text" || why == "contained" }
+
+// group plans the merges of ms from into (into[w][l]: why l may merge into
+// w), order (the most complete first) and rank (each memory's place in
+// order). A memory another holds whole goes into it rather than take
+// others itself, so that what a run merges does not depend on the order
+// it meets the memories in (a memory that repeats a sentence has more
+// words than the one holding it): the winners are the memories no other
+// ungrouped memory strictly holds (of memories holding each other, the
+// first in order). A winner takes every memory it holds, directly or
+// through others it holds (holding is transitive), and those a person or
+// the LLM said are the same as it, but none of the latter that contradicts
+// another member.
+func (d *Dreamer) group(p *plan, ms []*mem, into []map[int]string, order, rank []int) {
 	grouped := make([]bool, len(ms))
-	for _, w := range order {
-		if grouped[w] || len(into[w]) == 0 {
-			continue
+	heldElsewhere := func(w int) bool {
+		for y := range ms {
+			if y != w && !grouped[y] && proved(into[y][w]) && (!proved(into[w][y]) || rank[y] < rank[w]) {
+				return true
+			}
 		}
-		others := slices.Collect(maps.Keys(into[w]))
-		slices.SortFunc(others, func(a, b int) int { return rank[a] - rank[b] })
-		mg := &merge{winner: ms[w]}
-		for _, j := range others {
-			if grouped[j] || slices.ContainsFunc(mg.losers, func(l *mem) bool { _, c := contradiction(l, ms[j]); return c }) {
+		return false
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, w := range order {
+			if grouped[w] || len(into[w]) == 0 || heldElsewhere(w) {
 				continue
 			}
-			mg.losers = append(mg.losers, ms[j])
-			mg.reason = surer(mg.reason, into[w][j])
-			grouped[j] = true
+			mg := &merge{winner: ms[w]}
+			take := func(j int, why string) {
+				mg.losers = append(mg.losers, ms[j])
+				mg.reason = surer(mg.reason, why)
+				grouped[j] = true
+			}
+			grouped[w] = true
+			// What w holds, through what it holds.
+			queue := []int{w}
+			for len(queue) > 0 {
+				x := queue[0]
+				queue = queue[1:]
+				held := slices.Collect(maps.Keys(into[x]))
+				slices.SortFunc(held, func(a, b int) int { return rank[a] - rank[b] })
+				for _, j := range held {
+					if !grouped[j] && proved(into[x][j]) {
+						take(j, into[x][j])
+						queue = append(queue, j)
+					}
+				}
+			}
+			// Those said to be the same as w, contradicting no member.
+			others := slices.Collect(maps.Keys(into[w]))
+			slices.SortFunc(others, func(a, b int) int { return rank[a] - rank[b] })
+			for _, j := range others {
+				if grouped[j] || slices.ContainsFunc(mg.losers, func(l *mem) bool { _, c := contradiction(l, ms[j]); return c }) {
+					continue
+				}
+				take(j, into[w][j])
+			}
+			if len(mg.losers) == 0 {
+				grouped[w] = false
+				continue
+			}
+			progress = true
+			for _, l := range mg.losers {
+				l.archived = true
+			}
+			p.merges = append(p.merges, mg)
 		}
-		if len(mg.losers) == 0 {
-			continue
-		}
-		grouped[w] = true
-		for _, l := range mg.losers {
-			l.archived = true
-		}
-		p.merges = append(p.merges, mg)
 	}
 }
 

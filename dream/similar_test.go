@@ -2,7 +2,6 @@ package dream
 
 import (
 	"context"
-	"strings"
 	"testing"
 )
 
@@ -24,8 +23,10 @@ func TestNormName(t *testing.T) {
 	}
 }
 
-// TestNoContradictionMerged: two memories that contradict each other are
-// not merged through a third that is near each of them.
+// TestNoContradictionMerged: two memories that contradict each other, each
+// held whole by a third that says both, both go into it (it adds nothing
+// of theirs); but a memory a person says is the same as another does not
+// bring into it what contradicts another memory merged there.
 func TestNoContradictionMerged(t *testing.T) {
 	common := "The formatter runs in the pre-commit hook of the monorepo, on every file the change touches, " +
 		"and the review bot comments on each line it would have changed, with a link to the style guide page " +
@@ -35,15 +36,22 @@ func TestNoContradictionMerged(t *testing.T) {
 		"memory/a.md": memoryNote("Indent", "feedback", "x", "", common+always+"\n"+never),
 		"memory/b.md": memoryNote("Tabs", "feedback", "x", "", common+always),
 		"memory/c.md": memoryNote("Spaces", "feedback", "x", "", common+never),
+		"memory/d.md": memoryNote("Formatter", "feedback", "x", "", common+"Run the formatter by hand before pushing.\n"),
+		"memory/e.md": memoryNote("Formatter too", "feedback", "x", "same_as: \"[[d]]\"\n", common+"Never run the formatter by hand before pushing.\n"),
+		"memory/f.md": memoryNote("Formatter again", "feedback", "x", "same_as: \"[[d]]\"\n", common+"Run the formatter by hand before pushing, twice.\n"),
 	})
 	rep := tv.run(RunOptions{})
+	want := []Merge{{Into: "memory/a.md", From: []string{"memory/b.md", "memory/c.md"}, Reason: "contained"}}
+	var got []Merge
 	for _, m := range rep.Merged {
-		if strings.Contains(strings.Join(append(m.From, m.Into), " "), "b.md") && strings.Contains(strings.Join(append(m.From, m.Into), " "), "c.md") {
-			t.Errorf("contradicting memories merged: %+v", rep.Merged)
+		if m.Into == "memory/a.md" {
+			got = append(got, m)
+		} else if len(m.From) != 1 {
+			t.Errorf("contradicting memories merged through same_as: %+v", m)
 		}
 	}
-	if len(rep.Merged) != 1 {
-		t.Errorf("merged %+v: one of b and c goes into a, which says both", rep.Merged)
+	if !sameMerges(got, want) {
+		t.Errorf("merged %+v, want %+v", rep.Merged, want)
 	}
 }
 
