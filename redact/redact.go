@@ -151,10 +151,11 @@ func (c compiledShape) hinted(folded string) bool {
 var placeholders = regexp.MustCompile(`\[REDACTED(?::[a-z0-9-]+)?\]`)
 
 // gap is the least text String keeps between two masks when masking each
-// secret on its own would more than double the text: with secrets closer
-// than that, the text between them is masked too, so that every mask
-// stands for at least gap+1 bytes of the text and none grows it by more
-// than the mask's length (see String's bound).
+// secret on its own would more than double the text: secrets closer than
+// that are masked as one, with the text between them. Each mask then
+// stands for one byte or more, and at least gap kept bytes lie between
+// two masks, so with masks no longer than gap+2 bytes (a test holds the
+// table to it) the result is at most 2·len(s)+gap bytes.
 const gap = 40
 
 // String returns s with each secret found masked as [REDACTED:<shape>],
