@@ -64,9 +64,10 @@ type Applied struct {
 // Outcome applies the strength rule to the lesson o names, starting from
 // the strength its note has now (a human's edit wins), bumps
 // application_count and last_applied, appends a history line and logs the
-// record (o's situation and agent with their secrets masked). Errors: those of Resolve; ErrArchived; an error naming the file
-// and line when the note's strength is not a number in 0..1 (the note is
-// then left as it is).
+// record, o's situation and agent with their secrets masked. Errors: those
+// of Resolve; ErrArchived; an error naming the file and line when the
+// note's strength is not a number in 0..1 (the note is then left as it
+// is).
 func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	p, err := s.Resolve(ctx, o.Lesson)
 	if err != nil {
@@ -141,11 +142,11 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 // written with their secrets masked (redact.String).
 func (s *Store) appendLog(ctx context.Context, rec Record) error {
 	rec.Context, rec.Tool, rec.Agent = redact.String(rec.Context), redact.String(rec.Tool), redact.String(rec.Agent)
-	paths := make([]string, len(rec.Paths))
-	for i, p := range rec.Paths {
-		paths[i] = redact.String(p)
-	}
-	if len(paths) > 0 {
+	if len(rec.Paths) > 0 {
+		paths := make([]string, len(rec.Paths))
+		for i, p := range rec.Paths {
+			paths[i] = redact.String(p)
+		}
 		rec.Paths = paths
 	}
 	line, err := json.Marshal(rec)

@@ -143,7 +143,7 @@ func (st *State) redacted() *State {
 	for i, p := range st.Prompts {
 		out.Prompts[i] = Prompt{Time: p.Time, Text: redact.String(p.Text)}
 	}
-	out.Files = nil
+	out.Files = make([]string, 0, len(st.Files))
 	for _, f := range st.Files {
 		if f = redact.String(f); !slices.Contains(out.Files, f) {
 			out.Files = append(out.Files, f)
