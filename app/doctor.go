@@ -43,6 +43,12 @@ type Checkup struct {
 	// (hidden, never notes); --fix removes those over an hour old.
 	Leftovers []vault.Leftover `json:"leftover_temp_files"`
 	Removed   []string         `json:"removed_temp_files,omitempty"`
+	// GitignoreLacks is the rule .vaultmem/.gitignore lacks to keep the
+	// agent sessions' state out of git ("" when it has it): a vault made
+	// before the rule existed, whose .gitignore vaultmem never rewrites
+	// on its own. --fix adds it (GitignoreFixed).
+	GitignoreLacks string `json:"gitignore_lacks,omitempty"`
+	GitignoreFixed bool   `json:"gitignore_fixed,omitempty"`
 }
 
 // leftoverAge is how old a temp file must be for Doctor to remove
@@ -58,7 +64,9 @@ const leftoverAge = time.Hour
 // finishes the stopped Dream run (see dream.Dreamer.Resume) and lists the
 // memories again, and removes the temp files over an hour old; progress,
 // if set, is told how the repair goes. The notes as written are never
-// changed to fix what is wrong in them: that is a human's to decide.
+// changed to fix what is wrong in them: that is a human's to decide. It
+// also reports a .vaultmem/.gitignore that would let the agent sessions'
+// state into git, and with fix adds the rule.
 func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Checkup, error) {
 	var rep Checkup
 	var err error
@@ -107,7 +115,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			}
 		}
 	}
-	return rep, nil
+	return rep, a.checkGitignore(fix, &rep)
 }
 
 // checkDream reports a Dream run that stopped while it wrote, and with

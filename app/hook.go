@@ -15,6 +15,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/redact"
 	"github.com/vaultmem/vaultmem/session"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
@@ -442,7 +443,8 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 }
 
 // keepPrompt is what a session note keeps of a prompt: nothing, its first
-// line or all of it, secrets redacted.
+// line or all of it, secrets masked. They are masked before the line is
+// shortened: half a token is no longer one redact finds.
 func keepPrompt(p, how string) string {
 	p = strings.TrimSpace(p)
 	switch how {
@@ -450,9 +452,9 @@ func keepPrompt(p, how string) string {
 		return ""
 	case "first-line":
 		p, _, _ = strings.Cut(p, "\n")
-		p = text.Shorten(p, 300)
+		return text.Shorten(redact.String(p), 300)
 	}
-	return session.Redact(p)
+	return redact.String(p)
 }
 
 // relativePaths makes the paths of a tool call relative to the project

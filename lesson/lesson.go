@@ -15,7 +15,7 @@
 //
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
-// it (MergeRules). It imports markdown, vault and text; the index answers
+// it (MergeRules). It imports markdown, vault, text and redact; the index answers
 // it through the small Index interface it declares.
 package lesson
 

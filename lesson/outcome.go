@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/lesson/router"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/redact"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -63,9 +64,10 @@ type Applied struct {
 // Outcome applies the strength rule to the lesson o names, starting from
 // the strength its note has now (a human's edit wins), bumps
 // application_count and last_applied, appends a history line and logs the
-// record. Errors: those of Resolve; ErrArchived; an error naming the file
-// and line when the note's strength is not a number in 0..1 (the note is
-// then left as it is).
+// record, o's situation and agent with their secrets masked. Errors: those
+// of Resolve; ErrArchived; an error naming the file and line when the
+// note's strength is not a number in 0..1 (the note is then left as it
+// is).
 func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	p, err := s.Resolve(ctx, o.Lesson)
 	if err != nil {
@@ -128,14 +130,30 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	}
 	rec := Record{Record: router.Record{Time: at.UTC(), Lesson: p, Outcome: word, Context: o.Context, Tool: o.Tool, Paths: o.Paths,
 		Shown: shown, Episode: strings.Trim(episode, "[]"), Agent: o.Agent}, Domain: domain, Before: out.Before, After: out.After}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return Applied{}, err
-	}
-	if err := s.w.AppendState(ctx, LogFile, line); err != nil {
+	if err := s.appendLog(ctx, rec); err != nil {
 		return out, fmt.Errorf("log the outcome: %w", err)
 	}
 	return out, s.refresh(ctx, p)
+}
+
+// appendLog appends rec to the outcome log, the one way a record is
+// written: the log is committed and shared, so the situation an agent
+// gave (its command or query, tool, paths) and the agent's name are
+// written with their secrets masked (redact.String).
+func (s *Store) appendLog(ctx context.Context, rec Record) error {
+	rec.Context, rec.Tool, rec.Agent = redact.String(rec.Context), redact.String(rec.Tool), redact.String(rec.Agent)
+	if len(rec.Paths) > 0 {
+		paths := make([]string, len(rec.Paths))
+		for i, p := range rec.Paths {
+			paths[i] = redact.String(p)
+		}
+		rec.Paths = paths
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.w.AppendState(ctx, LogFile, line)
 }
 
 // update rewrites lesson note p with what fn makes of it, retrying when a

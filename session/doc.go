@@ -10,8 +10,10 @@
 // named by the client's session id, so that two sessions never mix; every
 // change goes through the vault Writer's UpdateState, so that the hooks of
 // one session, which the client may run at once, never lose one another's
-// changes. Prompts are kept as the config says (off, first line, full),
-// with common secret shapes redacted (see [Redact]).
+// changes. Prompts are kept as the config says (off, first line, full).
+// Every text an agent gave is written with its secrets masked, in the
+// state file and in the note alike (see [State.Encode] and package
+// redact).
 //
-// It imports markdown and vault.
+// It imports markdown and redact.
 package session

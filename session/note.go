@@ -38,8 +38,11 @@ type Names func(p string) string
 // Render is st's session note: frontmatter (type: session, the session's
 // id, client, agent, start and end, links to its tasks and lessons) and a
 // body a human reads in Obsidian: the prompts, the tasks, the files
-// changed, the lessons shown and how each call went, the checkpoint.
+// changed, the lessons shown and how each call went, the checkpoint. Its
+// texts are masked as Encode masks them, whatever state it is given (one
+// an older version wrote, say).
 func (st *State) Render(names Names) []byte {
+	st = st.redacted()
 	link := func(p string) string {
 		target := strings.TrimSuffix(p, markdown.Ext)
 		if n := names(p); n != "" && n != path.Base(target) {

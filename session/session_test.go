@@ -10,26 +10,54 @@ import (
 	"github.com/vaultmem/vaultmem/session"
 )
 
-func TestRedact(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789AB ok", "my token is [REDACTED] ok"},
-		{"key AKIAIOSFODNN7EXAMPLE here", "key [REDACTED] here"},
-		{"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx", "export [REDACTED]"},
-		{"use sk-ant-api03-abcdefghijklmnopqrstuv", "use [REDACTED]"},
-		{"slack xoxb-1234567890-abcdefghij", "slack [REDACTED]"},
-		{"curl -H 'Authorization: Bearer abcdefghijklmnop1234'", "curl -H 'Authorization: [REDACTED]'"},
-		{"db at postgres://admin:hunter2@db.local/app", "db at [REDACTED]db.local/app"},
-		{"password: correcthorse", "[REDACTED]"},
-		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt [REDACTED]"},
-		{"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nafter", "[REDACTED]\nafter"},
-		// Not secrets: kept as they are.
-		{"fix the password reset page", "fix the password reset page"},
-		{"the sk-learn model and task-123", "the sk-learn model and task-123"},
-		{"see https://example.com/docs", "see https://example.com/docs"},
-	} {
-		if got := session.Redact(tt.in); got != tt.want {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+// TestEncodeRedacts: whatever text of an agent's a state holds, neither
+// its file nor its note holds a secret of it, and what is not a secret is
+// kept.
+func TestEncodeRedacts(t *testing.T) {
+	const tok = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+	at := time.Date(2026, 11, 27, 10, 4, 0, 0, time.UTC)
+	st := &session.State{ID: "s1", Client: "claude-code", Agent: "default", Started: at,
+		Cwd:       "/home/me/proj-" + tok,
+		EndReason: "logout password=hunter2",
+		Checkpoint: &session.Checkpoint{Time: at, Trigger: "auto", Task: "tasks/T.md",
+			Text: `last prompts "deploy with GITHUB_TOKEN=` + tok + `"`}}
+	st.AddPrompt(at, "deploy with GITHUB_TOKEN="+tok+" now")
+	st.AddFile("db/" + tok + ".sql")
+	st.AddFile("db/" + tok + "X.sql") // not the same file, but the same once masked
+	st.AddFile("README.md")
+	st.Show("call1", "mcp__db__query --password hunter2", []session.Shown{{Path: "lessons/a.md", Name: "A"}})
+	st.Outcomes = append(st.Outcomes, session.Outcome{Time: at, Lesson: "lessons/a.md", Tool: "Bash", Success: false,
+		Error: "open postgres://app:hunter2@db/app: refused"})
+	b, err := st.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := st.Render(func(string) string { return "" })
+	for name, out := range map[string]string{"state": string(b), "note": string(note)} {
+		for _, secret := range []string{tok[:12], "hunter2"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("the %s holds %q:\n%s", name, secret, out)
+			}
 		}
+		for _, kept := range []string{"GITHUB_TOKEN=[REDACTED:github-token] now", "README.md", "--password [REDACTED:password]"} {
+			if !strings.Contains(out, kept) {
+				t.Errorf("the %s lost %q:\n%s", name, kept, out)
+			}
+		}
+	}
+	if !strings.Contains(string(b), "postgres://app:[REDACTED:password]@db/app") || !strings.Contains(string(b), `"/home/me/proj-[REDACTED:github-token]"`) {
+		t.Errorf("the state lost the error's or the cwd's text:\n%s", b)
+	}
+	back, err := session.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Files) != 2 || back.ID != "s1" || back.Checkpoint.Task != "tasks/T.md" || len(back.Calls) != 1 {
+		t.Errorf("decoded: files %v, id %q, checkpoint %+v, calls %v", back.Files, back.ID, back.Checkpoint, back.Calls)
+	}
+	// The state in memory is the hooks' to read: Encode does not change it.
+	if !strings.Contains(st.Prompts[0].Text, tok) {
+		t.Error("Encode changed the state it encoded")
 	}
 }
 

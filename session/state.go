@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"time"
+
+	"github.com/vaultmem/vaultmem/redact"
 )
 
 // StateFolder is where sessions' states are, under the vault's state
@@ -118,13 +120,49 @@ func Decode(b []byte) (*State, error) {
 	return st, nil
 }
 
-// Encode is the file form of st.
+// Encode is the file form of st, with the secrets masked (redact.String)
+// in every text that comes from the agent or its client: the client,
+// agent, cwd, end reason, prompts, files, tools, errors and the
+// checkpoint. It is the one form a state is written in. The session id is
+// kept as it is: it names the state file.
 func (st *State) Encode() ([]byte, error) {
-	b, err := json.MarshalIndent(st, "", "  ")
+	b, err := json.MarshalIndent(st.redacted(), "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// redacted is a copy of st with the secrets masked as Encode says. Files
+// that become one path once masked are kept once.
+func (st *State) redacted() *State {
+	out := *st
+	out.Client, out.Agent = redact.String(st.Client), redact.String(st.Agent)
+	out.Cwd, out.EndReason = redact.String(st.Cwd), redact.String(st.EndReason)
+	out.Prompts = make([]Prompt, len(st.Prompts))
+	for i, p := range st.Prompts {
+		out.Prompts[i] = Prompt{Time: p.Time, Text: redact.String(p.Text)}
+	}
+	out.Files = make([]string, 0, len(st.Files))
+	for _, f := range st.Files {
+		if f = redact.String(f); !slices.Contains(out.Files, f) {
+			out.Files = append(out.Files, f)
+		}
+	}
+	out.Calls = make([]Call, len(st.Calls))
+	for i, c := range st.Calls {
+		c.Tool = redact.String(c.Tool)
+		out.Calls[i] = c
+	}
+	out.Outcomes = make([]Outcome, len(st.Outcomes))
+	for i, o := range st.Outcomes {
+		o.Tool, o.Error = redact.String(o.Tool), redact.String(o.Error)
+		out.Outcomes[i] = o
+	}
+	if c := st.Checkpoint; c != nil {
+		out.Checkpoint = &Checkpoint{Time: c.Time, Trigger: redact.String(c.Trigger), Task: c.Task, Text: redact.String(c.Text), Given: c.Given}
+	}
+	return &out
 }
 
 // MaxPrompts is the most prompts a state keeps (the latest); MaxShown the
@@ -134,8 +172,9 @@ const (
 	MaxShown   = 200
 )
 
-// AddPrompt keeps the prompt text (already cut and redacted as the config
-// says) at t; an empty text is not kept.
+// AddPrompt keeps the prompt text (already cut as the config says) at t;
+// an empty text is not kept. Its secrets are masked when the state is
+// encoded.
 func (st *State) AddPrompt(t time.Time, text string) {
 	if text == "" {
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/redact"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -580,9 +581,12 @@ func (s *Store) Block(ctx context.Context, agent, ref, reason string) (Logged, e
 }
 
 // log appends an event to a task's log, setting the frontmatter keys kv
-// in the same write.
+// in the same write: the one way an event is written. Its text is most
+// often an agent's (a hook's checkpoint, the task tools), and the log is
+// committed and shared, so its secrets are masked (redact.String).
 func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any) (Logged, error) {
 	typ = strings.ToLower(strings.TrimSpace(typ))
+	text = redact.String(text)
 	if err := checkEvent(typ, text); err != nil {
 		return Logged{}, err
 	}

@@ -14,7 +14,7 @@
 //
 // The package owns the task note's kind: its type (Type), what the index
 // keeps of it (Task, Read), its log's format (Event, FormatEvent, Events)
-// and how git merges it (MergeRules). It imports markdown, vault and text;
+// and how git merges it (MergeRules). It imports markdown, vault, text and redact;
 // the index answers it through the small Index interface it declares.
 package task
 

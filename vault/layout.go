@@ -37,10 +37,11 @@ const (
 )
 
 // GitignoreText is what [Vault.EnsureDir] writes to [GitignoreFile]: the
-// cache, temp files, the writer's lock and the journal of a Dream run in
-// progress (one machine's unfinished work) stay out of git; the config
-// and the rest of state/ are committed.
-const GitignoreText = "# vaultmem: rebuildable cache, temp files, the writer's lock and Dream's unfinished work\ncache/\ntmp/\nlock\nstate/dream-journal.json\n"
+// cache, temp files, the writer's lock, the journal of a Dream run in
+// progress (one machine's unfinished work) and the running agent sessions'
+// state (their prompts and files) stay out of git; the config and the rest
+// of state/ are committed.
+const GitignoreText = "# vaultmem: rebuildable cache, temp files, the writer's lock, Dream's unfinished work, agents' session state\ncache/\ntmp/\nlock\nstate/dream-journal.json\nstate/sessions/\n"
 
 // Folders name where new notes of each kind are written, vault-relative;
 // an empty field means the default (memory, tasks, lessons). A note's kind

@@ -30,7 +30,9 @@ func (sh *shell) doctorCommand() *cli.Command {
 			"proposed: [{path, type, title, source}]}. The memories and lessons Dream proposed from session\n" +
 			"notes (status: proposed, not live until accepted) are listed too, without making it exit 1.\n" +
 			"Temp files a killed write left beside notes (hidden: .NAME.md.vaultmem-tmp-*) are listed, and\n" +
-			"--fix removes those over an hour old.",
+			"--fix removes those over an hour old. A .vaultmem/.gitignore that lets the agent sessions' state\n" +
+			"(state/sessions/: their prompts and cwd) into git is reported (gitignore_lacks), and --fix\n" +
+			"adds the rule (gitignore_fixed).",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -89,6 +91,12 @@ func (sh *shell) printDrift(rep app.Checkup) {
 		} else {
 			fmt.Fprintf(sh.stdout, "%s: a temp file a write left (a killed one, if over an hour old: doctor --fix removes it)\n", l.Path)
 		}
+	}
+	switch {
+	case rep.GitignoreFixed:
+		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: added %s: agents' session state stays out of git\n", rep.GitignoreLacks)
+	case rep.GitignoreLacks != "":
+		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: lacks %s, so agents' session state (prompts, cwd) would be committed; doctor --fix adds it\n", rep.GitignoreLacks)
 	}
 	if rep.DreamFinished != nil {
 		fmt.Fprintf(sh.stdout, "finished the Dream run started %s: %s\n", rep.InterruptedDream, rep.DreamFinished.Summary())
