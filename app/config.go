@@ -189,6 +189,10 @@ func DefaultConfig() Config {
 // DefaultConfigText is what `vaultmem init` writes: the defaults, with the
 // reason for each.
 const DefaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
+# The privileged keys, those that reach an endpoint, an API key's variable or
+# git (embedder provider, url, api_key_env and model_path, recall.classifier,
+# dream.llm, dream.commit, hooks.prompts), apply only once you approve this
+# file as it is with 'vaultmem allow', or from your own config.
 
 # Folders where vaultmem writes new notes. A note's kind comes from its
 # frontmatter "type:", wherever the note lives. views holds what Obsidian

@@ -63,8 +63,8 @@ type Consent struct {
 	// changed since, by a git pull, say).
 	Approved bool `json:"approved"`
 	Changed  bool `json:"changed"`
-	// Privileged are the privileged settings the vault's config holds,
-	// used or not.
+	// Privileged are the privileged settings of the vault's config that
+	// ask for more than the defaults, used or not.
 	Privileged []Setting `json:"privileged"`
 	// Ignored are the keys of those ignored because the config is not
 	// approved.
@@ -88,32 +88,42 @@ func (c Consent) Notices() []string {
 		out = append(out, fmt.Sprintf("ignoring %s from %s (%s): run 'vaultmem allow' in %s to use them",
 			strings.Join(c.Ignored, ", "), c.File, why, c.Vault))
 	}
-	for _, r := range c.RefusedEnv {
-		out = append(out, fmt.Sprintf("ignoring %s (%s) from %s: %s does not name %s in allowed_env",
-			r.Key, r.Variable, c.File, c.UserFile, r.Variable))
+	if len(c.RefusedEnv) > 0 {
+		var keys, vars []string
+		for _, r := range c.RefusedEnv {
+			keys = append(keys, r.Key+" ("+r.Variable+")")
+			if !slices.Contains(vars, r.Variable) {
+				vars = append(vars, r.Variable)
+			}
+		}
+		out = append(out, fmt.Sprintf("ignoring %s from %s: allowed_env in %s does not name %s",
+			strings.Join(keys, ", "), c.File, c.UserFile, strings.Join(vars, " or ")))
 	}
 	return out
 }
 
 // privilegedKeys are the keys of a vault config that need the user's
-// consent, each when its value (the node) asks for more than the default
-// does: an endpoint or model file, an environment variable, a commit, the
-// whole of each prompt kept in the shared vault.
+// consent: what reaches an endpoint or a model file, reads an environment
+// variable, commits, or keeps the whole of each prompt in the shared
+// vault. Unapproved, each is ignored whatever its value (the user's own
+// config or the default applies), and said to be only when asks says its
+// value asks for more than the default does: the file init writes, which
+// names the defaults, is never nagged about.
 var privilegedKeys = []struct {
 	path []string
-	when func(*yaml.Node) bool
+	asks func(*yaml.Node) bool
 }{
 	{[]string{"embedder", "provider"}, func(n *yaml.Node) bool { return n.Value != "lsa" && n.Value != "none" }},
-	{[]string{"embedder", "url"}, always},
-	{[]string{"embedder", "api_key_env"}, always},
-	{[]string{"embedder", "model_path"}, always},
-	{[]string{"recall", "classifier"}, always},
-	{[]string{"dream", "llm"}, always},
+	{[]string{"embedder", "url"}, notEmpty},
+	{[]string{"embedder", "api_key_env"}, notEmpty},
+	{[]string{"embedder", "model_path"}, notEmpty},
+	{[]string{"recall", "classifier"}, func(*yaml.Node) bool { return true }},
+	{[]string{"dream", "llm"}, func(*yaml.Node) bool { return true }},
 	{[]string{"dream", "commit"}, func(n *yaml.Node) bool { var b bool; return n.Decode(&b) != nil || b }},
 	{[]string{"hooks", "prompts"}, func(n *yaml.Node) bool { return n.Value == "full" }},
 }
 
-func always(*yaml.Node) bool { return true }
+func notEmpty(n *yaml.Node) bool { return n.Value != "" }
 
 // endpoints are the config's endpoints: the key of each, and its api key
 // variable in a Config.
@@ -132,8 +142,9 @@ var endpoints = []struct {
 // config (userDir/vaultmem/config.yaml, if there is one), overridden by
 // the vault's config, except the vault's privileged keys (those of
 // privilegedKeys), which apply only when the user approved these exact
-// bytes for this vault (userDir/vaultmem/allowed, written by Allow); the
-// others are reported in Consent.Ignored. Of an approved config, an
+// bytes for this vault (userDir/vaultmem/allowed, written by Allow), and
+// are else ignored, those asking for more than the defaults reported in
+// Consent.Ignored. Of an approved config, an
 // api_key_env applies only when its variable is one of the user config's
 // allowed_env or its own api_key_env variables (else Consent.RefusedEnv),
 // and an endpoint whose url it sets never gets the user config's key.
@@ -174,15 +185,17 @@ func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Cons
 	cons.Changed = approved != "" && !cons.Approved
 	for _, k := range privilegedKeys {
 		parent, n := lookup(doc, k.path...)
-		if n == nil || !k.when(n) {
+		if n == nil {
 			continue
 		}
-		key := strings.Join(k.path, ".")
-		settings := leaves(key, n)
-		cons.Privileged = append(cons.Privileged, settings...)
+		var asked []Setting
+		if k.asks(n) {
+			asked = leaves(strings.Join(k.path, "."), n)
+			cons.Privileged = append(cons.Privileged, asked...)
+		}
 		if !cons.Approved {
 			removeKey(parent, k.path[len(k.path)-1])
-			for _, s := range settings {
+			for _, s := range asked {
 				cons.Ignored = append(cons.Ignored, s.Key)
 			}
 		}
