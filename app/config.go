@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -346,6 +347,14 @@ func parseConfig(data []byte, file string, base Config) (Config, *yaml.Node, err
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			// "line 3: field x not found": the first, as file:3: ...
+			line, msg, ok := strings.Cut(strings.TrimPrefix(te.Errors[0], "line "), ": ")
+			if _, nerr := strconv.Atoi(line); ok && nerr == nil {
+				return c, nil, fmt.Errorf("%s:%s: %s", file, line, msg)
+			}
+		}
 		return c, nil, fmt.Errorf("%s: %s", file, err)
 	}
 	if err := checkConfig(c, &root, file); err != nil {

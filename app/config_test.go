@@ -37,7 +37,9 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"recall:\n  routes:\n    simple-fact: {strategy: exact-only, layers: [L9], budget: 5}\n", "config.yaml:3: recall.routes.simple-fact.layers"},
 		{"recall:\n  classifier:\n    url: http://x\n", "config.yaml:3: recall.classifier needs both"},
 		{"hooks:\n  prompts: everything\n", "config.yaml:2: hooks.prompts must be off, first-line or full"},
-		{"no_such_key: 1\n", "config.yaml"},
+		{"chunk_tokens: 512\nno_such_key: 1\n", "config.yaml:2: field no_such_key not found"},
+		{"embedder:\n  provider: lsa\nembedder:\n  provider: openai\n", `config.yaml:3: mapping key "embedder" already defined`},
+		{"embedder:\n  url: http://a\n  url: http://b\n", `config.yaml:3: mapping key "url" already defined`},
 
 		// The attacks: a shell command, a way out of the vault.
 		{"chunk_tokens: 512\n\n\n\n\nfolders:\n  lessons: \"$(touch PWNED)\"\n",

@@ -125,15 +125,15 @@ var privilegedKeys = []struct {
 
 func notEmpty(n *yaml.Node) bool { return n.Value != "" }
 
-// endpoints are the config's endpoints: the key of each, and its api key
-// variable in a Config.
+// endpoints are the config's endpoints: the key of each, and its URL and
+// API key variable in a Config.
 var endpoints = []struct {
-	key string
-	env func(*Config) *string
+	key      string
+	url, env func(*Config) *string
 }{
-	{"embedder", func(c *Config) *string { return &c.Embedder.APIKeyEnv }},
-	{"recall.classifier", func(c *Config) *string { return &c.Recall.Classifier.APIKeyEnv }},
-	{"dream.llm", func(c *Config) *string { return &c.Dream.LLM.APIKeyEnv }},
+	{"embedder", func(c *Config) *string { return &c.Embedder.URL }, func(c *Config) *string { return &c.Embedder.APIKeyEnv }},
+	{"recall.classifier", func(c *Config) *string { return &c.Recall.Classifier.URL }, func(c *Config) *string { return &c.Recall.Classifier.APIKeyEnv }},
+	{"dream.llm", func(c *Config) *string { return &c.Dream.LLM.URL }, func(c *Config) *string { return &c.Dream.LLM.APIKeyEnv }},
 }
 
 // EffectiveConfig is the config vaultmem uses in the vault vaultDir whose
@@ -144,10 +144,11 @@ var endpoints = []struct {
 // privilegedKeys), which apply only when the user approved these exact
 // bytes for this vault (userDir/vaultmem/allowed, written by Allow), and
 // are else ignored, those asking for more than the defaults reported in
-// Consent.Ignored. Of an approved config, an
-// api_key_env applies only when its variable is one of the user config's
-// allowed_env or its own api_key_env variables (else Consent.RefusedEnv),
-// and an endpoint whose url it sets never gets the user config's key.
+// Consent.Ignored. Of an approved config, an api_key_env applies only when
+// its variable is one of the user config's allowed_env or its own
+// api_key_env variables (else Consent.RefusedEnv), and an endpoint whose
+// url it sets to another than the user config's never gets the user
+// config's key.
 // Each file is checked whole on its own; errors name the file and line.
 func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Consent, error) {
 	cons := Consent{Vault: vaultKey(vaultDir), File: filepath.Join(vaultDir, filepath.FromSlash(vault.ConfigFile)),
@@ -207,7 +208,7 @@ func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Cons
 		}
 		for _, e := range endpoints {
 			path := strings.Split(e.key, ".")
-			if _, u := lookup(doc, append(path, "url")...); u != nil {
+			if _, u := lookup(doc, append(path, "url")...); u != nil && u.Value != *e.url(&cfg) {
 				*e.env(&cfg) = "" // the user's key is for the user's endpoint
 			}
 			parent, n := lookup(doc, append(path, "api_key_env")...)

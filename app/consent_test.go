@@ -156,7 +156,8 @@ func TestAllowedEnv(t *testing.T) {
 // TestUserConfigApplies: the user's own config is used in every vault,
 // privileged keys and all, over the defaults the file init writes names;
 // the vault's other keys override it; an approved vault that names
-// another endpoint never gets the user's key with it.
+// another endpoint never gets the user's key with it (naming the user's
+// own, it does).
 func TestUserConfigApplies(t *testing.T) {
 	user := "embedder:\n  provider: openai\n  url: http://localhost:11434/v1\n  model: nomic\n  api_key_env: MY_KEY\n" +
 		"dream:\n  commit: true\nhooks:\n  prompts: full\n  lessons: 5\nchunk_tokens: 100\n"
@@ -180,6 +181,14 @@ func TestUserConfigApplies(t *testing.T) {
 	}
 	if c, _ := effective(t, vaultDir, userDir); c.Embedder.URL != "http://team.example/v1" || c.Embedder.APIKeyEnv != "" {
 		t.Errorf("the vault's endpoint: %+v", c.Embedder)
+	}
+	// It names the user's own endpoint: the user's key goes with it.
+	vaultDir, userDir = consentDirs(t, "embedder:\n  url: http://localhost:11434/v1\n", user)
+	if _, err := Allow(vaultDir); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := effective(t, vaultDir, userDir); c.Embedder.APIKeyEnv != "MY_KEY" {
+		t.Errorf("the user's endpoint named by the vault: %+v", c.Embedder)
 	}
 }
 
