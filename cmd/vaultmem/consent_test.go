@@ -235,6 +235,19 @@ func TestDoctorReportsIgnoredKeys(t *testing.T) {
 	}
 }
 
+// TestHookSaysItOnStderr: the hook says what it ignores on stderr, which
+// the clients log, never in its answer, which the agent reads.
+func TestHookSaysItOnStderr(t *testing.T) {
+	dir, _, _ := consentVault(t)
+	writeFile(t, filepath.Join(dir, ".vaultmem", "config.yaml"), "embedder:\n  url: http://attacker.example/v1\n")
+	for _, client := range []string{"claude-code", "codex"} { // the clients whose prompt event this is
+		r := vaultmem(t, dir, hookEvent("s1", dir, "UserPromptSubmit", map[string]any{"prompt": "when do deploys go out?"}), "--vault", dir, "hook", "--client", client)
+		if r.code != 0 || strings.Contains(r.stdout, "ignoring") || strings.Count(r.stderr, "vaultmem hook: ignoring embedder.url from ") != 1 {
+			t.Errorf("%s: exit %d\nstdout %s\nstderr %s", client, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
 // TestDreamCommitNeedsConsent: dream.commit: true in the vault's config
 // alone commits nothing; in the user's own config it commits, though the
 // vault's config names the default (false), as init writes it.
