@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runWithTestHome runs the tests with HOME and XDG_CONFIG_HOME in a
@@ -245,6 +249,38 @@ func TestHookSaysItOnStderr(t *testing.T) {
 		if r.code != 0 || strings.Contains(r.stdout, "ignoring") || strings.Count(r.stderr, "vaultmem hook: ignoring embedder.url from ") != 1 {
 			t.Errorf("%s: exit %d\nstdout %s\nstderr %s", client, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestMCPServerNeedsConsent: the MCP server of a vault whose config names
+// an endpoint nobody approved sends it nothing, and says so in its log
+// (stderr), not to the agent.
+func TestMCPServerNeedsConsent(t *testing.T) {
+	srv := &endpoint{}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir, userDir, _ := consentVault(t)
+	writeFile(t, filepath.Join(dir, ".vaultmem", "config.yaml"), endpointConfig(ts.URL))
+	cmd := exec.Command(os.Args[0], "--vault", dir, "mcp")
+	cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1", "XDG_CONFIG_HOME="+userDir, "VAULTMEM_TEST_TOKEN=secret-token")
+	var stderr bytes.Buffer // written by exec's goroutine until the process ends, read after
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct{ Context string }
+	if e := call(t, cs, "recall", map[string]any{"query": "when do deploys go out?", "budget": 300}, &rec); e != "" || strings.Contains(rec.Context, "ignoring") {
+		t.Errorf("recall: %q %+v", e, rec)
+	}
+	cs.Close()
+	if seen := srv.take(); len(seen) > 0 {
+		t.Errorf("the server got requests from a config nobody approved: %v", seen)
+	}
+	if !strings.Contains(stderr.String(), "vaultmem: ignoring embedder.provider, embedder.url") {
+		t.Errorf("the MCP server's log does not say what it ignores:\n%s", stderr.String())
 	}
 }
 
