@@ -192,8 +192,8 @@ func DefaultConfig() Config {
 const DefaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
 # The privileged keys, those that reach an endpoint, an API key's variable or
 # git (embedder provider, url, api_key_env and model_path, recall.classifier,
-# dream.llm, dream.commit, hooks.prompts), apply only once you approve this
-# file as it is with 'vaultmem allow', or from your own config.
+# dream.llm, dream.commit, hooks.prompts: full), apply only once you approve
+# this file as it is with 'vaultmem allow', or from your own config.
 
 # Folders where vaultmem writes new notes. A note's kind comes from its
 # frontmatter "type:", wherever the note lives. views holds what Obsidian
@@ -219,7 +219,7 @@ chunk_tokens: 512
 #   llama:  a local GGUF model through kelindar/search (build with -tags llama).
 #   none:   keyword search only.
 embedder:
-  provider: lsa
+  # provider: lsa
   # url: http://localhost:11434/v1
   # model: nomic-embed-text
   # api_key_env: OPENAI_API_KEY

@@ -104,26 +104,38 @@ func (c Consent) Notices() []string {
 
 // privilegedKeys are the keys of a vault config that need the user's
 // consent: what reaches an endpoint or a model file, reads an environment
-// variable, commits, or keeps the whole of each prompt in the shared
-// vault. Unapproved, each is ignored whatever its value (the user's own
-// config or the default applies), and said to be only when asks says its
-// value asks for more than the default does: the file init writes, which
-// names the defaults, is never nagged about.
+// variable, commits, or keeps more of each prompt in the shared vault.
+// Unapproved, a key is ignored when ignore says so of its value (node)
+// over base, the config without the vault's (the user's own config, or
+// the default, then applies); asks says whether its value asks for more
+// than the default does, which is what the user is told of (the file init
+// writes, which names the defaults, is never nagged about).
 var privilegedKeys = []struct {
-	path []string
-	asks func(*yaml.Node) bool
+	path   []string
+	ignore func(n *yaml.Node, base *Config) bool
+	asks   func(n *yaml.Node) bool
 }{
-	{[]string{"embedder", "provider"}, func(n *yaml.Node) bool { return n.Value != "lsa" && n.Value != "none" }},
-	{[]string{"embedder", "url"}, notEmpty},
-	{[]string{"embedder", "api_key_env"}, notEmpty},
-	{[]string{"embedder", "model_path"}, notEmpty},
-	{[]string{"recall", "classifier"}, func(*yaml.Node) bool { return true }},
-	{[]string{"dream", "llm"}, func(*yaml.Node) bool { return true }},
-	{[]string{"dream", "commit"}, func(n *yaml.Node) bool { var b bool; return n.Decode(&b) != nil || b }},
-	{[]string{"hooks", "prompts"}, func(n *yaml.Node) bool { return n.Value == "full" }},
+	// lsa and none send nothing anywhere: a vault may keep itself off the
+	// user's endpoint.
+	{[]string{"embedder", "provider"}, func(n *yaml.Node, _ *Config) bool { return networked(n) }, networked},
+	{[]string{"embedder", "url"}, always, notEmpty},
+	{[]string{"embedder", "api_key_env"}, always, notEmpty},
+	{[]string{"embedder", "model_path"}, always, notEmpty},
+	{[]string{"recall", "classifier"}, always, func(*yaml.Node) bool { return true }},
+	{[]string{"dream", "llm"}, always, func(*yaml.Node) bool { return true }},
+	// Whether Dream commits is the user's say alone, either way.
+	{[]string{"dream", "commit"}, always, func(n *yaml.Node) bool { var b bool; return n.Decode(&b) != nil || b }},
+	// A vault may keep less of the user's prompts than the user would, never more.
+	{[]string{"hooks", "prompts"}, func(n *yaml.Node, base *Config) bool { return promptRank(n.Value) > promptRank(base.Hooks.Prompts) },
+		func(n *yaml.Node) bool { return n.Value == "full" }},
 }
 
-func notEmpty(n *yaml.Node) bool { return n.Value != "" }
+func always(*yaml.Node, *Config) bool { return true }
+func notEmpty(n *yaml.Node) bool      { return n.Value != "" }
+func networked(n *yaml.Node) bool     { return n.Value != "lsa" && n.Value != "none" }
+
+// promptRank orders hooks.prompts by how much of a prompt it keeps.
+func promptRank(v string) int { return map[string]int{"off": 0, "first-line": 1, "full": 2}[v] }
 
 // endpoints are the config's endpoints: the key of each, and its URL and
 // API key variable in a Config.
@@ -143,8 +155,9 @@ var endpoints = []struct {
 // the vault's config, except the vault's privileged keys (those of
 // privilegedKeys), which apply only when the user approved these exact
 // bytes for this vault (userDir/vaultmem/allowed, written by Allow), and
-// are else ignored, those asking for more than the defaults reported in
-// Consent.Ignored. Of an approved config, an api_key_env applies only when
+// are else ignored (but for what asks for less: provider lsa or none,
+// fewer prompts kept), those asking for more than the defaults reported
+// in Consent.Ignored. Of an approved config, an api_key_env applies only when
 // its variable is one of the user config's allowed_env or its own
 // api_key_env variables (else Consent.RefusedEnv), and an endpoint whose
 // url it sets to another than the user config's never gets the user
@@ -194,7 +207,7 @@ func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Cons
 			asked = leaves(strings.Join(k.path, "."), n)
 			cons.Privileged = append(cons.Privileged, asked...)
 		}
-		if !cons.Approved {
+		if !cons.Approved && k.ignore(n, &cfg) {
 			removeKey(parent, k.path[len(k.path)-1])
 			for _, s := range asked {
 				cons.Ignored = append(cons.Ignored, s.Key)

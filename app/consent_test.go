@@ -154,7 +154,8 @@ func TestAllowedEnv(t *testing.T) {
 }
 
 // TestUserConfigApplies: the user's own config is used in every vault,
-// privileged keys and all, over the defaults the file init writes names;
+// privileged keys and all, over the defaults the file init writes names
+// (but for hooks.prompts: first-line, which keeps less than full);
 // the vault's other keys override it; an approved vault that names
 // another endpoint never gets the user's key with it (naming the user's
 // own, it does).
@@ -164,7 +165,7 @@ func TestUserConfigApplies(t *testing.T) {
 	vaultDir, userDir := consentDirs(t, DefaultConfigText, user)
 	c, cons := effective(t, vaultDir, userDir)
 	if c.Embedder.Provider != "openai" || c.Embedder.URL != "http://localhost:11434/v1" || c.Embedder.APIKeyEnv != "MY_KEY" ||
-		!c.Dream.Commit || c.Hooks.Prompts != "full" {
+		!c.Dream.Commit || c.Hooks.Prompts != "first-line" {
 		t.Errorf("the user's privileged keys: %+v %+v", c.Embedder, c.Dream)
 	}
 	if c.Hooks.Lessons != 3 || c.ChunkTokens != 512 {
@@ -189,6 +190,37 @@ func TestUserConfigApplies(t *testing.T) {
 	}
 	if c, _ := effective(t, vaultDir, userDir); c.Embedder.APIKeyEnv != "MY_KEY" {
 		t.Errorf("the user's endpoint named by the vault: %+v", c.Embedder)
+	}
+}
+
+// TestVaultMayAskForLess: unapproved, a vault's privileged key applies
+// when it asks for less than the user's config gives (an embedder that
+// sends nothing, fewer prompts kept), and only then; dream.commit is the
+// user's either way.
+func TestVaultMayAskForLess(t *testing.T) {
+	for _, tc := range []struct {
+		vault, user string
+		check       func(Config) bool
+		ignored     string
+	}{
+		{"embedder:\n  provider: none\n", "embedder:\n  provider: openai\n  url: http://localhost:1/v1\n  model: m\n",
+			func(c Config) bool { return c.Embedder.Provider == "none" }, ""},
+		{"embedder:\n  provider: lsa\n", "embedder:\n  provider: llama\n  model_path: /m.gguf\n",
+			func(c Config) bool { return c.Embedder.Provider == "lsa" }, ""},
+		{"embedder:\n  provider: llama\n", "", func(c Config) bool { return c.Embedder.Provider == "lsa" }, "embedder.provider"},
+		{"hooks:\n  prompts: first-line\n", "hooks:\n  prompts: \"off\"\n", func(c Config) bool { return c.Hooks.Prompts == "off" }, ""},
+		{"hooks:\n  prompts: \"off\"\n", "", func(c Config) bool { return c.Hooks.Prompts == "off" }, ""},
+		{"hooks:\n  prompts: full\n", "", func(c Config) bool { return c.Hooks.Prompts == "first-line" }, "hooks.prompts"},
+		{"hooks:\n  prompts: full\n", "hooks:\n  prompts: full\n", func(c Config) bool { return c.Hooks.Prompts == "full" }, ""},
+		{"dream:\n  commit: false\n", "dream:\n  commit: true\n", func(c Config) bool { return c.Dream.Commit }, ""},
+		{"dream:\n  commit: true\n", "", func(c Config) bool { return !c.Dream.Commit }, "dream.commit"},
+	} {
+		vaultDir, userDir := consentDirs(t, tc.vault, tc.user)
+		c, cons := effective(t, vaultDir, userDir)
+		if !tc.check(c) || strings.Join(cons.Ignored, ",") != tc.ignored {
+			t.Errorf("vault %q, user %q: provider %q, prompts %q, commit %v; ignored %v, want %q", tc.vault, tc.user,
+				c.Embedder.Provider, c.Hooks.Prompts, c.Dream.Commit, cons.Ignored, tc.ignored)
+		}
 	}
 }
 
