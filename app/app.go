@@ -50,9 +50,12 @@ type Options struct {
 // Dream. Open one with Open and Close it. Its methods are safe for
 // concurrent use, as the stores and the index are.
 type App struct {
-	// Vault is the vault, Config its config.
-	Vault  *vault.Vault
-	Config Config
+	// Vault is the vault, Config its effective config (see
+	// EffectiveConfig), Consent what of the vault's config that left out
+	// for want of the user's consent (the front end tells the user).
+	Vault   *vault.Vault
+	Config  Config
+	Consent Consent
 
 	opts   Options
 	writer *vault.Writer
@@ -96,7 +99,7 @@ func Find(dir, flag string) (string, error) {
 // index; see index.Open). Errors: the config's (naming the file and line),
 // the vault's, the index's.
 func Open(ctx context.Context, dir string, o Options) (*App, error) {
-	cfg, err := LoadConfig(dir)
+	cfg, consent, err := LoadConfigConsent(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +107,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Vault: v, Config: cfg, opts: o}
+	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
 	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait})
 	if o.NoIndex {
 		return a, nil

@@ -5,9 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
@@ -47,6 +53,11 @@ type Config struct {
 	Lessons LessonsConfig `yaml:"lessons"`
 	// Hooks configures what the agent hooks give and keep (see Hook).
 	Hooks HooksConfig `yaml:"hooks"`
+	// AllowedEnv, read only from the user's own config (an error in a
+	// vault's), names the environment variables a vault's approved config
+	// may name as an api_key_env; the user config's own api_key_env
+	// variables are allowed besides (see EffectiveConfig).
+	AllowedEnv []string `yaml:"allowed_env"`
 }
 
 // HooksConfig is the hooks section of the config: what `vaultmem hook`
@@ -179,6 +190,10 @@ func DefaultConfig() Config {
 // DefaultConfigText is what `vaultmem init` writes: the defaults, with the
 // reason for each.
 const DefaultConfigText = `# vaultmem settings (committed with the vault). Every key is optional.
+# The privileged keys, those that reach an endpoint, an API key's variable or
+# git (embedder provider, url, api_key_env and model_path, recall.classifier,
+# dream.llm, dream.commit, hooks.prompts: full), apply only once you approve
+# this file as it is with 'vaultmem allow', or from your own config.
 
 # Folders where vaultmem writes new notes. A note's kind comes from its
 # frontmatter "type:", wherever the note lives. views holds what Obsidian
@@ -204,7 +219,7 @@ chunk_tokens: 512
 #   llama:  a local GGUF model through kelindar/search (build with -tags llama).
 #   none:   keyword search only.
 embedder:
-  provider: lsa
+  # provider: lsa
   # url: http://localhost:11434/v1
   # model: nomic-embed-text
   # api_key_env: OPENAI_API_KEY
@@ -283,82 +298,251 @@ hooks:
   timeout: 8s
 `
 
-// LoadConfig reads the vault's config; a missing file gives the defaults.
-// Unknown keys and bad values are errors naming the file and line.
+// LoadConfig reads the vault's config as the commands use it (see
+// LoadConfigConsent), without the report of what it ignored: for what
+// needs only keys no consent governs (folders, budgets).
 func LoadConfig(vaultDir string) (Config, error) {
-	c := DefaultConfig()
+	c, _, err := LoadConfigConsent(vaultDir)
+	return c, err
+}
+
+// LoadConfigConsent reads the vault's config (a missing file gives the
+// defaults) and the user's own config (in os.UserConfigDir(); none when
+// that is unknown) and returns the effective config and what of the
+// vault's it ignored: see EffectiveConfig. Errors name the file and line.
+func LoadConfigConsent(vaultDir string) (Config, Consent, error) {
 	p := filepath.Join(vaultDir, filepath.FromSlash(vault.ConfigFile))
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
+		data, err = nil, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("read config: %w", err)
+		return DefaultConfig(), Consent{}, fmt.Errorf("read config: %w", err)
+	}
+	userDir, err := os.UserConfigDir()
+	if err != nil {
+		userDir = "" // no user config, and nothing approved
+	}
+	return EffectiveConfig(vaultDir, data, userDir)
+}
+
+// parseConfig decodes a config file's bytes (file names it in errors) over
+// base and checks every value as if no other file applied. It returns the
+// config and the document (nil for a file of nothing or only comments).
+// Unknown keys, bad values, and YAML aliases and merge keys (through which
+// one key's value would reach another unseen) are errors naming the file
+// and line.
+func parseConfig(data []byte, file string, base Config) (Config, *yaml.Node, error) {
+	c := base
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return c, nil, fmt.Errorf("%s: %s", file, err)
+	}
+	if len(root.Content) == 0 {
+		return c, nil, nil
+	}
+	if err := noAliases(root.Content[0], file); err != nil {
+		return c, nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return c, fmt.Errorf("%s: %s", p, err)
-	}
-	var root yaml.Node
-	yaml.Unmarshal(data, &root)         // it decoded above, so it parses
-	at := func(keys ...string) string { // file:line of a key, for errors
-		if line := keyLine(&root, keys...); line > 0 {
-			return fmt.Sprintf("%s:%d", p, line)
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			// "line 3: field x not found": the first, as file:3: ...
+			line, msg, ok := strings.Cut(strings.TrimPrefix(te.Errors[0], "line "), ": ")
+			if _, nerr := strconv.Atoi(line); ok && nerr == nil {
+				return c, nil, fmt.Errorf("%s:%s: %s", file, line, msg)
+			}
 		}
-		return p
+		return c, nil, fmt.Errorf("%s: %s", file, err)
+	}
+	if err := checkConfig(c, &root, file); err != nil {
+		return c, nil, err
+	}
+	return c, &root, nil
+}
+
+// noAliases refuses anchors, aliases and merge keys anywhere under n.
+func noAliases(n *yaml.Node, file string) error {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return fmt.Errorf("%s:%d: YAML anchors and aliases are not allowed in a vaultmem config (write each value where it applies)", file, n.Line)
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Value == "<<" && c.Tag == "!!merge" {
+			return fmt.Errorf("%s:%d: YAML merge keys (<<) are not allowed in a vaultmem config (write each value where it applies)", file, c.Line)
+		}
+		if err := noAliases(c, file); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkConfig checks the values of c, decoded from the document root of
+// file, naming the file and the line of the key at fault.
+func checkConfig(c Config, root *yaml.Node, file string) error {
+	at := func(keys ...string) string {
+		if line := keyLine(root, keys...); line > 0 {
+			return fmt.Sprintf("%s:%d", file, line)
+		}
+		return file
+	}
+	for _, f := range []struct {
+		key, value string
+	}{
+		{"memory", c.Folders.Memory}, {"tasks", c.Folders.Tasks}, {"lessons", c.Folders.Lessons},
+		{"sessions", c.Folders.Sessions}, {"views", c.Folders.Views},
+	} {
+		if f.key == "memory" && f.value == "." {
+			continue // a Claude Code memory folder: the notes at the top
+		}
+		if why := checkVaultPath(f.value, "a folder name"); why != "" {
+			return fmt.Errorf("%s: folders.%s: %q %s", at("folders", f.key), f.key, f.value, why)
+		}
+	}
+	if why := checkVaultPath(c.Dream.Log, "a vault path"); why != "" {
+		return fmt.Errorf("%s: dream.log: %q %s", at("dream", "log"), c.Dream.Log, why)
 	}
 	if c.MaxNoteSize <= 0 {
-		return c, fmt.Errorf("%s: max_note_size must be a positive number of bytes", at("max_note_size"))
+		return fmt.Errorf("%s: max_note_size must be a positive number of bytes", at("max_note_size"))
 	}
 	if c.ChunkTokens < 32 {
-		return c, fmt.Errorf("%s: chunk_tokens must be at least 32", at("chunk_tokens"))
+		return fmt.Errorf("%s: chunk_tokens must be at least 32", at("chunk_tokens"))
 	}
-	if (c.Recall.Classifier.URL == "") != (c.Recall.Classifier.Model == "") {
-		return c, fmt.Errorf("%s: recall.classifier needs both url and model", at("recall", "classifier"))
-	}
-	if (c.Dream.LLM.URL == "") != (c.Dream.LLM.Model == "") {
-		return c, fmt.Errorf("%s: dream.llm needs both url and model", at("dream", "llm"))
+	for _, e := range []struct {
+		key string
+		c   ChatConfig
+	}{{"recall.classifier", c.Recall.Classifier}, {"dream.llm", c.Dream.LLM}} {
+		keys := strings.Split(e.key, ".")
+		if (e.c.URL == "") != (e.c.Model == "") {
+			return fmt.Errorf("%s: %s needs both url and model", at(keys...), e.key)
+		}
+		if why := checkURL(e.c.URL); why != "" {
+			return fmt.Errorf("%s: %s.url: %q %s", at(append(keys, "url")...), e.key, e.c.URL, why)
+		}
+		if !envName(e.c.APIKeyEnv) {
+			return fmt.Errorf("%s: %s.api_key_env: %q is not the name of an environment variable", at(append(keys, "api_key_env")...), e.key, e.c.APIKeyEnv)
+		}
 	}
 	if c.Dream.Every < 0 || c.Dream.Quiet < 0 || c.Dream.Writes < 0 {
-		return c, fmt.Errorf("%s: dream.every, dream.writes and dream.quiet must not be negative", at("dream"))
+		return fmt.Errorf("%s: dream.every, dream.writes and dream.quiet must not be negative", at("dream"))
 	}
 	for name, r := range c.Recall.Routes {
 		if _, err := recall.ParseIntent(name); err != nil {
-			return c, fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
+			return fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
 		}
 		if err := r.Validate(); err != nil {
-			return c, fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
+			return fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
 		}
 	}
 	h := c.Hooks
 	switch {
 	case h.SessionBudget < 0 || h.SessionBudget > recall.MaxBudget || h.PromptBudget < 0 || h.PromptBudget > recall.MaxBudget:
-		return c, fmt.Errorf("%s: hooks.session_budget and hooks.prompt_budget must be 0 to %d tokens", at("hooks"), recall.MaxBudget)
+		return fmt.Errorf("%s: hooks.session_budget and hooks.prompt_budget must be 0 to %d tokens", at("hooks"), recall.MaxBudget)
 	case h.MinCoverage < 0 || h.MinCoverage > 1:
-		return c, fmt.Errorf("%s: hooks.min_coverage must be 0 to 1", at("hooks", "min_coverage"))
+		return fmt.Errorf("%s: hooks.min_coverage must be 0 to 1", at("hooks", "min_coverage"))
 	case h.Lessons < 0 || h.Lessons > lesson.MaxK:
-		return c, fmt.Errorf("%s: hooks.lessons must be 0 to %d", at("hooks", "lessons"), lesson.MaxK)
+		return fmt.Errorf("%s: hooks.lessons must be 0 to %d", at("hooks", "lessons"), lesson.MaxK)
 	case h.Prompts != "off" && h.Prompts != "first-line" && h.Prompts != "full":
-		return c, fmt.Errorf("%s: hooks.prompts must be off, first-line or full", at("hooks", "prompts"))
+		return fmt.Errorf("%s: hooks.prompts must be off, first-line or full", at("hooks", "prompts"))
 	case h.Timeout <= 0:
-		return c, fmt.Errorf("%s: hooks.timeout must be a positive duration (8s)", at("hooks", "timeout"))
+		return fmt.Errorf("%s: hooks.timeout must be a positive duration (8s)", at("hooks", "timeout"))
 	}
 	if h.Agent != "" {
 		if err := task.CheckAgent(h.Agent); err != nil {
-			return c, fmt.Errorf("%s: hooks.agent: %v", at("hooks", "agent"), err)
+			return fmt.Errorf("%s: hooks.agent: %v", at("hooks", "agent"), err)
 		}
 	}
-	switch c.Embedder.Provider {
+	e := c.Embedder
+	switch e.Provider {
 	case "lsa", "none", "llama":
 	case "openai":
-		if c.Embedder.URL == "" || c.Embedder.Model == "" {
-			return c, fmt.Errorf("%s: embedder provider openai needs url and model", at("embedder", "provider"))
+		if e.URL == "" || e.Model == "" {
+			return fmt.Errorf("%s: embedder provider openai needs url and model", at("embedder", "provider"))
 		}
 	default:
-		return c, fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", at("embedder", "provider"), c.Embedder.Provider)
+		return fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", at("embedder", "provider"), e.Provider)
 	}
-	return c, nil
+	if why := checkURL(e.URL); why != "" {
+		return fmt.Errorf("%s: embedder.url: %q %s", at("embedder", "url"), e.URL, why)
+	}
+	if !envName(e.APIKeyEnv) {
+		return fmt.Errorf("%s: embedder.api_key_env: %q is not the name of an environment variable", at("embedder", "api_key_env"), e.APIKeyEnv)
+	}
+	for _, name := range c.AllowedEnv {
+		if name == "" || !envName(name) {
+			return fmt.Errorf("%s: allowed_env: %q is not the name of an environment variable", at("allowed_env"), name)
+		}
+	}
+	return nil
+}
+
+// pathBanned are the characters a folder or file path in a config may not
+// hold: the shell's metacharacters, glob characters and quotes (init
+// writes these paths into .gitattributes, and people paste paths into
+// shells), the backslash, and ':' (a drive on Windows, and a character
+// Obsidian refuses in names).
+const pathBanned = "$`;|&<>*?[]{}()!~\"'\\:"
+
+// checkVaultPath says what makes p unfit as a vault path of a shared config
+// ("" when nothing does, and for p ""): a banned character, a control or
+// bidirectional-control character, invalid UTF-8, an absolute path, a
+// component that is empty, "..", hidden (begins with "."; hidden folders
+// hold no notes) or begins or ends with a space. Spaces inside names and
+// letters of any script are fine. what names the thing in the message.
+func checkVaultPath(p, what string) string {
+	if p == "" {
+		return ""
+	}
+	if !utf8.ValidString(p) {
+		return "is not UTF-8"
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || strings.ContainsRune(pathBanned, r) {
+			return fmt.Sprintf("holds %q, which %s may not", string(r), what)
+		}
+	}
+	if path.IsAbs(p) {
+		return "is absolute: it must be a path inside the vault, relative to it"
+	}
+	for _, c := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		switch {
+		case c == "..":
+			return `has the component "..", which leads out of the folder`
+		case c == "":
+			return "has an empty component (two slashes in a row)"
+		case strings.HasPrefix(c, "."):
+			return fmt.Sprintf("has the component %q, which begins with \".\": hidden folders and files are never notes", c)
+		case strings.TrimSpace(c) != c:
+			return fmt.Sprintf("has the component %q, which begins or ends with a space", c)
+		}
+	}
+	return ""
+}
+
+// checkURL says what makes u unfit as an endpoint's URL ("" when nothing
+// does, and for u ""): it must be http or https, with a host.
+func checkURL(u string) string {
+	if u == "" {
+		return ""
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return "is not an http or https URL"
+	}
+	return ""
+}
+
+// envName reports whether s is "" or can name an environment variable:
+// letters, digits and '_', not beginning with a digit.
+func envName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // keyLine returns the line of the value at keys in a YAML document; 0

@@ -54,6 +54,13 @@ type InitResult struct {
 // edit (see obsidian.Write). It creates only what is missing and never
 // touches a note. Errors name the file at fault.
 func Init(ctx context.Context, dir string) (InitResult, error) {
+	// A bad config (the vault's, which others write, or the user's) stops
+	// init before it writes anything.
+	if info, err := os.Stat(dir); err != nil || info.IsDir() {
+		if _, err := LoadConfig(dir); err != nil {
+			return InitResult{}, err
+		}
+	}
 	res, err := initFolders(dir)
 	if err != nil {
 		return res, err

@@ -23,6 +23,9 @@ type shell struct {
 	stdout, stderr io.Writer
 	vaultFlag      string
 	quiet          bool
+	// consentTold is set once the command told what of the vault's
+	// config it ignores (see tellConsent).
+	consentTold bool
 }
 
 // run builds the command tree and runs it; it never prints the returned
@@ -53,7 +56,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			sh.orphansCommand(), sh.listCommand(), sh.rememberCommand(), sh.mergeListCommand(), sh.mergeNoteCommand(),
 			sh.mergeCheckpointCommand(), sh.dreamCommand(), sh.taskCommand(), sh.lessonCommand(), sh.indexCommand(),
 			sh.searchCommand(), sh.watchCommand(), sh.doctorCommand(), sh.recallCommand(), sh.evalCommand(), sh.mcpCommand(),
-			sh.setupCommand(), sh.hookCommand(),
+			sh.setupCommand(), sh.hookCommand(), sh.allowCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,
@@ -121,7 +124,25 @@ func (sh *shell) openDir(ctx context.Context, dir string, o app.Options) (*app.A
 		bar.done()
 		sh.warn(st)
 	}
-	return app.Open(ctx, dir, o)
+	a, err := app.Open(ctx, dir, o)
+	if err == nil {
+		sh.tellConsent(a.Consent, "vaultmem")
+	}
+	return a, err
+}
+
+// tellConsent says on stderr, once per command (--quiet or not: it is the
+// user's secrets and notes), what of the vault's config is ignored for
+// want of the user's consent and how to give it, each line after prefix.
+// Never on stdout, where an agent reads answers.
+func (sh *shell) tellConsent(c app.Consent, prefix string) {
+	if sh.consentTold {
+		return
+	}
+	sh.consentTold = true
+	for _, n := range c.Notices() {
+		fmt.Fprintf(sh.stderr, "%s: %s\n", prefix, n)
+	}
 }
 
 // warnf prints a warning on stderr, unless --quiet.
@@ -214,6 +235,11 @@ func query[Req, Res any](ctx context.Context, sh *shell, op string, req Req, fir
 	}
 	mode := os.Getenv(serverEnv)
 	if mode != "off" {
+		// The server says it on its own stderr; this command says it too.
+		// A bad config is left for the server's answer or Open to report.
+		if _, c, err := app.LoadConfigConsent(dir); err == nil {
+			sh.tellConsent(c, "vaultmem")
+		}
 		o := app.AskOptions{FirstByte: firstByte, Notify: func(msg string) { fmt.Fprintf(sh.stderr, "vaultmem: %s\n", msg) }}
 		if d, err := time.ParseDuration(os.Getenv(serverWaitEnv)); err == nil && d > 0 {
 			o.Wait = d

@@ -32,7 +32,9 @@ func (sh *shell) doctorCommand() *cli.Command {
 			"Temp files a killed write left beside notes (hidden: .NAME.md.vaultmem-tmp-*) are listed, and\n" +
 			"--fix removes those over an hour old. A .vaultmem/.gitignore that lets the agent sessions' state\n" +
 			"(state/sessions/: their prompts and cwd) into git is reported (gitignore_lacks), and --fix\n" +
-			"adds the rule (gitignore_fixed).",
+			"adds the rule (gitignore_fixed). What of the vault's config is ignored for want of your\n" +
+			"consent ('vaultmem allow') is reported too (with --json: config: {approved, changed, privileged,\n" +
+			"ignored, refused_env, ...}), without making it exit 1.",
 		Flags: []cli.Flag{
 			jsonFlag(),
 			&cli.BoolFlag{Name: "fix", Usage: "repair the drift: sync, then rebuild if needed"},
@@ -41,6 +43,7 @@ func (sh *shell) doctorCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
+			sh.consentTold = true // in the report, below
 			a, err := sh.open(ctx, app.Options{})
 			if err != nil {
 				return err
@@ -53,10 +56,16 @@ func (sh *shell) doctorCommand() *cli.Command {
 				return err
 			}
 			if cmd.Bool("json") {
-				if err := sh.printJSON(rep); err != nil {
+				if err := sh.printJSON(struct {
+					app.Checkup
+					Config app.Consent `json:"config"`
+				}{rep, a.Consent}); err != nil {
 					return err
 				}
 			} else {
+				for _, n := range a.Consent.Notices() {
+					fmt.Fprintf(sh.stdout, "config: %s\n", n)
+				}
 				sh.printDrift(rep)
 			}
 			if rep.InterruptedDream != "" && !cmd.Bool("fix") {

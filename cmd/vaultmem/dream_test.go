@@ -195,6 +195,7 @@ func TestDreamProposes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	ok(t, dir, "allow") // dream.llm is privileged: the user approves it
 	var rep struct {
 		Proposed []string
 		Sessions int `json:"sessions_read"`

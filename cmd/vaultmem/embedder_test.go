@@ -69,6 +69,7 @@ func TestOpenAIEmbedderFallsBackAndRecovers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ok(t, dir, "allow") // the endpoint is privileged: the user approves it
 	for name, body := range map[string]string{
 		"deploys.md": "Deploys go out on Tuesday after the freeze.",
 		"coffee.md":  "The team drinks coffee at nine.",
@@ -118,6 +119,7 @@ func TestOpenAIEmbedderFallsBackAndRecovers(t *testing.T) {
 	// Another model: every chunk is embedded again.
 	config = strings.Replace(config, "model: words", "model: words-v2", 1)
 	os.WriteFile(filepath.Join(dir, ".vaultmem", "config.yaml"), []byte(config), 0o644)
+	ok(t, dir, "allow") // a changed config needs approving again
 	out = ok(t, dir, "index", "--json")
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)

@@ -283,7 +283,8 @@ func TestDreamOnTwoClonesThroughGit(t *testing.T) {
 // .gitattributes lacks the newer lines, which a second init adds once),
 // a flat memory folder's (where the notes' line must not take MEMORY.md
 // and the dream log), and a vault whose folders and dream log have
-// spaces and glob characters in their names.
+// spaces and letters of several scripts in their names (glob and shell
+// characters the config refuses).
 func TestGitattributesInGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not on PATH")
@@ -308,10 +309,10 @@ func TestGitattributesInGit(t *testing.T) {
 		{"a flat memory folder", map[string]string{".gitattributes": old,
 			".vaultmem/config.yaml": "folders:\n  memory: .\n"}, map[string]string{
 			"MEMORY.md": index, "fact.md": note, "dream-log.md": union, "sub/fact.md": "unspecified", "tasks/ship.md": note}},
-		{"names with spaces and glob characters", map[string]string{
-			".vaultmem/config.yaml": "folders:\n  memory: my notes [v2]\n  tasks: to*do\ndream:\n  log: logs/dream ? log.md\n"}, map[string]string{
-			"my notes [v2]/fact.md": note, "my notes v/fact.md": "unspecified", "my notes [v2]/dream-log.md": note,
-			"to*do/ship.md": note, "tooodo/ship.md": "unspecified", "logs/dream ? log.md": union, "logs/dream x log.md": "unspecified"}},
+		{"names with spaces and letters of any script", map[string]string{
+			".vaultmem/config.yaml": "folders:\n  memory: my notes ü\n  tasks: to do 任务\ndream:\n  log: logs/dream log.md\n"}, map[string]string{
+			"my notes ü/fact.md": note, "my notes u/fact.md": "unspecified", "my notes ü/dream-log.md": note,
+			"to do 任务/ship.md": note, "to do/ship.md": "unspecified", "logs/dream log.md": union, "logs/dream-log.md": "unspecified"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -75,10 +75,12 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	if !ok || (client == setup.ClaudeCode && cursorRunsItsOwn(ev.Cwd)) {
 		return nothing, nil
 	}
-	cfg, err := app.LoadConfig(dir)
+	cfg, consent, err := app.LoadConfigConsent(dir)
 	if err != nil {
 		return nothing, err
 	}
+	// On stderr, which the clients keep out of the agent's context.
+	sh.tellConsent(consent, "vaultmem hook")
 	ctx, cancel := context.WithTimeout(ctx, cfg.Hooks.Timeout)
 	defer cancel()
 	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(runWithTestHome(m))
 }
 
 // result is what one vaultmem process did.
