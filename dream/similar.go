@@ -34,7 +34,7 @@ import (
 // them to be listed as possible duplicates; containShare the least share
 // of one's words in the other's for the same.
 const (
-	reviewJaccard = 0.5
+	reviewJaccard = 0.4
 	containShare  = 0.8
 )
 
@@ -404,7 +404,17 @@ func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
 		}
 		return a[1] - b[1]
 	})
-	return slices.Compact(out)
+	// Prefix filtering finds the pairs that may reach the bounds: keep
+	// those that do.
+	return slices.DeleteFunc(slices.Compact(out), func(c [2]int) bool { return !wordsAlike(sets[c[0]], sets[c[1]]) })
+}
+
+// wordsAlike reports whether sorted token sets a and b are alike enough to
+// compare: a Jaccard index of at least reviewJaccard, or at least
+// containShare of the smaller's tokens in the larger.
+func wordsAlike(a, b []string) bool {
+	n := float64(len(intersect(a, b)))
+	return n >= reviewJaccard*(float64(len(a)+len(b))-n) || n >= containShare*float64(min(len(a), len(b))) && n > 0
 }
 
 // containCandidates returns the pairs (i < j) of sorted token sets, one of
