@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"maps"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -41,8 +41,11 @@ const (
 // words are a memory's description and body as words, for comparing
 // (as shown: see shown).
 func (m *mem) words() []string {
-	desc, _ := m.note.Frontmatter.String("description")
-	return text.Words(shown(desc + "\n" + string(m.note.Body())))
+	if m.wordList == nil {
+		desc, _ := m.note.Frontmatter.String("description")
+		m.wordList = text.Words(shown(desc + "\n" + string(m.note.Body())))
+	}
+	return m.wordList
 }
 
 // addedDate is a date as Dream adds it after a relative one: " (2026-03-05)";
@@ -61,6 +64,9 @@ var (
 // many words they share, what differs), so a run over every memory finds
 // the pairs the run before it found.
 func shown(s string) string {
+	if !strings.Contains(s, "[") && !strings.Contains(s, " (") {
+		return s // no link, no added date: most memories
+	}
 	s = addedDate.ReplaceAllString(s, "")
 	s = shownWiki.ReplaceAllStringFunc(s, func(l string) string {
 		m := shownWiki.FindStringSubmatch(l)
@@ -394,70 +400,101 @@ func alikeWhy(a, b []string) string {
 }
 
 // alikeCandidates returns the pairs (i < j) of token sets alike enough to
-// compare, one of each in focus: a Jaccard index of at least
-// reviewJaccard, or at least containShare of one's tokens in the other.
+// compare (see alikeCount), one of each in focus. With few sets in focus
+// (an incremental run), each is compared with the sets sharing a token
+// with it, counted through an inverted index; with many (a full run),
+// every pair of sets is compared by a merge of their hashed tokens, which
+// costs less than any index at the low bounds possible duplicates need
+// (prefix filtering at a Jaccard index of 0.4 pairs nearly every set).
 func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
-	out := slices.Concat(candidates(sets, reviewJaccard, focus), containCandidates(sets, focus))
+	hs := hashSets(sets)
+	var few []int
+	for i := range sets {
+		if focus(i) {
+			few = append(few, i)
+		}
+	}
+	var out [][2]int
+	if len(few)*10 < len(sets) {
+		posting := map[uint64][]int{}
+		for j, h := range hs {
+			for _, w := range h {
+				posting[w] = append(posting[w], j)
+			}
+		}
+		for _, i := range few {
+			shared := map[int]int{}
+			for _, w := range hs[i] {
+				for _, j := range posting[w] {
+					if j != i {
+						shared[j]++
+					}
+				}
+			}
+			for j, n := range shared {
+				if alikeCount(n, len(hs[i]), len(hs[j])) {
+					out = append(out, [2]int{min(i, j), max(i, j)})
+				}
+			}
+		}
+	} else {
+		for i := range hs {
+			for j := i + 1; j < len(hs); j++ {
+				if (focus(i) || focus(j)) && alikeCount(sharedCount(hs[i], hs[j]), len(hs[i]), len(hs[j])) {
+					out = append(out, [2]int{i, j})
+				}
+			}
+		}
+	}
 	slices.SortFunc(out, func(a, b [2]int) int {
 		if a[0] != b[0] {
 			return a[0] - b[0]
 		}
 		return a[1] - b[1]
 	})
-	// Prefix filtering finds the pairs that may reach the bounds: keep
-	// those that do.
-	return slices.DeleteFunc(slices.Compact(out), func(c [2]int) bool { return !wordsAlike(sets[c[0]], sets[c[1]]) })
+	return slices.Compact(out)
 }
 
-// wordsAlike reports whether sorted token sets a and b are alike enough to
-// compare: a Jaccard index of at least reviewJaccard, or at least
-// containShare of the smaller's tokens in the larger.
-func wordsAlike(a, b []string) bool {
-	n := float64(len(intersect(a, b)))
-	return n >= reviewJaccard*(float64(len(a)+len(b))-n) || n >= containShare*float64(min(len(a), len(b))) && n > 0
+// alikeCount reports whether two token sets of sizes a and b sharing n
+// tokens are alike enough to compare: a Jaccard index of at least
+// reviewJaccard, or at least containShare of the smaller's tokens in the
+// larger.
+func alikeCount(n, a, b int) bool {
+	return n > 0 && (float64(n) >= reviewJaccard*float64(a+b-n) || float64(n) >= containShare*float64(min(a, b)))
 }
 
-// containCandidates returns the pairs (i < j) of sorted token sets, one of
-// each in focus, where at least containShare of the smaller's tokens are
-// in the larger: by prefix filtering, the smaller shares a token among its
-// rarest len - ceil(share x len) + 1 with the larger.
-func containCandidates(sets [][]string, focus func(int) bool) [][2]int {
-	df := map[string]int{}
-	posting := map[string][]int{}
+// hashSets are token sets as sorted hashes: comparing many pairs, a merge
+// of integers costs a fraction of comparing strings.
+func hashSets(sets [][]string) [][]uint64 {
+	seed := maphash.MakeSeed()
+	out := make([][]uint64, len(sets))
 	for i, s := range sets {
-		for _, w := range s {
-			df[w]++
-			posting[w] = append(posting[w], i)
+		h := make([]uint64, len(s))
+		for j, w := range s {
+			h[j] = maphash.String(seed, w)
 		}
-	}
-	seen := map[[2]int]bool{}
-	var out [][2]int
-	for i, s := range sets {
-		if len(s) == 0 {
-			continue
-		}
-		order := slices.Clone(s)
-		slices.SortFunc(order, func(a, b string) int {
-			if df[a] != df[b] {
-				return df[a] - df[b]
-			}
-			return strings.Compare(a, b)
-		})
-		need := int(math.Ceil(containShare * float64(len(s))))
-		for _, w := range order[:len(s)-need+1] {
-			for _, j := range posting[w] {
-				k := [2]int{min(i, j), max(i, j)}
-				if j == i || len(sets[j]) < len(s) || seen[k] || !focus(i) && !focus(j) {
-					continue
-				}
-				seen[k] = true
-				if len(intersect(s, sets[j])) >= need {
-					out = append(out, k)
-				}
-			}
-		}
+		slices.Sort(h)
+		out[i] = slices.Compact(h)
 	}
 	return out
+}
+
+// sharedCount counts the values sorted sets a and b share.
+func sharedCount(a, b []uint64) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
 }
 
 // surer returns the surer of two reasons for a merge ("" is none): the
@@ -515,114 +552,4 @@ func distinct(seq []string) []string {
 	out := slices.Clone(seq)
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// candidates returns the pairs (i < j) of token sets whose Jaccard index
-// may reach t, each with at least one set that focus accepts, by prefix
-// filtering: with every set's tokens ordered rarest first, two sets with a
-// Jaccard index of at least t share a token among the first
-// |s| - ceil(t|s|) + 1 of each. Sets share rare tokens seldom, so the
-// pairs are few; no pair of sets is compared that could not reach t.
-func candidates(sets [][]string, t float64, focus func(int) bool) [][2]int {
-	var few []int
-	for i := range sets {
-		if focus(i) {
-			few = append(few, i)
-		}
-	}
-	if len(few)*10 < len(sets) {
-		return candidatesOf(sets, t, few)
-	}
-	df := map[string]int{}
-	for _, s := range sets {
-		for _, w := range s {
-			df[w]++
-		}
-	}
-	posting := map[string][]int{}
-	for i, s := range sets {
-		if len(s) == 0 {
-			continue
-		}
-		order := slices.Clone(s)
-		slices.SortFunc(order, func(a, b string) int {
-			if df[a] != df[b] {
-				return df[a] - df[b]
-			}
-			return strings.Compare(a, b)
-		})
-		n := len(order) - int(math.Ceil(t*float64(len(order)))) + 1
-		for _, w := range order[:max(1, min(n, len(order)))] {
-			posting[w] = append(posting[w], i)
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out [][2]int
-	for _, ids := range posting {
-		for a := range ids {
-			for b := a + 1; b < len(ids); b++ {
-				c := [2]int{ids[a], ids[b]}
-				if seen[c] || !focus(c[0]) && !focus(c[1]) {
-					continue
-				}
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	return out
-}
-
-// candidatesOf is candidates for a few sets (by index): each set is
-// compared with the sets sharing a token with it, by the count of tokens
-// they share, which bounds their Jaccard index. It costs one pass over the
-// tokens of every set, where prefix filtering sorts every set.
-func candidatesOf(sets [][]string, t float64, few []int) [][2]int {
-	wanted := map[string]bool{}
-	for _, i := range few {
-		for _, w := range sets[i] {
-			wanted[w] = true
-		}
-	}
-	posting := map[string][]int{}
-	for j, s := range sets {
-		for _, w := range s {
-			if wanted[w] {
-				posting[w] = append(posting[w], j)
-			}
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out [][2]int
-	for _, i := range few {
-		shared := map[int]int{}
-		for _, w := range sets[i] {
-			for _, j := range posting[w] {
-				if j != i {
-					shared[j]++
-				}
-			}
-		}
-		for j, n := range shared {
-			c := [2]int{min(i, j), max(i, j)}
-			if seen[c] || float64(n) < t*float64(len(sets[i])+len(sets[j])-n) {
-				continue
-			}
-			seen[c] = true
-			out = append(out, c)
-		}
-	}
-	slices.SortFunc(out, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	return out
 }
