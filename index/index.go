@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/index/internal/vectors"
+	"github.com/vaultmem/vaultmem/vault"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -134,10 +135,21 @@ const DBFile = "index.db"
 // ([Index.InMemory]): Sync fills it, and it is gone at Close.
 func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	p := filepath.Join(dir, DBFile)
+	// SQLite opens by path and follows symbolic links: in a shared vault
+	// one put in the cache's place would have the cache written, or a
+	// rebuild delete files, wherever it leads. The caller checked the
+	// folders above dir (vault.Vault.CheckLinks); dir and its files are
+	// checked here, before anything is made, opened or removed.
+	if err := vault.CheckNotLink(dir); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		if isReadOnly(err) {
 			return openFallback(ctx, p, opts, err)
 		}
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if err := checkFiles(p); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	if err := probeWritable(dir, p); err != nil {
@@ -421,8 +433,22 @@ func probeWritable(dir, p string) error {
 	return nil
 }
 
-// removeDB deletes a cache file with its WAL and shared-memory files.
+// checkFiles checks that the cache folder of the cache file p and the
+// files the index keeps there (the database, its write-ahead log,
+// shared memory, journal and lock, the vector pack, the LSA model) are no
+// symbolic links.
+func checkFiles(p string) error {
+	dir := filepath.Dir(p)
+	return vault.CheckNotLink(dir, p, p+"-wal", p+"-shm", p+"-journal", p+".lock",
+		filepath.Join(dir, packFile), filepath.Join(dir, lsaFile))
+}
+
+// removeDB deletes a cache file with its WAL and shared-memory files,
+// refusing when any of them, or its folder, is a symbolic link.
 func removeDB(p string) error {
+	if err := checkFiles(p); err != nil {
+		return err
+	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		if err := os.Remove(p + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err

@@ -1,7 +1,10 @@
 package vault
 
 import (
-	"os"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gofrs/flock"
@@ -26,11 +29,40 @@ func (v *Vault) FileLock(rel string) *FileLock {
 	return &FileLock{Flock: flock.New(v.Abs(rel), flock.SetPermissions(0o644), flock.SetFlag(lockFlag())), v: v, rel: rel}
 }
 
-// Holder is the pid the lock's holder wrote, "" when it wrote none.
+// Holder is the pid of the lock's holder as [FileLock.Who] finds it, ""
+// when it is not known.
 func (l *FileLock) Holder() string {
-	b, err := os.ReadFile(l.Path())
-	if err != nil {
-		return ""
+	if pid, _ := l.Who(); pid > 0 {
+		return strconv.Itoa(pid)
 	}
-	return strings.TrimSpace(string(b))
+	return ""
+}
+
+// Who is the process holding the lock and its user, as far as they can
+// be known (0 and "" otherwise): where the kernel says who holds a lock
+// on the file (Linux's /proc/locks, matched by the file's device and
+// inode), its answer, since the pid in the file is only what the last
+// holder that could write it wrote (a holder of another user cannot);
+// else that pid. The user is the process's owner, else the lock file's.
+// It reads the lock file without following a symbolic link.
+func (l *FileLock) Who() (pid int, user string) {
+	name := filepath.FromSlash(l.rel)
+	fi, err := l.v.root.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, ""
+	}
+	if pid = kernelHolder(fi); pid > 0 {
+		return pid, processUser(pid)
+	}
+	b, err := l.v.root.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) || len(b) > 64 {
+		return 0, ""
+	}
+	if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil || pid <= 0 {
+		return 0, ""
+	}
+	if user = processUser(pid); user == "" {
+		user = fileUser(fi)
+	}
+	return pid, user
 }
