@@ -418,11 +418,6 @@ func (w *Writer) begin(ctx context.Context, action, rel string) (l locked, err e
 			l.unlock()
 		}
 	}()
-	if ownFile(rel) {
-		if err := w.v.CheckLinks(rel); err != nil {
-			return l, err
-		}
-	}
 	if l.at, err = w.locate(rel); err != nil {
 		return l, err
 	}
