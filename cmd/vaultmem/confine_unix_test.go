@@ -93,13 +93,17 @@ func TestSharedVaultLinks(t *testing.T) {
 			runs:    [][]string{{"init"}, {"index"}, {"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
 		{name: ".vaultmem/cache", link: ".vaultmem/cache", target: "cache",
 			// Not a SQLite file: a cache vaultmem would rebuild, deleting it.
-			prepare: func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "cache", "index.db"), "not a database\n") },
-			runs:    [][]string{{"index"}, {"search", "helix"}, {"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
+			prepare: func(t *testing.T, out string) {
+				writeFile(t, filepath.Join(out, "cache", "index.db"), "not a database\n")
+			},
+			runs: [][]string{{"index"}, {"search", "helix"}, {"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
 		{name: ".vaultmem/cache inside the vault", link: ".vaultmem/cache", target: "memory/cache", inside: true,
 			runs: [][]string{{"index"}}},
 		{name: ".vaultmem/config.yaml", link: ".vaultmem/config.yaml", target: "config.yaml",
-			prepare: func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "config.yaml"), "folders:\n  memory: memory\n") },
-			runs:    [][]string{{"init"}, {"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
+			prepare: func(t *testing.T, out string) {
+				writeFile(t, filepath.Join(out, "config.yaml"), "folders:\n  memory: memory\n")
+			},
+			runs: [][]string{{"init"}, {"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
 		{name: "the views folder", link: "views", target: "views", kept: true,
 			prepare: func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "views", "Mine.base"), "views: []\n") },
 			runs:    [][]string{{"init"}}},
@@ -107,8 +111,10 @@ func TestSharedVaultLinks(t *testing.T) {
 			prepare: func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "views", "Mine.base"), "views: []\n") },
 			runs:    [][]string{{"task", "tree", "--canvas"}}},
 		{name: "the canvas file", link: "views/Tasks.canvas", target: "plan.canvas",
-			prepare: func(t *testing.T, out string) { writeFile(t, filepath.Join(out, "plan.canvas"), `{"nodes":[],"edges":[]}`) },
-			runs:    [][]string{{"task", "tree", "--canvas"}}},
+			prepare: func(t *testing.T, out string) {
+				writeFile(t, filepath.Join(out, "plan.canvas"), `{"nodes":[],"edges":[]}`)
+			},
+			runs: [][]string{{"task", "tree", "--canvas"}}},
 		{name: ".vaultmem/lock", link: ".vaultmem/lock", target: "bashrc",
 			runs: [][]string{{"remember", "--type", "user", "--name", "Editor", "--description", "d", "Helix."}}},
 		{name: "a state file", link: ".vaultmem/state/focus/default.yaml", target: "bashrc",
