@@ -1,0 +1,68 @@
+//go:build unix
+
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// TestCacheNeverThroughALink: the cache folder, or a file of the cache,
+// is a symbolic link to another user's folder or file (a shared vault).
+// Open and Remove refuse it, naming the link, and never write, rebuild or
+// delete what it leads to: a file there that is no database (which a
+// rebuild would delete) is left byte for byte.
+func TestCacheNeverThroughALink(t *testing.T) {
+	const garbage = "not a database, another user's file\n"
+	for _, tc := range []struct {
+		name, link, target string
+	}{
+		{"the cache folder", "cache", "theirs"},
+		{"the database", "cache/" + DBFile, "theirs/" + DBFile},
+		{"its write-ahead log", "cache/" + DBFile + "-wal", "theirs/" + DBFile},
+		{"the vector pack", "cache/" + packFile, "theirs/" + DBFile},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			theirs := filepath.Join(out, "theirs")
+			if err := os.Mkdir(theirs, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(theirs, DBFile), []byte(garbage), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cache := filepath.Join(t.TempDir(), "cache")
+			if tc.link != "cache" {
+				if err := os.Mkdir(cache, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			at := filepath.Join(filepath.Dir(cache), filepath.FromSlash(tc.link))
+			if err := os.Symlink(filepath.Join(out, filepath.FromSlash(tc.target)), at); err != nil {
+				t.Fatal(err)
+			}
+			check := func(what string, err error) {
+				t.Helper()
+				var le *vault.LinkError
+				if !errors.As(err, &le) || le.Path != at {
+					t.Errorf("%s: %v, want a *vault.LinkError naming %s", what, err, at)
+				}
+				entries, _ := os.ReadDir(theirs)
+				if b, _ := os.ReadFile(filepath.Join(theirs, DBFile)); string(b) != garbage || len(entries) != 1 {
+					t.Errorf("%s: their folder holds %d files, their file %q", what, len(entries), b)
+				}
+			}
+			ix, err := Open(context.Background(), cache, Options{NoVectors: true})
+			if err == nil {
+				ix.Close()
+			}
+			check("Open", err)
+			check("Remove", Remove(cache))
+		})
+	}
+}
