@@ -115,6 +115,12 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The temp folder holds the locks and the server's socket, some made
+	// by path: a link in its place is refused now, for every use.
+	if err := v.CheckLinks(vault.TmpDir); err != nil {
+		v.Close()
+		return nil, err
+	}
 	a := &App{Vault: v, Config: cfg, opts: o}
 	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
 	if o.NoIndex {
