@@ -23,6 +23,47 @@ import (
 // says holds the lock, not the stale pid the lock file holds.
 func TestStoppedLockHolder(t *testing.T) {
 	dir := newVault(t)
+	holder := stoppedHolder(t, dir)
+
+	r := vaultmem(t, dir, "", "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
+	t.Logf("remember said: %s", r.stderr)
+	pid := strconv.Itoa(holder)
+	if r.code != exitConflict {
+		t.Errorf("remember while a stopped process holds the lock: exit %d, want %d\nstderr: %s", r.code, exitConflict, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "held by pid "+pid) {
+		t.Errorf("remember's error does not name the holder, pid %s: %q", pid, r.stderr)
+	}
+	if runtime.GOOS == "linux" && strings.Contains(r.stderr, "pid 1 ") {
+		t.Errorf("remember's error names the stale pid of the lock file: %q", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "memory", "editor.md")); err == nil {
+		t.Error("the memory was written while another process held the lock")
+	}
+}
+
+// TestMCPStoppedLockHolder: over MCP, a write while a stopped process
+// holds the vault lock answers with a tool error naming the holder, and
+// the server goes on.
+func TestMCPStoppedLockHolder(t *testing.T) {
+	dir := newVault(t)
+	cs := mcpSession(t, dir)
+	call(t, cs, "search", map[string]any{"query": "anything"}, nil) // the server is up
+	pid := strconv.Itoa(stoppedHolder(t, dir))
+	e := call(t, cs, "remember", map[string]any{"type": "user", "name": "Editor", "description": "The user's editor", "body": "Helix."}, nil)
+	if !strings.Contains(e, "held by pid "+pid) {
+		t.Errorf("remember over MCP while a stopped process holds the lock: %q, want a tool error naming pid %s", e, pid)
+	}
+	if e := call(t, cs, "search", map[string]any{"query": "anything"}, nil); strings.HasPrefix(e, "protocol error") {
+		t.Errorf("the server did not go on: %s", e)
+	}
+}
+
+// stoppedHolder starts TestHelperLock on the vault in dir, waits until it
+// holds the vault lock, stops it (SIGSTOP) and returns its pid; Cleanup
+// resumes and kills it.
+func stoppedHolder(t *testing.T, dir string) int {
+	t.Helper()
 	holder := exec.Command(os.Args[0], "-test.run=^TestHelperLock$")
 	holder.Env = append(os.Environ(), "VAULTMEM_HELPER_LOCK="+dir)
 	stdout, err := holder.StdoutPipe()
@@ -45,22 +86,7 @@ func TestStoppedLockHolder(t *testing.T) {
 	if err := holder.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-
-	r := vaultmem(t, dir, "", "remember", "--type", "user", "--name", "Editor", "--description", "The user's editor", "Helix.")
-	t.Logf("remember said: %s", r.stderr)
-	pid := strconv.Itoa(holder.Process.Pid)
-	if r.code != exitConflict {
-		t.Errorf("remember while a stopped process holds the lock: exit %d, want %d\nstderr: %s", r.code, exitConflict, r.stderr)
-	}
-	if !strings.Contains(r.stderr, "held by pid "+pid) {
-		t.Errorf("remember's error does not name the holder, pid %s: %q", pid, r.stderr)
-	}
-	if runtime.GOOS == "linux" && strings.Contains(r.stderr, "pid 1 ") {
-		t.Errorf("remember's error names the stale pid of the lock file: %q", r.stderr)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "memory", "editor.md")); err == nil {
-		t.Error("the memory was written while another process held the lock")
-	}
+	return holder.Process.Pid
 }
 
 // TestHelperLock is TestStoppedLockHolder's lock holder: it takes the
