@@ -1,11 +1,14 @@
 package vault
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofrs/flock"
 )
@@ -27,6 +30,48 @@ type FileLock struct {
 // locked.
 func (v *Vault) FileLock(rel string) *FileLock {
 	return &FileLock{Flock: flock.New(v.Abs(rel), flock.SetPermissions(0o644), flock.SetFlag(lockFlag())), v: v, rel: rel}
+}
+
+// check refuses a lock file that is a symbolic link, or under one, or
+// is not a regular file (a FIFO, a folder): the lock is taken on nothing
+// but a file of vaultmem's.
+func (l *FileLock) check() error {
+	if err := l.v.CheckLinks(l.rel); err != nil {
+		return err
+	}
+	fi, err := l.v.root.Lstat(filepath.FromSlash(l.rel))
+	if err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("lock %s: not a regular file", l.Path())
+	}
+	return nil
+}
+
+// TryLock is flock's TryLock, once the lock file is checked: no symbolic
+// link on its path (a *LinkError), a regular file if it exists.
+func (l *FileLock) TryLock() (bool, error) {
+	if err := l.check(); err != nil {
+		return false, err
+	}
+	return l.Flock.TryLock()
+}
+
+// TryLockContext is flock's TryLockContext, once the lock file is checked
+// as TryLock checks it.
+func (l *FileLock) TryLockContext(ctx context.Context, retryDelay time.Duration) (bool, error) {
+	if err := l.check(); err != nil {
+		return false, err
+	}
+	return l.Flock.TryLockContext(ctx, retryDelay)
+}
+
+// Lock is flock's Lock, once the lock file is checked as TryLock checks
+// it. It waits as long as the holder holds the lock: vaultmem's commands
+// use TryLockContext, with a limit.
+func (l *FileLock) Lock() error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	return l.Flock.Lock()
 }
 
 // Holder is the pid of the lock's holder as [FileLock.Who] finds it, ""

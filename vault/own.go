@@ -147,7 +147,8 @@ func (v *Vault) WriteNew(rel string, data []byte) (created bool, err error) {
 
 // ReadOwn reads the file at the vault path rel, one vaultmem writes too
 // (.gitattributes, say), without following a symbolic link on its path
-// (a *LinkError). A missing file is an error matching fs.ErrNotExist.
+// (a *LinkError), nor anything but a regular file. A missing file is an
+// error matching fs.ErrNotExist.
 func (v *Vault) ReadOwn(rel string) ([]byte, error) {
 	rel, err := ownPath(rel)
 	if err != nil {
@@ -155,6 +156,9 @@ func (v *Vault) ReadOwn(rel string) ([]byte, error) {
 	}
 	if err := v.CheckLinks(rel); err != nil {
 		return nil, err
+	}
+	if fi, err := v.root.Lstat(filepath.FromSlash(rel)); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %s: not a regular file", v.Abs(rel)) // a FIFO would never answer
 	}
 	b, err := v.root.ReadFile(filepath.FromSlash(rel))
 	if err != nil {

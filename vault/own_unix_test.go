@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 
 	"github.com/gofrs/flock"
@@ -326,5 +327,38 @@ func TestWriterLockTimeout(t *testing.T) {
 	}
 	if le.PID != want || le.Path != lockPath || le.User == "" {
 		t.Errorf("LockError %+v, want pid %d, the lock %s and a user", le, want, lockPath)
+	}
+}
+
+// TestFIFOsNeverHang: a FIFO put where vaultmem opens one of its own
+// files (the lock, .gitattributes, the config) would block the open
+// forever: each is refused instead.
+func TestFIFOsNeverHang(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".vaultmem"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{vault.LockFile, ".gitattributes"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, filepath.FromSlash(rel)), 0o644); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+	}
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	w := vault.NewWriter(v, vault.WriterOptions{})
+	if _, err := w.Write(context.Background(), "a.md", []byte("a\n"), ""); err == nil {
+		t.Error("a write took a FIFO for the lock")
+	}
+	if _, err := v.ReadOwn(".gitattributes"); err == nil {
+		t.Error("ReadOwn read a FIFO")
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, ".vaultmem", "config.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vault.Open(dir, vault.Folders{}); err == nil {
+		t.Error("Open took a FIFO for the config")
 	}
 }

@@ -54,12 +54,13 @@ func shellQuote(s string) string {
 
 // CheckOwner checks that the vault in folder dir may be used by the user
 // running vaultmem: its .vaultmem and .vaultmem/config.yaml, where they
-// exist, are no symbolic links (a *LinkError, always) and are the user's
-// own and writable by no one else, unless the user trusts the vault (see
-// [Trust]); otherwise it returns an *UntrustedError (ErrUntrusted) naming
-// the folder or file and the command that allows it. A vault without
-// .vaultmem yet is fine. [Open] calls it; a caller that reads the config
-// before opening the vault calls it first.
+// exist, are no symbolic links (a *LinkError, always), the config is a
+// regular file, and both are the user's own and writable by no one else,
+// unless the user trusts the vault (see [Trust]); otherwise it returns an
+// *UntrustedError (ErrUntrusted) naming the folder or file and the
+// command that allows it. A vault without .vaultmem yet is fine. [Open]
+// calls it; a caller that reads the config before opening the vault
+// calls it first.
 func CheckOwner(dir string) error {
 	real, err := realDir(dir)
 	if err != nil {
@@ -76,6 +77,8 @@ func CheckOwner(dir string) error {
 			return fmt.Errorf("check %s: %w", p, unwrapPathError(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return &LinkError{Path: p}
+		case rel == ConfigFile && !fi.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file", p) // a FIFO would never answer its reader
 		}
 		if why := unsafeOwner(fi); why != "" && bad == nil {
 			bad = &UntrustedError{Vault: real, Path: p, Reason: why}

@@ -29,15 +29,12 @@ func (w *Writer) acquire(ctx context.Context) (unlock func() error, err error) {
 	if _, err := w.inside(w.v.Abs(TmpDir), TmpDir); err != nil {
 		return nil, err
 	}
-	if err := w.v.CheckLinks(LockFile); err != nil {
-		return nil, err
-	}
-	ok, err := w.lock.TryLock()
+	ok, err := w.lock.TryLock() // never through a link (see FileLock.TryLock)
 	if err == nil && !ok {
 		ok, err = w.waitLock(ctx)
 	}
 	var le *LockError
-	if errors.As(err, &le) {
+	if errors.As(err, &le) || errors.Is(err, ErrLink) {
 		return nil, err // it names the lock
 	}
 	if err != nil {
