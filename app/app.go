@@ -163,9 +163,7 @@ func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
 	// The .gitignore first, so git never sees the cache. A folder that
 	// cannot be made (a read-only vault) leaves the index to fall back;
 	// a symbolic link on the way is refused.
-	if err := a.Vault.EnsureDir(vault.CacheDir); errors.Is(err, vault.ErrLink) {
-		return nil, err
-	}
+	_ = a.Vault.EnsureDir(vault.CacheDir)
 	if err := a.Vault.CheckLinks(vault.CacheDir); err != nil {
 		return nil, err
 	}
