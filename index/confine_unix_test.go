@@ -7,8 +7,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
+	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -64,5 +66,29 @@ func TestCacheNeverThroughALink(t *testing.T) {
 			check("Open", err)
 			check("Remove", Remove(cache))
 		})
+	}
+}
+
+// TestOpenNeverWaitsForeverForTheCacheLock: a process that holds the
+// cache's lock (a rebuild) and is stopped never makes Open hang: it fails
+// with a *vault.LockError naming the holder (here this process, as the
+// kernel says on Linux).
+func TestOpenNeverWaitsForeverForTheCacheLock(t *testing.T) {
+	dir := t.TempDir()
+	held := flock.New(filepath.Join(dir, DBFile+".lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	ix, err := Open(context.Background(), dir, Options{NoVectors: true})
+	if err == nil {
+		ix.Close()
+	}
+	var le *vault.LockError
+	if !errors.As(err, &le) || !errors.Is(err, vault.ErrLockTimeout) || le.Path != held.Path() {
+		t.Fatalf("Open while another holds the cache lock: %v, want a *vault.LockError", err)
+	}
+	if runtime.GOOS == "linux" && le.PID != os.Getpid() {
+		t.Errorf("the holder is pid %d, want this process, %d", le.PID, os.Getpid())
 	}
 }

@@ -162,9 +162,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	// exclusively: no process reads a cache another is deleting. (Where
 	// the file system has no locks, opening goes on without.)
 	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
-	_, _ = lock.TryRLockContext(ctx, 20*time.Millisecond) // an error: no locks here
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("open index %s: %w", p, ctx.Err())
+	if err := waitLock(ctx, lock, false); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", p, err)
 	}
 	ix, err := open(ctx, p, opts, readWrite)
 	lock.Unlock() // before a rebuild locks it exclusively
@@ -180,16 +179,41 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	return rebuild(ctx, p, opts, err)
 }
 
+// waitLock takes the cache's lock, shared or exclusive, waiting no longer
+// than vault.DefaultLockTimeout or ctx allows: a process that holds it and
+// is stopped (Ctrl-Z) never makes Open hang. It returns ctx's error, or a
+// *vault.LockError naming the holder. Where the file system has no locks
+// (an error taking it), the cache is opened without.
+func waitLock(ctx context.Context, lock *flock.Flock, exclusive bool) error {
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, vault.DefaultLockTimeout)
+	defer cancel()
+	take := lock.TryRLockContext
+	if exclusive {
+		take = lock.TryLockContext
+	}
+	ok, err := take(lctx, 20*time.Millisecond)
+	switch {
+	case ok:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil && !errors.Is(err, context.DeadlineExceeded):
+		return nil // no locks here
+	}
+	pid, user := vault.LockHolder(lock.Path())
+	return &vault.LockError{Path: lock.Path(), PID: pid, User: user, Waited: time.Since(start)}
+}
+
 // rebuild replaces the unusable cache at p (why says how it is unusable)
 // with an empty one. Processes that find it unusable at once take turns:
 // the first rebuilds it, the others open what the first made.
 func rebuild(ctx context.Context, p string, opts Options, why error) (*Index, error) {
 	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
-	if _, err := lock.TryLockContext(ctx, 20*time.Millisecond); ctx.Err() != nil {
-		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, ctx.Err())
-	} else if err == nil {
-		defer lock.Unlock()
+	if err := waitLock(ctx, lock, true); err != nil {
+		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, err)
 	}
+	defer lock.Unlock()
 	if ix, err := open(ctx, p, opts, readWrite); err == nil {
 		return ix, nil // rebuilt by another process meanwhile
 	} else if !unusable(err) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -110,4 +111,20 @@ func (l *FileLock) Who() (pid int, user string) {
 		user = fileUser(fi)
 	}
 	return pid, user
+}
+
+// LockHolder is who holds a lock on the file at the absolute path p, as
+// [FileLock.Who] finds it for a lock of the vault's, for lock files that
+// are not (the index's): the kernel's answer where it gives one, else the
+// pid written in the file. 0 and "" when not known. It does not follow a
+// symbolic link.
+func LockHolder(p string) (pid int, user string) {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, ""
+	}
+	if pid = kernelHolder(fi); pid > 0 {
+		return pid, processUser(pid)
+	}
+	return 0, ""
 }
