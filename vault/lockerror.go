@@ -41,7 +41,7 @@ func (e *LockError) Error() string {
 			who += " of user " + e.User
 		}
 	}
-	return fmt.Sprintf("the vault lock %s is held by %s; gave up after %s (a process that is stopped, with Ctrl-Z say, holds it until it is resumed or ended)",
+	return fmt.Sprintf("the lock %s is held by %s; gave up after %s (a process that is stopped, with Ctrl-Z say, holds it until it is resumed or ended)",
 		e.Path, who, e.Waited.Round(time.Millisecond))
 }
 
