@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/dream"
@@ -31,6 +32,11 @@ type Options struct {
 	// LockWait, if set, is told when a write waits for another process's
 	// lock, with the holder's pid ("" when not known).
 	LockWait func(holder string)
+	// LockTimeout is the longest a write waits for the vault lock another
+	// process holds before it fails with a *vault.LockError naming the
+	// holder; 0 means vault.DefaultLockTimeout (5 s). A context's deadline
+	// (a hook's) ends the wait when it is earlier.
+	LockTimeout time.Duration
 	// Progress, if set, is told how a long sync goes (files done of all).
 	Progress func(done, total int)
 	// Notify, if set, is told what a user should know that is no error: a
@@ -99,6 +105,11 @@ func Find(dir, flag string) (string, error) {
 // index; see index.Open). Errors: the config's (naming the file and line),
 // the vault's, the index's.
 func Open(ctx context.Context, dir string, o Options) (*App, error) {
+	// A .vaultmem another user can change is refused before its config is
+	// even read (vault.Open checks again, for every other caller).
+	if err := vault.CheckOwner(dir); err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
 	cfg, consent, err := LoadConfigConsent(dir)
 	if err != nil {
 		return nil, err
@@ -107,8 +118,14 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The temp folder holds the locks and the server's socket, some made
+	// by path: a link in its place is refused now, for every use.
+	if err := v.CheckLinks(vault.TmpDir); err != nil {
+		v.Close()
+		return nil, err
+	}
 	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
-	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait})
+	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
 	if o.NoIndex {
 		return a, nil
 	}
@@ -146,8 +163,13 @@ func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
 		}
 		opts.Embedder = l
 	}
-	// The .gitignore first, so git never sees the cache.
+	// The .gitignore first, so git never sees the cache. A folder that
+	// cannot be made (a read-only vault) leaves the index to fall back;
+	// a symbolic link on the way is refused.
 	_ = a.Vault.EnsureDir(vault.CacheDir)
+	if err := a.Vault.CheckLinks(vault.CacheDir); err != nil {
+		return nil, err
+	}
 	return index.Open(ctx, a.Vault.Abs(vault.CacheDir), opts)
 }
 
@@ -156,6 +178,9 @@ func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
 func (a *App) RemoveIndex() error {
 	if a.ix != nil {
 		return errors.New("app: the index is open; open the vault with NoIndex to remove it")
+	}
+	if err := a.Vault.CheckLinks(vault.CacheDir); err != nil {
+		return err
 	}
 	return index.Remove(a.Vault.Abs(vault.CacheDir))
 }

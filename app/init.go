@@ -86,7 +86,10 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 	return res, nil
 }
 
-// initFolders creates vaultmem's folder, its config and the note folders.
+// initFolders creates vaultmem's folder, its config and the note folders:
+// through the vault's root, each folder and file looked at before it is
+// made, so that none is made through a symbolic link or outside the
+// vault, whatever the config names (see vault.Vault.MkdirAll).
 func initFolders(dir string) (InitResult, error) {
 	var res InitResult
 	created := []string{}
@@ -101,41 +104,33 @@ func initFolders(dir string) (InitResult, error) {
 	} else if !info.IsDir() {
 		return res, fmt.Errorf("init %s: not a folder", dir)
 	}
-	mkdir := func(rel string) error {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if info, err := os.Stat(p); err == nil {
-			if !info.IsDir() {
-				return fmt.Errorf("init: %s exists and is not a folder", p)
-			}
-			return nil
-		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			return fmt.Errorf("init: %w", err)
-		}
-		created = append(created, rel+"/")
-		return nil
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		return res, fmt.Errorf("init: %w", err)
 	}
-	write := func(rel, text string) error {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, os.ErrExist) {
-			return nil
-		}
+	defer v.Close()
+	mkdir := func(rel string) error {
+		made, err := v.MkdirAll(rel)
 		if err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
-		if _, err := f.WriteString(text); err != nil {
-			f.Close()
-			return fmt.Errorf("init: write %s: %w", p, err)
+		if made {
+			created = append(created, rel+"/")
 		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("init: write %s: %w", p, err)
+		return nil
+	}
+	write := func(rel, text string) error {
+		made, err := v.WriteNew(rel, []byte(text))
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
 		}
-		created = append(created, rel)
+		if made {
+			created = append(created, rel)
+		}
 		return nil
 	}
 	configText := DefaultConfigText
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(vault.ConfigFile))); errors.Is(err, os.ErrNotExist) {
+	if _, err := v.Root().Lstat(filepath.FromSlash(vault.ConfigFile)); errors.Is(err, os.ErrNotExist) {
 		if res.ClaudeCode, err = isClaudeCodeFolder(dir); err != nil {
 			return res, err
 		}
@@ -287,30 +282,32 @@ func gitattrPattern(p, glob string) string {
 // (later lines win): it creates the file, or appends the lines it lacks,
 // and again a file's line that an appended folder line (or a folder line
 // below it) would override (leaving every other byte as it is). It
-// returns "created", "appended" or "unchanged".
+// returns "created", "appended" or "unchanged". It never writes through a
+// symbolic link, nor to a file with other names (see vault.Vault.Append).
 func ensureGitattributes(dir string, lines []gitattr) (string, error) {
-	p := filepath.Join(dir, ".gitattributes")
-	b, err := os.ReadFile(p)
+	v, err := vault.Open(dir, vault.Folders{})
+	if err != nil {
+		return "", fmt.Errorf("init: %w", err)
+	}
+	defer v.Close()
+	const name = ".gitattributes"
+	b, err := v.ReadOwn(name)
 	if errors.Is(err, os.ErrNotExist) {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return "", fmt.Errorf("init: create %s: %w", p, err)
-		}
 		var text strings.Builder
 		for _, l := range lines {
 			text.WriteString(l.line + "\n")
 		}
-		_, err = f.WriteString(text.String())
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		made, err := v.WriteNew(name, []byte(text.String()))
 		if err != nil {
-			return "", fmt.Errorf("init: write %s: %w", p, err)
+			return "", fmt.Errorf("init: %w", err)
+		}
+		if !made { // appeared meanwhile: it is someone's, left as it is
+			return "unchanged", nil
 		}
 		return "created", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("init: read %s: %w", p, err)
+		return "", fmt.Errorf("init: %w", err)
 	}
 	norm := func(line string) string { return strings.Join(strings.Fields(line), " ") }
 	last := map[string]int{} // a line's last place in the file
@@ -346,16 +343,8 @@ func ensureGitattributes(dir string, lines []gitattr) (string, error) {
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		add = nl + add
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return "", fmt.Errorf("init: open %s: %w", p, err)
-	}
-	_, err = f.WriteString(add)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("init: write %s: %w", p, err)
+	if err := v.Append(name, []byte(add)); err != nil {
+		return "", fmt.Errorf("init: %w", err)
 	}
 	return "appended", nil
 }

@@ -20,8 +20,12 @@ import (
 
 // Run runs git with args in folder dir and returns its output, trimmed.
 // Errors name the git command and say what git printed.
+//
+// git runs without the repository's hooks and file-system monitor (see
+// [safeArgs]): a vault is shared, and a hook in a .git that another user
+// can change would otherwise run as whoever's vaultmem commits.
 func Run(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(safeArgs(), args...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -30,6 +34,14 @@ func Run(ctx context.Context, dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// safeArgs are the options vaultmem puts before every git command it
+// runs on its own initiative: no hook of the repository's runs
+// (core.hooksPath is the null device), nor the command that
+// core.fsmonitor may name.
+func safeArgs() []string {
+	return []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
 }
 
 // ErrNoRepository is returned when a folder is in no git repository.
@@ -82,7 +94,7 @@ func MergeFile(ctx context.Context, base, ours, theirs []byte) (merged []byte, c
 			return nil, false, err
 		}
 	}
-	c := exec.CommandContext(ctx, "git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", paths[0], paths[1], paths[2])
+	c := exec.CommandContext(ctx, "git", append(safeArgs(), "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", paths[0], paths[1], paths[2])...)
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	out, err := c.Output()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/index/internal/vectors"
+	"github.com/vaultmem/vaultmem/vault"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -138,10 +139,21 @@ const DBFile = "index.db"
 // ([Index.InMemory]): Sync fills it, and it is gone at Close.
 func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	p := filepath.Join(dir, DBFile)
+	// SQLite opens by path and follows symbolic links: in a shared vault
+	// one put in the cache's place would have the cache written, or a
+	// rebuild delete files, wherever it leads. The caller checked the
+	// folders above dir (vault.Vault.CheckLinks); dir and its files are
+	// checked here, before anything is made, opened or removed.
+	if err := vault.CheckNotLink(dir); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		if isReadOnly(err) {
 			return openFallback(ctx, p, opts, err)
 		}
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if err := checkFiles(p); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	if err := probeWritable(dir, p); err != nil {
@@ -154,9 +166,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	// exclusively: no process reads a cache another is deleting. (Where
 	// the file system has no locks, opening goes on without.)
 	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
-	_, _ = lock.TryRLockContext(ctx, 20*time.Millisecond) // an error: no locks here
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("open index %s: %w", p, ctx.Err())
+	if err := waitLock(ctx, lock, false); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", p, err)
 	}
 	ix, err := open(ctx, p, opts, readWrite)
 	lock.Unlock() // before a rebuild locks it exclusively
@@ -172,16 +183,41 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	return rebuild(ctx, p, opts, err)
 }
 
+// waitLock takes the cache's lock, shared or exclusive, waiting no longer
+// than vault.DefaultLockTimeout or ctx allows: a process that holds it and
+// is stopped (Ctrl-Z) never makes Open hang. It returns ctx's error, or a
+// *vault.LockError naming the holder. Where the file system has no locks
+// (an error taking it), the cache is opened without.
+func waitLock(ctx context.Context, lock *flock.Flock, exclusive bool) error {
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, vault.DefaultLockTimeout)
+	defer cancel()
+	take := lock.TryRLockContext
+	if exclusive {
+		take = lock.TryLockContext
+	}
+	ok, err := take(lctx, 20*time.Millisecond)
+	switch {
+	case ok:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil && !errors.Is(err, context.DeadlineExceeded):
+		return nil // no locks here
+	}
+	pid, user := vault.LockHolder(lock.Path())
+	return &vault.LockError{Path: lock.Path(), PID: pid, User: user, Waited: time.Since(start)}
+}
+
 // rebuild replaces the unusable cache at p (why says how it is unusable)
 // with an empty one. Processes that find it unusable at once take turns:
 // the first rebuilds it, the others open what the first made.
 func rebuild(ctx context.Context, p string, opts Options, why error) (*Index, error) {
 	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
-	if _, err := lock.TryLockContext(ctx, 20*time.Millisecond); ctx.Err() != nil {
-		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, ctx.Err())
-	} else if err == nil {
-		defer lock.Unlock()
+	if err := waitLock(ctx, lock, true); err != nil {
+		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, err)
 	}
+	defer lock.Unlock()
 	if ix, err := open(ctx, p, opts, readWrite); err == nil {
 		return ix, nil // rebuilt by another process meanwhile
 	} else if !unusable(err) {
@@ -425,8 +461,22 @@ func probeWritable(dir, p string) error {
 	return nil
 }
 
-// removeDB deletes a cache file with its WAL and shared-memory files.
+// checkFiles checks that the cache folder of the cache file p and the
+// files the index keeps there (the database, its write-ahead log,
+// shared memory, journal and lock, the vector pack, the LSA model) are no
+// symbolic links.
+func checkFiles(p string) error {
+	dir := filepath.Dir(p)
+	return vault.CheckNotLink(dir, p, p+"-wal", p+"-shm", p+"-journal", p+".lock",
+		filepath.Join(dir, packFile), filepath.Join(dir, lsaFile))
+}
+
+// removeDB deletes a cache file with its WAL and shared-memory files,
+// refusing when any of them, or its folder, is a symbolic link.
 func removeDB(p string) error {
+	if err := checkFiles(p); err != nil {
+		return err
+	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		if err := os.Remove(p + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err

@@ -120,9 +120,10 @@ func writeOne(ctx context.Context, w *vault.Writer, p string, content []byte, re
 		}
 		res.Status = Created
 		return res, nil
-	case errors.As(err, new(*vault.PathError)):
-		// A folder, a symbolic link, a file that is not regular: a
-		// person's, never written through or over.
+	case errors.As(err, new(*vault.PathError)), errors.Is(err, vault.ErrLink):
+		// A folder, a symbolic link (the file or a folder on its way), a
+		// file that is not regular: a person's, never written through or
+		// over.
 		res.Status, res.Reason = Kept, "not a file vaultmem writes: "+err.Error()
 		return res, nil
 	case err != nil:

@@ -13,8 +13,13 @@ import (
 // never half of one. It does not sync: the file is rebuilt when lost, and
 // its reader checks what a crash could leave. The temporary file is
 // removed when anything fails. State that cannot be made again goes
-// through [Writer.WriteState] instead.
+// through [Writer.WriteState] instead. Neither p nor its folder may be a
+// symbolic link (a *LinkError): the folder is the vault's cache, checked
+// when the index opened it (see [Vault.CheckLinks]).
 func WriteCacheFile(p string, write func(w io.Writer) error) error {
+	if err := CheckNotLink(filepath.Dir(p), p); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*")
 	if err != nil {
 		return err

@@ -23,7 +23,15 @@ import (
 // symbolic links resolved: the path every read and write of rel goes to
 // through the root (which follows no absolute link, though users make
 // them: ln -s /vault/real /vault/inner).
+//
+// One of vaultmem's own files (see ownFile) has no symbolic link anywhere
+// on its path: a *LinkError, before anything else is looked at.
 func (w *Writer) locate(rel string) (string, error) {
+	if ownFile(rel) {
+		if err := w.v.CheckLinks(rel); err != nil {
+			return "", err
+		}
+	}
 	dir, rest := path.Dir(rel), path.Base(rel)
 	for dir != "." {
 		_, err := os.Lstat(w.v.Abs(dir))
@@ -47,7 +55,7 @@ func (w *Writer) locate(rel string) (string, error) {
 	case err != nil:
 		return "", w.pathError(rel, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", &PathError{Path: rel, Reason: "is a symbolic link; vaultmem does not write through links", link: true}
+		return "", &PathError{Path: rel, Reason: "is a symbolic link; vaultmem does not write through links in a vault", link: true}
 	case fi.IsDir():
 		return "", &PathError{Path: rel, Reason: "is a folder, not a note"}
 	case !fi.Mode().IsRegular():

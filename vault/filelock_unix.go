@@ -12,14 +12,15 @@ import (
 
 // lockFlag opens the lock file as the flock package does, but never
 // through a symbolic link: one put there by whoever can change .vaultmem
-// would have the lock file made where they chose.
+// would have the lock file made where they chose; and without waiting, so
+// that a FIFO put in its place never blocks the open.
 func lockFlag() int {
 	flag := os.O_CREATE | os.O_RDONLY
 	switch runtime.GOOS {
 	case "aix", "solaris", "illumos": // their exclusive locks need a file open for writing
 		flag = os.O_CREATE | os.O_RDWR
 	}
-	return flag | syscall.O_NOFOLLOW
+	return flag | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 }
 
 // NoteHolder writes this process's pid into the lock file, for the next

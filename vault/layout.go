@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -63,7 +62,9 @@ type Vault struct {
 	root    *os.Root
 }
 
-// Open opens the vault in folder dir, which must exist.
+// Open opens the vault in folder dir, which must exist. It refuses a
+// vault whose .vaultmem another user can change, unless the user trusts
+// it (see [CheckOwner]).
 func Open(dir string, folders Folders) (*Vault, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -79,6 +80,9 @@ func Open(dir string, folders Folders) (*Vault, error) {
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("open vault %s: not a folder", dir)
+	}
+	if err := CheckOwner(real); err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
 	root, err := os.OpenRoot(real)
 	if err != nil {
@@ -119,43 +123,22 @@ func (v *Vault) Folders() Folders { return v.folders }
 // its parents. Whenever it creates [DotDir], or finds it without a
 // .gitignore, it writes [GitignoreFile] first, so that no cache or lock
 // file is ever seen by git before its ignore rule. An existing .gitignore
-// is never changed. It returns the error of the first thing it could not
-// create (on a read-only vault, say), naming the path.
+// is never changed. No folder on the path may be a symbolic link (a
+// *LinkError: vaultmem does not write through links in a vault). It
+// returns the error of the first thing it could not create (on a
+// read-only vault, say), naming the path.
 func (v *Vault) EnsureDir(rel string) error {
-	if err := v.root.Mkdir(DotDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("create %s: %w", v.Abs(DotDir), unwrapPathError(err))
+	if _, err := v.MkdirAll(DotDir); err != nil {
+		return err
 	}
-	if err := v.writeNew(GitignoreFile, GitignoreText); err != nil {
+	if _, err := v.WriteNew(GitignoreFile, []byte(GitignoreText)); err != nil {
 		return err
 	}
 	if rel == "" || rel == DotDir {
 		return nil
 	}
-	if err := v.root.MkdirAll(filepath.FromSlash(rel), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", v.Abs(rel), unwrapPathError(err))
-	}
-	return nil
-}
-
-// writeNew writes text to a new file at rel; an existing file is left as
-// it is.
-func (v *Vault) writeNew(rel, text string) error {
-	f, err := v.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("create %s: %w", v.Abs(rel), unwrapPathError(err))
-	}
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		v.root.Remove(filepath.FromSlash(rel))
-		return fmt.Errorf("write %s: %w", v.Abs(rel), err)
-	}
-	return nil
+	_, err := v.MkdirAll(rel)
+	return err
 }
 
 // IsArchived reports whether note n is archived: its frontmatter has

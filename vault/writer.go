@@ -42,6 +42,11 @@ type WriterOptions struct {
 	// ""), so that a command can say what it waits for. It is called from
 	// the writing goroutine.
 	LockWait func(holder string)
+	// LockTimeout is the longest a write waits for the vault lock that
+	// another process holds; 0 means [DefaultLockTimeout]. A context's
+	// deadline, when earlier, ends the wait too. Either way the write
+	// fails with a *LockError (ErrLockTimeout) naming the holder.
+	LockTimeout time.Duration
 }
 
 // Writer is the one way vaultmem writes notes. Every write is
@@ -157,8 +162,10 @@ func (w *Writer) read(rel string, follow bool) ([]byte, string, error) {
 // case-insensitive disks take them for the same), a *ConflictError with
 // Expected "" that also matches ErrExists. A *PathError (ErrInvalidPath)
 // as for [Writer.Read]. An error matching ErrTooLarge when content is over
-// [WriterOptions.MaxNoteSize]. ctx's error when ctx ends while waiting for
-// the lock. I/O errors otherwise, wrapped with the action.
+// [WriterOptions.MaxNoteSize]. A *LockError (ErrLockTimeout) naming the
+// holder when another process holds the vault lock past the lock timeout
+// (or ctx's deadline); ctx's error when ctx is canceled while waiting.
+// I/O errors otherwise, wrapped with the action.
 func (w *Writer) Write(ctx context.Context, p string, content []byte, expected string) (hash string, err error) {
 	rel, err := cleanExisting(p)
 	if err != nil {
@@ -317,11 +324,21 @@ func (w *Writer) AppendState(ctx context.Context, name string, line []byte) (err
 		return fmt.Errorf("append to %s: %w", rel, err)
 	}
 	defer release(unlock, &err)
-	f, err := w.v.root.OpenFile(rel, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err := w.v.CheckLinks(rel); err != nil {
+		return err
+	}
+	f, err := w.v.root.OpenFile(rel, os.O_RDWR|os.O_CREATE|os.O_APPEND|nonBlock, 0o644)
 	if err != nil {
 		return fmt.Errorf("append to %s: %w", rel, unwrapPathError(err))
 	}
 	defer f.Close()
+	// The file opened must be the one at rel, not one a link swapped in
+	// since the check led to.
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
+		return fmt.Errorf("append to %s: not a regular file", rel)
+	} else if at, err := w.v.root.Lstat(rel); err != nil || !os.SameFile(opened, at) {
+		return &LinkError{Path: w.v.Abs(rel)}
+	}
 	var buf []byte
 	if info, err := f.Stat(); err == nil && info.Size() > 0 {
 		last := make([]byte, 1)
@@ -408,6 +425,16 @@ func (w *Writer) begin(ctx context.Context, action, rel string) (l locked, err e
 		return l, fmt.Errorf("%s %s: %w", action, rel, err)
 	}
 	return l, nil
+}
+
+// ownFile reports whether the vault path rel is one of vaultmem's own
+// files rather than a note: its state, or a view (a base or canvas).
+// Such a file is never written through a symbolic link anywhere on its
+// path (see [Vault.CheckLinks]), where a note may sit in a folder that
+// is a link to another folder of the vault.
+func ownFile(rel string) bool {
+	ext := strings.ToLower(path.Ext(rel))
+	return strings.HasPrefix(rel, DotDir+"/") || ext == BaseExt || ext == CanvasExt
 }
 
 // release runs unlock and reports its error in *err unless there is one.

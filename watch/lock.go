@@ -46,8 +46,12 @@ func lock(v *vault.Vault) (*vault.FileLock, error) {
 // watcher that was killed leaves no lock behind: the kernel releases it.
 func Running(dir string) (bool, error) {
 	p := filepath.Join(dir, filepath.FromSlash(lockFile))
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+	fi, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
+	}
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 { // never opened through a link (see vault.FileLock)
+		return false, fmt.Errorf("watch: check %w", &vault.LinkError{Path: p})
 	}
 	fl := flock.New(p)
 	ok, err := fl.TryRLock()

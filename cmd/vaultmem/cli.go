@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			sh.orphansCommand(), sh.listCommand(), sh.rememberCommand(), sh.mergeListCommand(), sh.mergeNoteCommand(),
 			sh.mergeCheckpointCommand(), sh.dreamCommand(), sh.taskCommand(), sh.lessonCommand(), sh.indexCommand(),
 			sh.searchCommand(), sh.watchCommand(), sh.doctorCommand(), sh.recallCommand(), sh.evalCommand(), sh.mcpCommand(),
-			sh.setupCommand(), sh.hookCommand(), sh.allowCommand(),
+			sh.setupCommand(), sh.hookCommand(), sh.allowCommand(), sh.trustCommand(),
 		},
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Exit codes.
@@ -16,7 +17,7 @@ const (
 	exitOK       = 0
 	exitError    = 1
 	exitUsage    = 2
-	exitConflict = 3
+	exitConflict = 3 // also: busy, the vault lock held past the wait (vault.ErrLockTimeout)
 	exitCanceled = 130
 )
 
@@ -52,6 +53,8 @@ func report(err error, stderr io.Writer) int {
 		code = exitUsage
 	case errors.As(err, &ce):
 		code = ce.code
+	case errors.Is(err, vault.ErrLockTimeout):
+		code = exitConflict
 	case app.ClassOf(err) == app.Canceled:
 		code = exitCanceled
 	case app.ClassOf(err) == app.Conflict:

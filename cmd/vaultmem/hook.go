@@ -116,7 +116,7 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (
 			return ans, fmt.Errorf("%s=require, but no vaultmem server answered", serverEnv)
 		}
 	}
-	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap})
+	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx))})
 	if err != nil {
 		return ans, err
 	}
