@@ -60,7 +60,7 @@ func TestHookNoSecretReachesTheVault(t *testing.T) {
 	vaultDir, project := hookVaultFor(t)
 	cfg := filepath.Join(vaultDir, ".vaultmem", "config.yaml")
 	writeFile(t, cfg, strings.Replace(mustRead(t, cfg), "prompts: first-line", "prompts: full", 1))
-	ok(t, vaultDir, "allow") // the whole of each prompt: the user's own choice
+	ok(t, vaultDir, "allow")                                                    // the whole of each prompt: the user's own choice
 	cwd := filepath.Join(project, "ghp_CWDtok0123456789abcdefghijklmnopqrstuv") // the agent works in it
 	var all []string
 	for _, s := range shapeSamples {
