@@ -407,7 +407,6 @@ func alikeWhy(a, b []string) string {
 // costs less than any index at the low bounds possible duplicates need
 // (prefix filtering at a Jaccard index of 0.4 pairs nearly every set).
 func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
-	hs := hashSets(sets)
 	var few []int
 	for i := range sets {
 		if focus(i) {
@@ -416,15 +415,23 @@ func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
 	}
 	var out [][2]int
 	if len(few)*10 < len(sets) {
-		posting := map[uint64][]int{}
-		for j, h := range hs {
-			for _, w := range h {
-				posting[w] = append(posting[w], j)
+		// An index of the words the few hold only.
+		posting := map[string][]int{}
+		for _, i := range few {
+			for _, w := range sets[i] {
+				posting[w] = nil
+			}
+		}
+		for j, s := range sets {
+			for _, w := range s {
+				if ids, ok := posting[w]; ok {
+					posting[w] = append(ids, j)
+				}
 			}
 		}
 		for _, i := range few {
 			shared := map[int]int{}
-			for _, w := range hs[i] {
+			for _, w := range sets[i] {
 				for _, j := range posting[w] {
 					if j != i {
 						shared[j]++
@@ -432,12 +439,13 @@ func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
 				}
 			}
 			for j, n := range shared {
-				if alikeCount(n, len(hs[i]), len(hs[j])) {
+				if alikeCount(n, len(sets[i]), len(sets[j])) {
 					out = append(out, [2]int{min(i, j), max(i, j)})
 				}
 			}
 		}
 	} else {
+		hs := hashSets(sets)
 		for i := range hs {
 			for j := i + 1; j < len(hs); j++ {
 				if (focus(i) || focus(j)) && alikeCount(sharedCount(hs[i], hs[j]), len(hs[i]), len(hs[j])) {

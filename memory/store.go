@@ -400,8 +400,8 @@ func (s *Store) Flags() ([]Flag, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	var flags []Flag
-	if err := yaml.Unmarshal(b, &flags); err != nil {
+	flags, err := parseFlags(b)
+	if err != nil {
 		return nil, "", fmt.Errorf("%s/%s: %w", vault.StateDir, ReviewsFile, err)
 	}
 	// Two machines' lists merged by git's union driver may hold a pair
@@ -414,6 +414,31 @@ func (s *Store) Flags() ([]Flag, string, error) {
 		return dup
 	})
 	return flags, hash, nil
+}
+
+// parseFlags reads the review list: a line of JSON a pair, as SetFlags
+// writes it (read without a YAML parser, which costs ten times more on a
+// long list), else any YAML list of pairs (earlier versions, a person's
+// edit).
+func parseFlags(b []byte) ([]Flag, error) {
+	var flags []Flag
+	for line := range bytes.Lines(b) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		var f Flag
+		obj, ok := bytes.CutPrefix(line, []byte("- "))
+		if !ok || json.Unmarshal(obj, &f) != nil {
+			flags = nil
+			if err := yaml.Unmarshal(b, &flags); err != nil {
+				return nil, err
+			}
+			return flags, nil
+		}
+		flags = append(flags, f)
+	}
+	return flags, nil
 }
 
 // reviewsHeader opens the review list: a comment, the same on every
