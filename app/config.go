@@ -309,8 +309,16 @@ func LoadConfig(vaultDir string) (Config, error) {
 // LoadConfigConsent reads the vault's config (a missing file gives the
 // defaults) and the user's own config (in os.UserConfigDir(); none when
 // that is unknown) and returns the effective config and what of the
-// vault's it ignored: see EffectiveConfig. Errors name the file and line.
+// vault's it ignored: see EffectiveConfig. Errors name the file and line;
+// a .vaultmem or config.yaml that is not the user's own is refused as
+// vault.CheckOwner says.
 func LoadConfigConsent(vaultDir string) (Config, Consent, error) {
+	// A .vaultmem another user can change, or a config that is a link, is
+	// refused before the config is read (the hook reads it before it
+	// opens the vault).
+	if err := vault.CheckOwner(vaultDir); err != nil {
+		return Config{}, Consent{}, fmt.Errorf("open vault %s: %w", vaultDir, err)
+	}
 	p := filepath.Join(vaultDir, filepath.FromSlash(vault.ConfigFile))
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {

@@ -1,11 +1,15 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // vaultWithConfig is a vault folder whose config holds text, read with
@@ -139,5 +143,33 @@ func TestConfigPropose(t *testing.T) {
 		if err != nil || c.Dream.Proposals() != tc.want {
 			t.Errorf("config %q: propose %v, %v; want %v", tc.yaml, c.Dream.Proposals(), err, tc.want)
 		}
+	}
+}
+
+// TestLoadConfigRefusesAnUnsafeDotDir: the config of a .vaultmem others
+// can change is not read (the hook reads it before it opens the vault).
+func TestLoadConfigRefusesAnUnsafeDotDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no ownership check on Windows")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	dir := t.TempDir()
+	dot := filepath.Join(dir, ".vaultmem")
+	if err := os.MkdirAll(dot, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dot, "config.yaml"), []byte("hooks:\n  prompts: full\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(dir); err != nil {
+		t.Fatalf("the user's own vault: %v", err)
+	}
+	if err := os.Chmod(dot, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(dir); !errors.Is(err, vault.ErrUntrusted) || !strings.Contains(err.Error(), "vaultmem trust") {
+		t.Errorf("a .vaultmem anyone can change: %v", err)
 	}
 }
