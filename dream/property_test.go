@@ -153,7 +153,7 @@ func propertyTexts(t *testing.T) []string {
 func TestNeverMergesAChangedMeaning(t *testing.T) {
 	texts := propertyTexts(t)
 	r := rand.New(rand.NewPCG(36, 1))
-	tried := map[string]int{}
+	tried, pairs := map[string]int{}, 0
 	for range 2000 {
 		text := texts[r.IntN(len(texts))]
 		e := meaningEdits[r.IntN(len(meaningEdits))]
@@ -162,10 +162,12 @@ func TestNeverMergesAChangedMeaning(t *testing.T) {
 			continue
 		}
 		tried[e.name]++
+		pairs++
 		if out := pairOutcome(t, text, edited); out == outMerged {
 			t.Errorf("%s edit merged: %q / %q", e.name, text, edited)
 		}
 	}
+	t.Logf("%d edited pairs: %v", pairs, tried)
 	for _, e := range meaningEdits {
 		if tried[e.name] < 20 {
 			t.Errorf("the %s edit was tried %d times, want at least 20", e.name, tried[e.name])
@@ -178,7 +180,7 @@ func TestNeverMergesAChangedMeaning(t *testing.T) {
 func TestAlwaysMergesANormalisation(t *testing.T) {
 	texts := propertyTexts(t)
 	r := rand.New(rand.NewPCG(36, 2))
-	tried := map[string]int{}
+	tried, pairs := map[string]int{}, 0
 	for range 2000 {
 		text := texts[r.IntN(len(texts))]
 		edited, names := text, []string{}
@@ -193,10 +195,12 @@ func TestAlwaysMergesANormalisation(t *testing.T) {
 		if edited == text {
 			continue
 		}
+		pairs++
 		if out := pairOutcome(t, text, edited); out != outMerged {
 			t.Errorf("%v: %s, not merged: %q / %q", names, out, text, edited)
 		}
 	}
+	t.Logf("%d normalised pairs, normalisations applied: %v", pairs, tried)
 	for _, n := range normalisations {
 		if tried[n.name] < 20 {
 			t.Errorf("the %s normalisation was tried %d times, want at least 20", n.name, tried[n.name])
