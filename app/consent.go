@@ -378,23 +378,8 @@ func setApproval(userDir, key, sum string) (bool, error) {
 		text.WriteString(sum + " " + key + "\n")
 	}
 	p := filepath.Join(userDir, filepath.FromSlash(AllowedFile))
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+	if err := vault.WriteUserFile(p, text.String()); err != nil {
 		return had, fmt.Errorf("approvals: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".allowed-*")
-	if err != nil {
-		return had, fmt.Errorf("approvals: %w", err)
-	}
-	_, err = f.WriteString(text.String())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return had, fmt.Errorf("approvals: write %s: %w", p, err)
 	}
 	return had, nil
 }

@@ -187,26 +187,33 @@ func Untrust(dir string) (vaultPath string, removed bool, err error) {
 	return abs, true, writeTrusted(kept)
 }
 
-// writeTrusted replaces [TrustFile] with list: through a temp file renamed
-// over it, readable by the user alone.
+// writeTrusted replaces [TrustFile] with list (see [WriteUserFile]).
 func writeTrusted(list []string) error {
 	p, err := TrustFile()
 	if err != nil {
 		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("write %s: %w", p, unwrapPathError(err))
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".trusted-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, unwrapPathError(err))
 	}
 	var text strings.Builder
 	text.WriteString("# Vaults whose .vaultmem you trust though another user can change it (vaultmem trust).\n")
 	for _, v := range list {
 		text.WriteString(v + "\n")
 	}
-	_, err = f.WriteString(text.String())
+	return WriteUserFile(p, text.String())
+}
+
+// WriteUserFile replaces the file p of the user's own config folder (not a
+// vault's) with text: through a temp file beside it renamed over it, so a
+// reader sees the old file or the new one, readable by the user alone, its
+// folder made (0700) when missing. Errors name the file.
+func WriteUserFile(p, text string) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("write %s: %w", p, unwrapPathError(err))
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, unwrapPathError(err))
+	}
+	_, err = f.WriteString(text)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
