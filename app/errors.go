@@ -20,7 +20,7 @@ type Class int
 const (
 	Failure  Class = iota // anything else
 	Invalid               // the request is wrong: a bad argument, a name that is no note
-	Conflict              // the vault is not as the request assumed: a note changed, exists, is taken or archived
+	Conflict              // the vault is not as the request assumed: a note changed, exists, is taken or archived, or another process holds its lock past the wait
 	Canceled              // the caller's context ended
 )
 
@@ -35,7 +35,7 @@ func ClassOf(err error) Class {
 	case errors.Is(err, context.Canceled):
 		return Canceled
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists), errors.Is(err, lesson.ErrArchived),
-		errors.Is(err, memory.ErrNameTaken), errors.Is(err, task.ErrState):
+		errors.Is(err, memory.ErrNameTaken), errors.Is(err, task.ErrState), errors.Is(err, vault.ErrLockTimeout):
 		return Conflict
 	case errors.Is(err, ErrNoQuery), errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
 		errors.Is(err, lesson.ErrInvalid), errors.Is(err, memory.ErrInvalid), errors.Is(err, vault.ErrInvalidPath):

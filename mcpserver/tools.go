@@ -467,6 +467,8 @@ func toolError(err error) error {
 		return errors.New("invalid query: it has no words to search for")
 	case errors.Is(err, recall.ErrBadBudget), errors.Is(err, index.ErrBadPage), errors.Is(err, index.ErrBadQuery):
 		return fmt.Errorf("invalid argument: %v", err)
+	case errors.Is(err, vault.ErrLockTimeout):
+		return fmt.Errorf("busy: %v", err) // it names the process holding the vault's lock; try again later
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("canceled: %v", err)
 	}

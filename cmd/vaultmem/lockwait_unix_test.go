@@ -51,7 +51,7 @@ func TestMCPStoppedLockHolder(t *testing.T) {
 	call(t, cs, "search", map[string]any{"query": "anything"}, nil) // the server is up
 	pid := strconv.Itoa(stoppedHolder(t, dir))
 	e := call(t, cs, "remember", map[string]any{"type": "user", "name": "Editor", "description": "The user's editor", "body": "Helix."}, nil)
-	if !strings.Contains(e, "held by pid "+pid) {
+	if !strings.HasPrefix(e, "busy: ") || !strings.Contains(e, "held by pid "+pid) {
 		t.Errorf("remember over MCP while a stopped process holds the lock: %q, want a tool error naming pid %s", e, pid)
 	}
 	if e := call(t, cs, "search", map[string]any{"query": "anything"}, nil); strings.HasPrefix(e, "protocol error") {
