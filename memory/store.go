@@ -156,7 +156,7 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	if err != nil {
 		return ListStats{}, err
 	}
-	flags = slices.DeleteFunc(flags, s.settled)
+	flags = s.unsettled(flags)
 	proposals, err := s.ix.Proposed(ctx)
 	if err != nil {
 		return ListStats{}, err
@@ -464,14 +464,45 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	return err
 }
 
+// unsettled returns flags without the possible duplicates a person
+// settled since Dream listed them (see settled). Only the newest are read,
+// until MaxDuplicateLines stand: the list shows no more, and a listing
+// runs with every write of a memory, so its cost stays that of a few
+// notes however long the review list grows (the next Dream drops the
+// others that were settled).
+func (s *Store) unsettled(flags []Flag) []Flag {
+	order := make([]int, 0, len(flags))
+	for i, f := range flags {
+		if f.Kind == Duplicate {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(flags[b].Found, flags[a].Found) })
+	drop := map[int]bool{}
+	standing := 0
+	for _, i := range order {
+		if standing == MaxDuplicateLines {
+			break
+		}
+		if s.settled(flags[i]) {
+			drop[i] = true
+		} else {
+			standing++
+		}
+	}
+	out := flags[:0:0]
+	for i, f := range flags {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // settled reports whether f is a possible duplicate that a person has
 // settled since Dream listed it: one of the two names the other with
-// same_as (the next Dream merges them) or not_same_as. Reading the two
-// notes costs little: MEMORY.md lists few pairs.
+// same_as (the next Dream merges them) or not_same_as.
 func (s *Store) settled(f Flag) bool {
-	if f.Kind != Duplicate {
-		return false
-	}
 	var notes [2]*markdown.Note
 	for i, p := range []string{f.A, f.B} {
 		b, _, err := s.w.Read(p)
