@@ -38,6 +38,8 @@ type mem struct {
 	// normal form (see canonical), forgotten likewise.
 	meant *text.Meaning
 	canon *string
+	// diffs caches differ's answers with other memories.
+	diffs map[*mem]difference
 	// wordList caches its words as read (see words).
 	wordList []string
 	// size caches the words of its body as read (see bodyWords), once

@@ -99,8 +99,29 @@ func (m *mem) canonical() string {
 	return *m.canon
 }
 
-// differ reports how a and b differ in meaning (see text.Differ).
-func differ(a, b *mem) (text.Difference, bool) { return a.meaning().Differ(b.meaning()) }
+// differ reports how a and b differ in meaning (see text.Differ). A pair
+// is asked several times in a run (is it opposite, a contradiction, apart
+// in facts, what differs), so the answer is kept on a, for as long as
+// neither's meaning changes.
+func differ(a, b *mem) (text.Difference, bool) {
+	am, bm := a.meaning(), b.meaning()
+	if r, ok := a.diffs[b]; ok && r.a == am && r.b == bm {
+		return r.d, r.differs
+	}
+	d, differs := am.Differ(bm)
+	if a.diffs == nil {
+		a.diffs = map[*mem]difference{}
+	}
+	a.diffs[b] = difference{a: am, b: bm, d: d, differs: differs}
+	return d, differs
+}
+
+// difference is what differ found between two meanings.
+type difference struct {
+	a, b    *text.Meaning
+	d       text.Difference
+	differs bool
+}
 
 // meaning is m, as planned, read for comparing: its facts from the name,
 // description and body; its words from the body alone (the description
