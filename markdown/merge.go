@@ -35,12 +35,44 @@ type MergeRules struct {
 	// Later are keys holding a day or a time where the later value wins
 	// when both changed it; Earlier where the earlier does.
 	Later, Earlier []string
+	// Settle are a kind's rules for keys that must be decided together
+	// when both sides changed them (a task's claim: who holds it, since
+	// when). Each is called with the three versions before the
+	// frontmatter is merged, for every note (it returns the zero
+	// Settlement for a note not of its kind); the keys it settles take
+	// its values instead of clashing, and its entries are appended to
+	// their append-only section.
+	Settle []func(base, ours, theirs *Note) Settlement
+	// Finish are a kind's steps after a clean merge: values that are a
+	// function of the merged note (a lesson's strength, computed from
+	// its history) are computed again rather than merged. Each returns
+	// content unchanged for a note not of its kind.
+	Finish []func(p string, merged []byte) ([]byte, error)
+}
+
+// Settlement is what a Settle rule decided for one note.
+type Settlement struct {
+	// Keys are the frontmatter keys settled and their values (nil
+	// removes the key), in order.
+	Keys []KeyValue
+	// Section is the heading of the append-only section Entries go to.
+	Section string
+	// Entries are lines to append to Section (a log entry recording
+	// what was settled and for whom).
+	Entries []string
+}
+
+// KeyValue is one frontmatter key and its value.
+type KeyValue struct {
+	Key   string
+	Value any
 }
 
 // Union returns the rules of r and o together.
 func (r MergeRules) Union(o MergeRules) MergeRules {
 	return MergeRules{AppendOnly: slices.Concat(r.AppendOnly, o.AppendOnly), Counts: slices.Concat(r.Counts, o.Counts),
-		Shares: slices.Concat(r.Shares, o.Shares), Later: slices.Concat(r.Later, o.Later), Earlier: slices.Concat(r.Earlier, o.Earlier)}
+		Shares: slices.Concat(r.Shares, o.Shares), Later: slices.Concat(r.Later, o.Later), Earlier: slices.Concat(r.Earlier, o.Earlier),
+		Settle: slices.Concat(r.Settle, o.Settle), Finish: slices.Concat(r.Finish, o.Finish)}
 }
 
 // Conflict markers, as git writes them: MergeNote writes them around what
@@ -145,12 +177,33 @@ func mergeLF(p string, base, ours, theirs []byte, text TextMerger, rules MergeRu
 			keys = append(keys, k)
 		}
 	}
+	settled := map[string]KeyValue{}
+	for _, settle := range rules.Settle {
+		st := settle(b, o, t)
+		for _, kv := range st.Keys {
+			settled[kv.Key] = kv
+			if !slices.Contains(keys, kv.Key) {
+				keys = append(keys, kv.Key)
+			}
+		}
+		for _, e := range st.Entries {
+			out = AppendToSection(out, st.Section, e)
+		}
+	}
 	var clash []string
 	for _, k := range keys {
 		bv, ov, tv := b.Frontmatter.Value(k), o.Frontmatter.Value(k), t.Frontmatter.Value(k)
 		bt, ot, tt := nodeText(bv), nodeText(ov), nodeText(tv)
 		var set any
 		switch {
+		case settled[k].Key != "":
+			if settled[k].Value == nil {
+				if out, err = DeleteFrontmatter(p, out, k); err != nil {
+					return nil, false, err
+				}
+				continue
+			}
+			set = settled[k].Value
 		case tt == bt:
 			continue // ours is the merge
 		case ot == bt:
@@ -190,11 +243,19 @@ func mergeLF(p string, base, ours, theirs []byte, text TextMerger, rules MergeRu
 			return nil, false, err
 		}
 	}
-	if len(clash) == 0 {
-		return out, clean, nil
+	if len(clash) > 0 {
+		out, err = markKeys(p, out, t, clash)
+		return out, false, err
 	}
-	out, err = markKeys(p, out, t, clash)
-	return out, false, err
+	if !clean {
+		return out, false, nil
+	}
+	for _, finish := range rules.Finish {
+		if out, err = finish(p, out); err != nil {
+			return nil, false, err
+		}
+	}
+	return out, true, nil
 }
 
 // markKeys returns content (ours, merged) with the lines of each key in

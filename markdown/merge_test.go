@@ -183,3 +183,41 @@ func TestMergeNoteDefects(t *testing.T) {
 // define them; the merge driver unites them).
 var rules = markdown.MergeRules{AppendOnly: []string{"Log", "History"}, Counts: []string{"application_count"},
 	Shares: []string{"strength"}, Later: []string{"last_applied", "decayed", "started", "finished", "updated"}, Earlier: []string{"created"}}
+
+// TestMergeNoteSettleAndFinish holds the kinds' own hooks to their
+// contract: a settled key takes the settled value instead of clashing, its
+// entries are appended to their section, and a finishing step runs on a
+// clean merge only.
+func TestMergeNoteSettleAndFinish(t *testing.T) {
+	base := "---\ntype: task\nstatus: todo\n---\n\nDo it.\n\n## Log\n\n- 2026-11-23 10:00 note: start\n"
+	ours := strings.Replace(base, "status: todo", "status: doing\nassignee: a", 1)
+	theirs := strings.Replace(base, "status: todo", "status: doing\nassignee: b", 1)
+	finished := 0
+	rules := markdown.MergeRules{
+		AppendOnly: []string{"Log"},
+		Settle: []func(b, o, t *markdown.Note) markdown.Settlement{func(b, o, t *markdown.Note) markdown.Settlement {
+			if o.Type() != "task" {
+				return markdown.Settlement{}
+			}
+			return markdown.Settlement{Keys: []markdown.KeyValue{{Key: "assignee", Value: "a"}},
+				Section: "Log", Entries: []string{"- 2026-11-23 11:00 note: b lost the claim to a"}}
+		}},
+		Finish: []func(string, []byte) ([]byte, error){func(_ string, merged []byte) ([]byte, error) {
+			finished++
+			return bytes.Replace(merged, []byte("Do it."), []byte("Do it!"), 1), nil
+		}},
+	}
+	got, clean, err := markdown.MergeNote("t.md", []byte(base), []byte(ours), []byte(theirs), wholeText, rules)
+	if err != nil || !clean {
+		t.Fatalf("MergeNote: clean %v, err %v:\n%s", clean, err, got)
+	}
+	want := "---\ntype: task\nstatus: doing\nassignee: a\n---\n\nDo it!\n\n## Log\n\n- 2026-11-23 10:00 note: start\n- 2026-11-23 11:00 note: b lost the claim to a\n"
+	if string(got) != want || finished != 1 {
+		t.Errorf("finished %d times; got\n%s\nwant\n%s", finished, got, want)
+	}
+	// A conflict elsewhere: no finishing step on a note a person must fix.
+	clashing := strings.Replace(theirs, "Do it.", "Do it later.", 1)
+	if _, clean, err := markdown.MergeNote("t.md", []byte(base), []byte(strings.Replace(ours, "Do it.", "Do it now.", 1)), []byte(clashing), wholeText, rules); err != nil || clean || finished != 1 {
+		t.Errorf("a conflicted merge: clean %v, err %v, finished %d times (want 1)", clean, err, finished)
+	}
+}
