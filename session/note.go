@@ -1,6 +1,8 @@
 package session
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"strings"
@@ -17,18 +19,18 @@ const Type = "session"
 const DefaultFolder = "sessions"
 
 // NotePath is where st's note goes in folder: named by when the session
-// started, its client and the start of its id, so that notes sort by time
-// and two sessions never share one ("2026-11-27 1004 claude-code 3f2a9c.md").
+// started, its client and a short hash of its whole id
+// ("2026-11-27 1004 claude-code 5d41402a.md"), so that notes sort by time
+// and two sessions never share one: ids that share their start (Codex's
+// UUIDv7 ids share their first 8 characters for about a minute) still
+// name different notes, on one machine or on two.
 func (st *State) NotePath(folder string) string {
-	id := strings.TrimPrefix(strings.TrimSuffix(path.Base(StateName(st.ID)), ".json"), "h-")
-	if len(id) > 8 {
-		id = id[:8]
-	}
+	sum := sha256.Sum256([]byte(st.ID))
 	name := st.Started.Format("2006-01-02 1504")
 	if st.Client != "" {
 		name += " " + st.Client
 	}
-	return path.Join(folder, name+" "+id+markdown.Ext)
+	return path.Join(folder, name+" "+hex.EncodeToString(sum[:4])+markdown.Ext)
 }
 
 // Names gives a note's display name for links: the lessons' and tasks'

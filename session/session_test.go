@@ -118,13 +118,20 @@ func TestShownCalls(t *testing.T) {
 func TestNotePath(t *testing.T) {
 	start := time.Date(2026, 11, 27, 10, 4, 0, 0, time.UTC)
 	for _, tt := range []struct{ id, client, want string }{
-		{"3f2a9c1e-1b2c", "claude-code", "sessions/2026-11-27 1004 claude-code 3f2a9c1e.md"},
-		{"s1", "", "sessions/2026-11-27 1004 s1.md"},
+		{"3f2a9c1e-1b2c", "claude-code", "sessions/2026-11-27 1004 claude-code 1c9a2d52.md"},
+		{"s1", "", "sessions/2026-11-27 1004 e8bc163c.md"},
 	} {
 		st := &session.State{ID: tt.id, Client: tt.client, Started: start}
 		if got := st.NotePath("sessions"); got != tt.want {
 			t.Errorf("NotePath(%q) = %q, want %q", tt.id, got, tt.want)
 		}
+	}
+	// Codex's UUIDv7 ids started within a minute share their first 8
+	// characters: their notes must not.
+	a := &session.State{ID: "019ad3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d", Client: "codex", Started: start}
+	b := &session.State{ID: "019ad3c4-7f70-7182-9384-a5b6c7d8e9f0", Client: "codex", Started: start}
+	if a.NotePath("sessions") == b.NotePath("sessions") {
+		t.Errorf("two sessions share the note %q", a.NotePath("sessions"))
 	}
 	st := &session.State{ID: "../../etc/passwd", Started: start}
 	if got := st.NotePath("sessions"); strings.Contains(got, "..") || strings.Count(got, "/") != 1 {
