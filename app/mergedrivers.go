@@ -39,7 +39,8 @@ type MergeDriver struct {
 var (
 	// ListDriver merges MEMORY.md (vaultmem merge-memory-index): the
 	// memories each side lists are merged by path; text outside the list
-	// is taken from the side that changed it.
+	// is taken from the side that changed it, merged by line when both
+	// did, with conflict markers where they clash.
 	ListDriver = MergeDriver{Name: "vaultmem-memory-index",
 		Command:     `git config merge.vaultmem-memory-index.driver "vaultmem merge-memory-index %O %A %B %P"`,
 		Label:       `git config merge.vaultmem-memory-index.name "vaultmem MEMORY.md region"`,
@@ -97,11 +98,15 @@ func RunMerge(ctx context.Context, d MergeDriver, f MergeFiles) error {
 	return err
 }
 
-func mergeList(_ context.Context, path string, v [3][]byte) ([]byte, error) {
-	out, err := memory.MergeList(path, v[0], v[1], v[2])
+func mergeList(ctx context.Context, path string, v [3][]byte) ([]byte, error) {
+	out, err := memory.MergeList(path, v[0], v[1], v[2], func(base, ours, theirs []byte) ([]byte, bool, error) {
+		return gitrepo.MergeFile(ctx, base, ours, theirs)
+	})
 	var pe *markdown.ParseError
 	switch {
-	case errors.Is(err, memory.ErrMergeConflict), errors.As(err, &pe):
+	case errors.Is(err, memory.ErrMergeConflict):
+		return out, fmt.Errorf("%w; %s holds the merge with conflict markers (<<<<<<< ours, =======, >>>>>>> theirs) around both versions of the text outside the list: edit it, then git add %s", err, path, path)
+	case errors.As(err, &pe):
 		return nil, fmt.Errorf("%w; %s is left as your side: edit it (theirs: git show :3:%s), then git add %s", err, path, path, path)
 	case err != nil:
 		return nil, err

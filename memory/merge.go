@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/markdown"
 )
 
 // Two machines that each remember a memory each rewrite MEMORY.md's
@@ -31,8 +33,13 @@ var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region,
 //
 // Text outside the region, the part before it and the part after it each
 // on its own, is taken from the side that changed it; when both sides
-// changed it differently (or, with an empty base, wrote it differently)
-// the merge fails with an error matching ErrMergeConflict.
+// changed it, it is merged line by line by text (git's line merge; nil
+// takes each side's text whole), and what the two sides changed
+// differently (or, with an empty base, wrote differently) is left
+// between git's conflict markers (<<<<<<< ours, =======, >>>>>>> theirs)
+// for a person, exactly as the note driver leaves a note: the merge is
+// returned with an error matching ErrMergeConflict, the region merged as
+// always. No side's line is dropped.
 //
 // The region is merged as a set of lines keyed by the memory's path (a
 // "Needs review" line by its pair of paths): a line is kept when ours or
@@ -53,7 +60,7 @@ var ErrMergeConflict = errors.New("memory: conflict outside the vaultmem region,
 //
 // It returns a *markdown.ParseError when a version's markers are broken,
 // its Path naming the version ("MEMORY.md (theirs)").
-func MergeList(file string, base, ours, theirs []byte) ([]byte, error) {
+func MergeList(file string, base, ours, theirs []byte, text markdown.TextMerger) ([]byte, error) {
 	var vs [3]*version
 	for i, c := range []struct {
 		name    string
@@ -74,13 +81,11 @@ func MergeList(file string, base, ours, theirs []byte) ([]byte, error) {
 	case len(base) > 0 && bytes.Equal(base, theirs):
 		return ours, nil
 	}
-	before, err := mergeText(file, "before", b.before, o.before, t.before, len(base) == 0)
-	if err != nil {
-		return nil, err
-	}
-	after, err := mergeText(file, "after", b.after, o.after, t.after, len(base) == 0)
-	if err != nil {
-		return nil, err
+	before, beforeErr := mergeText(file, "before", b.before, o.before, t.before, len(base) == 0, text)
+	after, afterErr := mergeText(file, "after", b.after, o.after, t.after, len(base) == 0, text)
+	conflict := errors.Join(beforeErr, afterErr)
+	if conflict != nil && !errors.Is(conflict, ErrMergeConflict) {
+		return nil, conflict
 	}
 	entries, gone := mergeKeyed(b.entries, o.entries, t.entries, func(x, y Entry) bool { return x == y })
 	deleted := make(map[string]bool, len(gone))
@@ -91,7 +96,10 @@ func MergeList(file string, base, ours, theirs []byte) ([]byte, error) {
 	reviews = slices.DeleteFunc(reviews, func(r Review) bool { return deleted[r.A.Path] || deleted[r.B.Path] })
 	content := slices.Concat(before, []byte(Begin+End), after)
 	out, _, err := Render(file, content, entries, reviews)
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, conflict
 }
 
 // version is one version of MEMORY.md taken apart.
@@ -313,9 +321,11 @@ func mergeKeyed[T any](base, ours, theirs keyed[T], same func(x, y T) bool) (mer
 }
 
 // mergeText merges the text on one side (where) of the region: the side
-// that changed it wins; both changing it differently is a conflict. With
-// no base (added on both sides), the two must be equal.
-func mergeText(file, where string, base, ours, theirs []byte, noBase bool) ([]byte, error) {
+// that changed it wins; when both changed it, text merges it line by line
+// (with no base, the two must be equal). A clash is returned with git's
+// conflict markers around both versions, and an error matching
+// ErrMergeConflict.
+func mergeText(file, where string, base, ours, theirs []byte, noBase bool, text markdown.TextMerger) ([]byte, error) {
 	switch {
 	case bytes.Equal(ours, theirs):
 		return ours, nil
@@ -324,8 +334,27 @@ func mergeText(file, where string, base, ours, theirs []byte, noBase bool) ([]by
 	case !noBase && bytes.Equal(base, theirs):
 		return ours, nil
 	}
-	if noBase {
-		return nil, fmt.Errorf("merge %s: the two sides, each adding it, wrote different text %s the region: %w", file, where, ErrMergeConflict)
+	if text != nil && !noBase {
+		merged, clean, err := text(base, ours, theirs)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("merge %s: the text %s the region: %w", file, where, err)
+		case clean:
+			return merged, nil
+		}
+		return merged, fmt.Errorf("merge %s: both sides changed the same lines %s the region: %w", file, where, ErrMergeConflict)
 	}
-	return nil, fmt.Errorf("merge %s: both sides changed the text %s the region: %w", file, where, ErrMergeConflict)
+	marked := slices.Concat([]byte("<<<<<<< ours\n"), endLine(ours), []byte("=======\n"), endLine(theirs), []byte(">>>>>>> theirs\n"))
+	if noBase {
+		return marked, fmt.Errorf("merge %s: the two sides, each adding it, wrote different text %s the region: %w", file, where, ErrMergeConflict)
+	}
+	return marked, fmt.Errorf("merge %s: both sides changed the text %s the region: %w", file, where, ErrMergeConflict)
+}
+
+// endLine is b ending in a newline (b itself when empty or ending in one).
+func endLine(b []byte) []byte {
+	if len(b) == 0 || bytes.HasSuffix(b, []byte("\n")) {
+		return b
+	}
+	return append(slices.Clip(b), '\n')
 }

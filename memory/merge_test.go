@@ -156,7 +156,7 @@ func TestMergeIndex(t *testing.T) {
 			wantParseErrVersion: "base"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(c.ours), []byte(c.theirs))
+			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(c.ours), []byte(c.theirs), nil)
 			var pe *markdown.ParseError
 			switch {
 			case c.wantParseErrVersion != "":
@@ -172,8 +172,23 @@ func TestMergeIndex(t *testing.T) {
 			case string(got) != c.want:
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
-			if strings.Contains(string(got), "<<<<<<<") {
-				t.Errorf("conflict markers in\n%s", got)
+			if c.wantErr == nil {
+				if strings.Contains(string(got), "<<<<<<<") {
+					t.Errorf("conflict markers in\n%s", got)
+				}
+				return
+			}
+			// A conflict leaves both sides' lines between git's markers,
+			// as the note driver does: a person decides, nothing is lost.
+			if !strings.Contains(string(got), "<<<<<<< ours\n") || !strings.Contains(string(got), ">>>>>>> theirs\n") {
+				t.Errorf("no conflict markers in\n%s", got)
+			}
+			for _, side := range []string{c.ours, c.theirs} {
+				for _, line := range strings.Split(side, "\n") {
+					if !strings.Contains(string(got), line) {
+						t.Errorf("line %q lost in\n%s", line, got)
+					}
+				}
 			}
 		})
 	}
@@ -188,7 +203,7 @@ func TestMergeIndexRelative(t *testing.T) {
 	root := memory.Entry{Path: "root.md", Type: memory.Project, Title: "Root", Hook: "h"}
 	base := doc(t, file, hand, []memory.Entry{in}, nil, "")
 	got, err := memory.MergeList(file, []byte(base), []byte(doc(t, file, hand, []memory.Entry{in, out}, nil, "")),
-		[]byte(doc(t, file, hand, []memory.Entry{in, root}, nil, "")))
+		[]byte(doc(t, file, hand, []memory.Entry{in, root}, nil, "")), nil)
 	if want := doc(t, file, hand, []memory.Entry{in, out, root}, nil, ""); err != nil || string(got) != want {
 		t.Errorf("got %v\n%s\nwant\n%s", err, got, want)
 	}
@@ -254,7 +269,7 @@ func TestMergeIndexSelf(t *testing.T) {
 			{"other bytes", base, withStray(x)},
 			{"other bytes, no base", "", withStray(x)},
 		} {
-			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(x), []byte(c.theirs))
+			got, err := memory.MergeList("MEMORY.md", []byte(c.base), []byte(x), []byte(c.theirs), nil)
 			if err != nil || string(got) != x {
 				t.Fatalf("case %d, %s: %v\ngot\n%q\nwant\n%q", i, c.name, err, got, x)
 			}
@@ -282,7 +297,7 @@ func TestMergeIndexUnion(t *testing.T) {
 			}
 		}
 		d := func(es []memory.Entry) []byte { return []byte(doc(t, "MEMORY.md", before, es, nil, after)) }
-		got, err := memory.MergeList("MEMORY.md", d(base), d(ours), d(theirs))
+		got, err := memory.MergeList("MEMORY.md", d(base), d(ours), d(theirs), nil)
 		if err != nil || string(got) != string(d(want)) {
 			t.Fatalf("case %d: %v\ngot\n%s\nwant\n%s", i, err, got, d(want))
 		}
@@ -301,7 +316,7 @@ func FuzzMergeIndex(f *testing.F) {
 	f.Add(da, "- [a](%0A.md)\n"+da, "## User\n- [\\](b%2.md) — \r\n"+db)
 	f.Add("", memory.Begin+"\n## User\n- [a  z](z.md)\n- [a b](b.md)\n"+memory.End, memory.Begin+"\n"+memory.End)
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
-		got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
+		got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs), nil)
 		var pe *markdown.ParseError
 		if err != nil {
 			if !errors.Is(err, memory.ErrMergeConflict) && !errors.As(err, &pe) {
@@ -316,7 +331,7 @@ func FuzzMergeIndex(f *testing.F) {
 			return
 		}
 		// A file the merge wrote reads back as the same memories.
-		again, err := memory.MergeList("MEMORY.md", nil, got, []byte(withStray(string(got))))
+		again, err := memory.MergeList("MEMORY.md", nil, got, []byte(withStray(string(got))), nil)
 		if err != nil || string(again) != string(got) {
 			t.Fatalf("merged file does not read back: %v\n%q\n%q", err, got, again)
 		}
@@ -329,7 +344,7 @@ func TestMergeIndexMarkersInCode(t *testing.T) {
 	example := "# Team memory\n\nThe region looks like this:\n\n```\n" + memory.Begin + "\n- [X](x.md)\n" + memory.End + "\n```\n\n"
 	ours := example + "Ours, by hand.\n"
 	theirs := example
-	out, err := memory.MergeList("MEMORY.md", []byte(example), []byte(ours), []byte(theirs))
+	out, err := memory.MergeList("MEMORY.md", []byte(example), []byte(ours), []byte(theirs), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +366,7 @@ func TestMergeIndexKeepsReport(t *testing.T) {
 	base := doc(t, "MEMORY.md", hand, es, nil, handAfter)
 	ours := doc(t, "MEMORY.md", hand, es, []memory.Review{flag, report}, handAfter)
 	theirs := doc(t, "MEMORY.md", hand, append(es, mFreeze), nil, handAfter)
-	got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs))
+	got, err := memory.MergeList("MEMORY.md", []byte(base), []byte(ours), []byte(theirs), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestRenderProposals(t *testing.T) {
 	base, _, _ := memory.Render("MEMORY.md", nil, someEntries[:1], []memory.Review{memory.ReviewOf(mem)})
 	ours, _, _ := memory.Render("MEMORY.md", nil, someEntries[:1], []memory.Review{memory.ReviewOf(mem), memory.ReviewOf(lesson)})
 	theirs, _, _ := memory.Render("MEMORY.md", nil, someEntries[:1], nil)
-	merged, err := memory.MergeList("MEMORY.md", base, ours, theirs)
+	merged, err := memory.MergeList("MEMORY.md", base, ours, theirs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

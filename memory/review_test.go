@@ -56,7 +56,7 @@ func TestPossibleDuplicatesListed(t *testing.T) {
 	// own below the list.
 	a09 := "- [A09](memory/a09.md) and [B09](memory/b09.md) may be duplicates: worded differently\n"
 	theirs := strings.Replace(list, a09, "", 1)
-	merged, err := memory.MergeList("MEMORY.md", []byte(list), []byte(list+"\nA line a person added.\n"), []byte(theirs))
+	merged, err := memory.MergeList("MEMORY.md", []byte(list), []byte(list+"\nA line a person added.\n"), []byte(theirs), nil)
 	if err != nil || strings.Contains(string(merged), a09) || strings.Count(string(merged), "may be duplicates") != memory.MaxDuplicateLines-1 ||
 		!strings.HasSuffix(string(merged), "A line a person added.\n") {
 		t.Errorf("merged: %v\n%s", err, merged)
