@@ -49,6 +49,17 @@ type Checkup struct {
 	// on its own. --fix adds it (GitignoreFixed).
 	GitignoreLacks string `json:"gitignore_lacks,omitempty"`
 	GitignoreFixed bool   `json:"gitignore_fixed,omitempty"`
+	// Tracked are the per-machine folders git still tracks (committed
+	// before .gitignore kept them out), each with the command that stops
+	// it.
+	Tracked []TrackedState `json:"tracked_machine_state,omitempty"`
+}
+
+// TrackedState is a per-machine folder that git still tracks, and the
+// command that stops it (the files stay).
+type TrackedState struct {
+	Path string `json:"path"`
+	Fix  string `json:"fix"`
 }
 
 // leftoverAge is how old a temp file must be for Doctor to remove
@@ -115,7 +126,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			}
 		}
 	}
-	return rep, a.checkGitignore(fix, &rep)
+	return rep, a.checkGitignore(ctx, fix, &rep)
 }
 
 // checkDream reports a Dream run that stopped while it wrote, and with

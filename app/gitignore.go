@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,28 +9,52 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/session"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// sessionsRule is the .gitignore rule (relative to .vaultmem) that keeps
-// the agent sessions' state out of git: it holds their prompts and cwd,
-// one machine's running work.
-var sessionsRule = strings.TrimPrefix(vault.StateDir, vault.DotDir+"/") + "/" + session.StateFolder + "/"
+// machineRules are the .gitignore rules (relative to .vaultmem) that keep
+// one machine's state out of git, each with why: an older vault's
+// .gitignore may lack them, and vaultmem never rewrites it on its own.
+var machineRules = []struct{ rule, why string }{
+	{stateRule(session.StateFolder), "agents' session state (prompts, cwd) stays on this machine"},
+	{stateRule(task.FocusDir), "each agent's focus is this machine's (who holds a task is the task note's assignee)"},
+}
 
-// checkGitignore reports a .vaultmem/.gitignore that does not ignore the
-// sessions' state, and with fix appends the rule to it (or writes the
-// whole file when there is none), keeping every line it has.
-func (a *App) checkGitignore(fix bool, rep *Checkup) error {
+// stateRule is the .gitignore rule, relative to .vaultmem, of the folder
+// dir under .vaultmem/state.
+func stateRule(dir string) string {
+	return strings.TrimPrefix(vault.StateDir, vault.DotDir+"/") + "/" + dir + "/"
+}
+
+// checkGitignore reports the rules of machineRules that
+// .vaultmem/.gitignore lacks, and with fix appends them to it (or writes
+// the whole file when there is none), keeping every line it has. It also
+// reports what git still tracks under a per-machine folder (committed
+// before the rule), with the command that stops it: vaultmem does not
+// change git's index on its own.
+func (a *App) checkGitignore(ctx context.Context, fix bool, rep *Checkup) error {
 	name := filepath.FromSlash(vault.GitignoreFile)
 	b, err := a.Vault.Root().ReadFile(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("doctor: %w", err)
 	}
-	if ignores(string(b), strings.TrimSuffix(sessionsRule, "/")) {
+	var lacks []string
+	add := ""
+	for _, r := range machineRules {
+		if ignores(string(b), strings.TrimSuffix(r.rule, "/")) {
+			continue
+		}
+		lacks = append(lacks, r.rule)
+		add += "# vaultmem: " + r.why + "\n" + r.rule + "\n"
+	}
+	a.checkTracked(ctx, rep)
+	if len(lacks) == 0 {
 		return nil
 	}
-	rep.GitignoreLacks = sessionsRule
+	rep.GitignoreLacks = strings.Join(lacks, " ")
 	if !fix {
 		return nil
 	}
@@ -40,7 +65,6 @@ func (a *App) checkGitignore(fix bool, rep *Checkup) error {
 		rep.GitignoreFixed = true
 		return nil
 	}
-	add := "# vaultmem: agents' session state (prompts, cwd) stays on this machine\n" + sessionsRule + "\n"
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		add = "\n" + add
 	}
@@ -52,10 +76,25 @@ func (a *App) checkGitignore(fix bool, rep *Checkup) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("doctor: add %s to %s: %w", sessionsRule, a.Vault.Abs(vault.GitignoreFile), err)
+		return fmt.Errorf("doctor: add %s to %s: %w", rep.GitignoreLacks, a.Vault.Abs(vault.GitignoreFile), err)
 	}
 	rep.GitignoreFixed = true
 	return nil
+}
+
+// checkTracked reports the per-machine folders git still tracks in a git
+// vault (committed before they were ignored), each with the command that
+// stops tracking them and keeps the files. Outside git, or when git
+// cannot say, it reports nothing.
+func (a *App) checkTracked(ctx context.Context, rep *Checkup) {
+	for _, r := range machineRules {
+		dir := vault.DotDir + "/" + strings.TrimSuffix(r.rule, "/")
+		out, err := gitrepo.Run(ctx, a.Vault.Dir, "ls-files", "--", dir)
+		if err != nil || strings.TrimSpace(out) == "" {
+			continue
+		}
+		rep.Tracked = append(rep.Tracked, TrackedState{Path: dir, Fix: "git rm -r --cached " + dir + " && git commit -m 'vaultmem: " + dir + " is per machine'"})
+	}
 }
 
 // ignores reports whether gitignore text keeps folder dir (relative to

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -8,8 +9,13 @@ import (
 
 // TestIgnores: which .gitignore texts keep the sessions' state out of git.
 func TestIgnores(t *testing.T) {
-	if sessionsRule != "state/sessions/" || !ignores(vault.GitignoreText, "state/sessions") {
-		t.Fatalf("the rule %q, and the .gitignore a new vault gets does not hold it:\n%s", sessionsRule, vault.GitignoreText)
+	for _, r := range machineRules {
+		if !ignores(vault.GitignoreText, strings.TrimSuffix(r.rule, "/")) {
+			t.Fatalf("the .gitignore a new vault gets does not hold the rule %q:\n%s", r.rule, vault.GitignoreText)
+		}
+	}
+	if machineRules[0].rule != "state/sessions/" || machineRules[1].rule != "state/focus/" {
+		t.Fatalf("the per-machine rules are %+v", machineRules)
 	}
 	for _, tt := range []struct {
 		text string

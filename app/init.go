@@ -232,7 +232,9 @@ func (a gitattr) covers(f string) bool {
 // win, the files in them that merge otherwise: MEMORY.md to its driver,
 // the dream log to git's union merge (it is only ever appended to); and
 // the outcome log and Dream's record of the session notes it read (union,
-// appended to as well) and Dream's checkpoint to its driver.
+// appended to as well), Dream's review list and the record of the view
+// files vaultmem wrote (union: one record a line, read as the union) and
+// Dream's checkpoint to its driver.
 func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 	var lines []gitattr
 	for i, f := range []string{memory, tasks, lessons} {
@@ -254,6 +256,7 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
 		{vault.StateDir + "/" + dream.SessionsFile, "union"},
 		{vault.StateDir + "/" + reviewsFile, "union"},
+		{vault.StateDir + "/" + obsidian.StateFile, "union"},
 		{vault.StateDir + "/" + dream.CheckpointFile, CheckpointDriver.Name},
 	} {
 		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})

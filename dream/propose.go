@@ -148,8 +148,8 @@ func (d *Dreamer) readSessionLog() (log *sessionLog, problems []string, err erro
 		return nil, nil, err
 	}
 	for i, line := range bytes.Split(b, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if len(bytes.TrimSpace(line)) == 0 || markdown.IsConflictMarker(string(line)) {
+			continue // a merge without the union driver: both sides' lines are the log
 		}
 		var r sessionRecord
 		if err := json.Unmarshal(line, &r); err != nil || r.Session == "" {

@@ -205,8 +205,8 @@ func parseLog(file string, b []byte) ([]Record, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for line := 1; sc.Scan(); line++ {
 		t := bytes.TrimSpace(sc.Bytes())
-		if len(t) == 0 {
-			continue
+		if len(t) == 0 || markdown.IsConflictMarker(string(t)) {
+			continue // a merge without the union driver: both sides' lines are the log
 		}
 		var r Record
 		if err := json.Unmarshal(t, &r); err != nil {

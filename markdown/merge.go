@@ -796,3 +796,22 @@ func number(n *yaml.Node) float64 {
 	f, _ := strconv.ParseFloat(n.Value, 64)
 	return f
 }
+
+// IsConflictMarker reports whether line (with or without its line break)
+// is one of the lines git writes around a conflict: "<<<<<<< ours",
+// "=======", "||||||| base" or ">>>>>>> theirs". A file of lines merged by
+// git's union rule that was merged without it holds both sides' lines
+// between such markers: a reader that skips them reads the union.
+func IsConflictMarker(line string) bool {
+	line = strings.TrimRight(line, "\r\n")
+	if len(line) < 7 {
+		return false
+	}
+	switch line[:7] {
+	case "=======":
+		return len(line) == 7
+	case "<<<<<<<", ">>>>>>>", "|||||||":
+		return len(line) == 7 || line[7] == ' '
+	}
+	return false
+}

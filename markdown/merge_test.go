@@ -221,3 +221,15 @@ func TestMergeNoteSettleAndFinish(t *testing.T) {
 		t.Errorf("a conflicted merge: clean %v, err %v, finished %d times (want 1)", clean, err, finished)
 	}
 }
+
+func TestIsConflictMarker(t *testing.T) {
+	for line, want := range map[string]bool{
+		"<<<<<<< ours\n": true, "<<<<<<< HEAD": true, "=======\n": true, "=======\r\n": true, ">>>>>>> theirs": true,
+		"||||||| base": true, "<<<<<<<": true, "======= x": false, "========": false, "<<<<<<<< x": false,
+		"- <<<<<<< ours": false, "# heading": false, "": false, "<<<": false,
+	} {
+		if got := markdown.IsConflictMarker(line); got != want {
+			t.Errorf("IsConflictMarker(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +77,29 @@ func TestPossibleDuplicatesListed(t *testing.T) {
 	}
 	if !strings.Contains(review, "[A09](memory/a09.md) and [B09](memory/b09.md) may be duplicates") {
 		t.Errorf("an unsettled pair is no longer listed:\n%s", review)
+	}
+}
+
+// TestFlagsReadThroughConflictMarkers: a review list two machines' Dreams
+// rewrote, merged by a clone without the union attribute, holds both
+// sides' lines between git's markers; it is read as both lists, not
+// refused (which stopped Dream and MEMORY.md).
+func TestFlagsReadThroughConflictMarkers(t *testing.T) {
+	ts := newTestStore(t, "memory")
+	line := func(a, b string) string {
+		return `- {"a":"memory/` + a + `.md","b":"memory/` + b + `.md","reason":"r","kind":"duplicate","found":"2026-03-01"}` + "\n"
+	}
+	ts.write(".vaultmem/state/reviews.yaml", "# Pairs of memories Dream listed for review, one a line (vaultmem dream writes it).\n"+
+		line("a", "b")+"<<<<<<< ours\n"+line("c", "d")+"=======\n"+line("e", "f")+line("c", "d")+">>>>>>> theirs\n")
+	flags, _, err := ts.s.Flags()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range flags {
+		got = append(got, f.A+" "+f.B)
+	}
+	if want := []string{"memory/a.md memory/b.md", "memory/c.md memory/d.md", "memory/e.md memory/f.md"}; !slices.Equal(got, want) {
+		t.Errorf("flags %q, want %q", got, want)
 	}
 }

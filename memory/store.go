@@ -424,8 +424,8 @@ func parseFlags(b []byte) ([]Flag, error) {
 	var flags []Flag
 	for line := range bytes.Lines(b) {
 		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] == '#' {
-			continue
+		if len(line) == 0 || line[0] == '#' || markdown.IsConflictMarker(string(line)) {
+			continue // a merge without the union driver: both sides' lines are the list
 		}
 		var f Flag
 		obj, ok := bytes.CutPrefix(line, []byte("- "))

@@ -439,7 +439,7 @@ func TestBaseViews(t *testing.T) {
 		pb, _, _ := parseBase(t, f)
 		bases[f.Name] = pb
 	}
-	sessions := []string{"2026-11-03 1004 claude-code 3f2a9c01.md", "2026-11-03 1204 codex 77b0e4d2.md"}
+	sessions := []string{"2026-11-03 1004 claude-code 56ea475e.md", "2026-11-03 1204 codex 0c874c81.md"}
 	liveLessons := []string{"Check the tests.md", "Mind the lock.md", "Read the spec.md"}
 	for _, c := range []struct {
 		base, view string

@@ -167,6 +167,9 @@ func parseState(b []byte) (map[string]string, error) {
 		return m, nil
 	}
 	if err := yaml.Unmarshal(b, &m); err != nil {
+		if merged, ok := parseMergedState(b); ok {
+			return merged, nil
+		}
 		return nil, fmt.Errorf("%s/%s: %v (fix or delete it: vaultmem then keeps every view file that differs from its own)",
 			vault.StateDir, StateFile, err)
 	}
@@ -174,6 +177,35 @@ func parseState(b []byte) (map[string]string, error) {
 		m = map[string]string{}
 	}
 	return m, nil
+}
+
+// parseMergedState reads a state file two machines wrote, merged line by
+// line (by git's union rule, or left with conflict markers): one record a
+// line, the marker lines skipped. A view both machines recorded with
+// different hashes is left out, so that vaultmem takes its file for a
+// person's and never overwrites it. ok is false when a line is no record.
+func parseMergedState(b []byte) (map[string]string, bool) {
+	m, clash := map[string]string{}, map[string]bool{}
+	for line := range bytes.Lines(b) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' || markdown.IsConflictMarker(string(t)) {
+			continue
+		}
+		var rec map[string]string
+		if yaml.Unmarshal(t, &rec) != nil || len(rec) != 1 {
+			return nil, false
+		}
+		for p, h := range rec {
+			if old, ok := m[p]; ok && old != h {
+				clash[p] = true
+			}
+			m[p] = h
+		}
+	}
+	for p := range clash {
+		delete(m, p)
+	}
+	return m, true
 }
 
 // formatState is the state file of records m, sorted by path.

@@ -37,10 +37,12 @@ const (
 
 // GitignoreText is what [Vault.EnsureDir] writes to [GitignoreFile]: the
 // cache, temp files, the writer's lock, the journal of a Dream run in
-// progress (one machine's unfinished work) and the running agent sessions'
-// state (their prompts and files) stay out of git; the config and the rest
-// of state/ are committed.
-const GitignoreText = "# vaultmem: rebuildable cache, temp files, the writer's lock, Dream's unfinished work, agents' session state\ncache/\ntmp/\nlock\nstate/dream-journal.json\nstate/sessions/\n"
+// progress (one machine's unfinished work), the running agent sessions'
+// state (their prompts and files) and each agent's focus (which task the
+// agents of this machine work on: who holds a task is the task note's
+// assignee, committed) stay out of git; the config and the rest of state/
+// are committed.
+const GitignoreText = "# vaultmem: rebuildable cache, temp files, the writer's lock, Dream's unfinished work, this machine's agents' session state and focus\ncache/\ntmp/\nlock\nstate/dream-journal.json\nstate/sessions/\nstate/focus/\n"
 
 // Folders name where new notes of each kind are written, vault-relative;
 // an empty field means the default (memory, tasks, lessons). A note's kind
