@@ -53,6 +53,13 @@ type Checkup struct {
 	// before .gitignore kept them out), each with the command that stops
 	// it.
 	Tracked []TrackedState `json:"tracked_machine_state,omitempty"`
+	// Conflicted are vaultmem's own files (MEMORY.md, the committed state)
+	// that git left with conflict markers, each with its fix; they make
+	// the vault unwell (vaultmem reads through them meanwhile).
+	Conflicted []Conflicted `json:"conflicted"`
+	// DriversOff are the merge drivers this clone's git config lacks
+	// (each with the command that enables it): a warning.
+	DriversOff []DriverOff `json:"merge_drivers_off,omitempty"`
 }
 
 // TrackedState is a per-machine folder that git still tracks, and the
@@ -126,6 +133,10 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			}
 		}
 	}
+	if err := a.checkMerges(ctx, &rep); err != nil {
+		return rep, err
+	}
+	rep.Conflicted = NonNil(rep.Conflicted)
 	return rep, a.checkGitignore(ctx, fix, &rep)
 }
 

@@ -71,8 +71,11 @@ func (sh *shell) doctorCommand() *cli.Command {
 			if rep.InterruptedDream != "" && !cmd.Bool("fix") {
 				return codedError{fmt.Errorf("a Dream run started %s stopped while it wrote; run vaultmem doctor --fix (or vaultmem dream) to finish it", rep.InterruptedDream), exitError}
 			}
-			if !rep.OK && !rep.Fixed {
+			if len(rep.Drift) > 0 && !rep.Fixed {
 				return codedError{fmt.Errorf("the index has drifted from the notes (%d problems); run vaultmem doctor --fix", len(rep.Drift)), exitError}
+			}
+			if len(rep.Conflicted) > 0 {
+				return codedError{fmt.Errorf("%d of vaultmem's files hold git's conflict markers (%s first); settle them as said above", len(rep.Conflicted), rep.Conflicted[0].Path), exitError}
 			}
 			return nil
 		},
@@ -103,9 +106,18 @@ func (sh *shell) printDrift(rep app.Checkup) {
 	}
 	switch {
 	case rep.GitignoreFixed:
-		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: added %s: agents' session state stays out of git\n", rep.GitignoreLacks)
+		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: added %s: this machine's agents' session state and focus stay out of git\n", rep.GitignoreLacks)
 	case rep.GitignoreLacks != "":
-		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: lacks %s, so agents' session state (prompts, cwd) would be committed; doctor --fix adds it\n", rep.GitignoreLacks)
+		fmt.Fprintf(sh.stdout, ".vaultmem/.gitignore: lacks %s, so this machine's agents' session state (prompts, cwd) or focus would be committed; doctor --fix adds it\n", rep.GitignoreLacks)
+	}
+	for _, tr := range rep.Tracked {
+		fmt.Fprintf(sh.stdout, "%s: per machine, but git still tracks it (committed before it was ignored): %s\n", tr.Path, tr.Fix)
+	}
+	for _, c := range rep.Conflicted {
+		fmt.Fprintf(sh.stdout, "%s:%d: git's conflict markers: %s\n", c.Path, c.Line, c.Fix)
+	}
+	for _, d := range rep.DriversOff {
+		fmt.Fprintf(sh.stdout, "git: the merge driver %s is not enabled in this clone, so git merges its files by line: %s\n", d.Name, d.Command)
 	}
 	if rep.DreamFinished != nil {
 		fmt.Fprintf(sh.stdout, "finished the Dream run started %s: %s\n", rep.InterruptedDream, rep.DreamFinished.Summary())
@@ -113,7 +125,7 @@ func (sh *shell) printDrift(rep app.Checkup) {
 			fmt.Fprintf(sh.stdout, "  left %s: %s\n", sk.Path, sk.Reason)
 		}
 	}
-	if rep.OK {
+	if len(rep.Drift) == 0 {
 		fmt.Fprintln(sh.stdout, "the index matches the notes")
 		return
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // testDriver writes a script running this test binary as vaultmem, for git
@@ -177,10 +179,13 @@ func cloneWithDrivers(t *testing.T, remote, dir, driver string) {
 		gitIn(t, filepath.Dir(dir), "clone", "-q", remote, dir)
 	}
 	for _, kv := range [][2]string{{"user.name", "Test"}, {"user.email", "test@example.com"}, {"commit.gpgsign", "false"},
-		{"pull.rebase", "false"}, {"merge.vaultmem-memory-index.driver", driver + " merge-memory-index %O %A %B %P"},
-		{"merge.vaultmem-note.driver", driver + " merge-note %O %A %B %P"},
-		{"merge.vaultmem-checkpoint.driver", driver + " merge-checkpoint %O %A %B %P"}} {
+		{"pull.rebase", "false"}} {
 		gitIn(t, dir, "config", kv[0], kv[1])
+	}
+	// Every driver, as init prints it, run by driver.
+	for _, d := range app.MergeDrivers {
+		_, cmd, _ := strings.Cut(d.Command, ` "vaultmem `)
+		gitIn(t, dir, "config", "merge."+d.Name+".driver", driver+" "+strings.TrimSuffix(cmd, `"`))
 	}
 }
 

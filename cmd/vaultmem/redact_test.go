@@ -197,7 +197,7 @@ func TestDoctorGitignore(t *testing.T) {
 	if out := ok(t, dir, "doctor", "--fix"); !strings.Contains(out, ".vaultmem/.gitignore: added state/sessions/") {
 		t.Errorf("doctor --fix did not say it added the rule:\n%s", out)
 	}
-	if got := mustRead(t, ignore); !strings.HasPrefix(got, old+"\n") || !strings.HasSuffix(got, "\nstate/sessions/\n") {
+	if got := mustRead(t, ignore); !strings.HasPrefix(got, old+"\n") || !strings.Contains(got, "\nstate/sessions/\n") || !strings.HasSuffix(got, "\nstate/focus/\n") {
 		t.Errorf("the .gitignore after --fix:\n%s", got)
 	}
 	if out := ok(t, dir, "doctor"); strings.Contains(out, "gitignore") {
@@ -218,6 +218,9 @@ func TestDoctorGitignore(t *testing.T) {
 	writeFile(t, filepath.Join(dir, ".vaultmem", "state", "sessions", "s1.json"), "{}\n")
 	if out, err := gitCmd(dir, "check-ignore", "-q", ".vaultmem/state/sessions/s1.json").CombinedOutput(); err != nil {
 		t.Errorf("git does not ignore a session's state: %v\n%s", err, out)
+	}
+	if err := gitCmd(dir, "check-ignore", "-q", ".vaultmem/state/focus/default.yaml").Run(); err != nil {
+		t.Errorf("git does not ignore an agent's focus: %v", err)
 	}
 	if err := gitCmd(dir, "check-ignore", "-q", ".vaultmem/state/lessons/outcomes.jsonl").Run(); err == nil {
 		t.Error("git ignores the outcome log, which is to be committed")
