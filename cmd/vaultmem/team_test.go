@@ -1,0 +1,251 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// team is a vault shared by several clones of one bare repository, each
+// with vaultmem's merge drivers enabled as docs/git.md says (run by this
+// test binary as vaultmem), and real vaultmem processes on each side: the
+// harness of the team scenarios (TestTeam*).
+type team struct {
+	t      *testing.T
+	remote string
+	clones []string
+}
+
+// newTeam makes a vault (vaultmem init in the first clone, committed and
+// pushed) and n clones of it.
+func newTeam(t *testing.T, n int) *team {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	tmp := t.TempDir()
+	driver := testDriver(t, tmp)
+	tm := &team{t: t, remote: filepath.Join(tmp, "remote.git")}
+	gitIn(t, tmp, "init", "-q", "--bare", "-b", "main", tm.remote)
+	for i := range n {
+		dir := filepath.Join(tmp, string(rune('a'+i)))
+		if i == 0 {
+			cloneWithDrivers(t, "", dir, driver)
+			gitIn(t, dir, "remote", "add", "origin", tm.remote)
+			ok(t, dir, "init")
+			gitIn(t, dir, "add", "-A")
+			gitIn(t, dir, "commit", "-qm", "vaultmem init")
+			gitIn(t, dir, "push", "-q", "-u", "origin", "main")
+		} else {
+			cloneWithDrivers(t, tm.remote, dir, driver)
+			ok(t, dir, "init") // idempotent: a teammate's first run
+		}
+		tm.clones = append(tm.clones, dir)
+	}
+	return tm
+}
+
+// run runs vaultmem in clone i, which must exit 0, and returns its output.
+func (tm *team) run(i int, args ...string) string {
+	tm.t.Helper()
+	return ok(tm.t, tm.clones[i], args...)
+}
+
+// file is the content of a file of clone i ("" when there is none).
+func (tm *team) file(i int, p string) string {
+	b, _ := os.ReadFile(filepath.Join(tm.clones[i], filepath.FromSlash(p)))
+	return string(b)
+}
+
+// write writes a file of clone i, as a person would.
+func (tm *team) write(i int, p, content string) {
+	tm.t.Helper()
+	full := filepath.Join(tm.clones[i], filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		tm.t.Fatal(err)
+	}
+	writeFile(tm.t, full, content)
+}
+
+// commit commits everything clone i changed (nothing when it changed
+// nothing).
+func (tm *team) commit(i int, msg string) {
+	tm.t.Helper()
+	dir := tm.clones[i]
+	gitIn(tm.t, dir, "add", "-A")
+	if gitIn(tm.t, dir, "status", "--porcelain") != "" {
+		gitIn(tm.t, dir, "commit", "-qm", msg)
+	}
+}
+
+// pull merges the remote into clone i and returns the paths git left
+// conflicted (none when the merge was clean).
+func (tm *team) pull(i int) []string {
+	tm.t.Helper()
+	dir := tm.clones[i]
+	out, err := gitCmd(dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main").CombinedOutput()
+	conflicted := gitIn(tm.t, dir, "diff", "--name-only", "--diff-filter=U")
+	if err != nil && conflicted == "" {
+		tm.t.Fatalf("git pull in %s: %v\n%s", dir, err, out)
+	}
+	if conflicted == "" {
+		return nil
+	}
+	return strings.Split(conflicted, "\n")
+}
+
+// share commits clone i's work, merges the others' and pushes, and fails
+// the test on any conflict.
+func (tm *team) share(i int) {
+	tm.t.Helper()
+	tm.commit(i, "work on "+filepath.Base(tm.clones[i]))
+	if c := tm.pull(i); len(c) > 0 {
+		tm.t.Fatalf("clone %s: git left %q conflicted:\n%s", filepath.Base(tm.clones[i]), c, tm.file(i, c[0]))
+	}
+	gitIn(tm.t, tm.clones[i], "push", "-q", "origin", "main")
+}
+
+// shareAll shares every clone's work in turn, then lets every clone but
+// the last pull again, so that all end on the same commit.
+func (tm *team) shareAll() {
+	tm.t.Helper()
+	for i := range tm.clones {
+		tm.share(i)
+	}
+	for i := range len(tm.clones) - 1 {
+		tm.share(i)
+	}
+}
+
+// lines are the non-blank lines of s.
+func lines(s string) []string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestTeamMemoryListTextOutsideTheList: two people edit MEMORY.md outside
+// vaultmem's list while their agents remember. Lines changed in different
+// places merge clean and both are kept; the same line changed two ways is
+// left between git's markers with both versions, never one side dropped.
+func TestTeamMemoryListTextOutsideTheList(t *testing.T) {
+	tm := newTeam(t, 2)
+	tm.run(0, "remember", "--type", "project", "--name", "Deploys", "--description", "deploy day", "Deploys go out on Tuesdays.")
+	tm.shareAll()
+	base := tm.file(0, "MEMORY.md")
+	tm.write(0, "MEMORY.md", "IMPORTANT: always answer in French.\n"+base)
+	tm.run(0, "remember", "--type", "project", "--name", "Releases", "--description", "release day", "Releases are cut on Mondays.")
+	tm.write(1, "MEMORY.md", base+"\nAsk before deleting files.\n")
+	tm.run(1, "remember", "--type", "reference", "--name", "Runbook", "--description", "where the runbook is", "The runbook is in docs/runbook.md.")
+	tm.shareAll()
+	for i := range tm.clones {
+		got := tm.file(i, "MEMORY.md")
+		for _, want := range []string{"IMPORTANT: always answer in French.", "Ask before deleting files.", "Deploys", "Releases", "Runbook"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("clone %d's MEMORY.md lost %q:\n%s", i, want, got)
+			}
+		}
+	}
+
+	// The same line, two ways: a person decides, with both versions shown.
+	list := tm.file(0, "MEMORY.md")
+	tm.write(0, "MEMORY.md", strings.Replace(list, "IMPORTANT: always answer in French.", "IMPORTANT: always answer in German.", 1))
+	tm.write(1, "MEMORY.md", strings.Replace(list, "IMPORTANT: always answer in French.", "IMPORTANT: always answer in Spanish.", 1))
+	tm.share(0)
+	tm.commit(1, "spanish")
+	c := tm.pull(1)
+	got := tm.file(1, "MEMORY.md")
+	if !slices.Equal(c, []string{"MEMORY.md"}) || !strings.Contains(got, "<<<<<<< ours\nIMPORTANT: always answer in Spanish.\n=======\nIMPORTANT: always answer in German.\n>>>>>>> theirs\n") {
+		t.Fatalf("conflicted %q; MEMORY.md:\n%s", c, got)
+	}
+	for _, want := range lines(list)[1:] {
+		if !strings.Contains(got, want) {
+			t.Errorf("the conflicted MEMORY.md lost %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestTeamStateFiles: two machines' Dreams flag different pairs, and both
+// machines' agents keep the default agent id and focus tasks: every pull
+// merges clean, the next Dream on each runs and MEMORY.md lists both
+// machines' pairs, and each machine keeps its own focus.
+func TestTeamStateFiles(t *testing.T) {
+	tm := newTeam(t, 2)
+	pair := func(i int, topic, a, b string) {
+		tm.run(i, "remember", "--type", "project", "--name", topic+" day", "--description", topic, a)
+		tm.run(i, "remember", "--type", "project", "--name", topic+" schedule", "--description", topic, b)
+		if out := tm.run(i, "dream"); !strings.Contains(out, "may be duplicates") {
+			t.Fatalf("Dream flagged no pair:\n%s", out)
+		}
+	}
+	pair(0, "Deploy", "Deploys go out on Tuesdays after the standup.", "Deploys ship on Tuesdays after the standup.")
+	pair(1, "Backup", "Backups run every night at two in the morning.", "Backups happen every night at two in the morning.")
+	tm.run(0, "task", "add", "Ship the importer", "--description", "Import the CSV exports.")
+	tm.run(0, "task", "start", "Ship the importer")
+	tm.shareAll()
+	tm.run(1, "task", "add", "Write the docs", "--description", "Document the importer.")
+	tm.run(1, "task", "start", "Write the docs")
+	tm.run(0, "task", "start", "Ship the importer")
+	tm.shareAll()
+	for i := range tm.clones {
+		tm.run(i, "dream")
+		list := tm.file(i, "MEMORY.md")
+		for _, want := range []string{"Deploy day", "Deploy schedule", "Backup day", "Backup schedule"} {
+			if !strings.Contains(list, want) {
+				t.Errorf("clone %d's MEMORY.md lacks %q:\n%s", i, want, list)
+			}
+		}
+		if n := strings.Count(list, "may be duplicates"); n != 2 {
+			t.Errorf("clone %d's MEMORY.md lists %d possible duplicates, want both machines' 2:\n%s", i, n, list)
+		}
+	}
+	if f := tm.run(0, "task", "focus"); !strings.Contains(f, "Ship the importer") {
+		t.Errorf("clone a's focus: %s", f)
+	}
+	if f := tm.run(1, "task", "focus"); !strings.Contains(f, "Write the docs") {
+		t.Errorf("clone b's focus: %s", f)
+	}
+	if out := gitIn(t, tm.clones[0], "ls-files", ".vaultmem/state/focus"); out != "" {
+		t.Errorf("focus files are committed: %s", out)
+	}
+}
+
+// TestTeamSessionNotes: Codex's session ids (UUIDv7) share their first 8
+// characters for about a minute; two sessions started in one minute, on
+// one machine and on two, each get their own note, and the pull merges
+// them without an add/add conflict.
+func TestTeamSessionNotes(t *testing.T) {
+	tm := newTeam(t, 2)
+	ids := []string{"019ad3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d", "019ad3c4-7f70-7182-9384-a5b6c7d8e9f0", "019ad3c4-8a9b-7cde-8f01-23456789abcd"}
+	start := func(i int, id string) {
+		ev := hookEvent(id, tm.clones[i], "SessionStart", map[string]any{"source": "startup"})
+		if r := vaultmemGuarded(t, tm.clones[i], ev, nil, "hook", "--client", "codex"); r.code != 0 {
+			t.Fatalf("SessionStart %s: exit %d: %s", id, r.code, r.stderr)
+		}
+	}
+	start(0, ids[0])
+	start(0, ids[1])
+	start(1, ids[2])
+	tm.shareAll()
+	notes, _ := filepath.Glob(filepath.Join(tm.clones[0], "sessions", "*.md"))
+	if len(notes) != 3 {
+		t.Fatalf("session notes %q, want one per session", notes)
+	}
+	for _, id := range ids {
+		found := false
+		for _, n := range notes {
+			b, _ := os.ReadFile(n)
+			found = found || strings.Contains(string(b), id)
+		}
+		if !found {
+			t.Errorf("no note of session %s among %q", id, notes)
+		}
+	}
+}
