@@ -118,7 +118,8 @@ var (
 	// ErrNotLesson: the note named is not a lesson.
 	ErrNotLesson = errors.New("lesson: not a lesson")
 	// ErrArchived: the lesson is archived (out of matching); a human may
-	// bring it back by removing archived: true from it.
+	// bring it back by removing archived from it and raising its strength
+	// (else the next decay archives it again).
 	ErrArchived = errors.New("lesson: archived")
 )
 

@@ -1,0 +1,134 @@
+package lesson
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/markdown"
+)
+
+// MergeRules are how git's merge driver combines two machines' changes to
+// a lesson note, with the default rules (see MergeRulesFor).
+var MergeRules = MergeRulesFor(DefaultRules())
+
+// MergeRulesFor are how git's merge driver combines two machines' changes
+// to a lesson note whose strength follows rules (see markdown.MergeRules):
+// the History is append-only; application counts add up both sides'
+// changes; last_applied and decayed take the later day, created the
+// earlier, archived the earlier; and the strength is not merged but
+// computed again from the merged History (Rules.Strength) for the later
+// of both sides' days (decayed, last_applied, the last entry), so that the
+// merge gives the same value on every machine, whatever its clock, and a
+// day's decay on two machines counts once. A strength a person wrote on
+// one side that its History does not give is recorded first, as a "set by
+// hand" entry, and kept. An archived day one side's decay wrote is
+// dropped and computed again from the merged History (an outcome on the
+// other side may have kept the lesson alive); one a person wrote is kept.
+func MergeRulesFor(rules Rules) markdown.MergeRules {
+	rules, err := rules.Check()
+	if err != nil {
+		rules = DefaultRules() // Check refuses only what a config check refused first
+	}
+	return markdown.MergeRules{AppendOnly: []string{HistoryHeading}, Counts: []string{KeyApplications},
+		Later: []string{KeyLastApplied, decayedKey, "updated"}, Earlier: []string{"created", KeyArchived},
+		Settle: []func(base, ours, theirs *markdown.Note) markdown.Settlement{rules.settle},
+		Finish: []func(p string, merged []byte) ([]byte, error){rules.finish}}
+}
+
+// settle records each side's hand edit of strength in the History and
+// keeps the strength key from clashing when both sides changed it (finish
+// computes it); it drops an archived day a side's decay wrote, for finish
+// to compute again.
+func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
+	if ours.Type() != Type || theirs.Type() != Type {
+		return markdown.Settlement{}
+	}
+	st := markdown.Settlement{Section: HistoryHeading}
+	timed := false // a side has a day to compute its strength for
+	for _, n := range []*markdown.Note{ours, theirs} {
+		led := ReadLedger(n)
+		timed = timed || !cacheDay(n, led).IsZero()
+		if _, line, ok := r.handEdit(n, led, time.Time{}); ok && !recorded(line, st.Entries, ours, theirs) {
+			st.Entries = append(st.Entries, line)
+		}
+	}
+	bs, os, ts := scalar(base, KeyStrength), scalar(ours, KeyStrength), scalar(theirs, KeyStrength)
+	if timed && os != bs && ts != bs && os != ts {
+		// finish computes it; without a day to compute for, a person decides
+		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyStrength, Value: ours.Frontmatter.Value(KeyStrength)})
+	}
+	drop := false
+	for _, n := range []*markdown.Note{ours, theirs} {
+		a := scalar(n, KeyArchived)
+		if a == "" || a == scalar(base, KeyArchived) {
+			continue
+		}
+		led := ReadLedger(n)
+		if on := r.Strength(led, cacheDay(n, led)).ArchivedOn; !on.IsZero() && on.Format(DateLayout) == a {
+			drop = true // written by decay
+		} else {
+			return st // a person's, or an older note's true: kept (the earlier when both wrote one)
+		}
+	}
+	if drop {
+		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyArchived})
+	}
+	return st
+}
+
+// recorded reports whether History line is among entries or in the
+// History of ours or theirs already (a writer recorded the same edit).
+func recorded(line string, entries []string, ours, theirs *markdown.Note) bool {
+	if slices.Contains(entries, line) {
+		return true
+	}
+	for _, n := range []*markdown.Note{ours, theirs} {
+		if sec, ok := markdown.Section(n, HistoryHeading); ok && slices.Contains(strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n"), line) {
+			return true
+		}
+	}
+	return false
+}
+
+// scalar is the text of frontmatter key in n; "" when it has none.
+func scalar(n *markdown.Note, key string) string {
+	if n == nil {
+		return ""
+	}
+	s, _ := n.Frontmatter.String(key)
+	return strings.TrimSpace(s)
+}
+
+// finish computes the merged lesson note's strength (and archived day)
+// from its merged History, for the later of both sides' days.
+func (r Rules) finish(p string, merged []byte) ([]byte, error) {
+	n := markdown.Parse(p, merged)
+	if n.Type() != Type {
+		return merged, nil
+	}
+	v, ok := n.Frontmatter.String(KeyStrength)
+	written, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if ok && (err != nil || math.IsNaN(written)) {
+		return merged, nil // broken by hand: Read reports it, nobody computes over it
+	}
+	led := ReadLedger(n)
+	day := cacheDay(n, led)
+	if day.IsZero() {
+		return merged, nil // no day to compute for
+	}
+	c := r.Strength(led, day)
+	var kv []any
+	if !ok || round(written) != c.Strength {
+		kv = append(kv, KeyStrength, c.Strength)
+	}
+	if !c.ArchivedOn.IsZero() && n.Frontmatter.Value(KeyArchived) == nil {
+		kv = append(kv, KeyArchived, markdown.FromJSON(c.ArchivedOn.Format(DateLayout)))
+	}
+	if len(kv) == 0 {
+		return merged, nil
+	}
+	return markdown.SetFrontmatterKeys(p, merged, kv...)
+}
