@@ -155,4 +155,3 @@ func Read(n *markdown.Note) Lesson {
 // TextOf is the body of lesson note n without its History section: what
 // the lesson says, for matching.
 func TextOf(n *markdown.Note) string { return markdown.WithoutSection(n, HistoryHeading) }
-
