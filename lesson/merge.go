@@ -47,18 +47,28 @@ func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
 		return markdown.Settlement{}
 	}
 	st := markdown.Settlement{Section: HistoryHeading}
-	timed := false // a side has a day to compute its strength for
+	// The merged ledger: ours, what theirs added to base's History, and
+	// each side's hand edit; computed for the later side's day.
+	led, theirLed, baseLed := ReadLedger(ours), ReadLedger(theirs), ReadLedger(base)
+	day := later(cacheDay(ours, led), cacheDay(theirs, theirLed))
+	led.Entries = slices.Concat(led.Entries, added(baseLed.Entries, theirLed.Entries))
+	led.LastApplied = later(led.LastApplied, theirLed.LastApplied)
+	if led.Created.IsZero() || !theirLed.Created.IsZero() && theirLed.Created.Before(led.Created) {
+		led.Created = theirLed.Created
+	}
 	for _, n := range []*markdown.Note{ours, theirs} {
-		led := ReadLedger(n)
-		timed = timed || !cacheDay(n, led).IsZero()
-		if _, line, ok := r.handEdit(n, led, time.Time{}); ok && !recorded(line, st.Entries, ours, theirs) {
+		e, line, ok := r.handEdit(n, ReadLedger(n), time.Time{})
+		if ok && !recorded(line, st.Entries, ours, theirs) {
 			st.Entries = append(st.Entries, line)
+			led.Entries = append(led.Entries, e)
 		}
 	}
 	bs, os, ts := scalar(base, KeyStrength), scalar(ours, KeyStrength), scalar(theirs, KeyStrength)
-	if timed && os != bs && ts != bs && os != ts {
-		// finish computes it; without a day to compute for, a person decides
-		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyStrength, Value: ours.Frontmatter.Value(KeyStrength)})
+	if !day.IsZero() && os != bs && ts != bs && os != ts {
+		// Computed here too, so that the strength is right also when the
+		// merge is not clean (finish runs on clean merges only); without
+		// a day to compute for, the clash is a person's to decide.
+		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyStrength, Value: r.Strength(led, day).Strength})
 	}
 	drop := false
 	for _, n := range []*markdown.Note{ours, theirs} {
@@ -77,6 +87,32 @@ func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
 		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyArchived})
 	}
 	return st
+}
+
+// later is the later of two days (zero is earliest).
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// added are the entries of side that base lacks (each entry counted: an
+// entry twice in side and once in base is added once).
+func added(base, side []Entry) []Entry {
+	have := map[Entry]int{}
+	for _, e := range base {
+		have[e]++
+	}
+	var out []Entry
+	for _, e := range side {
+		if have[e] > 0 {
+			have[e]--
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // recorded reports whether History line is among entries or in the

@@ -182,7 +182,8 @@ func TestMergeHandEdit(t *testing.T) {
 	}
 }
 
-// TestMergeOutcomesAddUp: outcomes on two machines both count.
+// TestMergeOutcomesAddUp: outcomes on two machines both count, also in
+// a merge with a conflict elsewhere.
 func TestMergeOutcomesAddUp(t *testing.T) {
 	a, b, one := machine(t, baseNote), machine(t, baseNote), machine(t, baseNote)
 	a.outcome("2026-09-20 10:00", true)
@@ -192,6 +193,14 @@ func TestMergeOutcomesAddUp(t *testing.T) {
 	const want = `strength 0.45, applications 2, archived ""`
 	if got := merge(t, baseNote, a.read(notePath), b.read(notePath)); state(got) != want || state(one.read(notePath)) != want {
 		t.Errorf("merged %s, one machine %s, want %s:\n%s", state(got), state(one.read(notePath)), want, got)
+	}
+	// The body changed both ways as well: a conflict for a person, and
+	// the strength already right (no later writer takes it for a hand edit).
+	A := strings.Replace(a.read(notePath), "starts empty.", "starts empty now.", 1)
+	B := strings.Replace(b.read(notePath), "starts empty.", "starts empty later.", 1)
+	got, clean, err := markdown.MergeNote(notePath, []byte(baseNote), []byte(A), []byte(B), gitMerge, lesson.MergeRules)
+	if err != nil || clean || !strings.Contains(string(got), "<<<<<<< ours") || !strings.Contains(string(got), "strength: 0.45\n") {
+		t.Errorf("a conflicted merge: clean %v, err %v:\n%s", clean, err, got)
 	}
 }
 
@@ -216,5 +225,49 @@ func TestOlderHistory(t *testing.T) {
 	if got := f.read(notePath); !strings.HasSuffix(got, "- 2026-10-07 04:00 set by hand: 0.523 → 0.7\n- 2026-10-07 10:00 failure: 0.7 → 0.6\n") ||
 		!strings.Contains(got, "strength: 0.6\n") {
 		t.Errorf("a note whose History does not give its strength:\n%s", got)
+	}
+}
+
+// BenchmarkMergeLessonHistory is one call of the note merge driver
+// (markdown.MergeNote with the lesson rules and git merge-file) on a
+// lesson whose History has 1,000 entries, each side adding a few: two
+// outcomes on one machine, an outcome and a decay on the other.
+func BenchmarkMergeLessonHistory(b *testing.B) {
+	var h strings.Builder
+	at := time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)
+	h.WriteString("- " + at.Format(lesson.HistoryTimeLayout) + " created at 0.5\n")
+	for i := 1; i < 1000; i++ {
+		at = at.Add(time.Duration(1+i%53) * 11 * time.Hour)
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&h, "- %s failure: 0.5 → 0.4 (episode [[Task %d]])\n", at.Format(lesson.HistoryTimeLayout), i)
+		case 4:
+			fmt.Fprintf(&h, "- %s decayed: 0.5 → 0.49 (2 days unused past 30)\n", at.Format(lesson.HistoryTimeLayout))
+		default:
+			fmt.Fprintf(&h, "- %s success: 0.5 → 0.55 (episode [[Task %d]])\n", at.Format(lesson.HistoryTimeLayout), i)
+		}
+	}
+	last := at.Format(lesson.DateLayout)
+	base := "---\ntype: lesson\nname: Run migrations first\ntrigger: integration tests\nstrength: 0.5\napplication_count: 800\n" +
+		"last_applied: " + last + "\ncreated: 2024-01-01\n---\n\nThe test database starts empty.\n\n## History\n\n" + h.String()
+	// The strength written is what the History computes, as a writer leaves it.
+	n := markdown.Parse(notePath, []byte(base))
+	base = strings.Replace(base, "strength: 0.5\n", fmt.Sprintf("strength: %v\n", lesson.DefaultRules().Strength(lesson.ReadLedger(n), at).Strength), 1)
+	side := func(lines ...string) string {
+		s := base
+		for _, l := range lines {
+			s += "- " + at.AddDate(0, 0, 40).Format(lesson.DateLayout) + " " + l + "\n"
+		}
+		return strings.Replace(strings.Replace(s, "strength: ", "strength: 0.1", 1), "application_count: 800", "application_count: 802", 1)
+	}
+	ours := side("10:00 success: 0.5 → 0.55", "11:00 success: 0.55 → 0.6")
+	theirs := strings.Replace(side("10:30 failure: 0.5 → 0.4", "12:00 decayed: 0.4 → 0.39 (1 days unused past 30)"),
+		"last_applied: ", "decayed: "+at.AddDate(0, 0, 41).Format(lesson.DateLayout)+"\nlast_applied: ", 1)
+	b.ResetTimer()
+	for b.Loop() {
+		got, clean, err := markdown.MergeNote(notePath, []byte(base), []byte(ours), []byte(theirs), gitMerge, lesson.MergeRules)
+		if err != nil || !clean || strings.Count(string(got), "\n- ") != 1004 {
+			b.Fatalf("clean %v, err %v, %d entries", clean, err, strings.Count(string(got), "\n- "))
+		}
 	}
 }
