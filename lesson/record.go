@@ -304,8 +304,8 @@ func cacheDay(n *markdown.Note, rec Ledger) time.Time {
 // day it was written for (a person edited it in Obsidian, or the note is
 // older than the record: hand-written, or decayed a day at a time): timed
 // at that day, after every entry of n, so that what follows starts from
-// it; at fallback when n has no day at all (no entry is timed then when
-// fallback is zero). ok is false when the record computes to it, or when
+// it; a minute before fallback (the writer's time) when n has no day at
+// all (no entry is made then when fallback is zero). ok is false when the record computes to it, or when
 // n has no strength written (or a broken one: a problem Read reports).
 func (r Rules) handEdit(n *markdown.Note, rec Ledger, fallback time.Time) (Entry, string, bool) {
 	v, ok := n.Frontmatter.String(KeyStrength)
@@ -318,9 +318,12 @@ func (r Rules) handEdit(n *markdown.Note, rec Ledger, fallback time.Time) (Entry
 	}
 	day := cacheDay(n, rec)
 	if day.IsZero() {
-		if day = fallback; day.IsZero() {
+		if fallback.IsZero() {
 			return Entry{}, "", false
 		}
+		// A minute before the writer's own entry, which a person's value
+		// of the same minute would otherwise override.
+		day = fallback.Add(-time.Minute)
 	}
 	computed := r.Strength(rec, day).Strength
 	if round(written) == computed {

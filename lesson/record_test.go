@@ -1,6 +1,7 @@
 package lesson_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -142,6 +143,37 @@ func TestStrengthOrderFree(t *testing.T) {
 			if got != want {
 				t.Fatalf("trial %d: %+v from\n%s\nwant %+v from\n%s", trial, got, strings.Join(mixed, "\n"), want, strings.Join(lines, "\n"))
 			}
+		}
+	}
+}
+
+// TestHandEditWithoutDates: a lesson with no History and no day (written
+// by hand) keeps its strength through an outcome: the set-by-hand line
+// goes a minute before the outcome's, which counts on top of it.
+func TestHandEditWithoutDates(t *testing.T) {
+	f := machine(t, "---\ntype: lesson\ntrigger: deploy\nstrength: 0.8\n---\n\nBody.\n")
+	f.outcome("2026-11-23 10:00", true)
+	if got := f.read(notePath); !strings.Contains(got, "strength: 0.85\n") ||
+		!strings.HasSuffix(got, "## History\n\n- 2026-11-23 09:59 set by hand: 0.5 → 0.8\n- 2026-11-23 10:00 success: 0.8 → 0.85\n") {
+		t.Errorf("note:\n%s", got)
+	}
+}
+
+// TestArchivedEitherType: a lesson archived with a date (as vaultmem
+// writes it now) and one with true (as it wrote it before) are both
+// archived: out of matching, refused an outcome, left alone by decay.
+func TestArchivedEitherType(t *testing.T) {
+	for _, v := range []string{"2026-10-06", "true"} {
+		note := "---\ntype: lesson\ntrigger: deploy\nstrength: 0.15\ncreated: 2026-01-01\narchived: " + v + "\n---\n"
+		f := machine(t, note)
+		if got := f.match(lesson.Situation{Text: "deploy"}); len(got.Lessons) != 0 {
+			t.Errorf("archived: %s: matched %+v", v, got.Lessons)
+		}
+		if _, err := f.s.Outcome(f.ctx, lesson.Outcome{Lesson: notePath, Success: true}); !errors.Is(err, lesson.ErrArchived) {
+			t.Errorf("archived: %s: outcome error %v, want ErrArchived", v, err)
+		}
+		if ds, _, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil || len(ds) != 0 || f.read(notePath) != note {
+			t.Errorf("archived: %s: decayed %+v, %v:\n%s", v, ds, err, f.read(notePath))
 		}
 	}
 }
