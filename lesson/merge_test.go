@@ -3,6 +3,8 @@ package lesson_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -270,4 +272,93 @@ func BenchmarkMergeLessonHistory(b *testing.B) {
 			b.Fatalf("clean %v, err %v, %d entries", clean, err, strings.Count(string(got), "\n- "))
 		}
 	}
+}
+
+// TestMergeOrderFree: N machines' notes of one lesson (outcomes and
+// decays at random times on each, each note's strength what its own
+// History computes), merged by the note driver in any order, give the
+// strength the union of their Histories computes for the latest of their
+// days, and the sum of their applications.
+func TestMergeOrderFree(t *testing.T) {
+	rules := lesson.DefaultRules()
+	rng := rand.New(rand.NewPCG(38, 9))
+	const created = "- 2026-01-01 09:00 created at 0.5\n"
+	base := "---\ntype: lesson\ntrigger: deploy\nstrength: 0.5\napplication_count: 0\ncreated: 2026-01-01\n---\n\nBody.\n\n## History\n\n" + created
+	for trial := range 12 {
+		var notes []string
+		all, apps, latest := created, 0, time.Time{}
+		for m := range 2 + rng.IntN(3) {
+			var lines []string
+			lastApplied, decayed := "", ""
+			n := 0
+			for range 1 + rng.IntN(5) {
+				at := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC).AddDate(0, 0, rng.IntN(200)).Add(time.Duration(rng.IntN(600)) * time.Minute)
+				stamp := at.Format(lesson.HistoryTimeLayout)
+				switch rng.IntN(3) {
+				case 0:
+					lines = append(lines, fmt.Sprintf("- %s success: 0 → 0 (machine %d)\n", stamp, m))
+					n, lastApplied = n+1, max(lastApplied, stamp[:10])
+				case 1:
+					lines = append(lines, fmt.Sprintf("- %s failure: 0 → 0 (machine %d)\n", stamp, m))
+					n, lastApplied = n+1, max(lastApplied, stamp[:10])
+				default:
+					lines = append(lines, fmt.Sprintf("- %s decayed: 0 → 0 (machine %d)\n", stamp, m))
+					decayed = max(decayed, stamp[:10])
+				}
+			}
+			slices.Sort(lines) // a machine appends in time order
+			history := created + strings.Join(lines, "")
+			front := fmt.Sprintf("application_count: %d\n", n)
+			if lastApplied != "" {
+				front += "last_applied: " + lastApplied + "\n"
+			}
+			if decayed != "" {
+				front += "decayed: " + decayed + "\n"
+			}
+			note := strings.Replace(base, created, history, 1)
+			note = strings.Replace(note, "application_count: 0\n", front, 1)
+			p := markdown.Parse(notePath, []byte(note))
+			led := lesson.ReadLedger(p)
+			day := latestDay(led, lastApplied, decayed)
+			c := rules.Strength(led, day)
+			note = strings.Replace(note, "strength: 0.5\n", fmt.Sprintf("strength: %v\n", c.Strength), 1)
+			if !c.ArchivedOn.IsZero() {
+				note = strings.Replace(note, "created: 2026-01-01\n", "created: 2026-01-01\narchived: "+c.ArchivedOn.Format(lesson.DateLayout)+"\n", 1)
+			}
+			notes = append(notes, note)
+			all += strings.Join(lines, "")
+			apps += n
+			if day.After(latest) {
+				latest = day
+			}
+		}
+		want := rules.Strength(lesson.Ledger{Entries: lesson.ParseHistory(all), Created: day("2026-01-01")}, latest).Strength
+		for range 3 {
+			rng.Shuffle(len(notes), func(i, j int) { notes[i], notes[j] = notes[j], notes[i] })
+			got := notes[0]
+			for _, n := range notes[1:] {
+				got = merge(t, base, got, n)
+			}
+			l := lesson.Read(markdown.Parse(notePath, []byte(got)))
+			if l.Strength != want || l.Applications != apps {
+				t.Fatalf("trial %d: strength %v, applications %d; want %v, %d:\n%s", trial, l.Strength, l.Applications, want, apps, got)
+			}
+		}
+	}
+}
+
+// latestDay is the latest of a ledger's entries' days and the days given.
+func latestDay(led lesson.Ledger, days ...string) time.Time {
+	var out time.Time
+	for _, e := range led.Entries {
+		if d := day(e.Time.Format(lesson.DateLayout)); d.After(out) {
+			out = d
+		}
+	}
+	for _, s := range days {
+		if s != "" && day(s).After(out) {
+			out = day(s)
+		}
+	}
+	return out
 }
