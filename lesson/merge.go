@@ -38,46 +38,53 @@ func MergeRulesFor(rules Rules) markdown.MergeRules {
 		Finish: []func(p string, merged []byte) ([]byte, error){rules.finish}}
 }
 
-// settle records each side's hand edit of strength in the History and
-// keeps the strength key from clashing when both sides changed it (finish
-// computes it); it drops an archived day a side's decay wrote, for finish
-// to compute again.
+// settle records each side's hand edit of strength in the History; when
+// both sides changed the strength it settles it to the strength of the
+// merged ledger (both Histories and the hand edits), which finish computes
+// again on a clean merge; it drops an archived day a side's decay wrote,
+// for finish to compute again from the merged History.
 func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
 	if ours.Type() != Type || theirs.Type() != Type {
 		return markdown.Settlement{}
 	}
 	st := markdown.Settlement{Section: HistoryHeading}
+	ourLed, theirLed := ReadLedger(ours), ReadLedger(theirs)
 	// The merged ledger: ours, what theirs added to base's History, and
 	// each side's hand edit; computed for the later side's day.
-	led, theirLed, baseLed := ReadLedger(ours), ReadLedger(theirs), ReadLedger(base)
-	day := later(cacheDay(ours, led), cacheDay(theirs, theirLed))
-	led.Entries = slices.Concat(led.Entries, added(baseLed.Entries, theirLed.Entries))
-	led.LastApplied = later(led.LastApplied, theirLed.LastApplied)
+	led := ourLed
+	led.Entries = slices.Concat(ourLed.Entries, added(ReadLedger(base).Entries, theirLed.Entries))
+	led.LastApplied = later(ourLed.LastApplied, theirLed.LastApplied)
 	if led.Created.IsZero() || !theirLed.Created.IsZero() && theirLed.Created.Before(led.Created) {
 		led.Created = theirLed.Created
 	}
-	for _, n := range []*markdown.Note{ours, theirs} {
-		e, line, ok := r.handEdit(n, ReadLedger(n), time.Time{})
+	day := later(cacheDay(ours, ourLed), cacheDay(theirs, theirLed))
+	for _, side := range []struct {
+		n   *markdown.Note
+		led Ledger
+	}{{ours, ourLed}, {theirs, theirLed}} {
+		e, line, ok := r.handEdit(side.n, side.led, time.Time{})
 		if ok && !recorded(line, st.Entries, ours, theirs) {
 			st.Entries = append(st.Entries, line)
 			led.Entries = append(led.Entries, e)
 		}
 	}
-	bs, os, ts := scalar(base, KeyStrength), scalar(ours, KeyStrength), scalar(theirs, KeyStrength)
-	if !day.IsZero() && os != bs && ts != bs && os != ts {
+	bs, us, ts := scalar(base, KeyStrength), scalar(ours, KeyStrength), scalar(theirs, KeyStrength)
+	if !day.IsZero() && us != bs && ts != bs && us != ts {
 		// Computed here too, so that the strength is right also when the
 		// merge is not clean (finish runs on clean merges only); without
 		// a day to compute for, the clash is a person's to decide.
 		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyStrength, Value: r.Strength(led, day).Strength})
 	}
 	drop := false
-	for _, n := range []*markdown.Note{ours, theirs} {
-		a := scalar(n, KeyArchived)
+	for _, side := range []struct {
+		n   *markdown.Note
+		led Ledger
+	}{{ours, ourLed}, {theirs, theirLed}} {
+		a := scalar(side.n, KeyArchived)
 		if a == "" || a == scalar(base, KeyArchived) {
 			continue
 		}
-		led := ReadLedger(n)
-		if on := r.Strength(led, cacheDay(n, led)).ArchivedOn; !on.IsZero() && on.Format(DateLayout) == a {
+		if on := r.Strength(side.led, cacheDay(side.n, side.led)).ArchivedOn; !on.IsZero() && on.Format(DateLayout) == a {
 			drop = true // written by decay
 		} else {
 			return st // a person's, or an older note's true: kept (the earlier when both wrote one)
