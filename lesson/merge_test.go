@@ -362,3 +362,24 @@ func latestDay(led lesson.Ledger, days ...string) time.Time {
 	}
 	return out
 }
+
+// TestMergeOlderNote: a note whose History does not give its strength,
+// written on two machines (each records the same set-by-hand line first),
+// merges to what one machine gives.
+func TestMergeOlderNote(t *testing.T) {
+	older := "---\ntype: lesson\ntrigger: integration tests\nstrength: 0.7\napplication_count: 1\ncreated: 2026-09-01\n" +
+		"last_applied: 2026-09-02\ndecayed: 2026-10-07\n---\n\n## History\n\n- 2026-09-01 10:00 created at 0.5\n" +
+		"- 2026-09-02 10:00 success: 0.5 → 0.55\n- 2026-10-07 04:00 decayed: 0.55 → 0.523 (5 days unused past 30)\n"
+	a, b, one := machine(t, older), machine(t, older), machine(t, older)
+	a.outcome("2026-10-08 10:00", false)
+	b.decay("2026-10-09 04:00")
+	one.outcome("2026-10-08 10:00", false)
+	one.decay("2026-10-09 04:00")
+	// 0.7 × 0.99 (10-08) − 0.1; no decay on 10-09, a day after the failure.
+	const want = `strength 0.593, applications 2, archived ""`
+	for _, got := range []string{merge(t, older, a.read(notePath), b.read(notePath)), merge(t, older, b.read(notePath), a.read(notePath))} {
+		if state(got) != want || state(one.read(notePath)) != want {
+			t.Errorf("merged %s, one machine %s, want %s:\n%s\none machine:\n%s", state(got), state(one.read(notePath)), want, got, one.read(notePath))
+		}
+	}
+}
