@@ -39,9 +39,9 @@ type Skip struct {
 // nothing more. A lesson that falls below ArchiveBelow is archived
 // (archived: the day decay took it below; kept as a note, out of
 // matching). A strength a person wrote that the ledger does not give is
-// recorded first (a "set by hand" line) and decays from there. Pinned, archived and proposed lessons (status:
-// proposed, not yet accepted) are left alone. A
-// lesson due to decay whose trigger or strength is broken (no words,
+// recorded first (a "set by hand" line) and decays from there. Pinned,
+// archived and proposed lessons (status: proposed, not yet accepted) are
+// left alone. A lesson due to decay whose trigger or strength is broken (no words,
 // tool:NAME or glob as its trigger, say a map, a nested list or an empty
 // string; a strength that is not a number in 0..1) is neither rewritten
 // nor archived: it is returned among the skipped, with its file and line.

@@ -281,9 +281,10 @@ func (r Rules) Strength(rec Ledger, day time.Time) Computed {
 }
 
 // cacheDay is the day lesson note n's written strength was computed for:
-// the latest of its decayed, last_applied and created days and of its
-// History's entries (every writer writes one of them with the strength);
-// zero when it has none.
+// the latest of its decayed, last_applied and created days and of the
+// days of the History entries the computation reads (every writer writes
+// one of them with the strength; a decay line's time is the clock's, while
+// decayed is the day decay computed for); zero when it has none.
 func cacheDay(n *markdown.Note, rec Ledger) time.Time {
 	day := rec.Created
 	for _, t := range []time.Time{frontDay(n, decayedKey), rec.LastApplied} {
@@ -292,7 +293,7 @@ func cacheDay(n *markdown.Note, rec Ledger) time.Time {
 		}
 	}
 	for _, e := range rec.Entries {
-		if t := fromDay(dayOf(e.Time)); t.After(day) {
+		if t := fromDay(dayOf(e.Time)); e.Kind != EntryOther && t.After(day) {
 			day = t
 		}
 	}

@@ -177,3 +177,20 @@ func TestArchivedEitherType(t *testing.T) {
 		}
 	}
 }
+
+// TestDecayForAnotherDay: decay for a day other than the clock's (lesson
+// decay --today) computes for that day; the line's time is the clock's,
+// and the next write takes no hand edit from it.
+func TestDecayForAnotherDay(t *testing.T) {
+	f := machine(t, baseNote)
+	f.at("2026-11-30 08:00")
+	if _, _, err := f.s.Decay(f.ctx, "2026-11-23", false); err != nil {
+		t.Fatal(err)
+	}
+	f.outcome("2026-11-30 09:00", true)
+	// 0.5 × 0.99^52 on 11-30 = 0.2965, + 0.05.
+	if got := f.read(notePath); strings.Contains(got, "set by hand") || !strings.Contains(got, "strength: 0.3465\n") ||
+		!strings.Contains(got, "decayed: 0.5 → 0.3181 (45 days unused past 30)") {
+		t.Errorf("note:\n%s", got)
+	}
+}
