@@ -3,15 +3,14 @@ package lesson
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// decayedKey records the day decay last ran on a lesson, which makes decay
-// idempotent by date.
+// decayedKey records the day decay last computed a lesson's strength for
+// (see cacheDay).
 const decayedKey = "decayed"
 
 // Decay is one lesson's decay.
@@ -32,14 +31,17 @@ type Skip struct {
 	Reason string `json:"reason"`
 }
 
-// Decay weakens the lessons unused for longer than the rule allows: ×0.99
-// (DecayPerDay) for each day past DecayAfterDays since last_applied (or
-// created, for a lesson never applied), counted from the last day decay
-// ran on it, so that running it twice on one day changes nothing. A lesson
-// that falls below ArchiveBelow is archived (archived: true; kept as a
-// note, out of matching). Pinned, archived and proposed lessons (status:
-// proposed, not yet accepted) are left alone. A
-// lesson due to decay whose trigger or strength is broken (no words,
+// Decay writes today's strength of the lessons unused for longer than the
+// rule allows, as their ledger computes it (Rules.Strength): ×0.99
+// (DecayPerDay) for each day past DecayAfterDays since the last
+// application (or creation). The strength is a function of the dates, not
+// of the runs: running it twice on one day, or on two machines, changes
+// nothing more. A lesson that falls below ArchiveBelow is archived
+// (archived: the day decay took it below; kept as a note, out of
+// matching). A strength a person wrote that the ledger does not give is
+// recorded first (a "set by hand" line) and decays from there. Pinned,
+// archived and proposed lessons (status: proposed, not yet accepted) are
+// left alone. A lesson due to decay whose trigger or strength is broken (no words,
 // tool:NAME or glob as its trigger, say a map, a nested list or an empty
 // string; a strength that is not a number in 0..1) is neither rewritten
 // nor archived: it is returned among the skipped, with its file and line.
@@ -73,7 +75,9 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 				return n.Content, nil
 			}
 			lf := Read(n)
-			days := s.unusedDays(n, lf, day)
+			led := ReadLedger(n)
+			from := cacheDay(n, led)
+			days := s.unusedDays(led, from, day)
 			if days <= 0 {
 				return n.Content, nil
 			}
@@ -81,19 +85,25 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 				skip = &Skip{Path: l.Path, Line: pr.Line, Reason: pr.Message + "; not decayed until it is fixed"}
 				return n.Content, nil
 			}
-			d = Decay{Path: l.Path, Name: lf.Name, Before: lf.Strength, After: s.rules.Decayed(lf.Strength, days), Days: days}
-			d.Archived = d.After < s.rules.ArchiveBelow
+			at := s.now()
+			content := n.Content
+			if e, line, ok := s.rules.handEdit(n, led, at); ok {
+				content = markdown.AppendToSection(content, HistoryHeading, line)
+				led.Entries = append(led.Entries, e)
+			}
+			c := s.rules.Strength(led, day)
+			d = Decay{Path: l.Path, Name: lf.Name, Before: lf.Strength, After: c.Strength, Days: days, Archived: !c.ArchivedOn.IsZero()}
 			what := fmt.Sprintf("decayed: %s → %s (%d days unused past %d)", num(d.Before), num(d.After), days, s.rules.DecayAfterDays)
 			kv := []any{KeyStrength, d.After, decayedKey, markdown.FromJSON(today)}
 			if d.Archived {
 				what += fmt.Sprintf("; archived (below %s)", num(s.rules.ArchiveBelow))
-				kv = append(kv, "archived", true)
+				kv = append(kv, KeyArchived, markdown.FromJSON(c.ArchivedOn.Format(DateLayout)))
 			}
-			next, err := markdown.SetFrontmatterKeys(l.Path, n.Content, kv...)
+			next, err := markdown.SetFrontmatterKeys(l.Path, content, kv...)
 			if err != nil {
 				return nil, err
 			}
-			return markdown.AppendToSection(next, HistoryHeading, historyLine(s.now(), what, "")), nil
+			return markdown.AppendToSection(next, HistoryHeading, historyLine(at, what, "")), nil
 		}
 		if dryRun {
 			b, _, err := s.w.Read(l.Path)
@@ -120,30 +130,16 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 	return out, skipped, s.refresh(ctx, written...)
 }
 
-// unusedDays is how many days of decay lesson note n owes on day: the days
-// past the grace period since it was last applied (or created), not
-// counting those decay already took.
-func (s *Store) unusedDays(n *markdown.Note, l Lesson, day time.Time) int {
-	date := func(key string) (time.Time, bool) {
-		v, ok := n.Frontmatter.String(key)
-		if !ok {
-			return time.Time{}, false
-		}
-		t, err := time.Parse(DateLayout, strings.TrimSpace(v))
-		return t, err == nil
-	}
-	ref, ok := time.Time{}, false
-	if t, err := time.Parse(DateLayout, l.LastApplied); err == nil {
-		ref, ok = t, true
-	} else {
-		ref, ok = date("created")
-	}
-	if !ok {
+// unusedDays is how many days of decay a lesson whose ledger is led owes
+// on day when its strength was last computed for from: the days past
+// DecayAfterDays since its last application (or creation), not counting
+// those up to from, whose decay its strength holds. Pinned and proposed
+// lessons owe none.
+func (s *Store) unusedDays(led Ledger, from, day time.Time) int {
+	last := s.rules.Strength(led, from).LastUse
+	if led.Still || last.IsZero() {
 		return 0 // no day to count from
 	}
-	from := ref.AddDate(0, 0, s.rules.DecayAfterDays)
-	if t, ok := date(decayedKey); ok && t.After(from) {
-		from = t
-	}
-	return int(day.Sub(from).Hours() / 24)
+	start := max(dayOf(from), dayOf(last)+s.rules.DecayAfterDays)
+	return dayOf(day) - start
 }

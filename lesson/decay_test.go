@@ -43,7 +43,7 @@ func TestDecayBrokenTrigger(t *testing.T) {
 					if len(ds) != 1 || ds[0].Path != p || !ds[0].Archived || len(skipped) != 0 {
 						t.Errorf("dry run %v: decayed %+v, skipped %+v; want %s archived", dry, ds, skipped, p)
 					}
-					if !dry && !strings.Contains(got, "archived: true\n") {
+					if !dry && !strings.Contains(got, "archived: 2026-10-06\n") {
 						t.Errorf("%s was not archived:\n%s", p, got)
 					}
 					continue

@@ -9,9 +9,15 @@
 // learned router (package lesson/router), which reranks only when switched
 // on.
 //
+// A lesson's strength is a function of its record (its History's dated
+// entries, its last application) and the day (Rules.Strength, see
+// record.go): the frontmatter's strength is a cache of it that every
+// writer, and git's merge driver (MergeRules), computes again rather than
+// adds to, so that machines decaying the same lesson on the same day agree.
 // Every write goes through the vault's Writer, compare-before-write and
 // locked: concurrent outcomes from many processes are all applied, and a
-// human's edit of strength wins (the next outcome starts from it).
+// human's edit of strength wins (recorded as "set by hand", the next
+// outcome starts from it).
 //
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
@@ -118,7 +124,8 @@ var (
 	// ErrNotLesson: the note named is not a lesson.
 	ErrNotLesson = errors.New("lesson: not a lesson")
 	// ErrArchived: the lesson is archived (out of matching); a human may
-	// bring it back by removing archived: true from it.
+	// bring it back by removing archived from it and raising its strength
+	// (else the next decay archives it again).
 	ErrArchived = errors.New("lesson: archived")
 )
 

@@ -61,8 +61,11 @@ type Applied struct {
 	History string `json:"history"`
 }
 
-// Outcome applies the strength rule to the lesson o names, starting from
-// the strength its note has now (a human's edit wins), bumps
+// Outcome applies the strength rule to the lesson o names: its strength is
+// computed again from its ledger with the outcome in it (see
+// Rules.Strength; the days it went unused decay it first), starting from
+// the strength its note has now when a person edited it (recorded as a
+// "set by hand" line before the outcome's), bumps
 // application_count and last_applied, appends a history line and logs the
 // record, o's situation and agent with their secrets masked. Errors: those
 // of Resolve; ErrArchived; an error naming the file and line when the
@@ -102,23 +105,37 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
 		l := Read(n)
 		if vault.IsArchived(n) {
-			return nil, fmt.Errorf("%s: %w (remove archived: true from it to use it again)", p, ErrArchived)
+			return nil, fmt.Errorf("%s: %w (remove archived from it and raise its strength to use it again)", p, ErrArchived)
 		}
 		for _, pr := range l.Problems {
 			if pr.Key == KeyStrength || pr.Key == KeyApplications {
 				return nil, fmt.Errorf("%s:%d: %s; fix it by hand first (the note is left as it is)", p, pr.Line, pr.Message)
 			}
 		}
-		after := s.rules.After(l.Strength, o.Success)
-		out = Applied{Path: p, Name: l.Name, Outcome: word, Before: l.Strength, After: after,
+		// The strength is computed from the note's ledger with this outcome
+		// in it; a strength a person wrote that the ledger does not give is
+		// recorded first (set by hand), so the outcome starts from it.
+		content, led := n.Content, ReadLedger(n)
+		if e, line, ok := s.rules.handEdit(n, led, at); ok {
+			content = markdown.AppendToSection(content, HistoryHeading, line)
+			led.Entries = append(led.Entries, e)
+		}
+		before := s.rules.Strength(led, at).Strength
+		kind := EntryFailure
+		if o.Success {
+			kind = EntrySuccess
+		}
+		led.Entries = append(led.Entries, Entry{Time: at, Kind: kind})
+		after := s.rules.Strength(led, at).Strength
+		out = Applied{Path: p, Name: l.Name, Outcome: word, Before: before, After: after,
 			Applications: l.Applications + 1, Flagged: s.rules.Flagged(after)}
 		domain = l.Domain
-		what := fmt.Sprintf("%s: %s → %s", word, num(l.Strength), num(after))
+		what := fmt.Sprintf("%s: %s → %s", word, num(before), num(after))
 		if out.Flagged {
 			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
 		}
 		out.History = historyLine(at, what, episode)
-		next, err := markdown.SetFrontmatterKeys(p, n.Content, KeyStrength, after, KeyApplications, out.Applications,
+		next, err := markdown.SetFrontmatterKeys(p, content, KeyStrength, after, KeyApplications, out.Applications,
 			KeyLastApplied, markdown.FromJSON(at.Format(DateLayout)))
 		if err != nil {
 			return nil, err

@@ -27,6 +27,9 @@ const (
 	KeyEpisodes     = "source_episodes"
 	KeyDerivedFrom  = "derived_from"
 	KeyVersion      = "version"
+	// KeyArchived is the day decay archived the lesson (YYYY-MM-DD, as
+	// memories have it); older notes have true, read alike.
+	KeyArchived = "archived"
 )
 
 // HistoryHeading is the section of a lesson note that gets one line per
@@ -152,9 +155,3 @@ func Read(n *markdown.Note) Lesson {
 // TextOf is the body of lesson note n without its History section: what
 // the lesson says, for matching.
 func TextOf(n *markdown.Note) string { return markdown.WithoutSection(n, HistoryHeading) }
-
-// MergeRules are how git's merge driver combines two machines' changes to
-// a lesson note (see markdown.MergeRules): the history is append-only,
-// application counts and strength add up both sides' changes.
-var MergeRules = markdown.MergeRules{AppendOnly: []string{HistoryHeading}, Counts: []string{KeyApplications},
-	Shares: []string{KeyStrength}, Later: []string{KeyLastApplied, "decayed", "updated"}, Earlier: []string{"created"}}

@@ -169,6 +169,9 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	}
 	at := s.now()
 	today := at.Format(DateLayout)
+	// The strength is its ledger's, like every writer's: one entry,
+	// "created at" the initial strength.
+	strength := s.rules.Strength(Ledger{Entries: []Entry{{Time: at, Kind: EntryCreated, Value: s.rules.Initial}}}, at).Strength
 	fields := []markdown.Field{{Key: "type", Value: "lesson"}, {Key: "name", Value: title}}
 	if l.Proposed {
 		fields = append(fields, markdown.Field{Key: "status", Value: vault.StatusProposed})
@@ -178,7 +181,7 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 		fields = append(fields, markdown.Field{Key: KeyDomain, Value: strings.ToLower(d)})
 	}
 	fields = append(fields, markdown.Field{Key: "tags", Value: tags},
-		markdown.Field{Key: KeyStrength, Value: s.rules.Initial}, markdown.Field{Key: KeyConfidence, Value: 0.5},
+		markdown.Field{Key: KeyStrength, Value: strength}, markdown.Field{Key: KeyConfidence, Value: 0.5},
 		markdown.Field{Key: KeyApplications, Value: 0})
 	if len(episodes) > 0 {
 		fields = append(fields, markdown.Field{Key: KeyEpisodes, Value: episodes})
@@ -191,7 +194,7 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 	if body != "" {
 		body += "\n\n"
 	}
-	created := fmt.Sprintf("created at %s", num(s.rules.Initial))
+	created := createdWord + num(strength)
 	if l.Proposed {
 		created += ", proposed (status: proposed until accepted)"
 	}
@@ -209,7 +212,7 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 		if err != nil {
 			return Added{}, err
 		}
-		return Added{Path: p, Name: title, Trigger: trigger, ActionBias: strings.TrimSpace(l.ActionBias), Strength: s.rules.Initial}, s.refresh(ctx, p)
+		return Added{Path: p, Name: title, Trigger: trigger, ActionBias: strings.TrimSpace(l.ActionBias), Strength: strength}, s.refresh(ctx, p)
 	}
 }
 
