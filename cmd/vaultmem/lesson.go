@@ -150,7 +150,8 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 	return &cli.Command{
 		Name: "outcome", Usage: "say how applying a lesson went: its strength follows", ArgsUsage: "LESSON",
 		Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
-			"starting from the strength the note has now. Appends a History line and a record to the\n" +
+			"to the strength its History computes for now (decay included; a person's edit of strength\n" +
+			"counts, recorded as 'set by hand'). Appends a History line and a record to the\n" +
 			"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
 			"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
 		Flags: append(situationFlags(), jsonFlag(), agentFlag(),

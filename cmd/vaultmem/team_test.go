@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // team is a vault shared by several clones of one bare repository, each
@@ -246,6 +247,69 @@ func TestTeamSessionNotes(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no note of session %s among %q", id, notes)
+		}
+	}
+}
+
+// strengthOf is the strength in the frontmatter of the one lesson of
+// vault dir.
+func strengthOf(t *testing.T, dir string) string {
+	t.Helper()
+	notes, _ := filepath.Glob(filepath.Join(dir, "lessons", "*.md"))
+	if len(notes) != 1 {
+		t.Fatalf("lessons in %s: %q", dir, notes)
+	}
+	for l := range strings.Lines(mustRead(t, notes[0])) {
+		if v, ok := strings.CutPrefix(l, "strength: "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("no strength in %s", notes[0])
+	return ""
+}
+
+// TestTeamLessonDecay: three machines share a lesson; two decay it on one
+// day (each resident process does, once a day) while the third reports an
+// outcome. The merged strength is a single machine's for the same events:
+// the outcome counts, the day's decay counts once (it was summed: a
+// lesson decayed twice ended at 0.1362 instead of 0.3181 and was archived
+// the next day).
+func TestTeamLessonDecay(t *testing.T) {
+	tm := newTeam(t, 3)
+	solo := t.TempDir()
+	ok(t, solo, "init")
+	day := time.Now().AddDate(0, 0, 75).Format("2006-01-02")
+	for _, dir := range []string{tm.clones[0], solo} {
+		ok(t, dir, "lesson", "add", "Run migrations first", "--trigger", "integration tests", "--action-bias", "run make migrate first")
+	}
+	tm.shareAll()
+	tm.run(2, "lesson", "outcome", "Run migrations first", "--success")
+	tm.run(0, "lesson", "decay", "--today", day)
+	tm.run(1, "lesson", "decay", "--today", day)
+	ok(t, solo, "lesson", "outcome", "Run migrations first", "--success")
+	ok(t, solo, "lesson", "decay", "--today", day)
+	ok(t, solo, "lesson", "decay", "--today", day) // twice on one machine: once
+	tm.shareAll()
+	want := strengthOf(t, solo)
+	if want != "0.3499" { // 0.55 × 0.99^45
+		t.Errorf("one machine's strength is %s, want 0.3499", want)
+	}
+	for i, dir := range tm.clones {
+		if got := strengthOf(t, dir); got != want {
+			t.Errorf("clone %d's strength is %s, one machine's %s", i, got, want)
+		}
+	}
+	// The next day's decay on each machine agrees too.
+	next := time.Now().AddDate(0, 0, 76).Format("2006-01-02")
+	ok(t, solo, "lesson", "decay", "--today", next)
+	for i := range tm.clones {
+		tm.run(i, "lesson", "decay", "--today", next)
+	}
+	tm.shareAll()
+	want = strengthOf(t, solo)
+	for i, dir := range tm.clones {
+		if got := strengthOf(t, dir); got != want {
+			t.Errorf("the next day, clone %d's strength is %s, one machine's %s", i, got, want)
 		}
 	}
 }
