@@ -88,7 +88,9 @@ func quote(s string) string { return strconv.Quote(s) }
 
 // lower is the expression of the note property key lower-cased, "" when
 // the note has none: a missing property is null, which has no lower().
-func lower(key string) string { return "if(" + key + ", " + key + ".toString().lower(), " + quote("") + ")" }
+func lower(key string) string {
+	return "if(" + key + ", " + key + ".toString().lower(), " + quote("") + ")"
+}
 
 // num is f as a number literal.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
