@@ -23,7 +23,9 @@ func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *ta
 }
 
 // withAgentTasks is withTasks for a command of one agent's (--agent,
-// checked before the vault is opened).
+// checked before the vault is opened). First it warns the agent when
+// another agent holds its focused task (a merge of two clones' claims
+// settled it to the other, or the other took it over): see task.Focus.
 func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		agent, err := agentOf(cmd)
@@ -31,6 +33,9 @@ func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, s
 			return err
 		}
 		return sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			if f, err := st.Focus(ctx, agent); err == nil && f.Notice != "" && !sh.quiet {
+				fmt.Fprintf(sh.stderr, "warning: %s\n", f.Notice)
+			}
 			return fn(ctx, cmd, st, agent)
 		})(ctx, cmd)
 	}
@@ -227,7 +232,8 @@ func (sh *shell) taskEventCommand() *cli.Command {
 func (sh *shell) taskFocusCommand() *cli.Command {
 	return &cli.Command{
 		Name: "focus", Usage: "this agent's focused task",
-		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
+		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is, held_by and notice\n" +
+			"when another agent holds the task now}.",
 		Flags:       []cli.Flag{jsonFlag(), agentFlag()},
 		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			if err := noArgs(cmd); err != nil {
@@ -245,7 +251,11 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 				if f.Task != "" {
 					t = f.Task
 				}
-				return sh.printJSON(map[string]any{"agent": f.Agent, "task": t, "from": f.From})
+				out := map[string]any{"agent": f.Agent, "task": t, "from": f.From}
+				if f.HeldBy != "" {
+					out["held_by"], out["notice"] = f.HeldBy, f.Notice
+				}
+				return sh.printJSON(out)
 			}
 			if f.Task == "" {
 				fmt.Fprintf(sh.stdout, "agent %s has no focused task\n", agent)
