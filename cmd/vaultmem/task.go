@@ -234,7 +234,7 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 		Name: "focus", Usage: "this agent's focused task",
 		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is, held_by and notice\n" +
 			"when another agent holds the task now}.",
-		Flags:       []cli.Flag{jsonFlag(), agentFlag()},
+		Flags: []cli.Flag{jsonFlag(), agentFlag()},
 		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			if err := noArgs(cmd); err != nil {
 				return err
