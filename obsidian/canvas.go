@@ -93,7 +93,7 @@ func WriteCanvas(ctx context.Context, w *vault.Writer, p string, top *task.Node,
 	} else if err != nil {
 		return res, err
 	}
-	next, st, err := MergeCanvas(p, old, top, deps)
+	next, st, err := UpdateCanvas(p, old, top, deps)
 	if err != nil {
 		return res, err
 	}
@@ -159,16 +159,16 @@ func (a rect) overlaps(b rect) bool {
 	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
 }
 
-// CanvasStats are what MergeCanvas made.
+// CanvasStats are what UpdateCanvas made.
 type CanvasStats struct {
 	Nodes, Edges, Kept int
 	Dropped            []string
 }
 
-// MergeCanvas returns the canvas old (nil or empty for none) with the
+// UpdateCanvas returns the canvas old (nil or empty for none) with the
 // task tree under top and its dependencies deps on it (see WriteCanvas);
 // file names the canvas in errors.
-func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]string) ([]byte, CanvasStats, error) {
+func UpdateCanvas(file string, old []byte, top *task.Node, deps map[string][]string) ([]byte, CanvasStats, error) {
 	var st CanvasStats
 	doc, nodes, edges, err := parseCanvas(file, old)
 	if err != nil {
