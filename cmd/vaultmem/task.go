@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -361,6 +363,15 @@ func (c *canvasValue) IsBoolFlag() bool { return true }
 
 // writeCanvas writes the task canvas and says what it did.
 func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, req app.CanvasRequest) error {
+	if req.File != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if req.File, err = canvasPath(a.Vault.Dir, wd, req.File); err != nil {
+			return err
+		}
+	}
 	res, err := a.TaskCanvas(ctx, req)
 	if err != nil {
 		return err
@@ -473,4 +484,46 @@ func (sh *shell) printProblems(ps []markdown.Problem) {
 			fmt.Fprintf(sh.stderr, "warning: %s: %s\n", p.Path, p.Message)
 		}
 	}
+}
+
+// canvasPath is the vault path of the canvas file a person typed: an
+// absolute path inside the vault, or a path relative to the working
+// folder wd that leads into the vault; a relative path that does not
+// (the working folder is outside the vault) is a vault path, as it
+// always was. Errors: a usage error for an absolute path outside the
+// vault.
+func canvasPath(vaultDir, wd, file string) (string, error) {
+	root := realPath(vaultDir)
+	inside := func(abs string) (string, bool) {
+		rel, err := filepath.Rel(root, realPath(abs))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return "", false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	if filepath.IsAbs(file) {
+		rel, ok := inside(file)
+		if !ok {
+			return "", usagef("--canvas %s is outside the vault %s: give a file in the vault (absolute, or relative to the working folder or to the vault)", file, vaultDir)
+		}
+		return rel, nil
+	}
+	if rel, ok := inside(filepath.Join(wd, file)); ok {
+		return rel, nil
+	}
+	return file, nil
+}
+
+// realPath is p absolute with the symbolic links of its folder resolved
+// (the file itself may not exist yet), so that a vault reached through a
+// link compares equal to its real path.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(dir, filepath.Base(p))
+	}
+	return p
 }

@@ -225,3 +225,44 @@ func readCanvasNodes(t *testing.T, p string) []map[string]any {
 	}
 	return doc.Nodes
 }
+
+// TestTaskTreeCanvasPaths: --canvas takes an absolute path inside the
+// vault, a path relative to the working folder, and (from outside the
+// vault) a vault path; an absolute path outside the vault is a usage
+// error saying so, and nothing is written there.
+func TestTaskTreeCanvasPaths(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "task", "add", "Ship it")
+	outside := filepath.Join(t.TempDir(), "map.canvas")
+	for _, c := range []struct {
+		name, cwd string
+		args      []string
+		want      string // the file written, relative to the vault
+	}{
+		{"absolute in the vault", dir, []string{"--canvas", filepath.Join(dir, "maps", "map.canvas")}, "maps/map.canvas"},
+		{"relative to a subfolder", filepath.Join(dir, "views"), []string{"--canvas", "Sub.canvas"}, "views/Sub.canvas"},
+		{"relative, up and down", filepath.Join(dir, "views"), []string{"--canvas=../maps/Up"}, "maps/Up.canvas"},
+		{"a vault path from outside", filepath.Dir(dir), []string{"--vault", dir, "--canvas", "views/Old.canvas"}, "views/Old.canvas"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"task", "tree"}, c.args...)
+			if c.args[0] == "--vault" {
+				args = append([]string{"--vault", dir, "task", "tree"}, c.args[2:]...)
+			}
+			r := vaultmem(t, c.cwd, "", args...)
+			if r.code != 0 || !strings.Contains(r.stdout, "wrote "+c.want) {
+				t.Fatalf("%v in %s: exit %d\n%s%s", args, c.cwd, r.code, r.stdout, r.stderr)
+			}
+			if len(readCanvasNodes(t, filepath.Join(dir, filepath.FromSlash(c.want)))) != 2 {
+				t.Errorf("%s: not the tree's canvas", c.want)
+			}
+		})
+	}
+	r := vaultmem(t, dir, "", "task", "tree", "--canvas", outside)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "is outside the vault") {
+		t.Errorf("outside the vault: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(outside); !os.IsNotExist(err) {
+		t.Errorf("written outside the vault: %v", err)
+	}
+}
