@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -404,56 +405,120 @@ func short(s string) string {
 
 func number(i int) json.Number { return json.Number(fmt.Sprint(i)) }
 
-// layout places the trees under roots side by side, each a tidy tree: a
-// parent centred over its children, each subtree in a band of its own, so
-// that no two nodes overlap. It returns each task's place by path.
+// A parent's children are laid out in rows, wrapped so that a wide
+// level does not make the canvas a strip (300 tasks in one row are over
+// 100,000 px wide and 940 high: nothing reads when fitted to a screen).
+// A row holds at least rowCards cards' width, else as much as makes the
+// group about layoutAspect times as wide as high.
+const (
+	rowCards     = 6
+	layoutAspect = 2.0
+)
+
+// subtree is the box a task's subtree takes, and its children's rows.
+type subtree struct {
+	w, h  int
+	rows  [][]*task.Node
+	rowsW []int // each row's width
+	rowsH []int // each row's height
+}
+
+// layout places the trees under roots, each a tidy tree: a parent
+// centred over its children, its children in rows (wrapped, see
+// rowCards), each subtree in a box of its own, so that no two nodes
+// overlap. The roots are wrapped into rows alike. It returns each task's
+// place by path.
 func layout(roots []*task.Node) map[string]rect {
-	at := map[string]rect{}
-	seen := map[string]bool{}
-	var width func(n *task.Node) int
-	widths := map[*task.Node]int{}
-	width = func(n *task.Node) int {
-		if w, ok := widths[n]; ok {
-			return w
+	boxes := map[*task.Node]*subtree{}
+	var size func(n *task.Node, depth int) *subtree
+	size = func(n *task.Node, depth int) *subtree {
+		if b, ok := boxes[n]; ok {
+			return b
 		}
-		w := 0
-		for _, c := range n.Children {
-			if w > 0 {
-				w += gapX
+		b := &subtree{w: nodeWidth, h: nodeHeight}
+		boxes[n] = b // a cycle written by hand ends here
+		if len(n.Children) > 0 && depth < maxLayoutDepth {
+			for _, c := range n.Children {
+				size(c, depth+1)
 			}
-			w += width(c)
+			b.rows, b.rowsW, b.rowsH = wrapRows(n.Children, boxes)
+			rw, rh := rowsBox(b.rowsW, b.rowsH)
+			b.w, b.h = max(nodeWidth, rw), nodeHeight+gapY+rh
 		}
-		w = max(w, nodeWidth)
-		widths[n] = w
-		return w
+		return b
 	}
-	var put func(n *task.Node, left, depth int)
-	put = func(n *task.Node, left, depth int) {
-		if seen[n.Path] {
+	for _, r := range roots {
+		size(r, 0)
+	}
+	at := map[string]rect{}
+	var put func(n *task.Node, left, top int)
+	put = func(n *task.Node, left, top int) {
+		if _, done := at[n.Path]; done {
 			return
 		}
-		seen[n.Path] = true
-		w := width(n)
-		at[n.Path] = rect{left + (w-nodeWidth)/2, depth * (nodeHeight + gapY), nodeWidth, nodeHeight}
-		span := 0
-		for i, c := range n.Children {
-			if i > 0 {
-				span += gapX
-			}
-			span += width(c)
-		}
-		x := left + (w-span)/2
-		for _, c := range n.Children {
-			put(c, x, depth+1)
-			x += width(c) + gapX
-		}
+		b := boxes[n]
+		at[n.Path] = rect{left + (b.w-nodeWidth)/2, top, nodeWidth, nodeHeight}
+		putRows(b.rows, b.rowsW, b.rowsH, boxes, left, b.w, top+nodeHeight+gapY, put)
 	}
-	left := 0
-	for _, r := range roots {
-		put(r, left, 0)
-		left += width(r) + gapX
-	}
+	rows, rowsW, rowsH := wrapRows(roots, boxes)
+	w, _ := rowsBox(rowsW, rowsH)
+	putRows(rows, rowsW, rowsH, boxes, 0, w, 0, put)
 	return at
+}
+
+// maxLayoutDepth bounds how deep layout walks (a tree is never this deep;
+// a parent cycle written by hand must not make it endless).
+const maxLayoutDepth = 512
+
+// wrapRows puts the subtrees of nodes (sized in boxes) into rows: as many
+// as fit in a row as wide as the larger of rowCards cards, the widest
+// subtree, and what makes the whole about layoutAspect times as wide as
+// high.
+func wrapRows(nodes []*task.Node, boxes map[*task.Node]*subtree) (rows [][]*task.Node, rowsW, rowsH []int) {
+	area, widest := 0.0, 0
+	for _, n := range nodes {
+		b := boxes[n]
+		area += float64(b.w+gapX) * float64(b.h+gapY)
+		widest = max(widest, b.w)
+	}
+	limit := max(widest, rowCards*(nodeWidth+gapX)-gapX, int(math.Sqrt(area*layoutAspect)))
+	for _, n := range nodes {
+		b := boxes[n]
+		last := len(rows) - 1
+		if last < 0 || rowsW[last]+gapX+b.w > limit {
+			rows, rowsW, rowsH = append(rows, []*task.Node{n}), append(rowsW, b.w), append(rowsH, b.h)
+			continue
+		}
+		rows[last] = append(rows[last], n)
+		rowsW[last] += gapX + b.w
+		rowsH[last] = max(rowsH[last], b.h)
+	}
+	return rows, rowsW, rowsH
+}
+
+// rowsBox is the width and height of rows of those widths and heights.
+func rowsBox(rowsW, rowsH []int) (w, h int) {
+	for i := range rowsW {
+		w = max(w, rowsW[i])
+		if i > 0 {
+			h += gapY
+		}
+		h += rowsH[i]
+	}
+	return w, h
+}
+
+// putRows places rows of subtrees from top down, each row centred in the
+// band from left, width wide.
+func putRows(rows [][]*task.Node, rowsW, rowsH []int, boxes map[*task.Node]*subtree, left, width, top int, put func(n *task.Node, left, top int)) {
+	for i, row := range rows {
+		x := left + (width-rowsW[i])/2
+		for _, c := range row {
+			put(c, x, top)
+			x += boxes[c].w + gapX
+		}
+		top += rowsH[i] + gapY
+	}
 }
 
 // parsedNode is a node of a canvas read: its bytes and what it must have.
