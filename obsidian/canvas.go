@@ -113,6 +113,7 @@ func WriteCanvas(ctx context.Context, w *vault.Writer, p string, top *task.Node,
 type rawNode struct {
 	ID     *string      `json:"id"`
 	Type   *string      `json:"type"`
+	File   *string      `json:"file"`
 	X      *json.Number `json:"x"`
 	Y      *json.Number `json:"y"`
 	Width  *json.Number `json:"width"`
@@ -176,11 +177,12 @@ func UpdateCanvas(file string, old []byte, top *task.Node, deps map[string][]str
 		return nil, st, err
 	}
 	pl := planCanvas(top, deps)
+	pl.follow(nodes)
 	if pl.otherTree(nodes) {
 		return nil, st, fmt.Errorf("%s: %w (none of its task cards is in this tree): it is left as it is; give another file with --canvas FILE, or delete it", file, ErrOtherTree)
 	}
 	st.Nodes, st.Edges = len(pl.order)-1, len(pl.edges)
-	outNodes, have, kept := pl.mergeNodes(nodes)
+	outNodes, have, kept := pl.mergeNodes(nodes, personsEnds(edges))
 	outEdges, keptEdges, dropped := pl.mergeEdges(edges, have)
 	st.Kept, st.Dropped = kept+keptEdges, dropped
 	return formatCanvas(doc, outNodes, outEdges), st, nil
@@ -265,11 +267,81 @@ func planCanvas(top *task.Node, deps map[string][]string) *canvasPlan {
 	return pl
 }
 
+// personsEnds are the ids of the nodes a person's edges join.
+func personsEnds(edges []parsedEdge) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range edges {
+		if !ours(*e.edge.ID) {
+			out[*e.edge.FromNode], out[*e.edge.ToNode] = true, true
+		}
+	}
+	return out
+}
+
+// follow makes the plan's card of a task the canvas's card whose file is
+// the task's path when that card's id is another's: the task was renamed
+// or moved (Obsidian rewrites a canvas's file nodes when a note is
+// renamed), and the card keeps its id, so that the arrows a person drew
+// to it still join it.
+func (pl *canvasPlan) follow(nodes []parsedNode) {
+	present := map[string]bool{}
+	for _, n := range nodes {
+		present[*n.node.ID] = true
+	}
+	alias := map[string]string{} // the plan's id -> the card's
+	for _, n := range nodes {
+		id := *n.node.ID
+		if !ours(id) || !strings.HasPrefix(id, IDPrefix+"task-") || n.node.File == nil {
+			continue
+		}
+		if _, wanted := pl.want[id]; wanted {
+			continue
+		}
+		to := nodeID(*n.node.File)
+		if _, wanted := pl.want[to]; !wanted || present[to] || alias[to] != "" {
+			continue
+		}
+		alias[to] = id
+	}
+	if len(alias) == 0 {
+		return
+	}
+	re := func(id string) string {
+		if a, ok := alias[id]; ok {
+			return a
+		}
+		return id
+	}
+	want, place, parentOf, pathOf := map[string]canvasNode{}, map[string]rect{}, map[string]string{}, map[string]string{}
+	for id, n := range pl.want {
+		n.ID = re(id)
+		want[n.ID] = n
+	}
+	for id, r := range pl.place {
+		place[re(id)] = r
+	}
+	for id, p := range pl.parentOf {
+		parentOf[re(id)] = re(p)
+	}
+	for id, p := range pl.pathOf {
+		pathOf[re(id)] = p
+	}
+	for i, id := range pl.order {
+		pl.order[i] = re(id)
+	}
+	for i := range pl.edges {
+		pl.edges[i].FromNode, pl.edges[i].ToNode = re(pl.edges[i].FromNode), re(pl.edges[i].ToNode)
+	}
+	pl.want, pl.place, pl.parentOf, pl.pathOf = want, place, parentOf, pathOf
+}
+
 // mergeNodes merges our nodes with the canvas's nodes: ours keep their
 // place and size, a person's stay as they are, new ones go where the
-// tree puts them. It returns the nodes, the ids on the canvas, and how
-// many of a person's it kept.
-func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[string]bool, int) {
+// tree puts them. One of ours no longer on the tree (its branch folded,
+// or outside the subtree written) goes, unless a person's edge joins it
+// (an id of joined): then it stays as it is, with the edge. It returns
+// the nodes, the ids on the canvas, and how many of a person's it kept.
+func (pl *canvasPlan) mergeNodes(nodes []parsedNode, joined map[string]bool) ([]json.RawMessage, map[string]bool, int) {
 	var out []json.RawMessage
 	have := map[string]bool{}
 	var taken []rect // the places of the nodes kept
@@ -286,8 +358,16 @@ func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[str
 			continue
 		}
 		wn, ok := pl.want[id]
-		if !ok || have[id] {
-			continue // no longer on the tree (or twice in the file)
+		if have[id] {
+			continue // twice in the file
+		}
+		if !ok {
+			if joined[id] { // off the tree, but a person's arrow joins it
+				out = append(out, n.raw)
+				have[id] = true
+				taken = append(taken, r)
+			}
+			continue
 		}
 		wn.X, wn.Y, wn.Width, wn.Height = *n.node.X, *n.node.Y, *n.node.Width, *n.node.Height
 		out = append(out, encodeJSON(wn))
