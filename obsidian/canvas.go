@@ -24,7 +24,9 @@ import (
 // no two nodes overlapping). Its own nodes and edges have ids that start
 // with IDPrefix and are derived from the tasks' paths, so that a second
 // run finds them: it updates them, keeps where a person moved or resized
-// its nodes, and keeps every node, edge and group a person added.
+// its nodes, and keeps every node, edge and group a person added. A card
+// of its own that a person's edge joins stays when its task leaves the
+// tree, and a card whose file a rename rewrote keeps its id (see follow).
 
 // IDPrefix starts the id of every node and edge vaultmem puts on a canvas.
 const IDPrefix = "vaultmem-"
@@ -73,8 +75,8 @@ type CanvasResult struct {
 	Edges int `json:"edges"`
 	// Kept counts the nodes and edges of a person's it kept.
 	Kept int `json:"kept"`
-	// Dropped lists the ids of a person's edges it removed because a task
-	// node they joined is no longer on the canvas.
+	// Dropped lists the ids of a person's edges it removed because a node
+	// they joined is not in the file (deleted by hand).
 	Dropped []string `json:"dropped,omitempty"`
 }
 

@@ -382,7 +382,7 @@ func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, 
 		line += fmt.Sprintf("; kept %d cards and arrows of yours", res.Kept)
 	}
 	if len(res.Dropped) > 0 && !cmd.Bool("json") {
-		sh.warnf("%s: removed %d arrows of yours whose task is no longer on the canvas (%s)", res.Path, len(res.Dropped), strings.Join(res.Dropped, ", "))
+		sh.warnf("%s: removed %d arrows of yours whose card is no longer on the canvas (%s)", res.Path, len(res.Dropped), strings.Join(res.Dropped, ", "))
 	}
 	return sh.out(cmd, res.CanvasResult, line)
 }
