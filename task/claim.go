@@ -98,10 +98,13 @@ func settleClaim(base, ours, theirs *markdown.Note) markdown.Settlement {
 
 // ClaimEvent is the log line recording that lose's claim of a task was
 // settled to win. Its time is the loser's start (the start of its day
-// when started holds no time), so that every clone merging the same two
-// claims writes the same line.
+// when started holds no time; the winner's when the loser's has none),
+// so that every clone merging the same two claims writes the same line.
 func ClaimEvent(win, lose Claim) string {
-	at, _ := time.Parse(StartedLayout, claimTime(lose.Started))
+	at, err := time.Parse(StartedLayout, claimTime(lose.Started))
+	if err != nil {
+		at, _ = time.Parse(StartedLayout, claimTime(win.Started))
+	}
 	return FormatEvent(at, "note", fmt.Sprintf("claim settled to %s (started %s): %s's claim (started %s) lost, as the earlier start holds the task, then the lower agent id",
 		win.Agent, orUnknown(win.Started), lose.Agent, orUnknown(lose.Started)))
 }
@@ -121,13 +124,20 @@ func lostClaim(n *markdown.Note, agent string) (lost Claim, at string, ok bool) 
 	return lost, at, ok
 }
 
+// kin reports whether agents a and b are one, or one is a subagent of
+// the other ("claude" and "claude/tests"): a task either holds is not
+// another agent's.
+func kin(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
+}
+
 // heldNotice says, for agent whose focus is the task n, that another
 // agent holds it ("" when agent, or the agent whose focus file it is,
-// holds it, or no one does): the task's holder and since when, and the
+// holds it, or a subagent or parent agent of theirs, or no one does): the task's holder and since when, and the
 // claim of agent's a merge settled to the holder when its log says so.
 func heldNotice(n *markdown.Note, agent, from string) (holder, notice string) {
 	c := claimOf(n)
-	if c.Agent == "" || c.Agent == agent || c.Agent == from || c.Status != Doing && c.Status != Blocked {
+	if c.Agent == "" || kin(c.Agent, agent) || kin(c.Agent, from) || c.Status != Doing && c.Status != Blocked {
 		return "", ""
 	}
 	notice = fmt.Sprintf("task %s (%s) is held by agent %s since %s, not by you (%s)", name(n), n.Path, c.Agent, orUnknown(c.Started), agent)

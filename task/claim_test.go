@@ -59,6 +59,7 @@ func TestMergeClaims(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name         string
+		base         *string // nil: the base above
 		ours, theirs string
 		want         []string // lines the merge holds
 		wantNot      []string
@@ -89,6 +90,14 @@ func TestMergeClaims(t *testing.T) {
 			entries: 0,
 		},
 		{
+			name:    "both clones added the task and started it",
+			base:    new(string),
+			ours:    claim("codex", "2026-11-23T10:05", "doing", ""),
+			theirs:  claim("claude", "2026-11-23T10:02", "doing", ""),
+			want:    []string{"assignee: claude\n", "started: 2026-11-23T10:02\n", "note: claim settled to claude"},
+			entries: 1,
+		},
+		{
 			name:    "same agent on both clones",
 			ours:    claim("default", "2026-11-23T10:05", "doing", ""),
 			theirs:  claim("default", "2026-11-23T10:02", "doing", ""),
@@ -99,7 +108,11 @@ func TestMergeClaims(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var first string
 			for i, sides := range [][2]string{{c.ours, c.theirs}, {c.theirs, c.ours}} {
-				got, clean, err := markdown.MergeNote("tasks/Ship it.md", []byte(base), []byte(sides[0]), []byte(sides[1]), gitMerge, task.MergeRules)
+				b := base
+				if c.base != nil {
+					b = *c.base
+				}
+				got, clean, err := markdown.MergeNote("tasks/Ship it.md", []byte(b), []byte(sides[0]), []byte(sides[1]), gitMerge, task.MergeRules)
 				if err != nil || !clean {
 					t.Fatalf("MergeNote (side %d): clean %v, err %v:\n%s", i, clean, err, got)
 				}
@@ -160,6 +173,10 @@ func TestLostClaimNotice(t *testing.T) {
 	must[task.Started](t)(f.s.Start(f.ctx, "claude", a.Path, false))
 	if fc := must[task.Focus](t)(f.s.Focus(f.ctx, "claude")); fc.HeldBy != "" || fc.Notice != "" {
 		t.Errorf("claude's focus: %+v", fc)
+	}
+	// Nor to its subagent, which reads claude's focus.
+	if fc := must[task.Focus](t)(f.s.Focus(f.ctx, "claude/tests")); fc.Task != a.Path || fc.HeldBy != "" || fc.Notice != "" {
+		t.Errorf("claude/tests' focus: %+v", fc)
 	}
 	// Another agent that took the task over on the same machine: said too,
 	// without a merge's claim.
