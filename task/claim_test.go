@@ -210,3 +210,28 @@ func TestStartedAndBlockedBy(t *testing.T) {
 		t.Errorf("index: %+v", tk)
 	}
 }
+
+// TestThreeClaimsConverge: three clones claim one task; merged in any
+// order, the holder is the same (the earliest start), and each loser's
+// claim is logged once.
+func TestThreeClaimsConverge(t *testing.T) {
+	base := "---\ntype: task\nname: Ship it\nstatus: todo\n---\n\n## Log\n"
+	side := func(agent, started string) []byte {
+		return []byte(strings.Replace(base, "status: todo", "status: doing\nassignee: "+agent+"\nstarted: "+started, 1))
+	}
+	sides := map[string][]byte{"a": side("codex", "2026-11-23T10:05"), "b": side("claude", "2026-11-23T10:07"), "c": side("gemini", "2026-11-23T10:03")}
+	merge := func(ours, theirs []byte) []byte {
+		got, clean, err := markdown.MergeNote("tasks/Ship it.md", []byte(base), ours, theirs, gitMerge, task.MergeRules)
+		if err != nil || !clean {
+			t.Fatalf("MergeNote: clean %v, err %v:\n%s", clean, err, got)
+		}
+		return got
+	}
+	for _, order := range [][3]string{{"a", "b", "c"}, {"c", "a", "b"}, {"b", "c", "a"}, {"c", "b", "a"}} {
+		got := string(merge(merge(sides[order[0]], sides[order[1]]), sides[order[2]]))
+		if !strings.Contains(got, "assignee: gemini\n") || !strings.Contains(got, "started: 2026-11-23T10:03\n") ||
+			strings.Count(got, "codex's claim") != 1 || strings.Count(got, "claude's claim") != 1 || strings.Contains(got, "gemini's claim") {
+			t.Errorf("merged in the order %v:\n%s", order, got)
+		}
+	}
+}
