@@ -70,7 +70,15 @@ func Init(ctx context.Context, dir string) (InitResult, error) {
 		return res, err
 	}
 	res.Vault, res.Warnings = dir, []string{}
-	if res.Gitattributes, err = ensureGitattributes(dir, gitattributesLines(cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons, cfg.Dream.Log)); err != nil {
+	attrs := gitattributesLines(cfg.Folders.Memory, cfg.Folders.Tasks, cfg.Folders.Lessons, cfg.Dream.Log)
+	if strings.TrimSpace(cfg.Folders.Views) != "" { // the canvases task tree --canvas writes there
+		pattern := "/*" + vault.CanvasExt
+		if f := viewsFolder(cfg); f != "" {
+			pattern = gitattrPattern(f, pattern)
+		}
+		attrs = append(attrs, gitattr{line: pattern + " merge=" + CanvasDriver.Name})
+	}
+	if res.Gitattributes, err = ensureGitattributes(dir, attrs); err != nil {
 		return res, err
 	}
 	if res.firstInit {

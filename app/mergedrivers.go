@@ -11,6 +11,7 @@ import (
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -57,10 +58,16 @@ var (
 		Command:     `git config merge.vaultmem-checkpoint.driver "vaultmem merge-checkpoint %O %A %B %P"`,
 		Label:       `git config merge.vaultmem-checkpoint.name "vaultmem Dream checkpoint"`,
 		DefaultPath: vault.StateDir + "/" + dream.CheckpointFile, merge: mergeCheckpoint}
+	// CanvasDriver merges the canvases of the views folder (vaultmem
+	// merge-canvas): see obsidian.MergeCanvas.
+	CanvasDriver = MergeDriver{Name: "vaultmem-canvas",
+		Command:     `git config merge.vaultmem-canvas.driver "vaultmem merge-canvas %O %A %B %P"`,
+		Label:       `git config merge.vaultmem-canvas.name "vaultmem task canvas"`,
+		DefaultPath: "views/Tasks" + vault.CanvasExt, merge: mergeCanvas}
 )
 
 // MergeDrivers are the merge drivers, in the order Init prints them.
-var MergeDrivers = []MergeDriver{ListDriver, NoteDriver, CheckpointDriver}
+var MergeDrivers = []MergeDriver{ListDriver, NoteDriver, CheckpointDriver, CanvasDriver}
 
 // MergeFiles are what git gives a merge driver (%O %A %B %P): the files
 // holding the base, ours and theirs versions, and the file's path in the
@@ -129,6 +136,14 @@ func mergeCheckpoint(_ context.Context, path string, v [3][]byte) ([]byte, error
 	out, err := dream.MergeCheckpoint(path, v[1], v[2])
 	if err != nil {
 		return nil, fmt.Errorf("merge %s: %w; it is left as your side: the file is safe to delete (git rm %s: the next Dream looks at every memory)", path, err, path)
+	}
+	return out, nil
+}
+
+func mergeCanvas(_ context.Context, path string, v [3][]byte) ([]byte, error) {
+	out, err := obsidian.MergeCanvas(path, v[0], v[1], v[2])
+	if err != nil {
+		return nil, fmt.Errorf("merge %s: %w; it is left as your side: fix it by hand, or take one side (git checkout --ours %s) and run vaultmem task tree --canvas again", path, err, path)
 	}
 	return out, nil
 }

@@ -126,7 +126,8 @@ func (s *Server) addTaskTools() {
 		"log (or the named task's), so that you or another agent can pick up the work later with task_context.",
 		InputSchema: schemaFor[TaskEventIn](enum("type", task.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
 	addTool(s, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
-		"task_event and task_context act on when no task is named (none when task is empty).",
+		"task_event and task_context act on when no task is named (none when task is empty). held_by and notice say when " +
+		"another agent holds it now (a merge of two clones' claims settled it to them): start another task, or take it over with force.",
 		InputSchema: schemaFor[TaskFocusIn](), Annotations: read("Focused task")}, framed(s.taskFocus))
 	addTool(s, &mcp.Tool{Name: "task_tree", Description: "The task tree under a task, or every tree of the vault: " +
 		"each task's status, priority and holder; tasks under finished ones are counted, not shown, unless all. It lists what is wrong in the tasks shown.",

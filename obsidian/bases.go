@@ -20,8 +20,10 @@ import (
 // direction}] (the sort Obsidian saves, BasesSortConfig in obsidian.d.ts).
 // Every note property they name is one vaultmem writes (or reads, for the
 // keys a person writes: pinned, supersedes); every function is one the
-// Functions page lists. Values are compared as written: vaultmem writes
-// them in lower case.
+// Functions page lists. Text values (type, status, priority) are compared
+// lower-cased (see lower): vaultmem writes them in lower case and reads
+// them in any case, so a person's "type: Task" or "status: Done" is where
+// vaultmem puts it.
 
 // File is a view file: its name in the views folder, and its content.
 type File struct {
@@ -84,6 +86,12 @@ func desc(p string) sorting { return sorting{p, "DESC"} }
 // quote is s as a string literal of the expression language.
 func quote(s string) string { return strconv.Quote(s) }
 
+// lower is the expression of the note property key lower-cased, "" when
+// the note has none: a missing property is null, which has no lower().
+func lower(key string) string {
+	return "if(" + key + ", " + key + ".toString().lower(), " + quote("") + ")"
+}
+
 // num is f as a number literal.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
@@ -126,7 +134,7 @@ func note(key string) string { return "note." + key }
 func memoriesBase() base {
 	var isMemory []any
 	for _, t := range memory.Types {
-		isMemory = append(isMemory, "type == "+quote(string(t)))
+		isMemory = append(isMemory, lower("type")+" == "+quote(string(t)))
 	}
 	list := quote(vault.MemoryListFile)
 	isList := "file.path == " + list
@@ -148,7 +156,7 @@ func memoriesBase() base {
 		Views: []view{{
 			Type: "table", Name: "Live",
 			Filters: and("file.path != "+list, `!file.hasProperty("archived")`, `!file.hasProperty("merged_into")`,
-				"status != "+quote(ProposedStatus)),
+				lower("status")+" != "+quote(ProposedStatus)),
 			GroupBy: &sorting{note("type"), "ASC"},
 			Order:   []string{"file.name", note("description"), "formula.written", "file.mtime", note("pinned")},
 			Sort:    []sorting{desc("file.mtime")},
@@ -159,7 +167,7 @@ func memoriesBase() base {
 			Sort:    []sorting{desc(note("archived"))},
 		}, {
 			Type: "table", Name: "Needs review",
-			Filters: or("status == "+quote(ProposedStatus), isList),
+			Filters: or(lower("status")+" == "+quote(ProposedStatus), isList),
 			Order:   []string{"file.name", "formula.review", note("type"), note("description"), note("supersedes")},
 			Sort:    []sorting{asc("file.name")},
 		}},
@@ -171,12 +179,12 @@ func tasksBase() base {
 	st := func(s string) string { return quote(s) }
 	// A dependency is open unless its link leads to a task that is done:
 	// one that names no note stays open, as vaultmem counts it.
-	openDeps := "list(" + task.DependsOnField + ").filter(value && !(value.asFile() && value.asFile().properties.status == " + st(task.Done) + "))"
+	openDeps := "list(" + task.DependsOnField + ").filter(value && !(value.asFile() && " + lower("value.asFile().properties.status") + " == " + st(task.Done) + "))"
 	return base{
-		Filters: "type == " + quote(task.Type),
+		Filters: lower("type") + " == " + quote(task.Type),
 		Formulas: map[string]string{
-			"state":             "if(status, status, " + st(task.Todo) + ")",
-			"urgency":           "if(priority, priority, " + quote(task.DefaultPriority) + ")",
+			"state":             "if(status, status.toString().lower(), " + st(task.Todo) + ")",
+			"urgency":           "if(priority, priority.toString().lower(), " + quote(task.DefaultPriority) + ")",
 			"rank":              "if(formula.urgency == " + quote("high") + ", 1, if(formula.urgency == " + quote("low") + ", 3, 2))",
 			"open_dependencies": openDeps,
 		},
@@ -221,10 +229,10 @@ func tasksBase() base {
 
 // lessonsBase: the lessons, weakest first, flagged under reviewBelow.
 func lessonsBase(reviewBelow float64) base {
-	live := []any{`!file.hasProperty("archived")`, "status != " + quote(ProposedStatus)}
+	live := []any{`!file.hasProperty("archived")`, lower("status") + " != " + quote(ProposedStatus)}
 	line := num(reviewBelow)
 	return base{
-		Filters: "type == " + quote(lesson.Type),
+		Filters: lower("type") + " == " + quote(lesson.Type),
 		Formulas: map[string]string{
 			"strength_now": `if(file.hasProperty("` + lesson.KeyStrength + `"), ` + lesson.KeyStrength + ", " + num(lesson.DefaultStrength) + ")",
 			"review":       "if(formula.strength_now < " + line + ", " + quote("flagged: below "+line) + ", " + quote("") + ")",
@@ -265,7 +273,7 @@ func lessonsBase(reviewBelow float64) base {
 			Sort:    []sorting{desc(note("decayed"))},
 		}, {
 			Type: "table", Name: "Proposed",
-			Filters: "status == " + quote(ProposedStatus),
+			Filters: lower("status") + " == " + quote(ProposedStatus),
 			Order: []string{"file.name", note(lesson.KeyTrigger), note(lesson.KeyActionBias), note(lesson.KeyDomain),
 				note(lesson.KeyDerivedFrom), note(lesson.KeyEpisodes)},
 			Sort: []sorting{asc("file.name")},
@@ -277,7 +285,7 @@ func lessonsBase(reviewBelow float64) base {
 func sessionsBase() base {
 	cols := []string{"file.name", note("started"), note("ended"), note("agent"), note("client"), note("tasks"), note("lessons")}
 	return base{
-		Filters: "type == " + quote(session.Type),
+		Filters: lower("type") + " == " + quote(session.Type),
 		Properties: map[string]property{
 			"file.name": {"Session"},
 			"tasks":     {"Tasks touched"},

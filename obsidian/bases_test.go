@@ -479,3 +479,50 @@ func TestBaseViews(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseViewsAnyCase: values a person types in another case ("type:
+// Feedback", "status: Done") are where vaultmem, which reads them in any
+// case, puts them.
+func TestBaseViewsAnyCase(t *testing.T) {
+	tv := newTestVault(t)
+	for p, content := range map[string]string{
+		"memory/Answer briefly.md":  "---\ntype: Feedback\nname: Answer briefly\ndescription: short answers\n---\n\nKeep it short.\n",
+		"memory/Old idea.md":        "---\ntype: PROJECT\nstatus: Proposed\nname: Old idea\ndescription: an idea\n---\n\nMaybe.\n",
+		"tasks/Ship it.md":          "---\ntype: Task\nname: Ship it\nstatus: Done\npriority: High\n---\n\n## Log\n",
+		"tasks/Wait for review.md":  "---\ntype: task\nname: Wait for review\nstatus: Blocked\n---\n\n## Log\n",
+		"tasks/Then publish.md":     "---\ntype: task\nname: Then publish\nstatus: todo\ndepends_on:\n  - \"[[Ship it]]\"\n---\n\n## Log\n",
+		"lessons/Read twice.md":     "---\ntype: Lesson\nname: Read twice\nstatus: PROPOSED\n---\n\nRead it twice.\n",
+		"sessions/2026-11-03 s1.md": "---\ntype: Session\nstarted: 2026-11-03T10:04\n---\n\nA session.\n",
+	} {
+		if _, err := tv.w.Write(tv.ctx, p, []byte(content), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tv.sync()
+	notes := tv.notes()
+	bases := map[string]parsedBase{}
+	for _, f := range Bases(Options{}) {
+		pb, _, _ := parseBase(t, f)
+		bases[f.Name] = pb
+	}
+	for _, c := range []struct {
+		base, view string
+		want       []string
+	}{
+		{MemoriesBase, "Live", []string{"Answer briefly.md"}},
+		{MemoriesBase, "Needs review", []string{"Old idea.md"}},
+		{TasksBase, "Done", []string{"Ship it.md"}},
+		{TasksBase, "Blocked", []string{"Wait for review.md"}},
+		{TasksBase, "Ready", []string{"Then publish.md"}}, // its dependency is "Done": done
+		{TasksBase, "Open", []string{"Then publish.md", "Wait for review.md"}},
+		{LessonsBase, "Proposed", []string{"Read twice.md"}},
+		{LessonsBase, "By strength", nil},
+		{SessionsBase, "Sessions", []string{"2026-11-03 s1.md"}},
+	} {
+		t.Run(strings.TrimSuffix(c.base, ".base")+"/"+c.view, func(t *testing.T) {
+			if got := viewRows(t, bases[c.base], notes, c.view); !slices.Equal(got, c.want) {
+				t.Errorf("%s, view %s = %q, want %q", c.base, c.view, got, c.want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -23,7 +24,9 @@ import (
 // no two nodes overlapping). Its own nodes and edges have ids that start
 // with IDPrefix and are derived from the tasks' paths, so that a second
 // run finds them: it updates them, keeps where a person moved or resized
-// its nodes, and keeps every node, edge and group a person added.
+// its nodes, and keeps every node, edge and group a person added. A card
+// of its own that a person's edge joins stays when its task leaves the
+// tree, and a card whose file a rename rewrote keeps its id (see follow).
 
 // IDPrefix starts the id of every node and edge vaultmem puts on a canvas.
 const IDPrefix = "vaultmem-"
@@ -72,8 +75,8 @@ type CanvasResult struct {
 	Edges int `json:"edges"`
 	// Kept counts the nodes and edges of a person's it kept.
 	Kept int `json:"kept"`
-	// Dropped lists the ids of a person's edges it removed because a task
-	// node they joined is no longer on the canvas.
+	// Dropped lists the ids of a person's edges it removed because a node
+	// they joined is not in the file (deleted by hand).
 	Dropped []string `json:"dropped,omitempty"`
 }
 
@@ -93,7 +96,7 @@ func WriteCanvas(ctx context.Context, w *vault.Writer, p string, top *task.Node,
 	} else if err != nil {
 		return res, err
 	}
-	next, st, err := MergeCanvas(p, old, top, deps)
+	next, st, err := UpdateCanvas(p, old, top, deps)
 	if err != nil {
 		return res, err
 	}
@@ -112,6 +115,7 @@ func WriteCanvas(ctx context.Context, w *vault.Writer, p string, top *task.Node,
 type rawNode struct {
 	ID     *string      `json:"id"`
 	Type   *string      `json:"type"`
+	File   *string      `json:"file"`
 	X      *json.Number `json:"x"`
 	Y      *json.Number `json:"y"`
 	Width  *json.Number `json:"width"`
@@ -159,27 +163,28 @@ func (a rect) overlaps(b rect) bool {
 	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
 }
 
-// CanvasStats are what MergeCanvas made.
+// CanvasStats are what UpdateCanvas made.
 type CanvasStats struct {
 	Nodes, Edges, Kept int
 	Dropped            []string
 }
 
-// MergeCanvas returns the canvas old (nil or empty for none) with the
+// UpdateCanvas returns the canvas old (nil or empty for none) with the
 // task tree under top and its dependencies deps on it (see WriteCanvas);
 // file names the canvas in errors.
-func MergeCanvas(file string, old []byte, top *task.Node, deps map[string][]string) ([]byte, CanvasStats, error) {
+func UpdateCanvas(file string, old []byte, top *task.Node, deps map[string][]string) ([]byte, CanvasStats, error) {
 	var st CanvasStats
 	doc, nodes, edges, err := parseCanvas(file, old)
 	if err != nil {
 		return nil, st, err
 	}
 	pl := planCanvas(top, deps)
+	pl.follow(nodes)
 	if pl.otherTree(nodes) {
 		return nil, st, fmt.Errorf("%s: %w (none of its task cards is in this tree): it is left as it is; give another file with --canvas FILE, or delete it", file, ErrOtherTree)
 	}
 	st.Nodes, st.Edges = len(pl.order)-1, len(pl.edges)
-	outNodes, have, kept := pl.mergeNodes(nodes)
+	outNodes, have, kept := pl.mergeNodes(nodes, personsEnds(edges))
 	outEdges, keptEdges, dropped := pl.mergeEdges(edges, have)
 	st.Kept, st.Dropped = kept+keptEdges, dropped
 	return formatCanvas(doc, outNodes, outEdges), st, nil
@@ -264,11 +269,81 @@ func planCanvas(top *task.Node, deps map[string][]string) *canvasPlan {
 	return pl
 }
 
+// personsEnds are the ids of the nodes a person's edges join.
+func personsEnds(edges []parsedEdge) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range edges {
+		if !ours(*e.edge.ID) {
+			out[*e.edge.FromNode], out[*e.edge.ToNode] = true, true
+		}
+	}
+	return out
+}
+
+// follow makes the plan's card of a task the canvas's card whose file is
+// the task's path when that card's id is another's: the task was renamed
+// or moved (Obsidian rewrites a canvas's file nodes when a note is
+// renamed), and the card keeps its id, so that the arrows a person drew
+// to it still join it.
+func (pl *canvasPlan) follow(nodes []parsedNode) {
+	present := map[string]bool{}
+	for _, n := range nodes {
+		present[*n.node.ID] = true
+	}
+	alias := map[string]string{} // the plan's id -> the card's
+	for _, n := range nodes {
+		id := *n.node.ID
+		if !ours(id) || !strings.HasPrefix(id, IDPrefix+"task-") || n.node.File == nil {
+			continue
+		}
+		if _, wanted := pl.want[id]; wanted {
+			continue
+		}
+		to := nodeID(*n.node.File)
+		if _, wanted := pl.want[to]; !wanted || present[to] || alias[to] != "" {
+			continue
+		}
+		alias[to] = id
+	}
+	if len(alias) == 0 {
+		return
+	}
+	re := func(id string) string {
+		if a, ok := alias[id]; ok {
+			return a
+		}
+		return id
+	}
+	want, place, parentOf, pathOf := map[string]canvasNode{}, map[string]rect{}, map[string]string{}, map[string]string{}
+	for id, n := range pl.want {
+		n.ID = re(id)
+		want[n.ID] = n
+	}
+	for id, r := range pl.place {
+		place[re(id)] = r
+	}
+	for id, p := range pl.parentOf {
+		parentOf[re(id)] = re(p)
+	}
+	for id, p := range pl.pathOf {
+		pathOf[re(id)] = p
+	}
+	for i, id := range pl.order {
+		pl.order[i] = re(id)
+	}
+	for i := range pl.edges {
+		pl.edges[i].FromNode, pl.edges[i].ToNode = re(pl.edges[i].FromNode), re(pl.edges[i].ToNode)
+	}
+	pl.want, pl.place, pl.parentOf, pl.pathOf = want, place, parentOf, pathOf
+}
+
 // mergeNodes merges our nodes with the canvas's nodes: ours keep their
 // place and size, a person's stay as they are, new ones go where the
-// tree puts them. It returns the nodes, the ids on the canvas, and how
-// many of a person's it kept.
-func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[string]bool, int) {
+// tree puts them. One of ours no longer on the tree (its branch folded,
+// or outside the subtree written) goes, unless a person's edge joins it
+// (an id of joined): then it stays as it is, with the edge. It returns
+// the nodes, the ids on the canvas, and how many of a person's it kept.
+func (pl *canvasPlan) mergeNodes(nodes []parsedNode, joined map[string]bool) ([]json.RawMessage, map[string]bool, int) {
 	var out []json.RawMessage
 	have := map[string]bool{}
 	var taken []rect // the places of the nodes kept
@@ -285,8 +360,16 @@ func (pl *canvasPlan) mergeNodes(nodes []parsedNode) ([]json.RawMessage, map[str
 			continue
 		}
 		wn, ok := pl.want[id]
-		if !ok || have[id] {
-			continue // no longer on the tree (or twice in the file)
+		if have[id] {
+			continue // twice in the file
+		}
+		if !ok {
+			if joined[id] { // off the tree, but a person's arrow joins it
+				out = append(out, n.raw)
+				have[id] = true
+				taken = append(taken, r)
+			}
+			continue
 		}
 		wn.X, wn.Y, wn.Width, wn.Height = *n.node.X, *n.node.Y, *n.node.Width, *n.node.Height
 		out = append(out, encodeJSON(wn))
@@ -404,56 +487,120 @@ func short(s string) string {
 
 func number(i int) json.Number { return json.Number(fmt.Sprint(i)) }
 
-// layout places the trees under roots side by side, each a tidy tree: a
-// parent centred over its children, each subtree in a band of its own, so
-// that no two nodes overlap. It returns each task's place by path.
+// A parent's children are laid out in rows, wrapped so that a wide
+// level does not make the canvas a strip (300 tasks in one row are over
+// 100,000 px wide and 940 high: nothing reads when fitted to a screen).
+// A row holds at least rowCards cards' width, else as much as makes the
+// group about layoutAspect times as wide as high.
+const (
+	rowCards     = 6
+	layoutAspect = 2.0
+)
+
+// subtree is the box a task's subtree takes, and its children's rows.
+type subtree struct {
+	w, h  int
+	rows  [][]*task.Node
+	rowsW []int // each row's width
+	rowsH []int // each row's height
+}
+
+// layout places the trees under roots, each a tidy tree: a parent
+// centred over its children, its children in rows (wrapped, see
+// rowCards), each subtree in a box of its own, so that no two nodes
+// overlap. The roots are wrapped into rows alike. It returns each task's
+// place by path.
 func layout(roots []*task.Node) map[string]rect {
-	at := map[string]rect{}
-	seen := map[string]bool{}
-	var width func(n *task.Node) int
-	widths := map[*task.Node]int{}
-	width = func(n *task.Node) int {
-		if w, ok := widths[n]; ok {
-			return w
+	boxes := map[*task.Node]*subtree{}
+	var size func(n *task.Node, depth int) *subtree
+	size = func(n *task.Node, depth int) *subtree {
+		if b, ok := boxes[n]; ok {
+			return b
 		}
-		w := 0
-		for _, c := range n.Children {
-			if w > 0 {
-				w += gapX
+		b := &subtree{w: nodeWidth, h: nodeHeight}
+		boxes[n] = b // a cycle written by hand ends here
+		if len(n.Children) > 0 && depth < maxLayoutDepth {
+			for _, c := range n.Children {
+				size(c, depth+1)
 			}
-			w += width(c)
+			b.rows, b.rowsW, b.rowsH = wrapRows(n.Children, boxes)
+			rw, rh := rowsBox(b.rowsW, b.rowsH)
+			b.w, b.h = max(nodeWidth, rw), nodeHeight+gapY+rh
 		}
-		w = max(w, nodeWidth)
-		widths[n] = w
-		return w
+		return b
 	}
-	var put func(n *task.Node, left, depth int)
-	put = func(n *task.Node, left, depth int) {
-		if seen[n.Path] {
+	for _, r := range roots {
+		size(r, 0)
+	}
+	at := map[string]rect{}
+	var put func(n *task.Node, left, top int)
+	put = func(n *task.Node, left, top int) {
+		if _, done := at[n.Path]; done {
 			return
 		}
-		seen[n.Path] = true
-		w := width(n)
-		at[n.Path] = rect{left + (w-nodeWidth)/2, depth * (nodeHeight + gapY), nodeWidth, nodeHeight}
-		span := 0
-		for i, c := range n.Children {
-			if i > 0 {
-				span += gapX
-			}
-			span += width(c)
-		}
-		x := left + (w-span)/2
-		for _, c := range n.Children {
-			put(c, x, depth+1)
-			x += width(c) + gapX
-		}
+		b := boxes[n]
+		at[n.Path] = rect{left + (b.w-nodeWidth)/2, top, nodeWidth, nodeHeight}
+		putRows(b.rows, b.rowsW, b.rowsH, boxes, left, b.w, top+nodeHeight+gapY, put)
 	}
-	left := 0
-	for _, r := range roots {
-		put(r, left, 0)
-		left += width(r) + gapX
-	}
+	rows, rowsW, rowsH := wrapRows(roots, boxes)
+	w, _ := rowsBox(rowsW, rowsH)
+	putRows(rows, rowsW, rowsH, boxes, 0, w, 0, put)
 	return at
+}
+
+// maxLayoutDepth bounds how deep layout walks (a tree is never this deep;
+// a parent cycle written by hand must not make it endless).
+const maxLayoutDepth = 512
+
+// wrapRows puts the subtrees of nodes (sized in boxes) into rows: as many
+// as fit in a row as wide as the larger of rowCards cards, the widest
+// subtree, and what makes the whole about layoutAspect times as wide as
+// high.
+func wrapRows(nodes []*task.Node, boxes map[*task.Node]*subtree) (rows [][]*task.Node, rowsW, rowsH []int) {
+	area, widest := 0.0, 0
+	for _, n := range nodes {
+		b := boxes[n]
+		area += float64(b.w+gapX) * float64(b.h+gapY)
+		widest = max(widest, b.w)
+	}
+	limit := max(widest, rowCards*(nodeWidth+gapX)-gapX, int(math.Sqrt(area*layoutAspect)))
+	for _, n := range nodes {
+		b := boxes[n]
+		last := len(rows) - 1
+		if last < 0 || rowsW[last]+gapX+b.w > limit {
+			rows, rowsW, rowsH = append(rows, []*task.Node{n}), append(rowsW, b.w), append(rowsH, b.h)
+			continue
+		}
+		rows[last] = append(rows[last], n)
+		rowsW[last] += gapX + b.w
+		rowsH[last] = max(rowsH[last], b.h)
+	}
+	return rows, rowsW, rowsH
+}
+
+// rowsBox is the width and height of rows of those widths and heights.
+func rowsBox(rowsW, rowsH []int) (w, h int) {
+	for i := range rowsW {
+		w = max(w, rowsW[i])
+		if i > 0 {
+			h += gapY
+		}
+		h += rowsH[i]
+	}
+	return w, h
+}
+
+// putRows places rows of subtrees from top down, each row centred in the
+// band from left, width wide.
+func putRows(rows [][]*task.Node, rowsW, rowsH []int, boxes map[*task.Node]*subtree, left, width, top int, put func(n *task.Node, left, top int)) {
+	for i, row := range rows {
+		x := left + (width-rowsW[i])/2
+		for _, c := range row {
+			put(c, x, top)
+			x += boxes[c].w + gapX
+		}
+		top += rowsH[i] + gapY
+	}
 }
 
 // parsedNode is a node of a canvas read: its bytes and what it must have.

@@ -263,7 +263,7 @@ func TestCanvasSchema(t *testing.T) {
 	// One task's tree: only its subtree.
 	top, err := tv.tasks.Tree(tv.ctx, "Write canvas", false)
 	tv.check(err)
-	sub, _, err := MergeCanvas("x.canvas", nil, top, nil)
+	sub, _, err := UpdateCanvas("x.canvas", nil, top, nil)
 	tv.check(err)
 	if d := validateCanvas(t, sub); len(d.Nodes) != 2 || len(d.Edges) != 0 {
 		t.Errorf("the tree of one leaf task = %d nodes, %d edges; want the legend and the task", len(d.Nodes), len(d.Edges))

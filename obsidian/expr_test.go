@@ -731,12 +731,18 @@ func (ev *evaluator) method(obj any, m method, en env) (any, error) {
 		}
 	case string:
 		switch m.name {
+		case "toString":
+			return o, nil
 		case "isEmpty":
 			return o == "", nil
 		case "lower":
 			return strings.ToLower(o), nil
 		case "trim":
 			return strings.TrimSpace(o), nil
+		}
+	case float64, bool:
+		if m.name == "toString" {
+			return fmt.Sprint(o), nil
 		}
 	case nil:
 		if m.name == "isEmpty" { // "Returns true if the string ... is not present"

@@ -55,6 +55,9 @@ type Context struct {
 	Cut       []string `json:"cut,omitempty"`
 	// Pruned counts the finished siblings left out.
 	Pruned int `json:"pruned"`
+	// Notice says, for the context of the agent's focus, that another
+	// agent holds the task (see Focus.Notice).
+	Notice string `json:"notice,omitempty"`
 }
 
 // Context builds the context of the task ref names (agent's focus when ref
@@ -122,6 +125,12 @@ func (s *Store) Context(ctx context.Context, agent, ref string, budget int) (Con
 	b.line(fmt.Sprintf("# Task: %s (%s, %s) — %s", out.Task.Name, out.Task.Status, orNone(out.Task.Priority), p))
 	if out.Task.Assignee != "" {
 		b.line("Held by agent " + out.Task.Assignee + ".")
+	}
+	if ref == "" {
+		if f, err := s.Focus(ctx, agent); err == nil && f.Notice != "" {
+			out.Notice = f.Notice
+			b.line("**Not yours:** " + f.Notice + ".")
+		}
 	}
 	if d := out.Task.Description; d != "" {
 		kept := b.text(d, budget/4)

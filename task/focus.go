@@ -90,6 +90,12 @@ type Focus struct {
 	// Lost says why a focus file's task could not be found ("" when it
 	// was, or there is none).
 	Lost string `json:"lost,omitempty"`
+	// HeldBy is the agent holding the focused task (doing or blocked)
+	// when it is neither Agent nor From: another agent took it over, or
+	// a merge of two clones' claims settled it to another (see
+	// ClaimWinner). Notice says so, for the agent to read.
+	HeldBy string `json:"held_by,omitempty"`
+	Notice string `json:"notice,omitempty"`
 }
 
 func focusName(agent string) string { return FocusDir + "/" + agent + ".yaml" }
@@ -113,7 +119,8 @@ func (s *Store) readFocus(agent string) (f focusFile, hash string, ok bool, err 
 // Focus returns agent's focused task: its own focus file's, else (for a
 // subagent "a/b") the nearest parent agent's. A focus file whose task is
 // gone (deleted, or renamed and not found by name) gives no task and says
-// so in Lost.
+// so in Lost; one another agent holds now is still the focus, with
+// HeldBy and Notice saying who holds it.
 func (s *Store) Focus(ctx context.Context, agent string) (Focus, error) {
 	if err := CheckAgent(agent); err != nil {
 		return Focus{}, err
@@ -134,6 +141,9 @@ func (s *Store) Focus(ctx context.Context, agent string) (Focus, error) {
 				return out, nil
 			}
 			out.Task, out.Name = p, f.Name
+			if n, err := s.read(p); err == nil {
+				out.HeldBy, out.Notice = heldNotice(n, agent, from)
+			}
 			return out, nil
 		}
 		i := strings.LastIndexByte(from, '/')

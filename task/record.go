@@ -86,6 +86,9 @@ func Read(n *markdown.Note) Task {
 }
 
 // MergeRules are how git's merge driver combines two machines' changes to
-// a task note (see markdown.MergeRules): the log is append-only.
+// a task note (see markdown.MergeRules): the log is append-only; a claim
+// both sides made for different agents (two clones started the task) is
+// settled to one of them, the same whichever side merges (see
+// ClaimWinner), and the loser's claim is logged.
 var MergeRules = markdown.MergeRules{AppendOnly: []string{LogHeading}, Later: []string{"started", "finished", "updated"},
-	Earlier: []string{"created"}}
+	Earlier: []string{"created"}, Settle: []func(base, ours, theirs *markdown.Note) markdown.Settlement{settleClaim}}

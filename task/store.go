@@ -396,7 +396,8 @@ type Started struct {
 }
 
 // Start focuses agent on the task ref names and marks it doing, held by
-// agent (started: today, when it never was). Under the Writer's lock, so
+// agent (started: now, to the minute, when it never was; see
+// StartedLayout). Under the Writer's lock, so
 // of two agents starting one task at once exactly one wins. Errors: a
 // *StateError when another agent holds it (doing or blocked) or it is
 // done, unless force; those of Resolve.
@@ -425,7 +426,7 @@ func (s *Store) Start(ctx context.Context, agent, ref string, force bool) (Start
 		}
 		kv := []any{"status", Doing, "assignee", agent}
 		if field(n, "started") == "" {
-			kv = append(kv, "started", date(s.today()))
+			kv = append(kv, "started", s.now().Format(StartedLayout))
 		}
 		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv...)
 		if err != nil {
@@ -568,23 +569,31 @@ type Logged struct {
 // (agent's focus when ref is ""). Errors: an *InvalidError for an unknown
 // type or empty text; ErrNoFocus; those of Resolve.
 func (s *Store) Event(ctx context.Context, agent, ref, typ, text string) (Logged, error) {
-	return s.log(ctx, agent, ref, typ, text, nil)
+	return s.log(ctx, agent, ref, typ, text, func(*markdown.Note) []any { return nil })
 }
 
 // Block marks the task ref names (agent's focus when ref is "") blocked
-// and logs reason as a blocker event.
+// and logs reason as a blocker event. A task no one holds (blocked before
+// it was started) is then held by agent, so that the Blocked view and
+// task tree say who found it blocked.
 func (s *Store) Block(ctx context.Context, agent, ref, reason string) (Logged, error) {
 	if strings.TrimSpace(reason) == "" {
 		return Logged{}, &InvalidError{"reason", "must say what blocks the task"}
 	}
-	return s.log(ctx, agent, ref, "blocker", reason, []any{"status", Blocked})
+	return s.log(ctx, agent, ref, "blocker", reason, func(n *markdown.Note) []any {
+		if field(n, "assignee") == "" {
+			return []any{"status", Blocked, "assignee", agent}
+		}
+		return []any{"status", Blocked}
+	})
 }
 
 // log appends an event to a task's log, setting the frontmatter keys kv
-// in the same write: the one way an event is written. Its text is most
+// returns for the note as it is in the same write: the one way an event
+// is written. Its text is most
 // often an agent's (a hook's checkpoint, the task tools), and the log is
 // committed and shared, so its secrets are masked (redact.String).
-func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any) (Logged, error) {
+func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv func(n *markdown.Note) []any) (Logged, error) {
 	typ = strings.ToLower(strings.TrimSpace(typ))
 	text = redact.String(text)
 	if err := checkEvent(typ, text); err != nil {
@@ -597,7 +606,7 @@ func (s *Store) log(ctx context.Context, agent, ref, typ, text string, kv []any)
 	at := s.now()
 	line := FormatEvent(at, typ, text)
 	err = s.update(ctx, p, func(n *markdown.Note) ([]byte, error) {
-		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv...)
+		next, err := markdown.SetFrontmatterKeys(p, n.Content, kv(n)...)
 		if err != nil {
 			return nil, err
 		}

@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Commands: []*cli.Command{
 			sh.initCommand(), sh.showCommand(), sh.linksCommand(), sh.backlinksCommand(), sh.unresolvedCommand(),
 			sh.orphansCommand(), sh.listCommand(), sh.rememberCommand(), sh.mergeListCommand(), sh.mergeNoteCommand(),
-			sh.mergeCheckpointCommand(), sh.dreamCommand(), sh.taskCommand(), sh.lessonCommand(), sh.indexCommand(),
+			sh.mergeCheckpointCommand(), sh.mergeCanvasCommand(), sh.dreamCommand(), sh.taskCommand(), sh.lessonCommand(), sh.indexCommand(),
 			sh.searchCommand(), sh.watchCommand(), sh.doctorCommand(), sh.recallCommand(), sh.evalCommand(), sh.mcpCommand(),
 			sh.setupCommand(), sh.hookCommand(), sh.allowCommand(), sh.trustCommand(),
 		},

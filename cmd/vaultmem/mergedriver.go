@@ -69,6 +69,25 @@ func (sh *shell) mergeCheckpointCommand() *cli.Command {
 	}
 }
 
+func (sh *shell) mergeCanvasCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge-canvas",
+		Usage:     "merge two versions of a canvas of the views folder (a git merge driver)",
+		ArgsUsage: "BASE OURS THEIRS [PATH]",
+		Description: "Git runs it, as `vaultmem merge-canvas %O %A %B %P`, when both sides changed a canvas of the views\n" +
+			"folder (views/Tasks.canvas, which task tree --canvas writes). Nodes and edges are merged by id, and\n" +
+			"the keys of each one by one: what one side added is kept, what one side removed is dropped (unless\n" +
+			"the other changed it), what one side changed takes the change; what both changed differently takes\n" +
+			"ours (the canvas is a view, written again from the notes by task tree --canvas). A card an arrow\n" +
+			"joins stays. The result goes to OURS, as vaultmem writes canvases. A version that is not JSON Canvas\n" +
+			"exits 1 naming it and the line, OURS left as it is: git marks the file conflicted. It needs no vault.\n" +
+			"Enable it with\n" +
+			"  " + app.CanvasDriver.Command + "\n" +
+			"and the line `/views/*.canvas merge=" + app.CanvasDriver.Name + "` in .gitattributes (vaultmem init writes it).",
+		Action: mergeAction(app.CanvasDriver),
+	}
+}
+
 // mergeAction runs merge driver d on the arguments git gives it (BASE
 // OURS THEIRS [PATH]).
 func mergeAction(d app.MergeDriver) cli.ActionFunc {

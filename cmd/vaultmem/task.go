@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -23,7 +25,9 @@ func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *ta
 }
 
 // withAgentTasks is withTasks for a command of one agent's (--agent,
-// checked before the vault is opened).
+// checked before the vault is opened). First it warns the agent when
+// another agent holds its focused task (a merge of two clones' claims
+// settled it to the other, or the other took it over): see task.Focus.
 func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		agent, err := agentOf(cmd)
@@ -31,6 +35,9 @@ func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, s
 			return err
 		}
 		return sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+			if f, err := st.Focus(ctx, agent); err == nil && f.Notice != "" && !sh.quiet {
+				fmt.Fprintf(sh.stderr, "warning: %s\n", f.Notice)
+			}
 			return fn(ctx, cmd, st, agent)
 		})(ctx, cmd)
 	}
@@ -227,8 +234,9 @@ func (sh *shell) taskEventCommand() *cli.Command {
 func (sh *shell) taskFocusCommand() *cli.Command {
 	return &cli.Command{
 		Name: "focus", Usage: "this agent's focused task",
-		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is}.",
-		Flags:       []cli.Flag{jsonFlag(), agentFlag()},
+		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is, held_by and notice\n" +
+			"when another agent holds the task now}.",
+		Flags: []cli.Flag{jsonFlag(), agentFlag()},
 		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -245,7 +253,11 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 				if f.Task != "" {
 					t = f.Task
 				}
-				return sh.printJSON(map[string]any{"agent": f.Agent, "task": t, "from": f.From})
+				out := map[string]any{"agent": f.Agent, "task": t, "from": f.From}
+				if f.HeldBy != "" {
+					out["held_by"], out["notice"] = f.HeldBy, f.Notice
+				}
+				return sh.printJSON(out)
 			}
 			if f.Task == "" {
 				fmt.Fprintf(sh.stdout, "agent %s has no focused task\n", agent)
@@ -351,6 +363,15 @@ func (c *canvasValue) IsBoolFlag() bool { return true }
 
 // writeCanvas writes the task canvas and says what it did.
 func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, req app.CanvasRequest) error {
+	if req.File != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if req.File, err = canvasPath(a.Vault.Dir, wd, req.File); err != nil {
+			return err
+		}
+	}
 	res, err := a.TaskCanvas(ctx, req)
 	if err != nil {
 		return err
@@ -361,7 +382,7 @@ func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, 
 		line += fmt.Sprintf("; kept %d cards and arrows of yours", res.Kept)
 	}
 	if len(res.Dropped) > 0 && !cmd.Bool("json") {
-		sh.warnf("%s: removed %d arrows of yours whose task is no longer on the canvas (%s)", res.Path, len(res.Dropped), strings.Join(res.Dropped, ", "))
+		sh.warnf("%s: removed %d arrows of yours whose card is no longer on the canvas (%s)", res.Path, len(res.Dropped), strings.Join(res.Dropped, ", "))
 	}
 	return sh.out(cmd, res.CanvasResult, line)
 }
@@ -463,4 +484,46 @@ func (sh *shell) printProblems(ps []markdown.Problem) {
 			fmt.Fprintf(sh.stderr, "warning: %s: %s\n", p.Path, p.Message)
 		}
 	}
+}
+
+// canvasPath is the vault path of the canvas file a person typed: an
+// absolute path inside the vault, or a path relative to the working
+// folder wd that leads into the vault; a relative path that does not
+// (the working folder is outside the vault) is a vault path, as it
+// always was. Errors: a usage error for an absolute path outside the
+// vault.
+func canvasPath(vaultDir, wd, file string) (string, error) {
+	root := realPath(vaultDir)
+	inside := func(abs string) (string, bool) {
+		rel, err := filepath.Rel(root, realPath(abs))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return "", false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	if filepath.IsAbs(file) {
+		rel, ok := inside(file)
+		if !ok {
+			return "", usagef("--canvas %s is outside the vault %s: give a file in the vault (absolute, or relative to the working folder or to the vault)", file, vaultDir)
+		}
+		return rel, nil
+	}
+	if rel, ok := inside(filepath.Join(wd, file)); ok {
+		return rel, nil
+	}
+	return file, nil
+}
+
+// realPath is p absolute with the symbolic links of its folder resolved
+// (the file itself may not exist yet), so that a vault reached through a
+// link compares equal to its real path.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(dir, filepath.Base(p))
+	}
+	return p
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -227,5 +228,67 @@ func TestTaskNamesThatLookLikeSyntax(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tasks", "Under a b.md")); !os.IsNotExist(err) {
 		t.Errorf("a task was written with a link that names no file: %v", err)
+	}
+}
+
+// TestTaskClaimAcrossClones: two clones start the same task (agents
+// claude and codex), then pull through git with vaultmem's note driver:
+// the merge is clean, claude holds the task (it started first, or in the
+// same minute with the lower agent id), codex's claim is in the log, and
+// codex's next task command and its task context say it lost the task.
+func TestTaskClaimAcrossClones(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	tmp := t.TempDir()
+	driver := testDriver(t, tmp)
+	remote, a, b := filepath.Join(tmp, "remote.git"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	gitIn(t, tmp, "init", "-q", "--bare", "-b", "main", remote)
+	cloneWithDrivers(t, "", a, driver)
+	ok(t, a, "init")
+	ok(t, a, "task", "add", "Ship it")
+	gitIn(t, a, "add", "-A")
+	gitIn(t, a, "commit", "-q", "-m", "plan")
+	gitIn(t, a, "remote", "add", "origin", remote)
+	gitIn(t, a, "push", "-q", "-u", "origin", "main")
+	cloneWithDrivers(t, remote, b, driver)
+
+	ok(t, a, "task", "start", "Ship it", "--agent=claude")
+	ok(t, b, "task", "start", "Ship it", "--agent=codex")
+	for _, dir := range []string{a, b} {
+		gitIn(t, dir, "add", "-A")
+		gitIn(t, dir, "commit", "-q", "-m", "start on "+filepath.Base(dir))
+	}
+	gitIn(t, a, "push", "-q")
+	gitIn(t, b, "pull", "-q", "--no-edit")
+	raw, err := os.ReadFile(filepath.Join(b, "tasks", "Ship it.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := string(raw)
+	if !strings.Contains(note, "assignee: claude\n") || !strings.Contains(note, "note: claim settled to claude") ||
+		!strings.Contains(note, "codex's claim") || strings.Contains(note, "<<<<<<<") {
+		t.Fatalf("merged task:\n%s", note)
+	}
+	r := vaultmem(t, b, "", "task", "focus", "--agent=codex")
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: task Ship it (tasks/Ship it.md) is held by agent claude since") ||
+		!strings.Contains(r.stderr, "was settled to claude when two clones' changes merged") {
+		t.Errorf("codex's task focus: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	var f struct{ HeldBy, Notice string }
+	if err := json.Unmarshal([]byte(ok(t, b, "task", "focus", "--json", "--agent=codex", "-q")), &struct {
+		HeldBy *string `json:"held_by"`
+		Notice *string `json:"notice"`
+	}{&f.HeldBy, &f.Notice}); err != nil || f.HeldBy != "claude" || f.Notice == "" {
+		t.Errorf("task focus --json: %+v, %v", f, err)
+	}
+	if out := ok(t, b, "task", "context", "--agent=codex"); !strings.Contains(out, "**Not yours:** task Ship it") {
+		t.Errorf("codex's task context:\n%s", out)
+	}
+	// The winner hears nothing.
+	gitIn(t, b, "push", "-q")
+	gitIn(t, a, "pull", "-q", "--no-edit")
+	if r := vaultmem(t, a, "", "task", "focus", "--agent=claude"); r.code != 0 || strings.Contains(r.stderr, "held by") {
+		t.Errorf("claude's task focus: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -144,5 +145,124 @@ func TestTaskTreeCanvas(t *testing.T) {
 	}
 	if got := mustRead(t, notes); got != "my notes, not JSON\n" {
 		t.Errorf("the non-canvas file changed:\n%s", got)
+	}
+}
+
+// TestCanvasMergeThroughGit: two clones change views/Tasks.canvas (one
+// adds a card and an arrow of a person's, the other writes the tree again
+// after a new task) and pull through git with the canvas driver that init
+// routes the views folder's canvases to: the merge is clean, valid JSON,
+// and holds both changes.
+func TestCanvasMergeThroughGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	tmp := t.TempDir()
+	driver := testDriver(t, tmp)
+	remote, a, b := filepath.Join(tmp, "remote.git"), filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	gitIn(t, tmp, "init", "-q", "--bare", "-b", "main", remote)
+	cloneWithDrivers(t, "", a, driver)
+	gitIn(t, a, "config", "merge.vaultmem-canvas.driver", driver+" merge-canvas %O %A %B %P")
+	ok(t, a, "init")
+	if !strings.Contains(mustRead(t, filepath.Join(a, ".gitattributes")), "/views/*.canvas merge=vaultmem-canvas\n") {
+		t.Fatalf(".gitattributes:\n%s", mustRead(t, filepath.Join(a, ".gitattributes")))
+	}
+	ok(t, a, "task", "add", "Ship it")
+	ok(t, a, "task", "add", "Write docs", "--parent", "Ship it")
+	ok(t, a, "task", "tree", "--canvas")
+	gitIn(t, a, "add", "-A")
+	gitIn(t, a, "commit", "-q", "-m", "plan")
+	gitIn(t, a, "remote", "add", "origin", remote)
+	gitIn(t, a, "push", "-q", "-u", "origin", "main")
+	cloneWithDrivers(t, remote, b, driver)
+	gitIn(t, b, "config", "merge.vaultmem-canvas.driver", driver+" merge-canvas %O %A %B %P")
+
+	canvas := filepath.Join("views", "Tasks.canvas")
+	mine := `{"id":"mine","type":"text","text":"ask Bob","x":-5000,"y":-5000,"width":200,"height":100}`
+	var docs string
+	for _, n := range readCanvasNodes(t, filepath.Join(a, canvas)) {
+		if n["file"] == "tasks/Write docs.md" {
+			docs = n["id"].(string)
+		}
+	}
+	arrow := `{"id":"my-arrow","fromNode":"mine","toNode":"` + docs + `"}`
+	body := mustRead(t, filepath.Join(a, canvas))
+	body = strings.Replace(body, `"nodes":[`, `"nodes":[`+mine+",", 1)
+	body = strings.Replace(body, `"edges":[`, `"edges":[`+arrow+",", 1)
+	writeFile(t, filepath.Join(a, canvas), body)
+	ok(t, b, "task", "add", "Tag the release", "--parent", "Ship it")
+	ok(t, b, "task", "tree", "--canvas")
+	for _, dir := range []string{a, b} {
+		gitIn(t, dir, "add", "-A")
+		gitIn(t, dir, "commit", "-q", "-m", "canvas on "+filepath.Base(dir))
+	}
+	gitIn(t, a, "push", "-q")
+	gitIn(t, b, "pull", "-q", "--no-edit")
+	got := mustRead(t, filepath.Join(b, canvas))
+	files := map[string]bool{}
+	for _, n := range readCanvasNodes(t, filepath.Join(b, canvas)) {
+		if f, ok := n["file"].(string); ok {
+			files[f] = true
+		}
+	}
+	if !strings.Contains(got, `"id":"mine"`) || !strings.Contains(got, `"id":"my-arrow"`) || !files["tasks/Tag the release.md"] ||
+		!files["tasks/Write docs.md"] || strings.Contains(got, "<<<<<<<") {
+		t.Errorf("merged canvas:\n%s", got)
+	}
+	if st := gitIn(t, b, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after the pull:\n%s", st)
+	}
+}
+
+// readCanvasNodes reads the nodes of the canvas file p.
+func readCanvasNodes(t *testing.T, p string) []map[string]any {
+	t.Helper()
+	var doc struct {
+		Nodes []map[string]any `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(mustRead(t, p)), &doc); err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return doc.Nodes
+}
+
+// TestTaskTreeCanvasPaths: --canvas takes an absolute path inside the
+// vault, a path relative to the working folder, and (from outside the
+// vault) a vault path; an absolute path outside the vault is a usage
+// error saying so, and nothing is written there.
+func TestTaskTreeCanvasPaths(t *testing.T) {
+	dir := newVault(t)
+	ok(t, dir, "task", "add", "Ship it")
+	outside := filepath.Join(t.TempDir(), "map.canvas")
+	for _, c := range []struct {
+		name, cwd string
+		args      []string
+		want      string // the file written, relative to the vault
+	}{
+		{"absolute in the vault", dir, []string{"--canvas", filepath.Join(dir, "maps", "map.canvas")}, "maps/map.canvas"},
+		{"relative to a subfolder", filepath.Join(dir, "views"), []string{"--canvas", "Sub.canvas"}, "views/Sub.canvas"},
+		{"relative, up and down", filepath.Join(dir, "views"), []string{"--canvas=../maps/Up"}, "maps/Up.canvas"},
+		{"a vault path from outside", filepath.Dir(dir), []string{"--vault", dir, "--canvas", "views/Old.canvas"}, "views/Old.canvas"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"task", "tree"}, c.args...)
+			if c.args[0] == "--vault" {
+				args = append([]string{"--vault", dir, "task", "tree"}, c.args[2:]...)
+			}
+			r := vaultmem(t, c.cwd, "", args...)
+			if r.code != 0 || !strings.Contains(r.stdout, "wrote "+c.want) {
+				t.Fatalf("%v in %s: exit %d\n%s%s", args, c.cwd, r.code, r.stdout, r.stderr)
+			}
+			if len(readCanvasNodes(t, filepath.Join(dir, filepath.FromSlash(c.want)))) != 2 {
+				t.Errorf("%s: not the tree's canvas", c.want)
+			}
+		})
+	}
+	r := vaultmem(t, dir, "", "task", "tree", "--canvas", outside)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "is outside the vault") {
+		t.Errorf("outside the vault: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(outside); !os.IsNotExist(err) {
+		t.Errorf("written outside the vault: %v", err)
 	}
 }
