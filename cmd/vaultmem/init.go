@@ -18,7 +18,7 @@ func (sh *shell) initCommand() *cli.Command {
 		ArgsUsage: "[DIR]",
 		Description: "Creates .vaultmem/config.yaml, .vaultmem/.gitignore, .vaultmem/state/ and the default\n" +
 			"folders (memory/, tasks/, lessons/), and adds to .gitattributes the lines that route MEMORY.md, the\n" +
-			"memory, task and lesson notes, the dream log and Dream's checkpoint to vaultmem's merge drivers (to\n" +
+			"memory, task and lesson notes, the logs and state files, Dream's checkpoint and the canvases to their merge rules (to\n" +
 			"enable in each clone with the git config commands it prints); run again, it adds the lines it lacks.\n" +
 			"In a Claude Code memory folder (MEMORY.md and memory notes side by side) new memories go next to\n" +
 			"the others (memory: .) and no folder is made. MEMORY.md's list of memory notes (as Claude writes\n" +
@@ -111,9 +111,9 @@ func (sh *shell) printInit(res app.InitResult) {
 		}
 	}
 	if res.Gitattributes != "unchanged" {
-		fmt.Fprintf(w, "  .gitattributes routes MEMORY.md, the memory, task and lesson notes, the logs and Dream's checkpoint to their merge drivers\n")
+		fmt.Fprintf(w, "  .gitattributes routes MEMORY.md, the memory, task and lesson notes, the logs, the state files, Dream's checkpoint and the task canvas to their merge rules\n")
 	}
-	fmt.Fprintf(w, "To merge MEMORY.md, memories, tasks, lessons and Dream's checkpoint without conflicts, enable the merge drivers\n"+
+	fmt.Fprintf(w, "To merge MEMORY.md, memories, tasks, lessons, Dream's checkpoint and canvases without conflicts, enable the merge drivers\n"+
 		"in each clone (git config is not committed):\n")
 	for _, d := range app.MergeDrivers {
 		fmt.Fprintf(w, "  %s\n  %s\n", d.Command, d.Label)

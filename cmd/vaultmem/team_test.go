@@ -313,3 +313,53 @@ func TestTeamLessonDecay(t *testing.T) {
 		}
 	}
 }
+
+// frontmatterValue is the value of key in the frontmatter of note text
+// ("" when it has none).
+func frontmatterValue(text, key string) string {
+	for l := range strings.Lines(text) {
+		if v, ok := strings.CutPrefix(l, key+": "); ok {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
+
+// TestTeamTaskClaims: three clones' agents start the same task before any
+// of them pulls. Every pull merges clean; every clone ends with one holder,
+// the one both rules pick (the earliest start, then the lowest agent id),
+// the other claims logged on the task; each loser's next task command
+// tells it that it lost the task, and the winner hears nothing.
+func TestTeamTaskClaims(t *testing.T) {
+	tm := newTeam(t, 3)
+	tm.run(0, "task", "add", "Ship the importer", "--description", "Import the CSV exports.")
+	tm.shareAll()
+	agents := []string{"carol", "alice", "bob"}
+	type claim struct{ started, agent string }
+	var claims []claim
+	for i, a := range agents {
+		tm.run(i, "task", "start", "Ship the importer", "--agent="+a)
+		claims = append(claims, claim{frontmatterValue(tm.file(i, "tasks/Ship the importer.md"), "started"), a})
+	}
+	slices.SortFunc(claims, func(x, y claim) int { return strings.Compare(x.started+" "+x.agent, y.started+" "+y.agent) })
+	winner := claims[0].agent
+	tm.shareAll()
+	for i := range tm.clones {
+		note := tm.file(i, "tasks/Ship the importer.md")
+		if got := frontmatterValue(note, "assignee"); got != winner {
+			t.Errorf("clone %d: held by %q, want %q:\n%s", i, got, winner, note)
+		}
+		for _, a := range agents {
+			if a != winner && !strings.Contains(note, a+"'s claim") {
+				t.Errorf("clone %d: %s's lost claim is not logged:\n%s", i, a, note)
+			}
+		}
+	}
+	for i, a := range agents {
+		r := vaultmem(t, tm.clones[i], "", "task", "focus", "--agent="+a)
+		told := strings.Contains(r.stderr, "is held by agent "+winner)
+		if r.code != 0 || told != (a != winner) {
+			t.Errorf("%s's task focus (winner %s): exit %d, stderr %q", a, winner, r.code, r.stderr)
+		}
+	}
+}
