@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/gitrepo"
@@ -148,17 +149,43 @@ func mergeCanvas(_ context.Context, path string, v [3][]byte) ([]byte, error) {
 	return out, nil
 }
 
-// noteMergeRules are the merge rules of the note kinds the note driver
-// merges: memories, tasks and lessons.
-var noteMergeRules = memory.MergeRules.Union(task.MergeRules).Union(lesson.MergeRules)
-
 // MergeNote is the note merge driver: it merges two versions of a memory,
 // task or lesson note (the file path) from their common base, by the
 // kinds' merge rules and git's line merge for the rest (see
 // markdown.MergeNote); clean is false when something could not be merged
-// (merged then holds git's conflict markers).
+// (merged then holds git's conflict markers). A lesson's strength is
+// computed by the strength rule of the vault that holds path (see
+// lessonRulesAt), as its writers compute it.
 func MergeNote(ctx context.Context, path string, base, ours, theirs []byte) (merged []byte, clean bool, err error) {
+	rules := memory.MergeRules.Union(task.MergeRules).Union(lesson.MergeRulesFor(lessonRulesAt(path)))
 	return markdown.MergeNote(path, base, ours, theirs, func(base, ours, theirs []byte) ([]byte, bool, error) {
 		return gitrepo.MergeFile(ctx, base, ours, theirs)
-	}, noteMergeRules)
+	}, rules)
+}
+
+// lessonRulesAt is the lessons' strength rule of the vault holding the
+// file at path (relative to the working folder, where git runs a merge
+// driver: the top of the work tree): the config of the nearest folder
+// above it with a .vaultmem. The defaults when there is none, or when its
+// config cannot be read (the merge must not fail for it: the vault's
+// commands report the config's errors).
+func lessonRulesAt(path string) lesson.Rules {
+	dir := filepath.Dir(filepath.FromSlash(path))
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, vault.DotDir)); err == nil && fi.IsDir() {
+			c, err := LoadConfig(dir)
+			if err != nil {
+				break
+			}
+			if r, err := c.Lessons.Rules.Check(); err == nil {
+				return r
+			}
+			break
+		}
+		if dir == "." || dir == string(filepath.Separator) || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	return lesson.DefaultRules()
 }
