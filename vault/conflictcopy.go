@@ -1,0 +1,110 @@
+package vault
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Sync services (Obsidian Sync, iCloud, Dropbox, Syncthing, OneDrive,
+// Google Drive, Nextcloud) that meet two edits of one file keep both: the
+// second as a copy beside the first, named after it. vaultmem must tell a
+// copy from its original, so that the original stays the note links and
+// MEMORY.md name (the copy is what a person deletes when cleaning up) and
+// a copy is not read as a second memory, task or lesson. The names are in
+// docs/memories-and-dream.md ("Sync services' conflict copies").
+
+// The names of the services, as ConflictCopy returns them.
+const (
+	ServiceObsidianSync = "Obsidian Sync"
+	ServiceICloud       = "iCloud"
+	ServiceDropbox      = "Dropbox"
+	ServiceSyncthing    = "Syncthing"
+	ServiceOneDrive     = "OneDrive"
+	ServiceGoogleDrive  = "Google Drive"
+	ServiceNextcloud    = "Nextcloud"
+)
+
+var (
+	// syncthingCopy: "X.sync-conflict-20261129-101010-ABCDEFG" (the
+	// device id's first seven characters).
+	syncthingCopy = regexp.MustCompile(`^(.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}$`)
+	// parenthesised is a name ending in " (...)".
+	parenthesised = regexp.MustCompile(`^(.+) \(([^()]+)\)$`)
+	// What the parentheses hold, by service: Nextcloud and ownCloud add
+	// the time to the date, Dropbox does not (and names the person whose
+	// copy it is, or says "Case Conflict"); Obsidian Sync writes "conflict"
+	// or "Conflicted copy" with a date or its device.
+	nextcloudCopy = regexp.MustCompile(`^conflicted copy \d{4}-\d{2}-\d{2} \d{6}$`)
+	dropboxCopy   = regexp.MustCompile(`^(?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}$|^Case Conflict(?: \d+)?$`)
+	obsidianCopy  = regexp.MustCompile(`^(?i:conflict(?:ed copy)?) .*\d`)
+	// numbered: "X 2" (iCloud, Finder) and "X (1)" (Google Drive) are
+	// also names a person gives a note: a copy only beside its original.
+	numberedSpace = regexp.MustCompile(`^(.+) ([2-9]|[1-9]\d+)$`)
+	numberedParen = regexp.MustCompile(`^\d+$`)
+	// machineName: OneDrive adds "-" and the computer's name, which
+	// Windows writes in capitals, at most 15 characters.
+	machineName = regexp.MustCompile(`^[A-Z0-9][A-Z0-9-]{0,14}$`)
+)
+
+// ConflictCopy reports whether the file at vault path p is a copy that a
+// sync service made beside another file, its original (a vault path in
+// the same folder, with the same extension), and which service's name it
+// has. Names only a copy has ("X (conflict 2026-11-29).md",
+// "X.sync-conflict-20261129-101010-ABCDEFG.md", "X (Ann's conflicted copy
+// 2026-11-29).md", ...) are copies whatever exists; names a person may give
+// a note ("X 2.md" of iCloud, "X (1).md" of Google Drive, "X-LAPTOP.md" of
+// OneDrive) are copies only when exists reports that their original
+// exists (a nil exists: never). ok is false for any other name.
+func ConflictCopy(p string, exists func(string) bool) (original, service string, ok bool) {
+	dir, file := path.Split(p)
+	ext := path.Ext(file)
+	stem := strings.TrimSuffix(file, ext)
+	if stem == "" {
+		return "", "", false
+	}
+	orig := func(s string) string { return dir + s + ext }
+	found := func(s string) bool { return exists != nil && s != "" && exists(orig(s)) }
+	if m := syncthingCopy.FindStringSubmatch(stem); m != nil {
+		return orig(m[1]), ServiceSyncthing, true
+	}
+	if m := parenthesised.FindStringSubmatch(stem); m != nil {
+		switch inner := m[2]; {
+		case nextcloudCopy.MatchString(inner):
+			return orig(m[1]), ServiceNextcloud, true
+		case dropboxCopy.MatchString(inner):
+			return orig(m[1]), ServiceDropbox, true
+		case obsidianCopy.MatchString(inner):
+			return orig(m[1]), ServiceObsidianSync, true
+		case numberedParen.MatchString(inner) && found(m[1]):
+			return orig(m[1]), ServiceGoogleDrive, true
+		}
+	}
+	if m := numberedSpace.FindStringSubmatch(stem); m != nil && found(m[1]) {
+		return orig(m[1]), ServiceICloud, true
+	}
+	// OneDrive: the computer's name may hold "-" itself, so every "-" may
+	// start it; the first whose original exists is taken.
+	for i := strings.IndexByte(stem, '-'); i > 0; {
+		if machineName.MatchString(stem[i+1:]) && strings.ContainsAny(stem[i+1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && found(stem[:i]) {
+			return orig(stem[:i]), ServiceOneDrive, true
+		}
+		j := strings.IndexByte(stem[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return "", "", false
+}
+
+// ConflictCopyOf reports whether the file at vault path copy is a sync
+// service's copy of the file at vault path original (see ConflictCopy),
+// and which service's.
+func ConflictCopyOf(copy, original string) (service string, ok bool) {
+	o, s, ok := ConflictCopy(copy, func(p string) bool { return p == original })
+	if !ok || o != original {
+		return "", false
+	}
+	return s, true
+}
