@@ -23,6 +23,10 @@ type mem struct {
 	hash    string // of the content as read
 	next    []byte // the content as planned; nil while unchanged
 	changed bool   // since the checkpoint
+	// copyOf is the memory it is a sync service's conflict copy of
+	// (copyService names the service), nil when it is none.
+	copyOf      *mem
+	copyService string
 	// archived says the plan archives it (merged into another, or
 	// superseded).
 	archived bool
