@@ -209,6 +209,9 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		}
 	}
 	rep.Memories = len(p.indexed) - len(p.gone)
+	if err := d.breakCycles(ctx, p, rep); err != nil {
+		return nil, err
+	}
 	d.supersede(ctx, p, rep)
 	d.duplicates(ctx, p, rep)
 	merges := p.merges[:0]

@@ -1,0 +1,163 @@
+package dream
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/gitrepo"
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
+)
+
+// pull is what git pull does on machine ours with the note driver (see
+// docs/git.md): each note that ours or theirs changed since base is
+// merged by markdown.MergeNote with git merge-file for lines and the
+// memories' merge rules. Files under .vaultmem (per machine) and MEMORY.md
+// (rewritten by the next run) stay ours.
+func pull(t *testing.T, base, ours, theirs map[string]string, dir string) {
+	t.Helper()
+	for p, o := range ours {
+		th, ok := theirs[p]
+		if !ok || p == "MEMORY.md" || filepath.Ext(p) != ".md" {
+			continue
+		}
+		merged, clean, err := markdown.MergeNote(p, []byte(base[p]), []byte(o), []byte(th), func(b, o, t []byte) ([]byte, bool, error) {
+			return gitrepo.MergeFile(context.Background(), b, o, t)
+		}, memory.MergeRules)
+		if err == nil && !clean && !strings.HasPrefix(p, "memory/") {
+			merged = []byte(o) // a person settles a note's conflict: here, by keeping ours
+		} else if err != nil || !clean {
+			t.Fatalf("merge %s: clean %v, %v:\n%s", p, clean, err, merged)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), merged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestTwoDreamsConverge: two machines merge the same two memories each
+// its own way (each machine's person added to one of them the paragraph
+// the other had, so each machine's more complete memory is another); git
+// merges the notes with the note driver, leaving them archived into each
+// other. The next run, on either machine, brings back the same survivor
+// with each paragraph once, archives the other into it, points the links
+// and MEMORY.md at it, and writes the same notes on both machines; a run
+// after it changes nothing.
+func TestTwoDreamsConverge(t *testing.T) {
+	const p1, p2, p3 = "Always use tabs for indentation.\n", "Tabs are four columns wide.\n", "Never mix tabs and spaces in one file.\n"
+	base := map[string]string{
+		"memory/x.md":  memoryNote("Tabs", "feedback", "tabs", "created: 2026-02-03\n", p1+"\n"+p2),
+		"memory/y.md":  memoryNote("Indent", "feedback", "tabs", "created: 2026-02-01\n", p1+"\n"+p3),
+		"notes/see.md": "See [[x]] and [[y]].\n",
+	}
+	one, two := newTestVault(t, base), newTestVault(t, base)
+	one.run(RunOptions{})
+	two.run(RunOptions{})
+	b := one.snapshot()
+	one.write("memory/x.md", memoryNote("Tabs", "feedback", "tabs", "created: 2026-02-03\n", p1+"\n"+p2+"\n"+p3))
+	two.write("memory/y.md", memoryNote("Indent", "feedback", "tabs", "created: 2026-02-01\n", p1+"\n"+p3+"\n"+p2))
+	if r1, r2 := one.run(RunOptions{}), two.run(RunOptions{}); len(r1.Merged) != 1 || len(r2.Merged) != 1 || r1.Merged[0].Into == r2.Merged[0].Into {
+		t.Fatalf("the machines merged %+v and %+v: want each its own survivor", r1.Merged, r2.Merged)
+	}
+	s1, s2 := one.snapshot(), two.snapshot()
+	pull(t, b, s1, s2, one.dir)
+	pull(t, b, s2, s1, two.dir)
+	if x, y := one.read("memory/x.md"), one.read("memory/y.md"); !strings.Contains(x, "merged_into") || !strings.Contains(y, "merged_into") {
+		t.Fatalf("after the pull, want each archived into the other:\n%s\n%s", x, y)
+	}
+	tv1, tv2 := one, two
+	one.now = one.now.AddDate(0, 0, 1) // the machines run on different days
+	r1, r2 := one.run(RunOptions{}), two.run(RunOptions{})
+	for i, c := range []struct {
+		tv  *testVault
+		rep *Report
+	}{{tv1, r1}, {tv2, r2}} {
+		want := []Merge{{Into: "memory/x.md", From: []string{"memory/y.md"}, Reason: mergeCycleReason}}
+		if !sameMerges(c.rep.Merged, want) {
+			t.Errorf("machine %d merged %+v, want %+v", i+1, c.rep.Merged, want)
+		}
+		x := c.tv.read("memory/x.md")
+		if strings.Contains(x, "archived") || strings.Contains(x, "merged_into") || !strings.Contains(x, "created: 2026-02-01\n") {
+			t.Errorf("machine %d: the survivor:\n%s", i+1, x)
+		}
+		for _, para := range []string{p1, p2, p3} {
+			if n := strings.Count(x, para); n != 1 {
+				t.Errorf("machine %d: the survivor holds %q %d times:\n%s", i+1, para, n, x)
+			}
+		}
+		if y := c.tv.read("memory/y.md"); !strings.Contains(y, "merged_into: \"[[x]]\"\narchived: 2026-03-02\n") {
+			t.Errorf("machine %d: the other:\n%s", i+1, y)
+		}
+		if idx := c.tv.read("MEMORY.md"); !strings.Contains(idx, "(memory/x.md)") || strings.Contains(idx, "memory/y.md") {
+			t.Errorf("machine %d: MEMORY.md:\n%s", i+1, idx)
+		}
+		if see := c.tv.read("notes/see.md"); strings.Contains(see, "[[y") {
+			t.Errorf("machine %d: links:\n%s", i+1, see)
+		}
+		assertChainsLive(t, c.tv)
+	}
+	for _, p := range []string{"memory/x.md", "memory/y.md"} {
+		if a, b := tv1.read(p), tv2.read(p); a != b {
+			t.Errorf("%s differs between the machines:\n%s\n%s", p, a, b)
+		}
+	}
+	before := tv1.snapshot()
+	if again := tv1.run(RunOptions{Full: true}); len(again.Merged) != 0 {
+		t.Errorf("a run after: merged %+v", again.Merged)
+	}
+	if after := tv1.snapshot(); after["memory/x.md"] != before["memory/x.md"] || after["memory/y.md"] != before["memory/y.md"] {
+		t.Error("a run after changed the memories")
+	}
+}
+
+// assertChainsLive fails the test when a memory's merged_into chain ends
+// anywhere but at a live memory.
+func assertChainsLive(t *testing.T, tv *testVault) {
+	t.Helper()
+	notes := tv.snapshot()
+	for p := range notes {
+		seen := map[string]bool{}
+		for cur := p; ; {
+			n := markdown.Parse(cur, []byte(notes[cur]))
+			into, merged := n.Frontmatter.String("merged_into")
+			if !merged {
+				if cur != p && n.Frontmatter.Value("archived") != nil {
+					t.Errorf("%s: its merged_into chain ends at %s, archived", p, cur)
+				}
+				break
+			}
+			if seen[cur] {
+				t.Errorf("%s: its merged_into chain is a cycle", p)
+				break
+			}
+			seen[cur] = true
+			cur = "memory/" + linkTarget(into) + ".md"
+			if _, ok := notes[cur]; !ok {
+				t.Errorf("%s: its merged_into chain ends at %s, no note", p, cur)
+				break
+			}
+		}
+	}
+}
+
+// TestOnceEach: a survivor brought back holds each of its paragraphs,
+// lists and code blocks once; headings and rules stay as they are.
+func TestOnceEach(t *testing.T) {
+	const fm = "---\ntype: feedback\n---\n"
+	for _, c := range []struct{ in, want string }{
+		{"A.\n\nB.\n", "A.\n\nB.\n"},
+		{"A.\n\nB.\n\nA.\n", "A.\n\nB.\n"},
+		{"A.\n\nA.\n\nB.\n\na.\n", "A.\n\nB.\n"},
+		{"- x\n- y\n\nB.\n\n- x\n- y\n", "- x\n- y\n\nB.\n"},
+		{"## Why\n\nA.\n\n## Why\n\nB.\n", "## Why\n\nA.\n\n## Why\n\nB.\n"},
+		{"A.\n\n---\n\nB.\n\n---\n\nC.\n", "A.\n\n---\n\nB.\n\n---\n\nC.\n"},
+		{"A. %% why %%\n\nB.\n\nA. %% why %%\n", "A. %% why %%\n\nB.\n"},
+	} {
+		if got := string(onceEach("m.md", []byte(fm+c.in))); got != fm+c.want {
+			t.Errorf("onceEach(%q) = %q, want %q", c.in, strings.TrimPrefix(got, fm), c.want)
+		}
+	}
+}
