@@ -55,6 +55,7 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		tally[r.Lesson] = t
 	}
 	out := []Review{}
+	copies := ConflictCopies(lessons)
 	for _, l := range lessons {
 		r := Review{Path: l.Path, Name: l.Name, Strength: l.Strength, Archived: l.Archived, Reasons: []string{}}
 		if s.rules.Flagged(l.Strength) && !l.Archived {
@@ -74,6 +75,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		}
 		if l.Proposed {
 			r.Reasons = append(r.Reasons, ProposedReason)
+		}
+		if c, ok := copies[l.Path]; ok {
+			r.Reasons = append(r.Reasons, ConflictCopyReason(l.Path, c))
 		}
 		if l.Archived && all {
 			r.Reasons = append(r.Reasons, "archived (out of matching)")

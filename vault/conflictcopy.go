@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -107,4 +108,10 @@ func ConflictCopyOf(copy, original string) (service string, ok bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// ConflictCopyAdvice says to a person that the file at vault path copy is
+// service's conflict copy of the one at original, and what to do.
+func ConflictCopyAdvice(copy, original, service string) string {
+	return fmt.Sprintf("%s is a conflict copy of %s made by %s: compare them, keep one", path.Base(copy), path.Base(original), service)
 }
