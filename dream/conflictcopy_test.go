@@ -1,8 +1,13 @@
 package dream
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 )
 
 // copyNames are a sync service's copy of memory/Use pnpm.md, one a
@@ -100,5 +105,67 @@ func TestConflictCopyLookalike(t *testing.T) {
 	rep := tv.run(RunOptions{})
 	if len(rep.Merged) != 1 || rep.Merged[0].Into != "memory/Use pnpm 2.md" {
 		t.Errorf("merged %+v, want pnpm into the more complete Use pnpm 2", rep.Merged)
+	}
+}
+
+// TestSurvivorIndependentOfOrder: the survivor of a group depends on its
+// notes alone, never on the order a run meets them in: every order of one
+// group gives one survivor (an original before its sync copy, then the
+// most words, the older created, the path).
+func TestSurvivorIndependentOfOrder(t *testing.T) {
+	const same = "Always use tabs for indentation.\n"
+	for _, c := range []struct {
+		name  string
+		notes map[string]string // path: extra frontmatter
+		want  string
+	}{
+		{"older created", map[string]string{"memory/a.md": "created: 2026-02-02\n", "memory/b.md": "created: 2026-02-01\n", "memory/c.md": ""}, "memory/b.md"},
+		{"path", map[string]string{"memory/c.md": "created: 2026-02-01\n", "memory/b.md": "created: 2026-02-01\n", "memory/d.md": "created: 2026-02-01\n"}, "memory/b.md"},
+		{"original before copy", map[string]string{"memory/X 2.md": "created: 2026-01-01\n", "memory/X.md": "created: 2026-02-01\n", "memory/X (1).md": "created: 2026-01-01\n"}, "memory/X.md"},
+		{"a copy older than another memory", map[string]string{"memory/X 2.md": "created: 2026-01-01\n", "memory/X.md": "created: 2026-02-01\n", "memory/Z.md": "created: 2026-01-15\n"}, "memory/Z.md"},
+	} {
+		var paths []string
+		for p := range c.notes {
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+		for perm := range permutations(paths) {
+			var ms []*mem
+			for _, p := range perm {
+				n := markdown.Parse(p, []byte(memoryNote("Tabs", "feedback", "tabs", c.notes[p], same)))
+				ms = append(ms, &mem{path: p, kind: memory.Feedback, name: "Tabs", note: n, changed: true})
+			}
+			pl := &plan{fresh: map[pair]bool{}}
+			(&Dreamer{}).duplicatesOf(context.Background(), pl, &Report{}, ms)
+			if len(pl.merges) != 1 || pl.merges[0].winner.path != c.want || len(pl.merges[0].losers) != len(perm)-1 {
+				var got []string
+				for _, mg := range pl.merges {
+					got = append(got, mg.winner.path)
+				}
+				t.Errorf("%s, order %v: survivors %v, want %s", c.name, perm, got, c.want)
+			}
+		}
+	}
+}
+
+// permutations yields every order of s.
+func permutations(s []string) func(func([]string) bool) {
+	return func(yield func([]string) bool) {
+		var rec func(k int) bool
+		rec = func(k int) bool {
+			if k == len(s) {
+				return yield(slices.Clone(s))
+			}
+			for i := k; i < len(s); i++ {
+				s[k], s[i] = s[i], s[k]
+				ok := rec(k + 1)
+				s[k], s[i] = s[i], s[k]
+				if !ok {
+					return false
+				}
+			}
+			return true
+		}
+		rec(0)
 	}
 }

@@ -45,6 +45,9 @@ func (d *Dreamer) breakCycles(ctx context.Context, p *plan, rep *Report) error {
 		if done[a.Path] {
 			continue
 		}
+		if into, err := d.ix.Lookup(ctx, linkTarget(a.Into)); err == nil && p.inIndex[into] {
+			continue // merged into a live memory: most merged-away notes, no read needed
+		}
 		cycle := d.mergeCycle(ctx, a.Path)
 		if len(cycle) < 2 || slices.ContainsFunc(cycle, func(p string) bool { return done[p] }) {
 			continue

@@ -365,15 +365,16 @@ func considerCopy(p *plan, ms []*mem, o, c int, mergeable func(w, l int, why str
 	p.similar = append(p.similar, similarPair{a: orig, b: cp, why: why, i: o, j: c})
 }
 
-// survivorFirst orders memories the survivor of a merge first: an
-// original before a sync service's copy of it, then the more complete
-// (see moreComplete). It reads nothing but the memories (their paths and
+// survivorFirst orders memories the survivor of a merge first: every
+// memory that is no sync service's copy of another before every copy
+// (a total order, whatever copies what), then the more complete (see
+// moreComplete). It reads nothing but the memories (their paths and
 // contents), so every machine orders one group alike.
 func survivorFirst(a, b *mem) int {
-	switch {
-	case a.copyOf == b:
+	switch ac, bc := a.copyOf != nil, b.copyOf != nil; {
+	case ac && !bc:
 		return 1
-	case b.copyOf == a:
+	case bc && !ac:
 		return -1
 	}
 	return moreComplete(a, b)
