@@ -65,8 +65,12 @@ func (d *Dreamer) breakCycles(ctx context.Context, p *plan, rep *Report) error {
 				ms = append(ms, m)
 			}
 		}
-		if len(ms) != len(cycle) || slices.ContainsFunc(ms, func(m *mem) bool { return m.kind != ms[0].kind }) {
-			continue // a member unread, or of another type: left for a person
+		if len(ms) != len(cycle) {
+			continue // a member unread (reported), or no live memory's to read: left for a person
+		}
+		if slices.ContainsFunc(ms, func(m *mem) bool { return m.kind != ms[0].kind }) {
+			rep.skip(cycle[0], 0, "archived into each other with %s, memories of different types: bring back the one that is right (remove its archived and merged_into keys)", strings.Join(cycle[1:], ", "))
+			continue
 		}
 		d.planCycle(p, rep, ms)
 	}

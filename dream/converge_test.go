@@ -114,10 +114,14 @@ func TestTwoDreamsConverge(t *testing.T) {
 }
 
 // assertChainsLive fails the test when a memory's merged_into chain ends
-// anywhere but at a live memory.
-func assertChainsLive(t *testing.T, tv *testVault) {
+// anywhere but at a live memory, but for the notes of except (left as
+// they were on purpose).
+func assertChainsLive(t *testing.T, tv *testVault, except ...string) {
 	t.Helper()
 	notes := tv.snapshot()
+	for _, e := range except {
+		delete(notes, e)
+	}
 	for p := range notes {
 		seen := map[string]bool{}
 		for cur := p; ; {
@@ -159,5 +163,49 @@ func TestOnceEach(t *testing.T) {
 		if got := string(onceEach("m.md", []byte(fm+c.in))); got != fm+c.want {
 			t.Errorf("onceEach(%q) = %q, want %q", c.in, strings.TrimPrefix(got, fm), c.want)
 		}
+	}
+}
+
+// TestMergeCycleOfThree: three memories archived into each other in a
+// ring, and a fourth archived into one of them, are one group: one
+// survivor (the most words), each paragraph once, every merged_into chain
+// ending at it, links pointed at it; a ring of another type's notes, or
+// of memories of two types, is left alone.
+func TestMergeCycleOfThree(t *testing.T) {
+	arch := func(name, into, created, body string) string {
+		return memoryNote(name, "project", name, "created: "+created+"\nmerged_into: \"[["+into+"]]\"\narchived: 2026-02-20\n", body)
+	}
+	tv := newTestVault(t, map[string]string{
+		"memory/a.md":  arch("A", "b", "2026-02-01", "Deploys go out on Tuesdays.\n\nThe on-call engineer watches.\n"),
+		"memory/b.md":  arch("B", "c", "2026-02-01", "Deploys go out on Tuesdays.\n\nNever on Fridays.\n\nDeploys go out on Tuesdays.\n"),
+		"memory/c.md":  arch("C", "a", "2026-02-01", "Deploys go out on Tuesdays.\n\nNever on Fridays.\n\nThe dashboards stay open for an hour.\n"),
+		"memory/d.md":  arch("D", "a", "2026-01-01", "Deploys go out on Tuesdays.\n"),
+		"memory/e.md":  memoryNote("E", "project", "e", "merged_into: \"[[f]]\"\narchived: 2026-02-20\n", "Use pnpm.\n"),
+		"memory/f.md":  memoryNote("F", "feedback", "f", "merged_into: \"[[e]]\"\narchived: 2026-02-20\n", "Use pnpm.\n"),
+		"notes/see.md": "See [[a]], [[b]], [[d]] and [[e]].\n",
+	})
+	rep := tv.run(RunOptions{})
+	want := []Merge{{Into: "memory/c.md", From: []string{"memory/b.md", "memory/a.md"}, Reason: mergeCycleReason}}
+	if !sameMerges(rep.Merged, want) {
+		t.Fatalf("merged %+v, want %+v", rep.Merged, want)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Path != "memory/e.md" || !strings.Contains(rep.Skipped[0].Reason, "different types") {
+		t.Errorf("skipped %+v, want the ring of two types", rep.Skipped)
+	}
+	c := tv.read("memory/c.md")
+	for _, para := range []string{"Deploys go out on Tuesdays.\n", "Never on Fridays.\n", "The on-call engineer watches.\n", "The dashboards stay open for an hour.\n"} {
+		if n := strings.Count(c, para); n != 1 {
+			t.Errorf("the survivor holds %q %d times:\n%s", para, n, c)
+		}
+	}
+	if strings.Contains(c, "archived") || strings.Contains(c, "merged_into") {
+		t.Errorf("the survivor:\n%s", c)
+	}
+	assertChainsLive(t, tv, "memory/e.md", "memory/f.md")
+	if see := tv.read("notes/see.md"); see != "See [[c|a]], [[c|b]], [[c|d]] and [[e]].\n" {
+		t.Errorf("links: %q", see)
+	}
+	if idx := tv.read("MEMORY.md"); !strings.Contains(idx, "(memory/c.md)") || strings.Contains(idx, "memory/e.md") {
+		t.Errorf("MEMORY.md:\n%s", idx)
 	}
 }
