@@ -19,6 +19,12 @@ import (
 // (rewritten by the next run) stay ours.
 func pull(t *testing.T, base, ours, theirs map[string]string, dir string) {
 	t.Helper()
+	pullWith(t, memory.MergeRules, base, ours, theirs, dir)
+}
+
+// pullWith is pull with the memories' merge rules rules.
+func pullWith(t *testing.T, rules markdown.MergeRules, base, ours, theirs map[string]string, dir string) {
+	t.Helper()
 	for p, o := range ours {
 		th, ok := theirs[p]
 		if !ok || p == "MEMORY.md" || filepath.Ext(p) != ".md" {
@@ -26,8 +32,8 @@ func pull(t *testing.T, base, ours, theirs map[string]string, dir string) {
 		}
 		merged, clean, err := markdown.MergeNote(p, []byte(base[p]), []byte(o), []byte(th), func(b, o, t []byte) ([]byte, bool, error) {
 			return gitrepo.MergeFile(context.Background(), b, o, t)
-		}, memory.MergeRules)
-		if err == nil && !clean && !strings.HasPrefix(p, "memory/") {
+		}, rules)
+		if err == nil && !clean && (!strings.HasPrefix(p, "memory/") || p == "memory/dream-log.md") {
 			merged = []byte(o) // a person settles a note's conflict: here, by keeping ours
 		} else if err != nil || !clean {
 			t.Fatalf("merge %s: clean %v, %v:\n%s", p, clean, err, merged)
@@ -207,5 +213,52 @@ func TestMergeCycleOfThree(t *testing.T) {
 	}
 	if idx := tv.read("MEMORY.md"); !strings.Contains(idx, "(memory/c.md)") || strings.Contains(idx, "memory/e.md") {
 		t.Errorf("MEMORY.md:\n%s", idx)
+	}
+}
+
+// TestThreeDreamsGroupConverges: two machines merge a group of three each
+// into its own survivor, on different days. Both archive the third member,
+// each into its own survivor on its own day: its merged_into and archived
+// clash under memory.MergeRules today. With the earlier value of each
+// taken (the rules below, proposed for memory.MergeRules), the pull merges
+// clean and the next run leaves one survivor with every paragraph once and
+// every chain ending at it.
+func TestThreeDreamsGroupConverges(t *testing.T) {
+	const p1, p2, p3, p4 = "Always use tabs for indentation.\n", "Tabs are four columns wide.\n", "Never mix tabs and spaces in one file.\n", "Go files use gofmt.\n"
+	base := map[string]string{
+		"memory/x.md": memoryNote("X", "feedback", "tabs", "created: 2026-02-03\n", p1+"\n"+p2),
+		"memory/y.md": memoryNote("Y", "feedback", "tabs", "created: 2026-02-01\n", p1+"\n"+p3),
+		"memory/z.md": memoryNote("Z", "feedback", "tabs", "created: 2026-02-01\n", p1+"\n"+p4),
+	}
+	one, two := newTestVault(t, base), newTestVault(t, base)
+	one.run(RunOptions{})
+	two.run(RunOptions{})
+	b := one.snapshot()
+	one.write("memory/x.md", memoryNote("X", "feedback", "tabs", "created: 2026-02-03\n", p1+"\n"+p2+"\n"+p3+"\n"+p4))
+	two.write("memory/z.md", memoryNote("Z", "feedback", "tabs", "created: 2026-02-01\n", p1+"\n"+p4+"\n"+p3+"\n"+p2))
+	one.run(RunOptions{})
+	two.now = two.now.AddDate(0, 0, 1)
+	two.run(RunOptions{})
+	s1, s2 := one.snapshot(), two.snapshot()
+	rules := memory.MergeRules.Union(markdown.MergeRules{Earlier: []string{"archived", "merged_into"}})
+	pullWith(t, rules, b, s1, s2, one.dir)
+	pullWith(t, rules, b, s2, s1, two.dir)
+	for i, tv := range []*testVault{one, two} {
+		rep := tv.run(RunOptions{})
+		if len(rep.Merged) != 1 || rep.Merged[0].Into != "memory/x.md" {
+			t.Errorf("machine %d merged %+v", i+1, rep.Merged)
+		}
+		x := tv.read("memory/x.md")
+		for _, para := range []string{p1, p2, p3, p4} {
+			if n := strings.Count(x, para); n != 1 {
+				t.Errorf("machine %d: the survivor holds %q %d times:\n%s", i+1, para, n, x)
+			}
+		}
+		assertChainsLive(t, tv)
+	}
+	for _, p := range []string{"memory/x.md", "memory/y.md", "memory/z.md"} {
+		if a, b := one.read(p), two.read(p); a != b {
+			t.Errorf("%s differs between the machines:\n%s\n%s", p, a, b)
+		}
 	}
 }
