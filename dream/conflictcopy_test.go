@@ -169,3 +169,23 @@ func permutations(s []string) func(func([]string) bool) {
 		rec(0)
 	}
 }
+
+// TestConflictCopyIncremental: a copy that appears after a run, under
+// another name and in other words, is compared with its original by the
+// next incremental run and listed for review.
+func TestConflictCopyIncremental(t *testing.T) {
+	tv := newTestVault(t, map[string]string{
+		"memory/Deploys.md": memoryNote("Deploys", "project", "when we deploy", "", "Deploys go out on Tuesdays after the standup.\n"),
+		"memory/Other.md":   memoryNote("Other", "project", "other", "", "The staging database is reset every night.\n"),
+	})
+	tv.run(RunOptions{})
+	tv.write("memory/Deploys 2.md", memoryNote("Release day", "project", "release", "", "We ship on Thursdays now, never on Mondays.\n"))
+	rep := tv.run(RunOptions{})
+	if rep.Examined != 1 || len(rep.PossibleDuplicates)+len(rep.Contradictions) != 1 {
+		t.Fatalf("examined %d, flagged %+v %+v: want the copy and its original", rep.Examined, rep.PossibleDuplicates, rep.Contradictions)
+	}
+	f := append(rep.PossibleDuplicates, rep.Contradictions...)[0]
+	if f.Paths != [2]string{"memory/Deploys 2.md", "memory/Deploys.md"} || !strings.Contains(f.Reason, "conflict copy (iCloud)") {
+		t.Errorf("flagged %+v", f)
+	}
+}

@@ -346,7 +346,17 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 	if err != nil {
 		return nil, err
 	}
+	// A sync service's copy and its original are compared whatever
+	// their words (see considerCopy).
+	copies := map[string][]string{}
+	for _, im := range p.indexed {
+		if orig, _, ok := vault.ConflictCopy(im.Path, func(q string) bool { return q != im.Path && p.inIndex[q] }); ok {
+			copies[orig] = append(copies[orig], im.Path)
+			copies[im.Path] = append(copies[im.Path], orig)
+		}
+	}
 	for _, path := range changed {
+		out = append(out, copies[path]...)
 		m := p.by[path]
 		if m == nil {
 			continue
