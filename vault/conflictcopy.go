@@ -39,9 +39,9 @@ var (
 	nextcloudCopy = regexp.MustCompile(`^conflicted copy \d{4}-\d{2}-\d{2} \d{6}$`)
 	dropboxCopy   = regexp.MustCompile(`^(?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}$|^Case Conflict(?: \d+)?$`)
 	obsidianCopy  = regexp.MustCompile(`^(?i:conflict(?:ed copy)?) .*\d`)
-	// numbered: "X 2" (iCloud, Finder) and "X (1)" (Google Drive) are
-	// also names a person gives a note: a copy only beside its original.
-	numberedSpace = regexp.MustCompile(`^(.+) ([2-9]|[1-9]\d+)$`)
+	// numberedParen: "X (1)" of Google Drive, like "X 2" of iCloud and
+	// Finder (see copyNumber), is also a name a person gives a note: a
+	// copy only beside its original.
 	numberedParen = regexp.MustCompile(`^\d+$`)
 	// machineName: OneDrive adds "-" and the computer's name, which
 	// Windows writes in capitals, at most 15 characters.
@@ -66,28 +66,39 @@ func ConflictCopy(p string, exists func(string) bool) (original, service string,
 	}
 	orig := func(s string) string { return dir + s + ext }
 	found := func(s string) bool { return exists != nil && s != "" && exists(orig(s)) }
-	if m := syncthingCopy.FindStringSubmatch(stem); m != nil {
-		return orig(m[1]), ServiceSyncthing, true
-	}
-	if m := parenthesised.FindStringSubmatch(stem); m != nil {
-		switch inner := m[2]; {
-		case nextcloudCopy.MatchString(inner):
-			return orig(m[1]), ServiceNextcloud, true
-		case dropboxCopy.MatchString(inner):
-			return orig(m[1]), ServiceDropbox, true
-		case obsidianCopy.MatchString(inner):
-			return orig(m[1]), ServiceObsidianSync, true
-		case numberedParen.MatchString(inner) && found(m[1]):
-			return orig(m[1]), ServiceGoogleDrive, true
+	// Cheap tests of the last characters first: most names are no copy's,
+	// and a vault has tens of thousands.
+	if strings.Contains(stem, ".sync-conflict-") {
+		if m := syncthingCopy.FindStringSubmatch(stem); m != nil {
+			return orig(m[1]), ServiceSyncthing, true
 		}
 	}
-	if m := numberedSpace.FindStringSubmatch(stem); m != nil && found(m[1]) {
-		return orig(m[1]), ServiceICloud, true
+	if strings.HasSuffix(stem, ")") {
+		open := strings.LastIndexByte(stem, '(')
+		if open < 0 || !strings.Contains(strings.ToLower(stem[open:]), "conflict") && !numberedParen.MatchString(stem[open+1:len(stem)-1]) {
+			return "", "", false // "Q3 (draft)"
+		}
+		if m := parenthesised.FindStringSubmatch(stem); m != nil {
+			switch inner := m[2]; {
+			case nextcloudCopy.MatchString(inner):
+				return orig(m[1]), ServiceNextcloud, true
+			case dropboxCopy.MatchString(inner):
+				return orig(m[1]), ServiceDropbox, true
+			case obsidianCopy.MatchString(inner):
+				return orig(m[1]), ServiceObsidianSync, true
+			case numberedParen.MatchString(inner) && found(m[1]):
+				return orig(m[1]), ServiceGoogleDrive, true
+			}
+		}
+		return "", "", false
+	}
+	if sp := strings.LastIndexByte(stem, ' '); sp > 0 && copyNumber(stem[sp+1:]) && found(stem[:sp]) {
+		return orig(stem[:sp]), ServiceICloud, true
 	}
 	// OneDrive: the computer's name may hold "-" itself, so every "-" may
 	// start it; the first whose original exists is taken.
 	for i := strings.IndexByte(stem, '-'); i > 0; {
-		if machineName.MatchString(stem[i+1:]) && strings.ContainsAny(stem[i+1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && found(stem[:i]) {
+		if name := stem[i+1:]; len(name) <= 15 && machineName.MatchString(name) && strings.ContainsAny(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && found(stem[:i]) {
 			return orig(stem[:i]), ServiceOneDrive, true
 		}
 		j := strings.IndexByte(stem[i+1:], '-')
@@ -97,6 +108,20 @@ func ConflictCopy(p string, exists func(string) bool) (original, service string,
 		i += j + 1
 	}
 	return "", "", false
+}
+
+// copyNumber reports whether s is the number iCloud and Finder add to a
+// copy's name: 2 or more, without a leading zero.
+func copyNumber(s string) bool {
+	if s == "" || s[0] == '0' || s == "1" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ConflictCopyOf reports whether the file at vault path copy is a sync
