@@ -192,11 +192,10 @@ func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
 // memory first, never a sync service's conflict copy of another: see
 // survivorFirst and considerCopy); contradictions; and possible
 // duplicates for review, which the LLM, when there is one, may settle
-// (see judge). A group holds only
-// memories that the winner holds whole, or that a person or the LLM said
-// are the same as it (never one alike to another member only: A like B
-// and B like C does not make C like A); of the latter, none that
-// contradicts another member.
+// (see judge). A group holds only memories that the winner holds whole,
+// or that a person or the LLM said are the same as it (never one alike to
+// another member only: A like B and B like C does not make C like A); of
+// the latter, none that contradicts another member.
 func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*mem) {
 	markCopies(ms)
 	into := make([]map[int]string, len(ms)) // into[w][l]: why l may merge into w, which holds all of it

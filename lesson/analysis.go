@@ -32,9 +32,10 @@ const weakOutcomes = 3
 
 // Review lists the lessons flagged (strength below ReviewBelow), weak (at
 // least three outcomes logged, fewer than half of them successes),
-// proposed by Dream and not yet accepted, or with problems in their
-// frontmatter (named by line; such a lesson is out of matching until
-// fixed), and the notes in the lessons folder whose
+// proposed by Dream and not yet accepted, a sync service's conflict copy
+// of another lesson (see ConflictCopies; out of matching), or with
+// problems in their frontmatter (named by line; such a lesson is out of
+// matching until fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	lessons, err := s.ix.Lessons(ctx)
