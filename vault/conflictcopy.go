@@ -124,17 +124,6 @@ func copyNumber(s string) bool {
 	return true
 }
 
-// ConflictCopyOf reports whether the file at vault path copy is a sync
-// service's copy of the file at vault path original (see ConflictCopy),
-// and which service's.
-func ConflictCopyOf(copy, original string) (service string, ok bool) {
-	o, s, ok := ConflictCopy(copy, func(p string) bool { return p == original })
-	if !ok || o != original {
-		return "", false
-	}
-	return s, true
-}
-
 // ConflictCopyAdvice says to a person that the file at vault path copy is
 // service's conflict copy of the one at original, and what to do.
 func ConflictCopyAdvice(copy, original, service string) string {

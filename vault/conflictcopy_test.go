@@ -57,20 +57,3 @@ func TestConflictCopy(t *testing.T) {
 		}
 	}
 }
-
-func TestConflictCopyOf(t *testing.T) {
-	for _, c := range []struct {
-		copy, original string
-		ok             bool
-	}{
-		{"m/X 2.md", "m/X.md", true},
-		{"m/X (conflict 2026-11-29).md", "m/X.md", true},
-		{"m/X 2.md", "m/Y.md", false},
-		{"m/X.md", "m/X 2.md", false},
-		{"other/X 2.md", "m/X.md", false},
-	} {
-		if _, ok := ConflictCopyOf(c.copy, c.original); ok != c.ok {
-			t.Errorf("ConflictCopyOf(%q, %q) = %v, want %v", c.copy, c.original, ok, c.ok)
-		}
-	}
-}
