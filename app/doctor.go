@@ -6,8 +6,10 @@ import (
 
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -60,6 +62,11 @@ type Checkup struct {
 	// DriversOff are the merge drivers this clone's git config lacks
 	// (each with the command that enables it): a warning.
 	DriversOff []DriverOff `json:"merge_drivers_off,omitempty"`
+	// ConflictCopies are the memories, tasks and lessons that a sync
+	// service copied beside the note they copy (see vault.ConflictCopy),
+	// each with what to do. They are warnings: a person compares the two
+	// and keeps one; they do not make the vault unwell.
+	ConflictCopies []ConflictCopy `json:"conflict_copies"`
 }
 
 // TrackedState is a per-machine folder that git still tracks, and the
@@ -69,13 +76,27 @@ type TrackedState struct {
 	Fix  string `json:"fix"`
 }
 
+// ConflictCopy is a note that a sync service copied beside its original.
+type ConflictCopy struct {
+	// Path is the copy's vault path, Original the original's.
+	Path     string `json:"path"`
+	Original string `json:"original"`
+	// Service names the sync service whose name the copy has.
+	Service string `json:"service"`
+	// Kind is "memory", "task" or "lesson".
+	Kind string `json:"kind"`
+	// Fix says what to do.
+	Fix string `json:"fix"`
+}
+
 // leftoverAge is how old a temp file must be for Doctor to remove
 // it: no write takes anywhere near that long.
 const leftoverAge = time.Hour
 
 // Doctor checks the vault: the index against the notes (every note read
 // and hashed, every link resolved again: see index.Check), the task tree
-// and the lessons as written, the proposals waiting to be accepted, every
+// and the lessons as written, the sync services' conflict copies of
+// memories, tasks and lessons, the proposals waiting to be accepted, every
 // warning of a note, a Dream run that
 // stopped while it wrote, and temp files killed writes left. With fix it
 // repairs what can be: syncs (rebuilding the cache if drift remains),
@@ -113,6 +134,9 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 		for _, p := range l.Problems {
 			rep.LessonProblems = append(rep.LessonProblems, markdown.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
 		}
+	}
+	if rep.ConflictCopies, err = a.conflictCopies(ctx); err != nil {
+		return rep, err
 	}
 	if rep.Proposed, err = a.ix.Proposed(ctx); err != nil {
 		return rep, err
@@ -163,4 +187,40 @@ func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
 	}
 	rep.Fixed = true
 	return nil
+}
+
+// conflictCopies lists the live memories, tasks and lessons that are a
+// sync service's copy of another live note of their kind.
+func (a *App) conflictCopies(ctx context.Context) ([]ConflictCopy, error) {
+	notes, err := a.ix.List(ctx, index.Query{})
+	if err != nil {
+		return nil, err
+	}
+	kindOf := func(typ string) string {
+		switch {
+		case memory.IsType(typ):
+			return "memory"
+		case typ == task.Type, typ == lesson.Type:
+			return typ
+		}
+		return ""
+	}
+	kinds := map[string]string{}
+	for _, n := range notes {
+		if k := kindOf(n.Type); k != "" {
+			kinds[n.Path] = k
+		}
+	}
+	out := []ConflictCopy{}
+	for _, n := range notes {
+		k := kinds[n.Path]
+		if k == "" {
+			continue
+		}
+		orig, service, ok := vault.ConflictCopy(n.Path, func(p string) bool { return kinds[p] == k })
+		if ok && kinds[orig] == k {
+			out = append(out, ConflictCopy{Path: n.Path, Original: orig, Service: service, Kind: k, Fix: vault.ConflictCopyAdvice(n.Path, orig, service)})
+		}
+	}
+	return out, nil
 }

@@ -284,7 +284,9 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		return err
 	}
 	var entries []memory.Entry
+	listed := map[string]bool{}
 	for _, im := range indexed {
+		listed[im.Path] = true
 		m, read := p.by[im.Path]
 		switch {
 		case read && m.archived:
@@ -292,6 +294,11 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 			entries = append(entries, m.entry())
 		case !p.gone[im.Path]:
 			entries = append(entries, memory.EntryOf(im)) // skipped, not gone: still listed
+		}
+	}
+	for _, m := range p.mems {
+		if !m.archived && !listed[m.path] {
+			entries = append(entries, m.entry()) // live again (see breakCycles): the index still has it archived
 		}
 	}
 	flags, _, err := d.store.Flags()

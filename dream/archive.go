@@ -100,10 +100,12 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 }
 
 // archive returns m's content marked archived today, with key (merged_into
-// or superseded_by) naming what replaced it.
+// or superseded_by) naming what replaced it. A note archived already (a
+// member of a cycle of merges: see breakCycles) keeps its date, so that
+// machines that archive it on different days write the same.
 func archive(m *mem, today, key, link string) ([]byte, error) {
 	next, err := markdown.SetFrontmatter(m.path, m.current(), key, link)
-	if err == nil {
+	if err == nil && m.parsed().Frontmatter.Value("archived") == nil {
 		next, err = markdown.SetFrontmatter(m.path, next, "archived", markdown.FromJSON(today))
 	}
 	return next, err

@@ -23,6 +23,10 @@ type mem struct {
 	hash    string // of the content as read
 	next    []byte // the content as planned; nil while unchanged
 	changed bool   // since the checkpoint
+	// copyOf is the memory it is a sync service's conflict copy of
+	// (copyService names the service), nil when it is none.
+	copyOf      *mem
+	copyService string
 	// archived says the plan archives it (merged into another, or
 	// superseded).
 	archived bool
@@ -205,6 +209,9 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		}
 	}
 	rep.Memories = len(p.indexed) - len(p.gone)
+	if err := d.breakCycles(ctx, p, rep); err != nil {
+		return nil, err
+	}
 	d.supersede(ctx, p, rep)
 	d.duplicates(ctx, p, rep)
 	merges := p.merges[:0]
@@ -339,7 +346,17 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 	if err != nil {
 		return nil, err
 	}
+	// A sync service's copy and its original are compared whatever
+	// their words (see considerCopy).
+	copies := map[string][]string{}
+	for _, im := range p.indexed {
+		if orig, _, ok := vault.ConflictCopy(im.Path, func(q string) bool { return q != im.Path && p.inIndex[q] }); ok {
+			copies[orig] = append(copies[orig], im.Path)
+			copies[im.Path] = append(copies[im.Path], orig)
+		}
+	}
 	for _, path := range changed {
+		out = append(out, copies[path]...)
 		m := p.by[path]
 		if m == nil {
 			continue

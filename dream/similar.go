@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Two memories merge by themselves only when they are provably the same:
@@ -188,13 +189,15 @@ func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
 // duplicatesOf plans what becomes of the pairs of alike memories among ms,
 // memories of one type, with at least one changed since the checkpoint:
 // merges of the provably same, grouped around winners (the most complete
-// memory first); contradictions; and possible duplicates for review, which
-// the LLM, when there is one, may settle (see judge). A group holds only
-// memories that the winner holds whole, or that a person or the LLM said
-// are the same as it (never one alike to another member only: A like B
-// and B like C does not make C like A); of the latter, none that
-// contradicts another member.
+// memory first, never a sync service's conflict copy of another: see
+// survivorFirst and considerCopy); contradictions; and possible
+// duplicates for review, which the LLM, when there is one, may settle
+// (see judge). A group holds only memories that the winner holds whole,
+// or that a person or the LLM said are the same as it (never one alike to
+// another member only: A like B and B like C does not make C like A); of
+// the latter, none that contradicts another member.
 func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*mem) {
+	markCopies(ms)
 	into := make([]map[int]string, len(ms)) // into[w][l]: why l may merge into w, which holds all of it
 	mergeable := func(w, l int, why string) {
 		if into[w] == nil {
@@ -217,6 +220,10 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 		}
 		seen[k] = true
 		a, b := ms[i], ms[j]
+		if o, c, ok := originalAndCopy(ms, i, j); ok {
+			considerCopy(p, ms, o, c, mergeable)
+			return
+		}
 		switch {
 		case a.canonical() != "" && a.canonical() == b.canonical():
 			mergeable(i, j, "same text")
@@ -263,6 +270,11 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 	}
 	sameKey(func(m *mem) string { return normName(m.name) }, "same name")
 	sameKey(textKey, "same text")
+	for i, m := range ms {
+		if m.copyOf != nil {
+			consider(i, slices.Index(ms, m.copyOf), "a conflict copy") // however much it differs
+		}
+	}
 
 	for _, c := range alikeCandidates(tokens, func(i int) bool { return ms[i].changed }) {
 		consider(c[0], c[1], alikeWhy(tokens[c[0]], tokens[c[1]]))
@@ -278,16 +290,93 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 		}
 	}
 
+	// A sync service's copy never takes its original in: whatever the
+	// LLM judged, only the copy goes into the original.
+	for c, m := range ms {
+		if o := m.copyOf; o != nil {
+			if oi := slices.Index(ms, o); oi >= 0 {
+				delete(into[c], oi)
+			}
+		}
+	}
 	order := make([]int, len(ms))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return moreComplete(ms[a], ms[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return survivorFirst(ms[a], ms[b]) })
 	rank := make([]int, len(ms))
 	for r, i := range order {
 		rank[i] = r
 	}
 	d.group(p, ms, into, order, rank)
+}
+
+// markCopies sets copyOf on each memory of ms whose path is a sync
+// service's conflict copy (see vault.ConflictCopy) of another of ms.
+func markCopies(ms []*mem) {
+	byPath := make(map[string]*mem, len(ms))
+	for _, m := range ms {
+		byPath[m.path] = m
+	}
+	for _, m := range ms {
+		orig, service, ok := vault.ConflictCopy(m.path, func(p string) bool { return byPath[p] != nil })
+		if o := byPath[orig]; ok && o != nil && o != m {
+			m.copyOf, m.copyService = o, service
+		}
+	}
+}
+
+// originalAndCopy returns, of ms[i] and ms[j], the original and the
+// sync service's copy of it, when one is a copy of the other.
+func originalAndCopy(ms []*mem, i, j int) (o, c int, ok bool) {
+	switch {
+	case ms[i].copyOf == ms[j]:
+		return j, i, true
+	case ms[j].copyOf == ms[i]:
+		return i, j, true
+	}
+	return 0, 0, false
+}
+
+// considerCopy plans what becomes of ms[c], a sync service's copy of
+// ms[o]: the original stays the memory. A copy saying the same or less
+// goes into it; one that says more or otherwise is for a person (a
+// possible duplicate, or a contradiction): which edit to keep is never
+// Dream's guess, nor the LLM's. A pair a person settled apart
+// (not_same_as) stays apart.
+func considerCopy(p *plan, ms []*mem, o, c int, mergeable func(w, l int, why string)) {
+	orig, cp := ms[o], ms[c]
+	switch {
+	case settled(orig, cp, memory.NotSameAsKey):
+		return
+	case orig.canonical() != "" && orig.canonical() == cp.canonical():
+		mergeable(o, c, "same text")
+		return
+	case text.Contains(orig.said(), cp.said()):
+		mergeable(o, c, "contained")
+		return
+	}
+	why := "conflict copy (" + cp.copyService + "): compare them, keep one"
+	if _, contra := contradiction(orig, cp); contra {
+		p.opposed = append(p.opposed, opposition{a: orig, b: cp, why: why})
+		return
+	}
+	p.similar = append(p.similar, similarPair{a: orig, b: cp, why: why, i: o, j: c})
+}
+
+// survivorFirst orders memories the survivor of a merge first: every
+// memory that is no sync service's copy of another before every copy
+// (a total order, whatever copies what), then the more complete (see
+// moreComplete). It reads nothing but the memories (their paths and
+// contents), so every machine orders one group alike.
+func survivorFirst(a, b *mem) int {
+	switch ac, bc := a.copyOf != nil, b.copyOf != nil; {
+	case ac && !bc:
+		return 1
+	case bc && !ac:
+		return -1
+	}
+	return moreComplete(a, b)
 }
 
 // proved reports whether why is a proof that a memory holds another whole

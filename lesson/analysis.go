@@ -32,9 +32,10 @@ const weakOutcomes = 3
 
 // Review lists the lessons flagged (strength below ReviewBelow), weak (at
 // least three outcomes logged, fewer than half of them successes),
-// proposed by Dream and not yet accepted, or with problems in their
-// frontmatter (named by line; such a lesson is out of matching until
-// fixed), and the notes in the lessons folder whose
+// proposed by Dream and not yet accepted, a sync service's conflict copy
+// of another lesson (see ConflictCopies; out of matching), or with
+// problems in their frontmatter (named by line; such a lesson is out of
+// matching until fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	lessons, err := s.ix.Lessons(ctx)
@@ -55,6 +56,7 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		tally[r.Lesson] = t
 	}
 	out := []Review{}
+	copies := ConflictCopies(lessons)
 	for _, l := range lessons {
 		r := Review{Path: l.Path, Name: l.Name, Strength: l.Strength, Archived: l.Archived, Reasons: []string{}}
 		if s.rules.Flagged(l.Strength) && !l.Archived {
@@ -74,6 +76,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 		}
 		if l.Proposed {
 			r.Reasons = append(r.Reasons, ProposedReason)
+		}
+		if c, ok := copies[l.Path]; ok {
+			r.Reasons = append(r.Reasons, ConflictCopyReason(l.Path, c))
 		}
 		if l.Archived && all {
 			r.Reasons = append(r.Reasons, "archived (out of matching)")

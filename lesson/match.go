@@ -14,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/vaultmem/vaultmem/text"
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Situation is what an agent is about to do: what matching lessons are
@@ -300,12 +301,49 @@ func triggerKind(t string) (kind, value string) {
 	return "words", t
 }
 
+// ConflictCopies returns, of ls, the lessons that are a sync service's
+// conflict copy of another lesson of ls not archived (see
+// vault.ConflictCopy), by path: the original's path and the service.
+// Matching leaves them out (the original is the lesson, matched once);
+// review lists them.
+func ConflictCopies(ls []Lesson) map[string]ConflictCopy {
+	live := map[string]bool{}
+	for _, l := range ls {
+		if !l.Archived {
+			live[l.Path] = true
+		}
+	}
+	out := map[string]ConflictCopy{}
+	for _, l := range ls {
+		if l.Archived {
+			continue
+		}
+		if orig, service, ok := vault.ConflictCopy(l.Path, func(p string) bool { return live[p] }); ok && live[orig] && orig != l.Path {
+			out[l.Path] = ConflictCopy{Original: orig, Service: service}
+		}
+	}
+	return out
+}
+
+// ConflictCopy is a lesson that a sync service copied beside its
+// original: the original's vault path and the service's name.
+type ConflictCopy struct {
+	Original, Service string
+}
+
+// ConflictCopyReason is why review lists the lesson at vault path p, a
+// conflict copy c, with what to do.
+func ConflictCopyReason(p string, c ConflictCopy) string {
+	return vault.ConflictCopyAdvice(p, c.Original, c.Service) + "; until then it is out of matching"
+}
+
 func newLessonSet(version string, ls []Lesson) *lessonSet {
 	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
 	total := 0
 	tf := map[int32]int32{}
+	copies := ConflictCopies(ls)
 	for _, l := range ls {
-		if l.Archived || l.Proposed || hasMatchProblem(l) || len(l.Trigger) == 0 {
+		if _, copied := copies[l.Path]; copied || l.Archived || l.Proposed || hasMatchProblem(l) || len(l.Trigger) == 0 {
 			continue
 		}
 		e := entry{Lesson: l}

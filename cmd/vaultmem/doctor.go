@@ -27,7 +27,10 @@ func (sh *shell) doctorCommand() *cli.Command {
 			"drift: [{path, problem, detail}], fixed, rebuilt, task_problems: [{path, line, reason}],\n" +
 			"lesson_problems: [{path, line, reason}], skipped: [{path, error}], warnings: [{path, error}],\n" +
 			"interrupted_dream, dream_finished, leftover_temp_files: [{path, mod_time}], removed_temp_files,\n" +
-			"proposed: [{path, type, title, source}]}. The memories and lessons Dream proposed from session\n" +
+			"proposed: [{path, type, title, source}], conflict_copies: [{path, original, service, kind, fix}]}.\n" +
+			"The memories, tasks and lessons a sync service copied beside the note they copy (\"X 2.md\",\n" +
+			"\"X (conflict 2026-11-29).md\", ...: see docs/memories-and-dream.md) are listed with what to do,\n" +
+			"without making it exit 1. The memories and lessons Dream proposed from session\n" +
 			"notes (status: proposed, not live until accepted) are listed too, without making it exit 1.\n" +
 			"Temp files a killed write left beside notes (hidden: .NAME.md.vaultmem-tmp-*) are listed, and\n" +
 			"--fix removes those over an hour old. A .vaultmem/.gitignore that lets the agent sessions' state\n" +
@@ -89,6 +92,9 @@ func (sh *shell) printDrift(rep app.Checkup) {
 	}
 	for _, p := range rep.LessonProblems {
 		fmt.Fprintf(sh.stdout, "%s:%d: lesson: %s\n", p.Path, p.Line, p.Message)
+	}
+	for _, c := range rep.ConflictCopies {
+		fmt.Fprintf(sh.stdout, "%s: %s: %s\n", c.Path, c.Kind, c.Fix)
 	}
 	for _, p := range rep.Proposed {
 		from := ""
