@@ -137,7 +137,8 @@ const BackupInfix = ".vaultmem-backup-"
 // user's), it returns the error, naming the file and line, and writes
 // nothing. Then it writes the files one by one, each after a backup of
 // its old content; a file changed by someone else since it was read stops
-// the run there.
+// the run there. A file taken out of (with Remove, or as the other kind
+// of set-up, see Shared) that holds nothing of setup's is not listed.
 func Run(o Options) (Result, error) {
 	res := Result{Changes: []Change{}, Notes: []string{}}
 	if err := o.check(); err != nil {
@@ -152,7 +153,8 @@ func Run(o Options) (Result, error) {
 		if err != nil {
 			return res, err
 		}
-		if p.skip || t.cleanup && p.action == Unchanged {
+		// Taking out, a file with nothing of setup's is not worth a line.
+		if p.skip || (o.Remove || t.cleanup) && p.action == Unchanged {
 			continue
 		}
 		plans = append(plans, p)
