@@ -267,3 +267,48 @@ func decodeFile(t *testing.T, p string, v any) {
 		t.Fatalf("%s: %v", p, err)
 	}
 }
+
+// TestVaultPath: a relative --vault is the first vault of that name at or
+// above the folder, up to the top of the git repository; an absolute one,
+// or one found nowhere, is as given.
+func TestVaultPath(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	for _, d := range []string{
+		filepath.Join(root, "agent-memory", ".vaultmem"), // above the repository: never reached from inside it
+		filepath.Join(root, "shelf", ".vaultmem"),        // above a folder that is no repository
+		filepath.Join(repo, ".git"),
+		filepath.Join(repo, "agent-memory", ".vaultmem"),
+		filepath.Join(repo, "docs", "notes", ".vaultmem"),
+		filepath.Join(repo, "src", "pkg", "agent-memory"), // a folder of that name that is no vault
+		filepath.Join(root, "loose", "deep"),
+		filepath.Join(root, "other", ".git"), // another repository, without the vault
+	} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := filepath.Join(root, "elsewhere")
+	tests := []struct {
+		name, flag string
+		dirs       []string
+		want       string
+	}{
+		{"none", "", []string{repo}, ""},
+		{"absolute", abs, []string{repo}, abs},
+		{"at the top", "agent-memory", []string{repo}, filepath.Join(repo, "agent-memory")},
+		{"from a subfolder", "agent-memory", []string{filepath.Join(repo, "src", "pkg")}, filepath.Join(repo, "agent-memory")},
+		{"deeper path", "docs/notes", []string{filepath.Join(repo, "src")}, filepath.Join(repo, "docs", "notes")},
+		{"the project itself", ".", []string{filepath.Join(repo, "agent-memory", "memory")}, filepath.Join(repo, "agent-memory")},
+		{"not above the repository", "shelf", []string{filepath.Join(repo, "src")}, "shelf"},
+		{"outside any repository", "shelf", []string{filepath.Join(root, "loose", "deep")}, filepath.Join(root, "shelf")},
+		{"the second folder", "agent-memory", []string{filepath.Join(root, "other"), filepath.Join(repo, "src")}, filepath.Join(repo, "agent-memory")},
+		{"found nowhere", "no-such", []string{filepath.Join(repo, "src")}, "no-such"},
+		{"no folder", "agent-memory", []string{""}, "agent-memory"},
+	}
+	for _, tt := range tests {
+		if got := vaultPath(filepath.FromSlash(tt.flag), tt.dirs...); got != tt.want {
+			t.Errorf("%s: vaultPath(%q, %q) = %q, want %q", tt.name, tt.flag, tt.dirs, got, tt.want)
+		}
+	}
+}
