@@ -42,9 +42,12 @@ var (
 // A project's set-up writes the team's files when it can (see Shared),
 // else, for Claude Code, this machine's: the MCP server in ~/.claude.json
 // for this project alone and the hooks in .claude/settings.local.json.
-// Either way it takes its entries out of the other kind's files (cleanup
-// targets), so that moving from one to the other leaves one of each.
-// With Remove, every file either kind may have written.
+// Writing the team's, it takes its entries out of this machine's
+// (cleanup targets), so that moving from one to the other leaves one of
+// each; writing this machine's, it leaves the team's files alone, which
+// are not this machine's to change, and only looks whether they run
+// vaultmem too (probe targets). With Remove, every file either kind may
+// have written.
 func (o Options) targets() []target {
 	dir := o.Project
 	if o.Global {
@@ -83,11 +86,15 @@ func (o Options) targets() []target {
 			jsonFile(filepath.Join(o.Home, ".claude.json"), false, mcpEdit([]string{"projects", o.Project}, server)).of(ForMachine),
 			jsonFile(at(".claude", "settings.local.json"), false, hooks).of(ForMachine),
 		}
+		for i := range mine {
+			if shared {
+				mine[i].cleanup = true
+			} else {
+				team[i].probe = true
+			}
+		}
 		if !shared {
 			team, mine = mine, team
-		}
-		for i := range mine {
-			mine[i].cleanup = true
 		}
 		return append(append(team, textFile(at("CLAUDE.md"), "memory protocol block", "", block).of(mdWhom)), mine...)
 	case Codex:

@@ -150,8 +150,10 @@ func userClaudeState(proj string) string {
 // binary and vault; the team's files get nothing with a path (CLAUDE.md
 // only). Once vaultmem is on the PATH, a second run moves the server and
 // the hooks to the team's files and takes them out of this machine's,
-// which are given back byte for byte; --remove gives every file back
-// byte for byte, in the project and in the home folder.
+// which are given back byte for byte; off the PATH again, it writes this
+// machine's files and leaves the team's alone, saying they run vaultmem
+// too; --remove gives every file back byte for byte, in the project and
+// in the home folder.
 func TestClaudeCodeMachine(t *testing.T) {
 	for _, claudeJSON := range []string{"", "state"} {
 		t.Run("claude.json="+claudeJSON, func(t *testing.T) {
@@ -229,6 +231,25 @@ func TestClaudeCodeMachine(t *testing.T) {
 			checkSetUp(t, o)
 			if h := snapshot(t, e.home, false); !reflect.DeepEqual(h, origHome) {
 				t.Errorf("the home folder after the move:\n%v\nwant\n%v", h, origHome)
+			}
+
+			// vaultmem off the PATH again: this machine's files, and
+			// the team's left as they are, with a word about them.
+			team := snapshot(t, e.proj, false)
+			o.Binary = "/opt/vm/vaultmem"
+			res = run(t, o)
+			after := snapshot(t, e.proj, false)
+			for _, f := range []string{".mcp.json", ".claude/settings.json", "CLAUDE.md"} {
+				if after[f] != team[f] {
+					t.Errorf("this machine's set-up changed the team's %s", f)
+				}
+			}
+			if _, ok := after[".claude/settings.local.json"]; !ok {
+				t.Errorf("no .claude/settings.local.json")
+			}
+			if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "Setup leaves the team's files alone") ||
+				!strings.Contains(notes, filepath.Join(e.proj, ".claude", "settings.json")) {
+				t.Errorf("notes %q say nothing of the team's files", res.Notes)
 			}
 
 			o.Remove = true

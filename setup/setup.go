@@ -148,10 +148,18 @@ func Run(o Options) (Result, error) {
 		o.Now = time.Now
 	}
 	var plans []plan
+	var alsoRun []string
 	for _, t := range o.targets() {
-		p, err := t.plan(o.Remove || t.cleanup)
+		probe := t.probe && !o.Remove
+		p, err := t.plan(o.Remove || t.cleanup || probe)
 		if err != nil {
 			return res, err
+		}
+		if probe {
+			if !p.skip && p.action != Unchanged {
+				alsoRun = append(alsoRun, t.path)
+			}
+			continue
 		}
 		// Taking out, a file with nothing of setup's is not worth a line.
 		if p.skip || (o.Remove || t.cleanup) && p.action == Unchanged {
@@ -173,6 +181,12 @@ func Run(o Options) (Result, error) {
 		res.Changes = append(res.Changes, c)
 	}
 	res.Notes = o.notes()
+	if len(alsoRun) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("The team's %s run vaultmem too, as `%s` with the vault relative to the project: "+
+			"%s runs those hooks beside this machine's, and they fail here while vaultmem is not on the PATH or the vault is "+
+			"not in the project. Setup leaves the team's files alone: put vaultmem on the PATH and run setup again, "+
+			"which takes this machine's entries out.", strings.Join(alsoRun, " and "), Command, o.Client.Title()))
+	}
 	res.Shared, _ = o.Shared()
 	return res, nil
 }
@@ -262,9 +276,13 @@ type target struct {
 	what    string
 	forWhom string // ForTeam or ForMachine
 	// cleanup takes setup's part out even when setting up: the entries
-	// of the other kind of set-up (the team's, or this machine's), so
-	// that no hook runs twice; a file it leaves unchanged is not listed.
+	// of this machine's set-up once the team's files have them, so that
+	// no hook runs twice; a file it leaves unchanged is not listed.
 	cleanup bool
+	// probe plans the removal of setup's part to learn whether the file
+	// holds any, and neither writes nor lists the file: the team's files
+	// during this machine's set-up.
+	probe bool
 	// edit returns the file's new text from its old one (exists false:
 	// there is none) and, when removing, whether nothing is left in it
 	// that is not setup's. Errors name the file.
