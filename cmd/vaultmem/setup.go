@@ -78,6 +78,9 @@ func (sh *shell) setupCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if !o.Remove {
+				res.Notes = append(res.Notes, notIgnored(ctx, o, res)...)
+			}
 			if !onPath && !o.Remove {
 				sh.warnf("vaultmem is not on the PATH: the client will run %s (from this machine's files only); "+
 					"run setup again if it moves", o.Binary)
@@ -138,6 +141,29 @@ func vaultmemCommand() (cmd string, onPath bool, err error) {
 		}
 	}
 	return exe, false, nil
+}
+
+// notIgnored are notes on the files of this machine's set-up in the
+// project (.claude/settings.local.json) that git would not ignore: they
+// name this machine's paths, and a commit would give them to the team.
+// Nothing when the project is no git repository.
+func notIgnored(ctx context.Context, o setup.Options, res setup.Result) []string {
+	var notes []string
+	for _, c := range res.Changes {
+		rel, err := filepath.Rel(o.Project, c.File)
+		if o.Global || c.For != setup.ForMachine || err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if _, err := gitrepo.Run(ctx, o.Project, "rev-parse", "--git-dir"); err != nil {
+			return nil
+		}
+		// --no-index: the rules alone, whether or not the file is tracked.
+		if _, err := gitrepo.Run(ctx, o.Project, "check-ignore", "-q", "--no-index", "--", rel); err != nil {
+			notes = append(notes, fmt.Sprintf("git does not ignore %s, which holds this machine's paths: "+
+				"add it to .gitignore (or .git/info/exclude) so that no commit gives it to the team.", filepath.ToSlash(rel)))
+		}
+	}
+	return notes
 }
 
 // setupNext says how to see that the client took the set-up.

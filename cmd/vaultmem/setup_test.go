@@ -176,7 +176,8 @@ func TestSetupUsage(t *testing.T) {
 // claude-code` leaves the team's files alone and puts the MCP server into
 // ~/.claude.json for this project and the hooks into
 // .claude/settings.local.json, with this binary's absolute path, says so
-// per file and why; another client is refused, writing nothing;
+// per file and why, and that git does not ignore settings.local.json
+// until .gitignore says so; another client is refused, writing nothing;
 // `--remove` gives back ~/.claude.json byte for byte and deletes what it
 // made.
 func TestSetupClaudeCodeMachine(t *testing.T) {
@@ -190,7 +191,13 @@ func TestSetupClaudeCodeMachine(t *testing.T) {
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"HOME=" + home, "USERPROFILE=" + home}
+	_, noGit := exec.LookPath("git")
+	if noGit == nil {
+		if out, err := gitCmd(proj, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+	}
+	env := []string{"HOME=" + home, "USERPROFILE=" + home, "GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1"}
 
 	r := vaultmemEnv(t, proj, "", env, "setup", "claude-code")
 	if r.code != 0 {
@@ -216,6 +223,17 @@ func TestSetupClaudeCodeMachine(t *testing.T) {
 	}
 	if state := mustRead(t, filepath.Join(home, ".claude.json")); !strings.Contains(state, `"args": [`) || !strings.Contains(state, exe) {
 		t.Errorf("~/.claude.json:\n%s", state)
+	}
+
+	unignored := "Note: git does not ignore .claude/settings.local.json, which holds this machine's paths"
+	if noGit == nil {
+		if !strings.Contains(r.stdout, unignored) {
+			t.Errorf("no word of the unignored settings.local.json:\n%s", r.stdout)
+		}
+		writeFile(t, filepath.Join(proj, ".gitignore"), ".claude/settings.local.json\n")
+		if r := vaultmemEnv(t, proj, "", env, "setup", "claude-code"); r.code != 0 || strings.Contains(r.stdout, unignored) {
+			t.Errorf("setup with settings.local.json ignored: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
 	}
 
 	before := snapshot(t, proj)
