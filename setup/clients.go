@@ -39,36 +39,73 @@ var (
 )
 
 // targets are the files setup edits for o's client and scope, in order.
+// A project's set-up writes the team's files when it can (see Shared),
+// else, for Claude Code, this machine's: the MCP server in ~/.claude.json
+// for this project alone and the hooks in .claude/settings.local.json.
+// Writing the team's, it takes its entries out of this machine's
+// (cleanup targets), so that moving from one to the other leaves one of
+// each; writing this machine's, it leaves the team's files alone, which
+// are not this machine's to change, and only looks whether they run
+// vaultmem too (probe targets). With Remove, every file either kind may
+// have written.
 func (o Options) targets() []target {
 	dir := o.Project
 	if o.Global {
 		dir = o.Home
 	}
 	at := func(parts ...string) string { return filepath.Join(append([]string{dir}, parts...)...) }
+	shared, _ := o.Shared()
+	whom := ForMachine
+	if shared {
+		whom = ForTeam
+	}
 	cmd := o.hookCommand()
-	args := []string{"--vault", o.Vault, "mcp"}
+	args := []string{"--vault", o.mcpVault(), "mcp"}
 	block := instructionBlock
+	// The instruction files name no path: the team's in a project.
+	mdWhom := ForTeam
+	if o.Global {
+		mdWhom = ForMachine
+	}
 	switch o.Client {
 	case ClaudeCode:
-		mcp, md := at(".mcp.json"), at("CLAUDE.md")
-		if o.Global {
-			mcp, md = at(".claude.json"), at(".claude", "CLAUDE.md")
-		}
 		server := obj{{"type", "stdio"}, {"command", o.Binary}, {"args", args}}
-		return []target{
-			jsonFile(mcp, false, mcpEdit(server)),
-			jsonFile(at(".claude", "settings.json"), false, hooksEdit(o.Client, cmd, claudeEvents, nested(claudeHandler(cmd)))),
-			textFile(md, "memory protocol block", "", block),
+		hooks := hooksEdit(o.Client, cmd, claudeEvents, nested(claudeHandler(cmd)))
+		if o.Global {
+			return []target{
+				jsonFile(at(".claude.json"), false, mcpEdit(nil, server)).of(whom),
+				jsonFile(at(".claude", "settings.json"), false, hooks).of(whom),
+				textFile(at(".claude", "CLAUDE.md"), "memory protocol block", "", block).of(mdWhom),
+			}
 		}
+		team := []target{
+			jsonFile(at(".mcp.json"), false, mcpEdit(nil, server)).of(ForTeam),
+			jsonFile(at(".claude", "settings.json"), false, hooks).of(ForTeam),
+		}
+		mine := []target{
+			jsonFile(filepath.Join(o.Home, ".claude.json"), false, mcpEdit([]string{"projects", o.Project}, server)).of(ForMachine),
+			jsonFile(at(".claude", "settings.local.json"), false, hooks).of(ForMachine),
+		}
+		for i := range mine {
+			if shared {
+				mine[i].cleanup = true
+			} else {
+				team[i].probe = true
+			}
+		}
+		if !shared {
+			team, mine = mine, team
+		}
+		return append(append(team, textFile(at("CLAUDE.md"), "memory protocol block", "", block).of(mdWhom)), mine...)
 	case Codex:
 		md := at("AGENTS.md")
 		if o.Global {
 			md = at(".codex", "AGENTS.md")
 		}
 		return []target{
-			codexConfig(at(".codex", "config.toml"), o.Binary, args),
-			jsonFile(at(".codex", "hooks.json"), false, hooksEdit(o.Client, cmd, codexEvents, nested(claudeHandler(cmd)))),
-			textFile(md, "memory protocol block", "", block),
+			codexConfig(at(".codex", "config.toml"), o.Binary, args).of(whom),
+			jsonFile(at(".codex", "hooks.json"), false, hooksEdit(o.Client, cmd, codexEvents, nested(claudeHandler(cmd)))).of(whom),
+			textFile(md, "memory protocol block", "", block).of(mdWhom),
 		}
 	case GeminiCLI:
 		md := at("GEMINI.md")
@@ -78,23 +115,55 @@ func (o Options) targets() []target {
 		handler := obj{{"name", ServerName}, {"type", "command"}, {"command", cmd}, {"timeout", geminiHookTimeout}}
 		return []target{
 			jsonFile(at(".gemini", "settings.json"), false,
-				mcpEdit(obj{{"command", o.Binary}, {"args", args}}),
-				hooksEdit(o.Client, cmd, geminiEvents, nested(handler))),
-			textFile(md, "memory protocol block", "", block),
+				mcpEdit(nil, obj{{"command", o.Binary}, {"args", args}}),
+				hooksEdit(o.Client, cmd, geminiEvents, nested(handler))).of(whom),
+			textFile(md, "memory protocol block", "", block).of(mdWhom),
 		}
 	case Cursor:
 		ts := []target{
-			jsonFile(at(".cursor", "mcp.json"), false, mcpEdit(obj{{"type", "stdio"}, {"command", o.Binary}, {"args", args}})),
+			jsonFile(at(".cursor", "mcp.json"), false, mcpEdit(nil, obj{{"type", "stdio"}, {"command", o.Binary}, {"args", args}})).of(whom),
 			jsonFile(at(".cursor", "hooks.json"), true, hooksEdit(o.Client, cmd, cursorEvents,
-				func(hookEvent) any { return obj{{"command", cmd}, {"timeout", hookTimeout}} })),
+				func(hookEvent) any { return obj{{"command", cmd}, {"timeout", hookTimeout}} })).of(whom),
 		}
 		if !o.Global { // Cursor keeps user rules in its settings, in no file
 			ts = append(ts, textFile(at(".cursor", "rules", "vaultmem.mdc"), "memory protocol rule (always applied)",
-				cursorRuleHead, block))
+				cursorRuleHead, block).of(mdWhom))
 		}
 		return ts
 	}
 	return nil
+}
+
+// of is t serving whom (ForTeam or ForMachine).
+func (t target) of(whom string) target {
+	t.forWhom = whom
+	return t
+}
+
+// hookVault is the vault as a hook command names it: relative to the
+// project in the team's files (vaultmem looks for it from the hook's
+// folder up to the repository's top), else absolute.
+func (o Options) hookVault() string {
+	if shared, _ := o.Shared(); shared {
+		rel, _ := o.relVault()
+		return rel
+	}
+	return o.Vault
+}
+
+// mcpVault is the vault as the MCP server's arguments name it: as
+// hookVault, except that Cursor, which may start a server outside the
+// project, gets it under ${workspaceFolder}, which Cursor replaces with
+// the project's folder in mcp.json.
+func (o Options) mcpVault() string {
+	v := o.hookVault()
+	if shared, _ := o.Shared(); shared && o.Client == Cursor {
+		if v == "." {
+			return "${workspaceFolder}"
+		}
+		return "${workspaceFolder}/" + v
+	}
+	return v
 }
 
 // claudeHandler is a hook handler as Claude Code and Codex take it.
@@ -145,7 +214,7 @@ other sessions and agents share. Its tools come from the MCP server ` + "`vaultm
 
 // hookCommand is the command every hook runs, for the shell.
 func (o Options) hookCommand() string {
-	return shellQuote(o.Binary) + " --vault " + shellQuote(o.Vault) + " hook --client " + string(o.Client)
+	return shellQuote(o.Binary) + " --vault " + shellQuote(o.hookVault()) + " hook --client " + string(o.Client)
 }
 
 // isHookCommand reports whether cmd is a hook command setup writes for
@@ -216,7 +285,7 @@ func (o Options) notes() []string {
 	add := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	switch o.Client {
 	case ClaudeCode:
-		if !o.Global {
+		if shared, _ := o.Shared(); shared {
 			add("Claude Code asks once, in this project, to approve the MCP server vaultmem of .mcp.json.")
 		}
 	case Codex:
@@ -243,9 +312,16 @@ func (o Options) notes() []string {
 				"into Cursor Settings > Rules, or run setup without --global in each project.")
 		}
 	}
-	if !o.Global {
-		add("The project's files name this machine's paths (the vault; vaultmem's own when it is not on the PATH): " +
-			"a clone elsewhere needs its own setup, so think before committing them.")
+	switch shared, why := o.Shared(); {
+	case shared:
+		rel, _ := o.relVault()
+		add("The project's files are for the team: they run vaultmem from the PATH on the vault %s/ of the project, "+
+			"so commit them with the vault, and a teammate with vaultmem on the PATH gets the MCP server and the hooks "+
+			"without running setup.", rel)
+	case !o.Global:
+		add("%s, so the MCP server and the hooks went into this machine's files (~/.claude.json, for this project "+
+			"alone, and .claude/settings.local.json, which git should ignore): a teammate runs setup for their own. "+
+			"With vaultmem on the PATH and the vault in the project, setup writes the team's files instead.", why)
 	}
 	return notes
 }

@@ -45,23 +45,51 @@ func jsonFile(path string, cursorHooks bool, edits ...jsonEdit) target {
 	}}
 }
 
-// mcpEdit registers the MCP server vaultmem as server in mcpServers. An
-// entry vaultmem that is there already gets server's keys, its others
-// (env, a timeout the user added) kept.
-func mcpEdit(server obj) jsonEdit {
-	return jsonEdit{what: "MCP server " + ServerName, apply: func(d *jdoc, remove bool) error {
-		if remove {
-			return d.removePath("mcpServers", ServerName)
+// mcpEdit registers the MCP server vaultmem as server in the object
+// mcpServers at the path in (nil: the file's top; ~/.claude.json keeps a
+// project's own servers under projects.PROJECT). An entry vaultmem that
+// is there already gets server's keys, its others (env, a timeout the
+// user added) kept. Taken out, an emptied mcpServers goes with it at the
+// top, as do objects above it that it alone filled; under a project of
+// ~/.claude.json, where Claude Code keeps an mcpServers of its own for
+// every project, an emptied mcpServers stays beside the project's other
+// keys.
+func mcpEdit(in []string, server obj) jsonEdit {
+	servers := append(slices.Clone(in), "mcpServers")
+	entry := append(slices.Clone(servers), ServerName)
+	what := "MCP server " + ServerName
+	if len(in) > 0 {
+		what += " for this project"
+	}
+	return jsonEdit{what: what, apply: func(d *jdoc, remove bool) error {
+		if remove && len(in) == 0 {
+			return d.removePath(entry...)
 		}
-		n, err := d.lookup("mcpServers", ServerName)
+		if remove {
+			list, err := d.lookup(servers...)
+			if err != nil || list == nil || list.kind != '{' || list.member(ServerName) < 0 {
+				return err
+			}
+			if err := d.removeMember(list, list.member(ServerName)); err != nil {
+				return err
+			}
+			if list, _ = d.lookup(servers...); len(list.members) > 0 {
+				return nil
+			}
+			if parent, _ := d.lookup(in...); parent != nil && len(parent.members) == 1 {
+				return d.removePath(in...)
+			}
+			return nil
+		}
+		n, err := d.lookup(entry...)
 		if err != nil {
 			return err
 		}
 		if n == nil || n.kind != '{' {
-			return d.set([]string{"mcpServers", ServerName}, server)
+			return d.set(entry, server)
 		}
 		for _, m := range server {
-			if err := d.set([]string{"mcpServers", ServerName, m.k}, m.v); err != nil {
+			if err := d.set(append(slices.Clone(entry), m.k), m.v); err != nil {
 				return err
 			}
 		}

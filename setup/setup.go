@@ -66,8 +66,8 @@ type Options struct {
 	// Global writes the user's files (under Home), for every project,
 	// instead of the project's.
 	Global bool
-	// Binary is the command that runs vaultmem: "vaultmem" when that is
-	// on the PATH, else an absolute path. Not needed with Remove.
+	// Binary is the command that runs vaultmem: Command when that is on
+	// the PATH, else an absolute path. Not needed with Remove.
 	Binary string
 	// DryRun says what would change and writes nothing.
 	DryRun bool
@@ -92,7 +92,21 @@ type Change struct {
 	// Backup is where the file's previous content was saved (with
 	// DryRun: would be saved).
 	Backup string `json:"backup,omitempty"`
+	// For is whom the file serves: ForTeam (a project file that names
+	// no path of this machine's: commit it) or ForMachine (the user's
+	// own file, or a project file git should not track).
+	For string `json:"for"`
 }
+
+// Whom a file serves (Change.For).
+const (
+	ForTeam    = "team"
+	ForMachine = "machine"
+)
+
+// Command is vaultmem's command as the project's files name it, found on
+// the PATH of whoever runs the client.
+const Command = "vaultmem"
 
 // Result is what a run did.
 type Result struct {
@@ -100,6 +114,9 @@ type Result struct {
 	Changes []Change `json:"changes"`
 	// Notes say what the user must still do, or should know.
 	Notes []string `json:"notes"`
+	// Shared is true when the project's files were written for the team
+	// (see Options.Shared).
+	Shared bool `json:"shared"`
 }
 
 // The actions of a Change.
@@ -120,7 +137,8 @@ const BackupInfix = ".vaultmem-backup-"
 // user's), it returns the error, naming the file and line, and writes
 // nothing. Then it writes the files one by one, each after a backup of
 // its old content; a file changed by someone else since it was read stops
-// the run there.
+// the run there. A file taken out of (with Remove, or as the other kind
+// of set-up, see Shared) that holds nothing of setup's is not listed.
 func Run(o Options) (Result, error) {
 	res := Result{Changes: []Change{}, Notes: []string{}}
 	if err := o.check(); err != nil {
@@ -130,19 +148,28 @@ func Run(o Options) (Result, error) {
 		o.Now = time.Now
 	}
 	var plans []plan
+	var alsoRun []string
 	for _, t := range o.targets() {
-		p, err := t.plan(o.Remove)
+		probe := t.probe && !o.Remove
+		p, err := t.plan(o.Remove || t.cleanup || probe)
 		if err != nil {
 			return res, err
 		}
-		if p.skip {
+		if probe {
+			if !p.skip && p.action != Unchanged {
+				alsoRun = append(alsoRun, t.path)
+			}
+			continue
+		}
+		// Taking out, a file with nothing of setup's is not worth a line.
+		if p.skip || (o.Remove || t.cleanup) && p.action == Unchanged {
 			continue
 		}
 		plans = append(plans, p)
 	}
 	stamp := o.Now().Format("20060102-150405")
 	for _, p := range plans {
-		c := Change{File: p.path, Action: p.action, What: p.what}
+		c := Change{File: p.path, Action: p.action, What: p.what, For: p.forWhom}
 		if p.exists && p.action != Unchanged && p.action != Delete {
 			c.Backup = backupName(p.real, stamp)
 		}
@@ -154,6 +181,13 @@ func Run(o Options) (Result, error) {
 		res.Changes = append(res.Changes, c)
 	}
 	res.Notes = o.notes()
+	if len(alsoRun) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("The team's %s run vaultmem too, as `%s` with the vault relative to the project: "+
+			"%s runs those hooks beside this machine's, and they fail here while vaultmem is not on the PATH or the vault is "+
+			"not in the project. Setup leaves the team's files alone: put vaultmem on the PATH and run setup again, "+
+			"which takes this machine's entries out.", strings.Join(alsoRun, " and "), Command, o.Client.Title()))
+	}
+	res.Shared, _ = o.Shared()
 	return res, nil
 }
 
@@ -183,8 +217,49 @@ func (o Options) check() error {
 		if o.Binary == "" {
 			return errors.New("setup: no vaultmem command given")
 		}
+		// Claude Code alone has files of one project on one machine
+		// (settings.local.json, ~/.claude.json's projects); another
+		// client's project files are the team's, and its user files
+		// serve every project.
+		if shared, why := o.Shared(); !o.Global && !shared && o.Client != ClaudeCode {
+			return fmt.Errorf("setup %s: %s, and the project's files are the team's (committed with the project), "+
+				"so they name no path of this machine's; %s has no file for one project on one machine: "+
+				"put vaultmem on the PATH and keep the vault in the project (the default, %s/), "+
+				"or set it up for you alone in every project with --global", o.Client, why, o.Client.Title(), DefaultVault)
+		}
 	}
 	return nil
+}
+
+// DefaultVault is the folder of the vault setup makes in a project that
+// has none.
+const DefaultVault = "agent-memory"
+
+// Shared reports whether a set-up of a project writes the project's
+// files for the team: they name Command, found on the PATH, and the vault
+// relative to the project, so a clone anywhere runs its own vault. That
+// needs Binary to be Command and the vault inside the project. why says,
+// when not, why not. Never with Global.
+func (o Options) Shared() (shared bool, why string) {
+	switch _, inside := o.relVault(); {
+	case o.Global:
+		return false, "the set-up is the user's"
+	case o.Binary != Command:
+		return false, fmt.Sprintf("vaultmem is not on the PATH (this machine runs %s)", o.Binary)
+	case !inside:
+		return false, fmt.Sprintf("the vault %s is outside the project %s", o.Vault, o.Project)
+	}
+	return true, ""
+}
+
+// relVault is the vault relative to the project, with slashes (a clone
+// on Windows reads it too), and whether the vault is inside the project.
+func (o Options) relVault() (string, bool) {
+	rel, err := filepath.Rel(o.Project, o.Vault)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // root is the folder the files of this scope are under.
@@ -197,8 +272,17 @@ func (o Options) root() string {
 
 // target is one file setup edits.
 type target struct {
-	path string
-	what string
+	path    string
+	what    string
+	forWhom string // ForTeam or ForMachine
+	// cleanup takes setup's part out even when setting up: the entries
+	// of this machine's set-up once the team's files have them, so that
+	// no hook runs twice; a file it leaves unchanged is not listed.
+	cleanup bool
+	// probe plans the removal of setup's part to learn whether the file
+	// holds any, and neither writes nor lists the file: the team's files
+	// during this machine's set-up.
+	probe bool
 	// edit returns the file's new text from its old one (exists false:
 	// there is none) and, when removing, whether nothing is left in it
 	// that is not setup's. Errors name the file.
@@ -209,6 +293,7 @@ type target struct {
 type plan struct {
 	path, real   string // the path, and the file it is a link to (else path)
 	what, action string
+	forWhom      string
 	exists       bool
 	link         bool // path is a symbolic link
 	mode         fs.FileMode
@@ -219,7 +304,7 @@ type plan struct {
 
 // plan reads the file and makes its edit.
 func (t target) plan(remove bool) (plan, error) {
-	p := plan{path: t.path, real: t.path, what: t.what, mode: 0o644}
+	p := plan{path: t.path, real: t.path, what: t.what, forWhom: t.forWhom, mode: 0o644}
 	info, err := os.Stat(t.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

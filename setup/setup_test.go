@@ -46,8 +46,14 @@ func (e env) root(global bool) string {
 	return e.proj
 }
 
+// opts sets up c: in the project, the team's way (the vault in the
+// project, vaultmem on the PATH); with global, on testVault.
 func (e env) opts(c Client, global bool) Options {
-	return Options{Client: c, Vault: testVault, Project: e.proj, Home: e.home, Global: global, Binary: "vaultmem",
+	vault := filepath.Join(e.proj, "agent memory")
+	if global {
+		vault = testVault
+	}
+	return Options{Client: c, Vault: vault, Project: e.proj, Home: e.home, Global: global, Binary: Command,
 		Now: func() time.Time { return stamp }}
 }
 
@@ -310,7 +316,7 @@ func checkSetUp(t *testing.T, o Options) {
 	l := files(o.Client, o.Global)
 	dir := o.root()
 	cmd := o.hookCommand()
-	wantArgs := []any{"--vault", o.Vault, "mcp"}
+	wantArgs := []any{"--vault", o.mcpVault(), "mcp"}
 
 	// The MCP server.
 	var server map[string]any
@@ -724,18 +730,20 @@ func TestOddPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := e.opts(c, false)
-			o.Vault = filepath.Join(e.proj, "agent memory", `it's "100%" #1 😀 \ $HOME`)
-			o.Binary = bin
+			rel := `agent memory/it's "100%" #1 😀 \ $HOME`
+			o.Vault = filepath.Join(e.proj, filepath.FromSlash(rel))
 			write(t, e.proj, userFiles(c, false))
 			orig := snapshot(t, e.proj, false)
 			run(t, o)
 			checkSetUp(t, o)
 
-			out, err := exec.Command("sh", "-c", o.hookCommand()).Output()
+			sh := exec.Command("sh", "-c", o.hookCommand())
+			sh.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(filepath.ListSeparator)+os.Getenv("PATH"))
+			out, err := sh.Output()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := string(out), "--vault\n"+o.Vault+"\nhook\n--client\n"+string(c)+"\n"; got != want {
+			if got, want := string(out), "--vault\n"+rel+"\nhook\n--client\n"+string(c)+"\n"; got != want {
 				t.Errorf("the hook ran with\n%s\nwant\n%s", got, want)
 			}
 			o.Remove = true
@@ -757,7 +765,12 @@ func TestMoved(t *testing.T) {
 		write(t, o.root(), userFiles(c, global))
 		orig := snapshot(t, o.root(), false)
 		run(t, o)
-		o.Vault, o.Binary, o.Now = "/elsewhere/vault", "/opt/vaultmem/bin/vaultmem", func() time.Time { return stamp.Add(time.Hour) }
+		// In a project, the team's files stay the team's: the vault moves
+		// within it.
+		o.Vault, o.Now = filepath.Join(e.proj, "notes", "vault"), func() time.Time { return stamp.Add(time.Hour) }
+		if global {
+			o.Vault, o.Binary = "/elsewhere/vault", "/opt/vaultmem/bin/vaultmem"
+		}
 		res := run(t, o)
 		for _, ch := range res.Changes {
 			instructions := ch.What == "memory protocol block" || strings.HasPrefix(ch.What, "memory protocol rule")
@@ -976,7 +989,7 @@ func TestNotes(t *testing.T) {
 		global bool
 		want   []string
 	}{
-		{ClaudeCode, false, []string{"approve the MCP server vaultmem", "this machine's paths"}},
+		{ClaudeCode, false, []string{"approve the MCP server vaultmem", "The project's files are for the team", "vault agent memory/ of the project"}},
 		{Codex, true, []string{"open /hooks in Codex", "AGENTS.override.md instead of AGENTS.md"}},
 		{GeminiCLI, false, []string{"only in a trusted folder"}},
 		{Cursor, false, []string{"also runs Claude Code's hooks"}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -154,4 +155,32 @@ func (sh *shell) flagOrStdin(cmd *cli.Command, name string) (string, error) {
 		return "", fmt.Errorf("read standard input: %w", err)
 	}
 	return string(b), nil
+}
+
+// vaultPath is the vault folder a --vault of flag means, seen from the
+// folders dirs (the first tried first): an absolute flag as it is; a
+// relative one, as the files `vaultmem setup` writes for a team name the
+// vault (relative to the project, whatever folder the client runs a hook
+// or the MCP server in), is looked for in each dir and the folders above
+// it up to the top of the git repository holding it (the first folder
+// with a .git), the first that is a vault winning. Found nowhere, it is
+// flag unchanged: relative to the working folder, as before.
+func vaultPath(flag string, dirs ...string) string {
+	if flag == "" || filepath.IsAbs(flag) {
+		return flag
+	}
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		for d := dir; ; d = filepath.Dir(d) {
+			if p := filepath.Join(d, flag); isVault(p) {
+				return p
+			}
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return flag
 }

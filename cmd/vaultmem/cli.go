@@ -84,13 +84,14 @@ func setUsageError(cmds []*cli.Command) {
 	}
 }
 
-// vaultDir is the vault the command runs on (see app.Find).
+// vaultDir is the vault the command runs on (see app.Find; a relative
+// --vault, see vaultPath).
 func (sh *shell) vaultDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	return app.Find(wd, sh.vaultFlag)
+	return app.Find(wd, vaultPath(sh.vaultFlag, wd))
 }
 
 // open opens the vault with the CLI's callbacks: a word on stderr when a

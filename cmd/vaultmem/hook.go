@@ -130,8 +130,10 @@ func deadlineOf(ctx context.Context) time.Time {
 	return d
 }
 
-// hookVault is the vault a hook writes to: --vault (or $VAULTMEM_VAULT),
-// else the Claude Code plugin's vault_dir option, else the nearest vault
+// hookVault is the vault a hook writes to: --vault (or $VAULTMEM_VAULT;
+// relative, looked for from the agent's folder, then from this process's,
+// see vaultPath), else the Claude Code plugin's vault_dir option, else
+// the nearest vault
 // at or above the agent's folder. ok is false when that folder is no
 // vault (it holds no .vaultmem/): a hook never makes one.
 func hookVault(flag, cwd string) (dir string, ok bool) {
@@ -145,7 +147,8 @@ func hookVault(flag, cwd string) (dir string, ok bool) {
 		d, err := app.Find(cwd, "")
 		return d, err == nil
 	}
-	d, err := filepath.Abs(flag)
+	wd, _ := os.Getwd()
+	d, err := filepath.Abs(vaultPath(flag, cwd, wd))
 	return d, err == nil && isVault(d)
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // newVaultName is the folder of the vault setup makes when it finds none.
-const newVaultName = "agent-memory"
+const newVaultName = setup.DefaultVault
 
 func (sh *shell) setupCommand() *cli.Command {
 	return &cli.Command{
@@ -30,6 +30,11 @@ func (sh *shell) setupCommand() *cli.Command {
 			"parse, writing nothing. Run again, it changes nothing; --remove takes out exactly what it added.\n" +
 			"The vault is --vault DIR, else the nearest one at or above the current folder, else a new one,\n" +
 			"agent-memory/ in the project (with --global: in the home folder), made as 'vaultmem init' makes it.\n" +
+			"The project's files are the team's: they name 'vaultmem' (found on the PATH) and the vault relative\n" +
+			"to the project, so a teammate's clone works without setup. When vaultmem is not on the PATH or the\n" +
+			"vault is outside the project, Claude Code's set-up goes into this machine's files instead\n" +
+			"(~/.claude.json, .claude/settings.local.json) and the other clients' is refused (use --global).\n" +
+			"Each file it lists says whether it is for the team (commit it) or for this machine.\n" +
 			"What it writes for each client: docs/setup.md.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "global", Usage: "set up for the user (every project) instead of this project"},
@@ -73,8 +78,12 @@ func (sh *shell) setupCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if !o.Remove {
+				res.Notes = append(res.Notes, notIgnored(ctx, o, res)...)
+			}
 			if !onPath && !o.Remove {
-				sh.warnf("vaultmem is not on the PATH: the client will run %s; run setup again if it moves", o.Binary)
+				sh.warnf("vaultmem is not on the PATH: the client will run %s (from this machine's files only); "+
+					"run setup again if it moves", o.Binary)
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(struct {
@@ -113,8 +122,9 @@ func (sh *shell) setupVault(wd string, o setup.Options) (string, error) {
 	return filepath.Join(o.Project, newVaultName), nil
 }
 
-// vaultmemCommand is how the client is to run vaultmem: "vaultmem" when
-// that is this program on the PATH, else this program's absolute path.
+// vaultmemCommand is how the client is to run vaultmem: setup.Command
+// when that is this program on the PATH, else this program's absolute
+// path.
 func vaultmemCommand() (cmd string, onPath bool, err error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -123,14 +133,37 @@ func vaultmemCommand() (cmd string, onPath bool, err error) {
 	if exe, err = filepath.Abs(exe); err != nil {
 		return "", false, err
 	}
-	if p, err := exec.LookPath("vaultmem"); err == nil {
+	if p, err := exec.LookPath(setup.Command); err == nil {
 		a, errA := os.Stat(p)
 		b, errB := os.Stat(exe)
 		if errA == nil && errB == nil && os.SameFile(a, b) {
-			return "vaultmem", true, nil
+			return setup.Command, true, nil
 		}
 	}
 	return exe, false, nil
+}
+
+// notIgnored are notes on the files of this machine's set-up in the
+// project (.claude/settings.local.json) that git would not ignore: they
+// name this machine's paths, and a commit would give them to the team.
+// Nothing when the project is no git repository.
+func notIgnored(ctx context.Context, o setup.Options, res setup.Result) []string {
+	var notes []string
+	for _, c := range res.Changes {
+		rel, err := filepath.Rel(o.Project, c.File)
+		if o.Global || c.For != setup.ForMachine || err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if _, err := gitrepo.Run(ctx, o.Project, "rev-parse", "--git-dir"); err != nil {
+			return nil
+		}
+		// --no-index: the rules alone, whether or not the file is tracked.
+		if _, err := gitrepo.Run(ctx, o.Project, "check-ignore", "-q", "--no-index", "--", rel); err != nil {
+			notes = append(notes, fmt.Sprintf("git does not ignore %s, which holds this machine's paths: "+
+				"add it to .gitignore (or .git/info/exclude) so that no commit gives it to the team.", filepath.ToSlash(rel)))
+		}
+	}
+	return notes
 }
 
 // setupNext says how to see that the client took the set-up.
@@ -177,6 +210,13 @@ func (sh *shell) printSetup(o setup.Options, res setup.Result) {
 	}
 	for _, c := range res.Changes {
 		line := fmt.Sprintf("  %s %s: %s", c.Action, show(c.File), c.What)
+		switch {
+		case o.Remove || c.Action == setup.Remove || c.Action == setup.Delete:
+		case c.For == setup.ForTeam:
+			line += " [for the team: commit it]"
+		case !o.Global:
+			line += " [for this machine only: do not commit it]"
+		}
 		if c.Backup != "" {
 			line += " (backup: " + show(c.Backup) + ")"
 		}
