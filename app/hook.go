@@ -673,6 +673,9 @@ func (a *App) writeSessionNote(ctx context.Context, ev HookEvent) (string, error
 	p := st.Note
 	if p == "" {
 		p = st.NotePath(a.Config.Folders.Sessions)
+		if err := a.ensureSessionsFolder(); err != nil {
+			return "", err
+		}
 	}
 	content := st.Render(a.noteNames(ctx, append(slices.Clone(st.Tasks), lessonPaths(st)...)))
 	hash, err := a.writer.Write(ctx, p, content, st.NoteHash)

@@ -219,9 +219,10 @@ func TestTeamStateFiles(t *testing.T) {
 }
 
 // TestTeamSessionNotes: Codex's session ids (UUIDv7) share their first 8
-// characters for about a minute; two sessions started in one minute, on
-// one machine and on two, each get their own note, and the pull merges
-// them without an add/add conflict.
+// characters for about a minute; two sessions started in one minute each
+// get their own note. Session notes stay with their person: the folder's
+// .gitignore (committed) keeps them out of git, so pulls never bring a
+// teammate's transcripts and never conflict on them.
 func TestTeamSessionNotes(t *testing.T) {
 	tm := newTeam(t, 2)
 	ids := []string{"019ad3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d", "019ad3c4-7f70-7182-9384-a5b6c7d8e9f0", "019ad3c4-8a9b-7cde-8f01-23456789abcd"}
@@ -235,18 +236,22 @@ func TestTeamSessionNotes(t *testing.T) {
 	start(0, ids[1])
 	start(1, ids[2])
 	tm.shareAll()
-	notes, _ := filepath.Glob(filepath.Join(tm.clones[0], "sessions", "*.md"))
-	if len(notes) != 3 {
-		t.Fatalf("session notes %q, want one per session", notes)
-	}
-	for _, id := range ids {
-		found := false
-		for _, n := range notes {
-			b, _ := os.ReadFile(n)
-			found = found || strings.Contains(string(b), id)
+	for i, want := range [][]string{ids[:2], ids[2:]} {
+		notes, _ := filepath.Glob(filepath.Join(tm.clones[i], "sessions", "*.md"))
+		if len(notes) != len(want) {
+			t.Fatalf("clone %d: session notes %q, want its own %d", i, notes, len(want))
 		}
-		if !found {
-			t.Errorf("no note of session %s among %q", id, notes)
+		for _, id := range want {
+			found := false
+			for _, n := range notes {
+				found = found || strings.Contains(mustRead(t, n), id)
+			}
+			if !found {
+				t.Errorf("clone %d: no note of session %s among %q", i, id, notes)
+			}
+		}
+		if got := gitIn(t, tm.clones[i], "ls-files", "sessions"); got != "sessions/.gitignore" {
+			t.Errorf("clone %d: git tracks %q in sessions/, want only its .gitignore", i, got)
 		}
 	}
 }
