@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -41,6 +42,8 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 		a.notify("%s; indexed in memory for this command only", a.ix.ReadOnly())
 	case st.ReadOnly != "" && st.Stale > 0:
 		a.notify("%s; answering from the index as it is, which misses %d changed files", st.ReadOnly, st.Stale)
+	case st.ReadOnly == "" && a.memoriesChanged(st):
+		a.relist(ctx)
 	}
 	if !o.Vectors {
 		return st, nil
@@ -103,4 +106,33 @@ func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Cont
 	}
 	v, err := find(ctx, false)
 	return v, st, err
+}
+
+// memoriesChanged reports whether a sync's changes may change MEMORY.md:
+// it read a note of the memory folder or MEMORY.md itself, or a note went
+// (a rename is one).
+func (a *App) memoriesChanged(st index.Stats) bool {
+	if st.Removed > 0 {
+		return true
+	}
+	folder, list := a.Vault.Folders().Memory, a.Memory().ListFile()
+	for _, p := range st.Read {
+		if p == list || memory.InFolder(p, folder) {
+			return true
+		}
+	}
+	return false
+}
+
+// relist lists the memories again in MEMORY.md after a sync saw them
+// change without a watcher (which lists them after its own syncs; see
+// Serve): a memory renamed, merged or edited in Obsidian, or a
+// contradiction settled by an edit, shows at the next command or hook,
+// not at the next write of a memory. MEMORY.md that cannot be written is
+// told, never an error of the command that synced.
+func (a *App) relist(ctx context.Context) {
+	store := a.Memory()
+	if _, err := store.Relist(ctx); err != nil {
+		a.notify("%s not updated: %v", store.ListFile(), err)
+	}
 }

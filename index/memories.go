@@ -11,7 +11,7 @@ import (
 )
 
 // memoryRow is the memories row of live memory m, from name on.
-func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
+func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date, m.Owner} }
 
 // Memories returns the live memories, by path: what MEMORY.md lists. A
 // memory is a note of a memory type in the memory folder
@@ -20,7 +20,7 @@ func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash, m.owner
 		FROM memories m CROSS JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
@@ -29,7 +29,7 @@ func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 	var out []memory.Live
 	for rows.Next() {
 		var m memory.Live
-		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash); err != nil {
+		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash, &m.Owner); err != nil {
 			return nil, err
 		}
 		if memory.InFolder(m.Path, ix.opts.MemoryFolder) {

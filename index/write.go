@@ -62,7 +62,7 @@ var writerSQL = map[string]string{
 	"deleteEdges":  `DELETE FROM edges WHERE source_id = ?`,
 	"deleteTags":   `DELETE FROM tags WHERE note_id = ?`,
 	"deleteMemory": `DELETE FROM memories WHERE note_id = ?`,
-	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written) VALUES(?, ?, ?, ?)`,
+	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written, owner) VALUES(?, ?, ?, ?, ?)`,
 	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -95,7 +95,8 @@ const maxProposalNames = 100
 // on when a note is there: it never writes over a note, nor updates a
 // memory of the same name. MEMORY.md is not rewritten (the caller lists
 // the memories again once it has written what it proposes). It returns
-// the path and hash written. Errors: ErrInvalid (an *InvalidError); the
+// the path and hash written. A proposed user memory names its owner as
+// Remember's does (see OwnerKey). Errors: ErrInvalid (an *InvalidError); the
 // Writer's.
 func (s *Store) Propose(ctx context.Context, m Memory, source string) (string, string, error) {
 	m.Type = Type(strings.ToLower(strings.TrimSpace(string(m.Type))))
@@ -108,6 +109,10 @@ func (s *Store) Propose(ctx context.Context, m Memory, source string) (string, s
 		{Key: "description", Value: m.Description},
 		{Key: "type", Value: string(m.Type)},
 		{Key: "status", Value: vault.StatusProposed},
+	}
+	if me := s.owner(); m.Type == User && me != "" {
+		// Proposed from a session on this machine: the person's own.
+		fields = append(fields, markdown.Field{Key: OwnerKey, Value: me})
 	}
 	if source = linkTarget(source); source != "" {
 		fields = append(fields, markdown.Field{Key: SourceKey, Value: "[[" + source + "]]"})

@@ -3,6 +3,8 @@ package memory
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +38,13 @@ type StoreOptions struct {
 	ReportFile string
 	// Now is the clock of created and updated dates; nil means time.Now.
 	Now func() time.Time
+	// Owner names the person the store writes and reads for (see
+	// OwnerKey): written as the owner of a new user memory, and whose
+	// user memories a shared vault gives them. It is asked only when
+	// needed (finding out may run git); nil, or "", is nobody known.
+	Owner func() string
+	// Sharing is how the store tells a vault shared by several people.
+	Sharing Sharing
 }
 
 // Store writes memories through a Writer and keeps MEMORY.md listing the
@@ -48,13 +57,15 @@ type Store struct {
 	listFile   string
 	reportFile string
 	now        func() time.Time
+	ownerOf    func() string
+	sharing    Sharing
 }
 
 // NewStore returns the Store of the vault w writes, whose memories ix
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now}
+	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now, ownerOf: o.Owner, sharing: o.Sharing}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
@@ -86,7 +97,7 @@ func EntryOf(m Live) Entry {
 	if name == "" {
 		name = m.Title
 	}
-	return Entry{Path: m.Path, Type: Type(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
+	return Entry{Path: m.Path, Type: Type(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date, Owner: m.Owner}
 }
 
 // NoteEntry is the entry MEMORY.md lists for memory note n, read from its
@@ -97,7 +108,7 @@ func NoteEntry(n *markdown.Note) Entry {
 		name = n.Title()
 	}
 	hook, _ := n.Frontmatter.String("description")
-	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written()}
+	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written(), Owner: OwnerOf(n)}
 }
 
 // memories lists the live memories (not archived) the index holds.
@@ -182,8 +193,9 @@ type RelistOptions struct {
 // two processes listing a memory each keep both: a memory the file lists
 // that entries lack but that is a live memory on disk stays listed, and
 // so does a proposal the file lists that proposals lack but that is still
-// proposed on disk. With dryRun nothing is written (nor read but
-// MEMORY.md). It returns what the file holds (or would hold) and whether
+// proposed on disk. In a shared vault (see Sharing) the personal memories
+// are left out, whoever wrote them. With dryRun nothing is written (nor
+// read but MEMORY.md). It returns what the file holds (or would hold) and whether
 // it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
 // line when its markers are broken (nothing is written), and the
 // Writer's.
@@ -197,6 +209,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			es = slices.Concat(entries, s.unindexed(current, entries))
 			ps = slices.Concat(proposals, s.unlistedProposals(current, proposals))
 		}
+		es = s.listable(es)
 		reviews := reviewsOf(es, flags)
 		listed := make(map[string]bool, len(es))
 		for _, e := range es {
@@ -360,6 +373,25 @@ type Flag struct {
 	// Found is the day (YYYY-MM-DD) Dream found the pair: possible
 	// duplicates are listed newest first.
 	Found string `yaml:"found,omitempty" json:"found,omitempty"`
+	// TextA and TextB fingerprint the text of A and of B (see TextSum)
+	// as it was when the pair was last written (SetFlags records them):
+	// a contradiction whose memory's text a person changed since is
+	// settled for MEMORY.md at once, before Dream looks at the pair
+	// again. "" in files of earlier versions: such a pair stands.
+	TextA string `yaml:"text_a,omitempty" json:"text_a,omitempty"`
+	TextB string `yaml:"text_b,omitempty" json:"text_b,omitempty"`
+}
+
+// TextSum fingerprints what a memory note says: its description and its
+// body, not the rest of its frontmatter (pinning a memory, or git's
+// merge of a date, changes nothing it says).
+func TextSum(n *markdown.Note) string {
+	desc, _ := n.Frontmatter.String("description")
+	h := sha256.New()
+	h.Write([]byte(strings.TrimSpace(desc)))
+	h.Write([]byte{0})
+	h.Write(bytes.TrimSpace(n.Body()))
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // FlagKind is what a flagged pair may be.
@@ -445,12 +477,15 @@ func parseFlags(b []byte) ([]Flag, error) {
 // machine, so that git's union merge keeps it once.
 const reviewsHeader = "# Pairs of memories Dream listed for review, one a line (vaultmem dream writes it).\n"
 
-// SetFlags replaces the flagged pairs (expected is the hash Flags gave).
+// SetFlags replaces the flagged pairs (expected is the hash Flags gave),
+// each with the fingerprints of its memories' text as they are now (see
+// Flag.TextA): whoever writes a pair vouches for it as the notes stand.
 // The file holds one pair a line (a YAML sequence of JSON objects), so
 // that git merges two machines' lists line by line (see docs/git.md).
 func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
 	b := []byte(reviewsHeader)
 	for _, f := range flags {
+		f.TextA, f.TextB = s.textSum(f.A), s.textSum(f.B)
 		line, err := json.Marshal(f)
 		if err != nil {
 			return err
@@ -464,21 +499,48 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	return err
 }
 
-// unsettled returns flags without the possible duplicates a person
-// settled since Dream listed them (see settled). Only the newest are read,
+// textSum is TextSum of the note at vault path p, "" when it cannot be
+// read.
+func (s *Store) textSum(p string) string {
+	b, _, err := s.w.Read(p)
+	if err != nil {
+		return ""
+	}
+	return TextSum(markdown.Parse(p, b))
+}
+
+// Standing returns the flagged pairs that still stand for a person to
+// review: Flags without those a person settled since they were written
+// (see unsettled). Errors: Flags'.
+func (s *Store) Standing() ([]Flag, error) {
+	flags, _, err := s.Flags()
+	if err != nil {
+		return nil, err
+	}
+	return s.unsettled(flags), nil
+}
+
+// unsettled returns flags without the pairs a person settled since they
+// were written: a contradiction whose memory's text changed (see
+// Flag.TextA: the edit is the person's answer, and the next Dream checks
+// the pair again), and a possible duplicate settled with same_as or
+// not_same_as (see settled). Of the duplicates only the newest are read,
 // until MaxDuplicateLines stand: the list shows no more, and a listing
 // runs with every write of a memory, so its cost stays that of a few
 // notes however long the review list grows (the next Dream drops the
 // others that were settled).
 func (s *Store) unsettled(flags []Flag) []Flag {
 	order := make([]int, 0, len(flags))
+	drop := map[int]bool{}
 	for i, f := range flags {
-		if f.Kind == Duplicate {
+		switch {
+		case f.Kind == Duplicate:
 			order = append(order, i)
+		case f.Kind == Contradiction && s.edited(f):
+			drop[i] = true
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(flags[b].Found, flags[a].Found) })
-	drop := map[int]bool{}
 	standing := 0
 	for _, i := range order {
 		if standing == MaxDuplicateLines {
@@ -497,6 +559,22 @@ func (s *Store) unsettled(flags []Flag) []Flag {
 		}
 	}
 	return out
+}
+
+// edited reports whether the text of one of f's memories changed since f
+// was written (a pair without fingerprints never has; a memory that
+// cannot be read is left to the listing, which drops a pair whose memory
+// is gone).
+func (s *Store) edited(f Flag) bool {
+	for _, m := range [2]struct{ path, sum string }{{f.A, f.TextA}, {f.B, f.TextB}} {
+		if m.sum == "" {
+			continue
+		}
+		if now := s.textSum(m.path); now != "" && now != m.sum {
+			return true
+		}
+	}
+	return false
 }
 
 // settled reports whether f is a possible duplicate that a person has
