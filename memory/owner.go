@@ -29,7 +29,9 @@ func OwnerOf(n *markdown.Note) string {
 
 // SameOwner reports whether two owners name the same person: equal but
 // for case (email addresses are compared so) and surrounding space.
-func SameOwner(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+func SameOwner(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
 
 // Sharing says how a Store tells whether its vault is shared by several
 // people.
