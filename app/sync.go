@@ -128,10 +128,15 @@ func (a *App) memoriesChanged(st index.Stats) bool {
 // change without a watcher (which lists them after its own syncs; see
 // Serve): a memory renamed, merged or edited in Obsidian, or a
 // contradiction settled by an edit, shows at the next command or hook,
-// not at the next write of a memory. MEMORY.md that cannot be written is
-// told, never an error of the command that synced.
+// not at the next write of a memory. Only a MEMORY.md that exists is
+// listed again: a command that reads makes none (remember, init and Dream
+// do). MEMORY.md that cannot be written is told, never an error of the
+// command that synced.
 func (a *App) relist(ctx context.Context) {
 	store := a.Memory()
+	if ok, err := a.writer.Exists(store.ListFile()); err != nil || !ok {
+		return
+	}
 	if _, err := store.Relist(ctx); err != nil {
 		a.notify("%s not updated: %v", store.ListFile(), err)
 	}

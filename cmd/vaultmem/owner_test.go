@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // person is the environment of one person's vaultmem processes: their
@@ -123,4 +127,135 @@ func TestOneOwnerKeepsMemoryList(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(vaultDir, "memory", "answer-language.md")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestMemoryListFollowsEdits: MEMORY.md follows what a person does in the
+// notes, at the next command's sync and through a running watcher: a
+// contradiction whose memory's text was edited leaves Needs review (Dream
+// flagged it; reviews.yaml keeps it for Dream to check again), a renamed
+// memory is listed at its new path with its new description, and a merge
+// pulled from another machine (one memory archived into the other, whose
+// description changed) lists the survivor's description.
+func TestMemoryListFollowsEdits(t *testing.T) {
+	const contradiction = "- [Spaces](memory/spaces.md) and [Tabs](memory/tabs.md) may contradict each other"
+	steps := []struct {
+		name    string
+		edit    func(dir string)
+		paths   []string // the paths whose events make the change
+		want    []string
+		wantNot []string
+	}{
+		{"contradiction settled by an edit", func(dir string) {
+			writeFile(t, filepath.Join(dir, "memory", "tabs.md"), "---\nname: Tabs\ndescription: indentation\ntype: feedback\n---\nIndent Go code as gofmt does.\n")
+		}, []string{"memory/tabs.md"}, []string{"- [Tabs](memory/tabs.md) — indentation\n"}, []string{contradiction}},
+		{"renamed, description changed", func(dir string) {
+			if err := os.Rename(filepath.Join(dir, "memory", "deploys.md"), filepath.Join(dir, "memory", "release.md")); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "memory", "release.md"), "---\nname: Deploys\ndescription: releases go out on Mondays\ntype: project\n---\nReleases go out on Mondays.\n")
+		}, []string{"memory/deploys.md", "memory/release.md"}, []string{"- [Deploys](memory/release.md) — releases go out on Mondays\n"}, []string{"memory/deploys.md", "on Tuesdays"}},
+		{"merge pulled from another machine", func(dir string) {
+			writeFile(t, filepath.Join(dir, "memory", "ci.md"), "---\nname: CI\ndescription: CI runs on every push and nightly\ntype: project\n---\nCI runs on every push.\n\nCI also runs nightly.\n")
+			writeFile(t, filepath.Join(dir, "memory", "nightly.md"), "---\nname: Nightly\ndescription: nightly CI\ntype: project\narchived: 2026-03-02\nmerged_into: \"[[ci]]\"\n---\nCI also runs nightly.\n")
+		}, []string{"memory/ci.md", "memory/nightly.md"}, []string{"- [CI](memory/ci.md) — CI runs on every push and nightly\n"}, []string{"memory/nightly.md", "— CI runs on every push\n"}},
+	}
+	setup := func(t *testing.T) string {
+		dir := newVault(t)
+		ok(t, dir, "remember", "--type", "feedback", "--name", "Tabs", "--description", "indentation", "Always indent Go code with tabs.")
+		ok(t, dir, "remember", "--type", "feedback", "--name", "Spaces", "--description", "indentation rule", "Never indent Go code with tabs.")
+		ok(t, dir, "remember", "--type", "project", "--name", "Deploys", "--description", "deploys go out on Tuesdays", "Deploys go out on Tuesdays.")
+		ok(t, dir, "remember", "--type", "project", "--name", "CI", "--description", "CI runs on every push", "CI runs on every push.")
+		ok(t, dir, "remember", "--type", "project", "--name", "Nightly", "--description", "nightly CI", "CI also runs nightly.")
+		ok(t, dir, "dream")
+		if list := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(list, contradiction) {
+			t.Fatalf("Dream flagged no contradiction:\n%s", list)
+		}
+		return dir
+	}
+	check := func(dir string, want, wantNot []string) string {
+		list := mustRead(t, filepath.Join(dir, "MEMORY.md"))
+		for _, w := range want {
+			if !strings.Contains(list, w) {
+				return "lacks " + w
+			}
+		}
+		for _, w := range wantNot {
+			if strings.Contains(list, w) {
+				return "holds " + w
+			}
+		}
+		return ""
+	}
+
+	t.Run("a command's sync", func(t *testing.T) {
+		dir := setup(t)
+		for _, s := range steps {
+			s.edit(dir)
+			ok(t, dir, "search", "--mode", "keyword", "indent") // any command that syncs
+			if why := check(dir, s.want, s.wantNot); why != "" {
+				t.Errorf("%s: MEMORY.md %s:\n%s", s.name, why, mustRead(t, filepath.Join(dir, "MEMORY.md")))
+			}
+		}
+		if flags := mustRead(t, filepath.Join(dir, ".vaultmem", "state", "reviews.yaml")); !strings.Contains(flags, `"a":"memory/spaces.md"`) {
+			t.Errorf("reviews.yaml lost the pair before Dream checked it again:\n%s", flags)
+		}
+	})
+
+	t.Run("a running watcher", func(t *testing.T) {
+		dir := setup(t)
+		cmd := exec.Command(os.Args[0], "--vault", dir, "watch", "--json")
+		cmd.Env = append(os.Environ(), "VAULTMEM_RUN_MAIN=1")
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+		events := make(chan batchEvent, 64)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				var ev batchEvent
+				if json.Unmarshal(sc.Bytes(), &ev) == nil {
+					events <- ev
+				}
+			}
+			close(events)
+		}()
+		// waitFor reads the watcher's events until every path has been in
+		// one (MEMORY.md is listed again before the event is printed).
+		waitFor := func(paths ...string) {
+			t.Helper()
+			seen := map[string]bool{}
+			for len(seen) < len(paths) {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						t.Fatalf("watch ended; stderr: %s", stderr.String())
+					}
+					for _, p := range ev.Paths {
+						if slices.Contains(paths, p) {
+							seen[p] = true
+						}
+					}
+				case <-time.After(30 * time.Second): // a hung watcher, not a timing threshold
+					t.Fatalf("no event for %v; stderr: %s", paths, stderr.String())
+				}
+			}
+		}
+		if ev := <-events; !ev.Rescan {
+			t.Fatalf("first event is not the initial sync: %+v", ev)
+		}
+		for _, s := range steps {
+			s.edit(dir)
+			waitFor(s.paths...)
+			if why := check(dir, s.want, s.wantNot); why != "" {
+				t.Errorf("%s: MEMORY.md %s:\n%s", s.name, why, mustRead(t, filepath.Join(dir, "MEMORY.md")))
+			}
+		}
+	})
 }
