@@ -130,14 +130,23 @@ func (a *App) memoriesChanged(st index.Stats) bool {
 // contradiction settled by an edit, shows at the next command or hook,
 // not at the next write of a memory. Only a MEMORY.md that exists is
 // listed again: a command that reads makes none (remember, init and Dream
-// do). MEMORY.md that cannot be written is told, never an error of the
-// command that synced.
+// do). A MEMORY.md it rewrites is indexed at once, so that the index
+// still matches the notes (doctor). MEMORY.md that cannot be written, or
+// indexed, is told, never an error of the command that synced.
 func (a *App) relist(ctx context.Context) {
 	store := a.Memory()
-	if ok, err := a.writer.Exists(store.ListFile()); err != nil || !ok {
-		return
+	list := store.ListFile()
+	_, before, err := a.writer.Read(list)
+	if err != nil {
+		return // none (or unreadable: the listing would fail the same way)
 	}
 	if _, err := store.Relist(ctx); err != nil {
-		a.notify("%s not updated: %v", store.ListFile(), err)
+		a.notify("%s not updated: %v", list, err)
+		return
+	}
+	if _, after, err := a.writer.Read(list); err == nil && after != before {
+		if _, err := a.ix.SyncPaths(ctx, a.Vault.FS(), []string{list}); err != nil {
+			a.notify("%s not indexed: %v", list, err)
+		}
 	}
 }

@@ -72,8 +72,17 @@ func TestTwoPeopleShareAVault(t *testing.T) {
 	if note := mustRead(t, filepath.Join(vaultDir, "memory", "testing-rule.md")); strings.Contains(note, "owner:") {
 		t.Errorf("a feedback memory names an owner:\n%s", note)
 	}
+	// A user memory without owner (written before owners were, or by
+	// hand) is everyone's: listed, and doctor says how to settle it.
+	writeFile(t, filepath.Join(vaultDir, "memory", "team-role.md"), "---\nname: Team role\ndescription: the backend team\ntype: user\n---\nWe are the backend team.\n")
+	bob.run(t, vaultDir, "", "index")
+	doctor := bob.run(t, vaultDir, "", "doctor")
+	if !strings.Contains(doctor, "memory/team-role.md: a user memory without owner: in a shared vault") {
+		t.Errorf("doctor does not flag the user memory without owner:\n%s", doctor)
+	}
 	list := mustRead(t, filepath.Join(vaultDir, "MEMORY.md"))
-	if strings.Contains(list, "Answer language") || strings.Contains(list, "Editor") || !strings.Contains(list, "[Testing rule]") {
+	if strings.Contains(list, "Answer language") || strings.Contains(list, "Editor") || !strings.Contains(list, "[Testing rule]") ||
+		!strings.Contains(list, "- [Team role](memory/team-role.md)") {
 		t.Errorf("MEMORY.md of a shared vault:\n%s", list)
 	}
 
