@@ -263,7 +263,9 @@ func (d *Dreamer) contradictions(p *plan) error {
 		}
 		if a.changed || b.changed {
 			if reason, ok := contradiction(a, b); ok {
-				f.Reason = reason
+				// Checked again as the notes are now: written anew, with
+				// their text's fingerprints (see memory.Flag.TextA).
+				f.Reason, f.TextA, f.TextB = reason, "", ""
 			} else {
 				continue
 			}

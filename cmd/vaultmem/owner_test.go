@@ -268,3 +268,35 @@ func TestMemoryListFollowsEdits(t *testing.T) {
 		}
 	})
 }
+
+// TestContradictionEditedStillContradicts: an edit takes a contradiction
+// out of MEMORY.md at once; when the next Dream finds the edited memories
+// still disagree, the pair is listed again.
+func TestContradictionEditedStillContradicts(t *testing.T) {
+	const contradiction = "- [Spaces](memory/spaces.md) and [Tabs](memory/tabs.md) may contradict each other"
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Tabs", "--description", "indentation", "Always indent Go code with tabs.")
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Spaces", "--description", "indentation rule", "Never indent Go code with tabs.")
+	ok(t, dir, "dream")
+	listed := func() bool { return strings.Contains(mustRead(t, filepath.Join(dir, "MEMORY.md")), contradiction) }
+	if !listed() {
+		t.Fatalf("Dream flagged no contradiction:\n%s", mustRead(t, filepath.Join(dir, "MEMORY.md")))
+	}
+	// The description changes, not what disagrees: Dream's reason for the
+	// pair stays the same.
+	writeFile(t, filepath.Join(dir, "memory", "tabs.md"), "---\nname: Tabs\ndescription: indentation of Go code\ntype: feedback\n---\nAlways indent Go code with tabs.\n")
+	ok(t, dir, "index")
+	if listed() {
+		t.Errorf("still listed after the edit:\n%s", mustRead(t, filepath.Join(dir, "MEMORY.md")))
+	}
+	ok(t, dir, "dream")
+	if !listed() {
+		t.Errorf("Dream found the edited pair still contradicting, but MEMORY.md does not list it:\n%s", mustRead(t, filepath.Join(dir, "MEMORY.md")))
+	}
+	// The listing after the next write keeps it: Dream vouched for the
+	// pair as the notes are now.
+	ok(t, dir, "remember", "--type", "project", "--name", "Deploys", "--description", "deploy day", "Deploys go out on Tuesdays.")
+	if !listed() {
+		t.Errorf("a later listing dropped the pair Dream found again:\n%s", mustRead(t, filepath.Join(dir, "MEMORY.md")))
+	}
+}
