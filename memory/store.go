@@ -40,8 +40,10 @@ type StoreOptions struct {
 	Now func() time.Time
 	// Owner names the person the store writes and reads for (see
 	// OwnerKey): written as the owner of a new user memory, and whose
-	// user memories a shared vault gives them. It is asked only when
-	// needed (finding out may run git); nil, or "", is nobody known.
+	// user memories a shared vault gives them. It is asked when a memory
+	// is written and when a shared vault's personal memories are sorted,
+	// not by a vault one person keeps that is only read (finding out may
+	// run git); nil, or "", is nobody known.
 	Owner func() string
 	// Sharing is how the store tells a vault shared by several people.
 	Sharing Sharing
