@@ -264,7 +264,9 @@ func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Rep
 	if err != nil {
 		return err
 	}
-	if slices.Equal(old, flags) {
+	// As written: with their text's fingerprints now, after this run's
+	// writes (see memory.Flag.TextA).
+	if slices.Equal(old, d.store.Fingerprinted(flags)) {
 		return nil
 	}
 	if !dryRun {

@@ -263,9 +263,7 @@ func (d *Dreamer) contradictions(p *plan) error {
 		}
 		if a.changed || b.changed {
 			if reason, ok := contradiction(a, b); ok {
-				// Checked again as the notes are now: written anew, with
-				// their text's fingerprints (see memory.Flag.TextA).
-				f.Reason, f.TextA, f.TextB = reason, "", ""
+				f.Reason = reason
 			} else {
 				continue
 			}

@@ -486,8 +486,7 @@ const reviewsHeader = "# Pairs of memories Dream listed for review, one a line (
 // that git merges two machines' lists line by line (see docs/git.md).
 func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
 	b := []byte(reviewsHeader)
-	for _, f := range flags {
-		f.TextA, f.TextB = s.textSum(f.A), s.textSum(f.B)
+	for _, f := range s.Fingerprinted(flags) {
 		line, err := json.Marshal(f)
 		if err != nil {
 			return err
@@ -499,6 +498,19 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	}
 	_, err := s.w.WriteState(ctx, ReviewsFile, b, expected)
 	return err
+}
+
+// Fingerprinted returns a copy of flags with the fingerprints of their
+// memories' text as the notes are now (see Flag.TextA), as SetFlags
+// writes them: a writer compares it with Flags to know whether the file
+// is current (a pair it vouches for again after an edit, by the person or
+// its own, must be written anew).
+func (s *Store) Fingerprinted(flags []Flag) []Flag {
+	out := slices.Clone(flags)
+	for i := range out {
+		out[i].TextA, out[i].TextB = s.textSum(out[i].A), s.textSum(out[i].B)
+	}
+	return out
 }
 
 // textSum is TextSum of the note at vault path p, "" when it cannot be

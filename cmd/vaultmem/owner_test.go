@@ -300,3 +300,24 @@ func TestContradictionEditedStillContradicts(t *testing.T) {
 		t.Errorf("a later listing dropped the pair Dream found again:\n%s", mustRead(t, filepath.Join(dir, "MEMORY.md")))
 	}
 }
+
+// TestContradictionDreamEditedStaysListed: Dream's own edit of a flagged
+// memory (a link to a memory it merged away, rewritten in a later run)
+// settles nothing: later listings keep the pair.
+func TestContradictionDreamEditedStaysListed(t *testing.T) {
+	const contradiction = "- [Spaces](memory/spaces.md) and [Tabs](memory/tabs.md) may contradict each other"
+	dir := newVault(t)
+	ok(t, dir, "remember", "--type", "project", "--name", "Nightly", "--description", "nightly lint", "The nightly lint job checks indentation.")
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Tabs", "--description", "indentation", "Always indent Go code with tabs. See [[Nightly check]] and [[nightly]].")
+	ok(t, dir, "remember", "--type", "feedback", "--name", "Spaces", "--description", "indentation rule", "Never indent Go code with tabs.")
+	ok(t, dir, "dream")
+	ok(t, dir, "remember", "--type", "project", "--name", "Nightly check", "--description", "nightly lint", "The nightly lint job checks indentation.")
+	ok(t, dir, "dream") // merges the two, and relinks Tabs
+	if note := mustRead(t, filepath.Join(dir, "memory", "tabs.md")); !strings.Contains(note, "[[nightly-check|nightly]]") {
+		t.Fatalf("Dream relinked nothing:\n%s", note)
+	}
+	ok(t, dir, "remember", "--type", "project", "--name", "Deploys", "--description", "deploy day", "Deploys go out on Tuesdays.")
+	if list := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(list, contradiction) {
+		t.Errorf("the listing after Dream's own edit dropped the pair:\n%s", list)
+	}
+}
