@@ -269,7 +269,7 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		// MEMORY.md, shared with the teammates, lists no person's user
 		// memories: the person's own come first, as MEMORY.md's User
 		// group does in a vault one person keeps.
-		items = append(items, frame.Item{Source: frame.SourceMemory, Title: "Your own memories (who you are; MEMORY.md, shared with your teammates, does not list them)", Text: personalLines(mine)})
+		items = append(items, frame.Item{Source: frame.SourceMemory, Title: "About the user (their own user memories, which MEMORY.md, shared with their teammates, does not list)", Text: personalLines(mine)})
 	}
 	list, err := a.Memory().ListText()
 	if err != nil {
