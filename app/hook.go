@@ -325,7 +325,7 @@ func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, 
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- lesson %s (%s): %s\n", r.Name, r.Path, strings.Join(r.Reasons, "; "))
 	}
-	flags, err := a.Memory().Standing()
+	flags, err := a.Memory().Standing(ctx)
 	if err != nil {
 		return "", err
 	}

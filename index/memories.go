@@ -10,8 +10,11 @@ import (
 	"github.com/vaultmem/vaultmem/memory"
 )
 
-// memoryRow is the memories row of live memory m, from name on.
-func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date, m.Owner} }
+// memoryRow is the memories row of live memory m, read from note n, from
+// name on.
+func memoryRow(m memory.Live, n *markdown.Note) []any {
+	return []any{m.Name, m.Pinned, m.Date, m.Owner, memory.TextSum(n)}
+}
 
 // Memories returns the live memories, by path: what MEMORY.md lists. A
 // memory is a note of a memory type in the memory folder
@@ -72,6 +75,27 @@ func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]markdown.
 			}
 			out = append(out, pr)
 		}
+	}
+	return out, rows.Err()
+}
+
+var _ memory.TextSums = (*Index)(nil)
+
+// TextSums returns each live memory's memory.TextSum, by path (see
+// memory.TextSums).
+func (ix *Index) TextSums(ctx context.Context) (map[string]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, m.text_sum FROM memories m CROSS JOIN notes n ON n.id = m.note_id`)
+	if err != nil {
+		return nil, fmt.Errorf("read memories' fingerprints in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var p, sum string
+		if err := rows.Scan(&p, &sum); err != nil {
+			return nil, err
+		}
+		out[p] = sum
 	}
 	return out, rows.Err()
 }

@@ -265,7 +265,7 @@ func TestContradictionSettledByEdit(t *testing.T) {
 			if err != nil || len(flags) != 1 {
 				t.Errorf("reviews.yaml: %v %v (Dream's to settle)", flags, err)
 			}
-			standing, err := ts.s.Standing()
+			standing, err := ts.s.Standing(ctx)
 			if err != nil || len(standing) == 1 != tc.listed {
 				t.Errorf("standing %v %v, want listed %v", standing, err, tc.listed)
 			}

@@ -20,10 +20,17 @@ import (
 
 // Index is what a Store needs of the index: the live memories it holds,
 // and the proposals (notes Dream proposed, not yet accepted).
-// *index.Index is one.
+// *index.Index is one, and a TextSums too.
 type Index interface {
 	Memories(ctx context.Context) ([]Live, error)
 	Proposed(ctx context.Context) ([]Proposal, error)
+}
+
+// TextSums is an Index that keeps each live memory's TextSum, by path:
+// a listing then reads no note to know which contradictions an edit
+// settled. Without it, the flagged notes are read.
+type TextSums interface {
+	TextSums(ctx context.Context) (map[string]string, error)
 }
 
 // StoreOptions configure a Store. The zero value works.
@@ -110,7 +117,7 @@ func NoteEntry(n *markdown.Note) Entry {
 		name = n.Title()
 	}
 	hook, _ := n.Frontmatter.String("description")
-	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written(), Owner: OwnerOf(n)}
+	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written(), Owner: OwnerOf(n), TextSum: TextSum(n)}
 }
 
 // memories lists the live memories (not archived) the index holds.
@@ -169,7 +176,11 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	if err != nil {
 		return ListStats{}, err
 	}
-	flags = s.unsettled(flags)
+	sums, err := s.textSums(ctx, es, flags)
+	if err != nil {
+		return ListStats{}, err
+	}
+	flags = s.unsettled(flags, sums)
 	proposals, err := s.ix.Proposed(ctx)
 	if err != nil {
 		return ListStats{}, err
@@ -500,15 +511,30 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	return err
 }
 
-// Fingerprinted returns a copy of flags with the fingerprints of their
-// memories' text as the notes are now (see Flag.TextA), as SetFlags
+// Fingerprinted returns a copy of flags, each contradiction with the
+// fingerprints of its memories' text as the notes are now (see
+// Flag.TextA; the other kinds with none), as SetFlags
 // writes them: a writer compares it with Flags to know whether the file
 // is current (a pair it vouches for again after an edit, by the person or
 // its own, must be written anew).
 func (s *Store) Fingerprinted(flags []Flag) []Flag {
 	out := slices.Clone(flags)
+	sums := map[string]string{} // a memory is in many pairs: read once
+	sum := func(p string) string {
+		v, ok := sums[p]
+		if !ok {
+			v = s.textSum(p)
+			sums[p] = v
+		}
+		return v
+	}
 	for i := range out {
-		out[i].TextA, out[i].TextB = s.textSum(out[i].A), s.textSum(out[i].B)
+		if out[i].Kind != Contradiction {
+			// Only a contradiction is settled by an edit (see unsettled).
+			out[i].TextA, out[i].TextB = "", ""
+			continue
+		}
+		out[i].TextA, out[i].TextB = sum(out[i].A), sum(out[i].B)
 	}
 	return out
 }
@@ -525,17 +551,52 @@ func (s *Store) textSum(p string) string {
 
 // Standing returns the flagged pairs that still stand for a person to
 // review: Flags without those a person settled since they were written
-// (see unsettled). Errors: Flags'.
-func (s *Store) Standing() ([]Flag, error) {
+// (see unsettled), as the index holds the memories. Errors: Flags' and
+// the index's.
+func (s *Store) Standing(ctx context.Context) ([]Flag, error) {
 	flags, _, err := s.Flags()
 	if err != nil {
 		return nil, err
 	}
-	return s.unsettled(flags), nil
+	sums, err := s.textSums(ctx, nil, flags)
+	if err != nil {
+		return nil, err
+	}
+	return s.unsettled(flags, sums), nil
+}
+
+// textSums are the TextSums of the memories of flags' contradictions, by
+// path: those of es that know theirs (a memory just written), else the
+// index's (see TextSums), else read from the notes.
+func (s *Store) textSums(ctx context.Context, es []Entry, flags []Flag) (map[string]string, error) {
+	sums := map[string]string{}
+	if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == Contradiction }) {
+		return sums, nil
+	}
+	if ts, ok := s.ix.(TextSums); ok {
+		var err error
+		if sums, err = ts.TextSums(ctx); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, f := range flags {
+			for _, p := range []string{f.A, f.B} {
+				if _, done := sums[p]; !done && f.Kind == Contradiction {
+					sums[p] = s.textSum(p)
+				}
+			}
+		}
+	}
+	for _, e := range es {
+		if e.TextSum != "" {
+			sums[e.Path] = e.TextSum
+		}
+	}
+	return sums, nil
 }
 
 // unsettled returns flags without the pairs a person settled since they
-// were written: a contradiction whose memory's text changed (see
+// were written: a contradiction whose memory's text changed (by sums: see
 // Flag.TextA: the edit is the person's answer, and the next Dream checks
 // the pair again), and a possible duplicate settled with same_as or
 // not_same_as (see settled). Of the duplicates only the newest are read,
@@ -543,14 +604,14 @@ func (s *Store) Standing() ([]Flag, error) {
 // runs with every write of a memory, so its cost stays that of a few
 // notes however long the review list grows (the next Dream drops the
 // others that were settled).
-func (s *Store) unsettled(flags []Flag) []Flag {
+func (s *Store) unsettled(flags []Flag, sums map[string]string) []Flag {
 	order := make([]int, 0, len(flags))
 	drop := map[int]bool{}
 	for i, f := range flags {
 		switch {
 		case f.Kind == Duplicate:
 			order = append(order, i)
-		case f.Kind == Contradiction && s.edited(f):
+		case f.Kind == Contradiction && edited(f, sums):
 			drop[i] = true
 		}
 	}
@@ -576,15 +637,13 @@ func (s *Store) unsettled(flags []Flag) []Flag {
 }
 
 // edited reports whether the text of one of f's memories changed since f
-// was written (a pair without fingerprints never has; a memory that
-// cannot be read is left to the listing, which drops a pair whose memory
-// is gone).
-func (s *Store) edited(f Flag) bool {
+// was written, by sums, the memories' fingerprints now (see textSums). A
+// pair without fingerprints never has; a memory without a sum (gone) is
+// left to the listing, which lists no pair whose memory it does not
+// list.
+func edited(f Flag, sums map[string]string) bool {
 	for _, m := range [2]struct{ path, sum string }{{f.A, f.TextA}, {f.B, f.TextB}} {
-		if m.sum == "" {
-			continue
-		}
-		if now := s.textSum(m.path); now != "" && now != m.sum {
+		if now := sums[m.path]; m.sum != "" && now != "" && now != m.sum {
 			return true
 		}
 	}
