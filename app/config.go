@@ -330,8 +330,8 @@ hooks:
 # session start and recall give them their own, never a teammate's. Unset, a
 # vault is shared once its user memories name more than one owner; false
 # keeps it one person's.
-memory:
-  # shared: true
+# memory:
+#   shared: true
 `
 
 // LoadConfig reads the vault's config as the commands use it (see
