@@ -266,7 +266,10 @@ func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Rep
 	}
 	// As written: with their text's fingerprints now, after this run's
 	// writes (see memory.Flag.TextA).
-	if slices.Equal(old, d.store.Fingerprinted(flags)) {
+	if flags, err = d.store.Fingerprinted(ctx, flags, rep.Changed); err != nil {
+		return err
+	}
+	if slices.Equal(old, flags) {
 		return nil
 	}
 	if !dryRun {

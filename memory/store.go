@@ -491,13 +491,18 @@ func parseFlags(b []byte) ([]Flag, error) {
 const reviewsHeader = "# Pairs of memories Dream listed for review, one a line (vaultmem dream writes it).\n"
 
 // SetFlags replaces the flagged pairs (expected is the hash Flags gave),
-// each with the fingerprints of its memories' text as they are now (see
-// Flag.TextA): whoever writes a pair vouches for it as the notes stand.
-// The file holds one pair a line (a YAML sequence of JSON objects), so
-// that git merges two machines' lists line by line (see docs/git.md).
+// each contradiction with the fingerprints of its memories' text (see
+// Flag.TextA): as given (see Fingerprinted), else as the notes are now,
+// read: whoever writes a pair vouches for it as the notes stand. The
+// file holds one pair a line (a YAML sequence of JSON objects), so that
+// git merges two machines' lists line by line (see docs/git.md).
 func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
 	b := []byte(reviewsHeader)
-	for _, f := range s.Fingerprinted(flags) {
+	sums := map[string]string{}
+	for _, f := range flags {
+		if f.Kind == Contradiction && (f.TextA == "" || f.TextB == "") {
+			f.TextA, f.TextB = s.cachedSum(sums, f.A), s.cachedSum(sums, f.B)
+		}
 		line, err := json.Marshal(f)
 		if err != nil {
 			return err
@@ -513,30 +518,44 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 
 // Fingerprinted returns a copy of flags, each contradiction with the
 // fingerprints of its memories' text as the notes are now (see
-// Flag.TextA; the other kinds with none), as SetFlags
-// writes them: a writer compares it with Flags to know whether the file
-// is current (a pair it vouches for again after an edit, by the person or
-// its own, must be written anew).
-func (s *Store) Fingerprinted(flags []Flag) []Flag {
-	out := slices.Clone(flags)
-	sums := map[string]string{} // a memory is in many pairs: read once
-	sum := func(p string) string {
-		v, ok := sums[p]
-		if !ok {
-			v = s.textSum(p)
-			sums[p] = v
+// Flag.TextA; the other kinds with none), as SetFlags writes them: a
+// writer compares it with Flags to know whether the file is current (a
+// pair it vouches for again after an edit, by a person or its own, must
+// be written anew). The fingerprints are the index's (see TextSums),
+// but for the notes at the paths written since it was synced, which are
+// read, as are all when the index keeps none. Errors: the index's.
+func (s *Store) Fingerprinted(ctx context.Context, flags []Flag, written []string) ([]Flag, error) {
+	sums := map[string]string{}
+	if ts, ok := s.ix.(TextSums); ok && slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == Contradiction }) {
+		var err error
+		if sums, err = ts.TextSums(ctx); err != nil {
+			return nil, err
 		}
-		return v
 	}
+	for _, p := range written {
+		delete(sums, p)
+	}
+	out := slices.Clone(flags)
 	for i := range out {
 		if out[i].Kind != Contradiction {
 			// Only a contradiction is settled by an edit (see unsettled).
 			out[i].TextA, out[i].TextB = "", ""
 			continue
 		}
-		out[i].TextA, out[i].TextB = sum(out[i].A), sum(out[i].B)
+		out[i].TextA, out[i].TextB = s.cachedSum(sums, out[i].A), s.cachedSum(sums, out[i].B)
 	}
-	return out
+	return out, nil
+}
+
+// cachedSum is sums[p], read from the note at p (and kept in sums) when
+// sums lacks it: a memory is in many pairs.
+func (s *Store) cachedSum(sums map[string]string, p string) string {
+	v, ok := sums[p]
+	if !ok {
+		v = s.textSum(p)
+		sums[p] = v
+	}
+	return v
 }
 
 // textSum is TextSum of the note at vault path p, "" when it cannot be
@@ -580,10 +599,9 @@ func (s *Store) textSums(ctx context.Context, es []Entry, flags []Flag) (map[str
 		}
 	} else {
 		for _, f := range flags {
-			for _, p := range []string{f.A, f.B} {
-				if _, done := sums[p]; !done && f.Kind == Contradiction {
-					sums[p] = s.textSum(p)
-				}
+			if f.Kind == Contradiction {
+				s.cachedSum(sums, f.A)
+				s.cachedSum(sums, f.B)
 			}
 		}
 	}
