@@ -208,8 +208,8 @@ type RelistOptions struct {
 // so does a proposal the file lists that proposals lack but that is still
 // proposed on disk. In a shared vault (see Sharing) the personal memories
 // are left out, whoever wrote them. With dryRun nothing is written (nor
-// read but MEMORY.md). It returns what the file holds (or would hold) and whether
-// it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
+// read but MEMORY.md). It returns what the file holds (or would hold) and
+// whether it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
 // line when its markers are broken (nothing is written), and the
 // Writer's.
 func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, o RelistOptions) (ListStats, bool, error) {
