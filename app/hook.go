@@ -311,7 +311,7 @@ func personalLines(es []memory.Entry) string {
 // (and those Dream proposed), memories Dream found contradicting each
 // other that still stand (see memory.Store.Standing), but for pairs of a
 // teammate's user memory (theirs, by path), and the memories Dream
-// proposed.
+// proposed but a teammate's.
 func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, error) {
 	var b strings.Builder
 	ls, err := a.Lessons()
@@ -339,8 +339,8 @@ func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, 
 		return "", err
 	}
 	for _, p := range proposals {
-		if p.Type == lesson.Type {
-			continue // listed with the lessons above
+		if p.Type == lesson.Type || theirs[p.Path] {
+			continue // listed with the lessons above, or a teammate's
 		}
 		fmt.Fprintf(&b, "- memory %s (%s) proposed by Dream", p.Title, p.Path)
 		if p.Source != "" {

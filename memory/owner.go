@@ -104,9 +104,9 @@ func (s *Store) Shared(ctx context.Context) (bool, error) {
 }
 
 // Personal are the live memories of the person the store reads for
-// (StoreOptions.Owner) and those of teammates, by vault path, in a shared
-// vault: what the session start gives the person besides MEMORY.md, and
-// what recall leaves out. In a vault one person keeps both are empty and
+// (StoreOptions.Owner), and the live and proposed memories of teammates,
+// by vault path, in a shared vault: what the session start gives the
+// person besides MEMORY.md, and what it and recall leave out. In a vault one person keeps both are empty and
 // shared is false. Errors: the index's.
 func (s *Store) Personal(ctx context.Context) (mine []Entry, theirs map[string]bool, shared bool, err error) {
 	live, err := s.memories(ctx)
@@ -128,8 +128,21 @@ func (s *Store) Personal(ctx context.Context) (mine []Entry, theirs map[string]b
 			theirs[e.Path] = true
 		}
 	}
+	proposals, err := s.ix.Proposed(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	for _, p := range proposals {
+		if e := proposalEntry(p); Personal(e) && !ForPerson(e, me) {
+			theirs[p.Path] = true // a teammate's, proposed from their session
+		}
+	}
 	return byDisplay(mine), theirs, true, nil
 }
+
+// proposalEntry is what sharing needs of a proposal: its path, type and
+// owner.
+func proposalEntry(p Proposal) Entry { return Entry{Path: p.Path, Type: Type(p.Type), Owner: p.Owner} }
 
 // Unowned are the live user memories without an owner in a shared vault
 // (none in a vault one person keeps): everyone's, listed in MEMORY.md and
@@ -154,18 +167,24 @@ func (s *Store) Unowned(ctx context.Context) ([]Entry, error) {
 	return out, nil
 }
 
-// listable drops the personal memories from es when they make, or the
-// config makes, a shared vault: MEMORY.md is one committed file that
-// every teammate's agent loads.
-func (s *Store) listable(es []Entry) []Entry {
+// listable drops the personal memories from es, and the personal
+// proposals from ps, when es makes, or the config makes, a shared vault:
+// MEMORY.md is one committed file that every teammate's agent loads.
+func (s *Store) listable(es []Entry, ps []Proposal) ([]Entry, []Proposal) {
 	if !s.sharing.Shared(es) {
-		return es
+		return es, ps
 	}
-	out := make([]Entry, 0, len(es))
+	outE := make([]Entry, 0, len(es))
 	for _, e := range es {
 		if !Personal(e) {
-			out = append(out, e)
+			outE = append(outE, e)
 		}
 	}
-	return out
+	outP := make([]Proposal, 0, len(ps))
+	for _, p := range ps {
+		if !Personal(proposalEntry(p)) {
+			outP = append(outP, p)
+		}
+	}
+	return outE, outP
 }

@@ -120,6 +120,8 @@ func TestSharedVaultList(t *testing.T) {
 		bobLine    = "- [Bob editor](memory/bob.md) — vim"
 		nobodyLine = "- [Team role](memory/nobody.md) — backend team"
 		ruleLine   = "- [Testing rule](memory/rule.md) — real database"
+		// Bob's user memory Dream proposed from his session.
+		proposedLine = "- [Bob theme](memory/theme.md) proposed by Dream: accept by removing status: proposed"
 	)
 	for _, tc := range []struct {
 		name    string
@@ -128,10 +130,10 @@ func TestSharedVaultList(t *testing.T) {
 		want    []string
 		wantNot []string
 	}{
-		{"one owner: one person's vault", false, memory.SharedIfOwners, []string{annLine, nobodyLine, ruleLine}, nil},
-		{"two owners: shared", true, memory.SharedIfOwners, []string{nobodyLine, ruleLine}, []string{annLine, bobLine, "## User\n\n- [Ann"}},
-		{"one owner, memory.shared true", false, memory.AlwaysShared, []string{nobodyLine, ruleLine}, []string{annLine}},
-		{"two owners, memory.shared false", true, memory.NeverShared, []string{annLine, bobLine, nobodyLine, ruleLine}, nil},
+		{"one owner: one person's vault", false, memory.SharedIfOwners, []string{annLine, nobodyLine, ruleLine, proposedLine}, nil},
+		{"two owners: shared", true, memory.SharedIfOwners, []string{nobodyLine, ruleLine}, []string{annLine, bobLine, "## User\n\n- [Ann", proposedLine}},
+		{"one owner, memory.shared true", false, memory.AlwaysShared, []string{nobodyLine, ruleLine}, []string{annLine, proposedLine}},
+		{"two owners, memory.shared false", true, memory.NeverShared, []string{annLine, bobLine, nobodyLine, ruleLine, proposedLine}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := newTestStore(t, "")
@@ -141,6 +143,7 @@ func TestSharedVaultList(t *testing.T) {
 			}
 			ts.write("memory/nobody.md", "---\nname: Team role\ndescription: backend team\ntype: user\n---\nThe team does the backend.\n")
 			ts.write("memory/rule.md", "---\nname: Testing rule\ndescription: real database\ntype: feedback\n---\nTests hit a real database.\n")
+			ts.write("memory/theme.md", "---\nname: Bob theme\ndescription: dark theme\ntype: user\nowner: bob@example.com\nstatus: proposed\n---\nBob likes dark themes.\n")
 			ts.sync()
 			if _, err := ts.as("ann@example.com", tc.sharing).Relist(ctx); err != nil {
 				t.Fatal(err)
@@ -179,6 +182,7 @@ func TestPersonal(t *testing.T) {
 		t.Fatalf("one person's vault: %v %v %v %v", mine, theirs, shared, err)
 	}
 	ts.write("memory/bob.md", "---\nname: Bob editor\ndescription: vim\ntype: user\nowner: Bob@Example.com\n---\nBob uses vim.\n")
+	ts.write("memory/theme.md", "---\nname: Bob theme\ndescription: dark theme\ntype: user\nowner: bob@example.com\nstatus: proposed\n---\nBob likes dark themes.\n")
 	ts.sync()
 	for _, tc := range []struct {
 		me         string
@@ -186,9 +190,9 @@ func TestPersonal(t *testing.T) {
 		theirs     map[string]bool
 		unownedLen int
 	}{
-		{"ann@example.com", []string{"memory/ann.md"}, map[string]bool{"memory/bob.md": true}, 1},
+		{"ann@example.com", []string{"memory/ann.md"}, map[string]bool{"memory/bob.md": true, "memory/theme.md": true}, 1},
 		{"bob@example.com", []string{"memory/bob.md"}, map[string]bool{"memory/ann.md": true}, 1},
-		{"", nil, map[string]bool{"memory/ann.md": true, "memory/bob.md": true}, 1},
+		{"", nil, map[string]bool{"memory/ann.md": true, "memory/bob.md": true, "memory/theme.md": true}, 1},
 	} {
 		s := ts.as(tc.me, memory.SharedIfOwners)
 		mine, theirs, shared, err := s.Personal(ctx)

@@ -207,7 +207,7 @@ type RelistOptions struct {
 // that entries lack but that is a live memory on disk stays listed, and
 // so does a proposal the file lists that proposals lack but that is still
 // proposed on disk. In a shared vault (see Sharing) the personal memories
-// are left out, whoever wrote them. With dryRun nothing is written (nor
+// and proposals are left out, whoever wrote them. With dryRun nothing is written (nor
 // read but MEMORY.md). It returns what the file holds (or would hold) and
 // whether it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
 // line when its markers are broken (nothing is written), and the
@@ -222,7 +222,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			es = slices.Concat(entries, s.unindexed(current, entries))
 			ps = slices.Concat(proposals, s.unlistedProposals(current, proposals))
 		}
-		es = s.listable(es)
+		es, ps = s.listable(es, ps)
 		reviews := reviewsOf(es, flags)
 		listed := make(map[string]bool, len(es))
 		for _, e := range es {
