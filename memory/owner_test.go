@@ -276,3 +276,34 @@ func TestContradictionSettledByEdit(t *testing.T) {
 		})
 	}
 }
+
+// TestProposeOwner: a user memory Dream proposes names the owner of the
+// store that writes it (whoever runs Dream); other kinds, and a store
+// that knows nobody, name none.
+func TestProposeOwner(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		owner string
+		typ   memory.Type
+		want  bool
+	}{
+		{"ann@example.com", memory.User, true},
+		{"ann@example.com", memory.Feedback, false},
+		{"", memory.User, false},
+	} {
+		ts := newTestStore(t, "")
+		p, _, err := ts.as(tc.owner, memory.SharedIfOwners).Propose(ctx, memory.Memory{Type: tc.typ, Name: "Terse answers", Description: "terse", Body: "Answer tersely."}, "2026-03-01 1004 claude-code 3f2a9c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := ts.read(p)
+		if got := strings.Contains(note, "\nowner: ann@example.com\n"); got != tc.want {
+			t.Errorf("%q %s: owner written %v, want %v:\n%s", tc.owner, tc.typ, got, tc.want, note)
+		}
+		ts.sync()
+		ps, err := ts.ix.Proposed(ctx)
+		if err != nil || len(ps) != 1 || (ps[0].Owner == "ann@example.com") != tc.want {
+			t.Errorf("%q %s: proposals %+v %v", tc.owner, tc.typ, ps, err)
+		}
+	}
+}
