@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // person is the environment of one person's vaultmem processes: their
@@ -319,5 +322,32 @@ func TestContradictionDreamEditedStaysListed(t *testing.T) {
 	ok(t, dir, "remember", "--type", "project", "--name", "Deploys", "--description", "deploy day", "Deploys go out on Tuesdays.")
 	if list := mustRead(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(list, contradiction) {
 		t.Errorf("the listing after Dream's own edit dropped the pair:\n%s", list)
+	}
+}
+
+// TestMCPRememberOwner: the MCP remember tool writes a user memory's
+// owner from the person's own config, as the CLI does.
+func TestMCPRememberOwner(t *testing.T) {
+	vaultDir := t.TempDir()
+	ann := newPerson(t, "ann", "owner: ann@example.com\n", "")
+	ann.run(t, vaultDir, "", "init")
+	cmd := exec.Command(os.Args[0], "--vault", vaultDir, "mcp")
+	cmd.Env = append(append(os.Environ(), "VAULTMEM_RUN_MAIN=1"), ann.env...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var res struct {
+		Path  string `json:"path"`
+		Owner string `json:"owner"`
+	}
+	if e := call(t, cs, "remember", map[string]any{"type": "user", "name": "Answer language", "description": "answer in French", "body": "Answer in French."}, &res); e != "" {
+		t.Fatal(e)
+	}
+	if note := mustRead(t, filepath.Join(vaultDir, filepath.FromSlash(res.Path))); !strings.Contains(note, "\nowner: ann@example.com\n") {
+		t.Errorf("the MCP remember tool wrote no owner:\n%s", note)
 	}
 }
