@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -128,17 +129,20 @@ func (a *App) memoriesChanged(st index.Stats) bool {
 // change without a watcher (which lists them after its own syncs; see
 // Serve): a memory renamed, merged or edited in Obsidian, or a
 // contradiction settled by an edit, shows at the next command or hook,
-// not at the next write of a memory. Only a MEMORY.md that exists is
-// listed again: a command that reads makes none (remember, init and Dream
-// do). A MEMORY.md it rewrites is indexed at once, so that the index
+// not at the next write of a memory. Only a MEMORY.md that holds
+// vaultmem's region is listed again: a command that reads makes none, nor
+// adds a region to a person's (remember, init and Dream do). A MEMORY.md it rewrites is indexed at once, so that the index
 // still matches the notes (doctor). MEMORY.md that cannot be written, or
 // indexed, is told, never an error of the command that synced.
 func (a *App) relist(ctx context.Context) {
 	store := a.Memory()
 	list := store.ListFile()
-	_, before, err := a.writer.Read(list)
-	if err != nil {
-		return // none (or unreadable: the listing would fail the same way)
+	current, before, err := a.writer.Read(list)
+	if err != nil || !bytes.Contains(current, []byte(memory.Begin)) {
+		// None, or none with vaultmem's region yet (a person's own list,
+		// which init or a write of a memory takes over, not a read), or
+		// unreadable (the listing would fail the same way).
+		return
 	}
 	if _, err := store.Relist(ctx); err != nil {
 		a.notify("%s not updated: %v", list, err)
