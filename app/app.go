@@ -70,6 +70,9 @@ type App struct {
 	lessonsOnce sync.Once
 	lessons     *lesson.Store
 	lessonsErr  error
+
+	ownerOnce sync.Once
+	owner     string
 }
 
 // Find returns the vault folder for a command run in dir: flag (a --vault
@@ -210,7 +213,8 @@ func (a *App) notify(format string, args ...any) {
 // Memory is the store of memories and MEMORY.md.
 func (a *App) Memory() *memory.Store {
 	folder := a.Vault.Folders().Memory
-	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log)})
+	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log),
+		Owner: a.Owner, Sharing: a.Config.Memory.Sharing()})
 }
 
 // Tasks is the store of the task tree.

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
@@ -58,6 +59,32 @@ type Config struct {
 	// may name as an api_key_env; the user config's own api_key_env
 	// variables are allowed besides (see EffectiveConfig).
 	AllowedEnv []string `yaml:"allowed_env"`
+	// Owner, read only from the user's own config (an error in a vault's),
+	// names the person whose user memories this user writes (see
+	// memory.OwnerKey); "" means git's user.email in the vault.
+	Owner string `yaml:"owner"`
+	// Memory says whether the vault's memory is shared by several people.
+	Memory MemoryConfig `yaml:"memory"`
+}
+
+// MemoryConfig is the memory section of the config.
+type MemoryConfig struct {
+	// Shared, read only from a vault's config (an error in the user's
+	// own), says the vault is shared by several people (true) or kept by
+	// one (false); unset, it is shared once its user memories name more
+	// than one owner (see memory.Sharing).
+	Shared *bool `yaml:"shared"`
+}
+
+// Sharing is how the memory store tells a shared vault, by Shared.
+func (m MemoryConfig) Sharing() memory.Sharing {
+	switch {
+	case m.Shared == nil:
+		return memory.SharedIfOwners
+	case *m.Shared:
+		return memory.AlwaysShared
+	}
+	return memory.NeverShared
 }
 
 // HooksConfig is the hooks section of the config: what `vaultmem hook`
@@ -296,6 +323,15 @@ hooks:
   lessons: 3
   prompts: first-line
   timeout: 8s
+
+# Memory several people share (a team's repository): each user memory names
+# its owner (owner: in your own config, else git's user.email), and in a
+# shared vault MEMORY.md lists no person's user memories; each person's
+# session start and recall give them their own, never a teammate's. Unset, a
+# vault is shared once its user memories name more than one owner; false
+# keeps it one person's.
+# memory:
+#   shared: true
 `
 
 // LoadConfig reads the vault's config as the commands use it (see
@@ -483,7 +519,33 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 			return fmt.Errorf("%s: allowed_env: %q is not the name of an environment variable", at("allowed_env"), name)
 		}
 	}
+	if why := checkOwner(c.Owner); why != "" {
+		return fmt.Errorf("%s: owner: %q %s", at("owner"), c.Owner, why)
+	}
 	return nil
+}
+
+// checkOwner says what makes o unfit as an owner ("" when nothing does,
+// and for o "" when unset): it is one line of printable text, at most 200
+// bytes, with no space at either end, as a frontmatter value written
+// into every user memory.
+func checkOwner(o string) string {
+	switch {
+	case o == "":
+		return ""
+	case !utf8.ValidString(o):
+		return "is not UTF-8"
+	case len(o) > 200:
+		return "is longer than 200 bytes"
+	case strings.TrimSpace(o) != o:
+		return "begins or ends with a space"
+	}
+	for _, r := range o {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return fmt.Sprintf("holds %q: write one line of text (your email address, say)", string(r))
+		}
+	}
+	return ""
 }
 
 // pathBanned are the characters a folder or file path in a config may not

@@ -173,8 +173,15 @@ func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Cons
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return cfg, cons, fmt.Errorf("read your config: %w", err)
 		}
-		if cfg, _, err = parseConfig(b, cons.UserFile, cfg); err != nil {
+		var root *yaml.Node
+		if cfg, root, err = parseConfig(b, cons.UserFile, cfg); err != nil {
 			return cfg, cons, err
+		}
+		if root != nil {
+			if _, n := lookup(root.Content[0], "memory", "shared"); n != nil {
+				return cfg, cons, fmt.Errorf("%s:%d: memory.shared: whether a vault is shared is the vault's say: set it in its %s",
+					cons.UserFile, n.Line, vault.ConfigFile)
+			}
 		}
 	}
 	if data == nil {
@@ -189,6 +196,12 @@ func EffectiveConfig(vaultDir string, data []byte, userDir string) (Config, Cons
 	doc := root.Content[0]
 	if _, n := lookup(doc, "allowed_env"); n != nil {
 		return cfg, cons, fmt.Errorf("%s:%d: allowed_env: only your own config (%s in your config folder) may say which environment variables a vault may read",
+			cons.File, n.Line, UserConfigFile)
+	}
+	if _, n := lookup(doc, "owner"); n != nil {
+		// A shared file naming one person would make everyone's user
+		// memories that person's.
+		return cfg, cons, fmt.Errorf("%s:%d: owner: only your own config (%s in your config folder) may say who you are",
 			cons.File, n.Line, UserConfigFile)
 	}
 	approved, err := approval(userDir, cons.Vault)

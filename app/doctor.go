@@ -30,6 +30,10 @@ type Checkup struct {
 	// person or an agent removes the key. They do not make the vault
 	// unwell.
 	Proposed []memory.Proposal `json:"proposed"`
+	// Unowned are the user memories without an owner in a vault several
+	// people share (see memory.Store.Unowned): everyone's until a person
+	// adds owner: to their own. They do not make the vault unwell.
+	Unowned []memory.Entry `json:"unowned_user_memories"`
 	// Skipped are the files that could not be indexed, and Warnings the
 	// problems of the notes that were (frontmatter that does not parse),
 	// as the index last read them: every one, where a read command warns
@@ -142,6 +146,10 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 		return rep, err
 	}
 	rep.Proposed = NonNil(rep.Proposed)
+	if rep.Unowned, err = a.Memory().Unowned(ctx); err != nil {
+		return rep, err
+	}
+	rep.Unowned = NonNil(rep.Unowned)
 	if rep.Skipped, rep.Warnings, err = a.ix.Findings(ctx, a.Vault.FS()); err != nil {
 		return rep, err
 	}

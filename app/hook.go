@@ -14,6 +14,7 @@ import (
 	"github.com/vaultmem/vaultmem/frame"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/redact"
 	"github.com/vaultmem/vaultmem/session"
@@ -260,12 +261,22 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		items = append(items, frame.Item{Source: frame.SourceTask, Path: focus.Task, Title: "Your focused task", Text: tc.Context})
 		given = append(given, focus.Task)
 	}
+	mine, theirs, shared, err := a.Memory().Personal(ctx)
+	if err != nil {
+		return HookAnswer{}, err
+	}
+	if shared {
+		// MEMORY.md, shared with the teammates, lists no person's user
+		// memories: the person's own come first, as MEMORY.md's User
+		// group does in a vault one person keeps.
+		items = append(items, frame.Item{Source: frame.SourceMemory, Title: "About the user (their own user memories, which MEMORY.md, shared with their teammates, does not list)", Text: personalLines(mine)})
+	}
 	list, err := a.Memory().ListText()
 	if err != nil {
 		return HookAnswer{}, err
 	}
 	items = append(items, frame.Item{Source: frame.SourceList, Path: a.Memory().ListFile(), Title: "What you remember", Text: list})
-	review, err := a.needsReview(ctx)
+	review, err := a.needsReview(ctx, theirs)
 	if err != nil {
 		return HookAnswer{}, err
 	}
@@ -286,10 +297,22 @@ const (
 	lessonsPreamble = "Lessons from memory for this step (vaultmem):"
 )
 
+// personalLines are a person's own memories as MEMORY.md would list them,
+// linked by vault path.
+func personalLines(es []memory.Entry) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString(memory.Line(".", e) + "\n")
+	}
+	return b.String()
+}
+
 // needsReview lists what waits for a human: lessons flagged for review
 // (and those Dream proposed), memories Dream found contradicting each
-// other, and the memories Dream proposed.
-func (a *App) needsReview(ctx context.Context) (string, error) {
+// other that still stand (see memory.Store.Standing), but for pairs of a
+// teammate's user memory (theirs, by path), and the memories Dream
+// proposed but a teammate's.
+func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, error) {
 	var b strings.Builder
 	ls, err := a.Lessons()
 	if err != nil {
@@ -302,12 +325,12 @@ func (a *App) needsReview(ctx context.Context) (string, error) {
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- lesson %s (%s): %s\n", r.Name, r.Path, strings.Join(r.Reasons, "; "))
 	}
-	flags, _, err := a.Memory().Flags()
+	flags, err := a.Memory().Standing(ctx)
 	if err != nil {
 		return "", err
 	}
 	for _, f := range flags {
-		if f.Kind.Listed() {
+		if f.Kind.Listed() && !theirs[f.A] && !theirs[f.B] {
 			fmt.Fprintf(&b, "- memories %s and %s %s: %s\n", f.A, f.B, f.Kind.Phrase(), f.Reason)
 		}
 	}
@@ -316,8 +339,8 @@ func (a *App) needsReview(ctx context.Context) (string, error) {
 		return "", err
 	}
 	for _, p := range proposals {
-		if p.Type == lesson.Type {
-			continue // listed with the lessons above
+		if p.Type == lesson.Type || theirs[p.Path] {
+			continue // listed with the lessons above, or a teammate's
 		}
 		fmt.Fprintf(&b, "- memory %s (%s) proposed by Dream", p.Title, p.Path)
 		if p.Source != "" {

@@ -74,6 +74,13 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 		return nil, err
 	}
 	r := recall.Request{Query: req.Query, Budget: req.Budget, Intent: req.Intent}
+	// In a vault several people share, a teammate's user memories are
+	// theirs alone.
+	_, theirs, _, err := a.Memory().Personal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.Hidden = theirs
 	if !req.NoFocus {
 		agent := req.Agent
 		if agent == "" {

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/watch"
 )
 
@@ -41,6 +43,8 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 		a.notify("%s; indexed in memory for this command only", a.ix.ReadOnly())
 	case st.ReadOnly != "" && st.Stale > 0:
 		a.notify("%s; answering from the index as it is, which misses %d changed files", st.ReadOnly, st.Stale)
+	case st.ReadOnly == "" && a.memoriesChanged(st):
+		a.relist(ctx)
 	}
 	if !o.Vectors {
 		return st, nil
@@ -103,4 +107,50 @@ func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Cont
 	}
 	v, err := find(ctx, false)
 	return v, st, err
+}
+
+// memoriesChanged reports whether a sync's changes may change MEMORY.md:
+// it read a note of the memory folder or MEMORY.md itself, or a note went
+// (a rename is one).
+func (a *App) memoriesChanged(st index.Stats) bool {
+	if st.Removed > 0 {
+		return true
+	}
+	folder, list := a.Vault.Folders().Memory, a.Memory().ListFile()
+	for _, p := range st.Read {
+		if p == list || memory.InFolder(p, folder) {
+			return true
+		}
+	}
+	return false
+}
+
+// relist lists the memories again in MEMORY.md after a sync saw them
+// change without a watcher (which lists them after its own syncs; see
+// Serve): a memory renamed, merged or edited in Obsidian, or a
+// contradiction settled by an edit, shows at the next command or hook,
+// not at the next write of a memory. Only a MEMORY.md that holds
+// vaultmem's region is listed again: a command that reads makes none, nor
+// adds a region to a person's (remember, init and Dream do). A MEMORY.md it rewrites is indexed at once, so that the index
+// still matches the notes (doctor). MEMORY.md that cannot be written, or
+// indexed, is told, never an error of the command that synced.
+func (a *App) relist(ctx context.Context) {
+	store := a.Memory()
+	list := store.ListFile()
+	current, before, err := a.writer.Read(list)
+	if err != nil || !bytes.Contains(current, []byte(memory.Begin)) {
+		// None, or none with vaultmem's region yet (a person's own list,
+		// which init or a write of a memory takes over, not a read), or
+		// unreadable (the listing would fail the same way).
+		return
+	}
+	if _, err := store.Relist(ctx); err != nil {
+		a.notify("%s not updated: %v", list, err)
+		return
+	}
+	if _, after, err := a.writer.Read(list); err == nil && after != before {
+		if _, err := a.ix.SyncPaths(ctx, a.Vault.FS(), []string{list}); err != nil {
+			a.notify("%s not indexed: %v", list, err)
+		}
+	}
 }

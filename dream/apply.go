@@ -264,6 +264,11 @@ func (d *Dreamer) applyFlags(ctx context.Context, p *plan, dryRun bool, rep *Rep
 	if err != nil {
 		return err
 	}
+	// As written: with their text's fingerprints now, after this run's
+	// writes (see memory.Flag.TextA).
+	if flags, err = d.store.Fingerprinted(ctx, flags, rep.Changed); err != nil {
+		return err
+	}
 	if slices.Equal(old, flags) {
 		return nil
 	}

@@ -1,7 +1,8 @@
 // Package gitrepo is vaultmem's one caller of git: the commit of a Dream
 // run, the day git first saw a note (what a relative date in it counts
-// from), the line merge of the note merge driver, and the root of the
-// repository a project is in (where setup writes). git must be on the
+// from), the line merge of the note merge driver, the root of the
+// repository a project is in (where setup writes), and the email address
+// of the person committing (whose a user memory is). git must be on the
 // PATH; a vault in no repository gets an error, never a crash.
 //
 // It imports no other vaultmem package.
@@ -116,4 +117,16 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 		return "", ErrNoRepository
 	}
 	return filepath.FromSlash(out), nil
+}
+
+// Email is the email address git commits with in folder dir (git config
+// user.email: the repository's, else the person's own), "" when git sets
+// none or is missing. Whose a user memory is comes from it when the
+// person's own vaultmem config names no owner.
+func Email(ctx context.Context, dir string) string {
+	out, err := Run(ctx, dir, "config", "--get", "user.email")
+	if err != nil {
+		return "" // git exits 1 when the key is unset
+	}
+	return out
 }

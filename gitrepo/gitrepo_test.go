@@ -87,3 +87,29 @@ func TestCommitRunsNoHook(t *testing.T) {
 		t.Errorf("last commit: %q, %v; want vaultmem's", out, err)
 	}
 }
+
+// TestEmail: git's user.email in a folder: none set (GIT_*_EMAIL
+// variables are not git config), the repository's, and outside any
+// repository the user's global one.
+func TestEmail(t *testing.T) {
+	ctx := context.Background()
+	dir := gitRepo(t)
+	if got := gitrepo.Email(ctx, dir); got != "" {
+		t.Errorf("nothing set: %q", got)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "user.email", "repo@example.com").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v: %s", err, out)
+	}
+	if got := gitrepo.Email(ctx, dir); got != "repo@example.com" {
+		t.Errorf("the repository's: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(os.Getenv("HOME"), ".gitconfig"), []byte("[user]\n\temail = me@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitrepo.Email(ctx, t.TempDir()); got != "me@example.com" {
+		t.Errorf("the global one outside a repository: %q", got)
+	}
+	if got := gitrepo.Email(ctx, dir); got != "repo@example.com" {
+		t.Errorf("the repository's before the global one: %q", got)
+	}
+}

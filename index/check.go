@@ -137,7 +137,7 @@ func (ix *Index) Digest(ctx context.Context) (string, error) {
 	for _, q := range []string{
 		"SELECT path, hash, kind, name, title, description, aliases, date, frontmatter, warnings, archived, proposed FROM notes ORDER BY path",
 		"SELECT n.path, t.tag, t.display, t.seq FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY 1, 2",
-		"SELECT n.path, m.name, m.pinned, m.written FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY 1",
+		"SELECT n.path, m.name, m.pinned, m.written, m.owner, m.text_sum FROM memories m JOIN notes n ON n.id = m.note_id ORDER BY 1",
 		"SELECT path, reason FROM files ORDER BY path",
 		"SELECT n.path, e.name, e.kind FROM entities e JOIN notes n ON n.id = e.note_id ORDER BY 1, 2, 3",
 		"SELECT n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY 1",

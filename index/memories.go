@@ -10,8 +10,11 @@ import (
 	"github.com/vaultmem/vaultmem/memory"
 )
 
-// memoryRow is the memories row of live memory m, from name on.
-func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
+// memoryRow is the memories row of live memory m, read from note n, from
+// name on.
+func memoryRow(m memory.Live, n *markdown.Note) []any {
+	return []any{m.Name, m.Pinned, m.Date, m.Owner, memory.TextSum(n)}
+}
 
 // Memories returns the live memories, by path: what MEMORY.md lists. A
 // memory is a note of a memory type in the memory folder
@@ -20,7 +23,7 @@ func memoryRow(m memory.Live) []any { return []any{m.Name, m.Pinned, m.Date} }
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash, m.owner
 		FROM memories m CROSS JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
 	if err != nil {
 		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
@@ -29,7 +32,7 @@ func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 	var out []memory.Live
 	for rows.Next() {
 		var m memory.Live
-		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash); err != nil {
+		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash, &m.Owner); err != nil {
 			return nil, err
 		}
 		if memory.InFolder(m.Path, ix.opts.MemoryFolder) {
@@ -72,6 +75,27 @@ func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]markdown.
 			}
 			out = append(out, pr)
 		}
+	}
+	return out, rows.Err()
+}
+
+var _ memory.TextSums = (*Index)(nil)
+
+// TextSums returns each live memory's memory.TextSum, by path (see
+// memory.TextSums).
+func (ix *Index) TextSums(ctx context.Context) (map[string]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, m.text_sum FROM memories m CROSS JOIN notes n ON n.id = m.note_id`)
+	if err != nil {
+		return nil, fmt.Errorf("read memories' fingerprints in %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var p, sum string
+		if err := rows.Scan(&p, &sum); err != nil {
+			return nil, err
+		}
+		out[p] = sum
 	}
 	return out, rows.Err()
 }

@@ -10,7 +10,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 22
+const schemaVersion = 23
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -55,12 +55,16 @@ CREATE INDEX notes_name ON notes(lower(name));
 -- proposed): what
 -- MEMORY.md lists. name is the frontmatter name (a memory's identity),
 -- written the day it was last written (its latest updated, created or
--- date).
+-- date), owner whose memory it is (its frontmatter owner, '' for none),
+-- text_sum the fingerprint of what it says (see memory.TextSum: what
+-- tells MEMORY.md's listing a contradiction was settled by an edit).
 CREATE TABLE memories (
 	note_id  INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
 	name     TEXT NOT NULL,
 	pinned   INTEGER NOT NULL,
-	written  TEXT NOT NULL
+	written  TEXT NOT NULL,
+	owner    TEXT NOT NULL,
+	text_sum TEXT NOT NULL
 );
 -- A note's tags: tag lower-cased (what matches), display as first written
 -- in the note (what is shown), seq its place among the note's tags.

@@ -62,7 +62,7 @@ var writerSQL = map[string]string{
 	"deleteEdges":  `DELETE FROM edges WHERE source_id = ?`,
 	"deleteTags":   `DELETE FROM tags WHERE note_id = ?`,
 	"deleteMemory": `DELETE FROM memories WHERE note_id = ?`,
-	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written) VALUES(?, ?, ?, ?)`,
+	"insertMemory": `INSERT INTO memories(note_id, name, pinned, written, owner, text_sum) VALUES(?, ?, ?, ?, ?, ?)`,
 	"deleteTask":   `DELETE FROM tasks WHERE note_id = ?`,
 	"insertTask": `INSERT INTO tasks(note_id, name, status, priority, assignee, created, started, finished, summary, milestone, events)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -200,7 +200,7 @@ func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *n
 		nr.names += " " + t
 	}
 	if m, ok := memory.Read(n); ok {
-		nr.memory = memoryRow(m)
+		nr.memory = memoryRow(m, n)
 	}
 	if n.Type() == task.Type {
 		nr.task = taskRow(task.Read(n))

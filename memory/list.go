@@ -46,6 +46,10 @@ type Entry struct {
 	// older memories.
 	Pinned bool
 	Date   string
+	// Owner is whose memory it is (see OwnerKey); "" for none.
+	Owner string
+	// TextSum fingerprints what it says (see TextSum); "" when unknown.
+	TextSum string
 }
 
 // Review is what MEMORY.md lists under "Needs review", for a person to

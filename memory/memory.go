@@ -135,6 +135,9 @@ type Result struct {
 	// itself is written).
 	ListLine  string `json:"memory_index_line,omitempty"`
 	ListError string `json:"memory_index_error,omitempty"`
+	// Owner is whose memory the note says it is (see OwnerKey); "" for
+	// none.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Remember writes m as a memory note and lists it in MEMORY.md at once. A
@@ -143,7 +146,11 @@ type Result struct {
 // remembered again (replaced only with opts.Update, keeping its other
 // frontmatter keys byte for byte and setting updated:), else a new note
 // folder/<safe name>.md is written with created: today. A note already at
-// that path that holds another note is never touched.
+// that path that holds another note is never touched. A new user memory
+// names its owner (StoreOptions.Owner, when known; see OwnerKey), and so
+// does one an update turns into a user memory; another person's user
+// memory is never the one remembered again, nor written over: a memory of
+// the same name gets a note of its own beside it.
 //
 // Errors: ErrInvalid (an *InvalidError), ErrNameTaken (a *TakenError), a
 // *vault.ConflictError when the note changed since opts.ExpectedHash (or
@@ -161,9 +168,11 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	p := ""
+	p, me := "", s.owner()
 	for _, e := range live {
-		if strings.EqualFold(e.name, m.Name) {
+		// A teammate's user memory of that name is theirs: never the one
+		// written (a new note beside it is).
+		if strings.EqualFold(e.name, m.Name) && ForPerson(e.Entry, me) {
 			p = e.Path
 			break
 		}
@@ -178,7 +187,7 @@ func (s *Store) Remember(ctx context.Context, m Memory, opts Options) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	entry := Entry{Path: res.Path, Type: m.Type, Title: m.Name, Hook: m.Description, Date: today}
+	entry := Entry{Path: res.Path, Type: m.Type, Title: m.Name, Hook: m.Description, Date: today, Owner: res.Owner}
 	for _, e := range live {
 		if e.Path == res.Path {
 			entry.Pinned = e.Pinned
@@ -210,7 +219,7 @@ func (s *Store) create(ctx context.Context, m Memory, opts Options, today string
 			return Result{}, err
 		}
 		res, err := s.write(ctx, p, m, opts, today)
-		if !errors.Is(err, errArchived) || i == maxArchivedNames {
+		if !errors.Is(err, errArchived) && !errors.Is(err, errNotYours) || i == maxArchivedNames {
 			return res, err
 		}
 	}
@@ -220,20 +229,30 @@ func (s *Store) create(ctx context.Context, m Memory, opts Options, today string
 // memory.
 var errArchived = errors.New("an archived or proposed memory holds this file")
 
+// errNotYours is write's refusal to write over another person's user
+// memory (see OwnerKey).
+var errNotYours = errors.New("another person's user memory holds this file")
+
 // maxArchivedNames bounds the files create tries past archived ones.
 const maxArchivedNames = 100
 
 // write creates or updates the memory note at p.
 func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, today string) (Result, error) {
-	content := markdown.Format([]markdown.Field{
+	me := s.owner()
+	fields := []markdown.Field{
 		{Key: "name", Value: m.Name},
 		{Key: "description", Value: m.Description},
 		{Key: "type", Value: string(m.Type)},
-		{Key: "created", Value: dateNode(today)},
-	}, m.Body)
+	}
+	owner := ""
+	if m.Type == User && me != "" {
+		owner = me
+		fields = append(fields, markdown.Field{Key: OwnerKey, Value: me})
+	}
+	content := markdown.Format(append(fields, markdown.Field{Key: "created", Value: dateNode(today)}), m.Body)
 	hash, err := s.w.Write(ctx, p, content, "")
 	if err == nil {
-		return Result{Path: p, Status: "created", Hash: hash}, nil
+		return Result{Path: p, Status: "created", Hash: hash, Owner: owner}, nil
 	}
 	if !errors.Is(err, vault.ErrConflict) && !errors.Is(err, vault.ErrExists) {
 		return Result{}, err
@@ -250,13 +269,22 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 		if fm := old.Frontmatter.JSON(); fm["archived"] != nil || fm["merged_into"] != nil || vault.IsProposed(old) {
 			return nil, errArchived // history, or a proposal: never the live memory
 		}
+		if e := NoteEntry(old); !ForPerson(e, me) {
+			return nil, errNotYours
+		}
 		oldName, _ := old.Frontmatter.String("name")
 		if !strings.EqualFold(strings.TrimSpace(oldName), m.Name) {
 			return nil, &TakenError{Path: p, Name: oldName, Other: true}
 		}
+		owner = OwnerOf(old)
 		next, err := markdown.SetFrontmatter(p, current, "description", m.Description)
 		if err == nil {
 			next, err = markdown.SetFrontmatter(p, next, "type", string(m.Type))
+		}
+		if err == nil && m.Type == User && old.Type() != string(User) && owner == "" && me != "" {
+			// Made a user memory by this update: it is the writer's.
+			owner = me
+			next, err = markdown.SetFrontmatter(p, next, OwnerKey, me)
 		}
 		if err != nil {
 			return nil, err
@@ -274,7 +302,7 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Path: p, Status: status, Hash: hash}, nil
+	return Result{Path: p, Status: status, Hash: hash, Owner: owner}, nil
 }
 
 // dateNode is a day written as a YAML date (unquoted), as Obsidian's date

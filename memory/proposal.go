@@ -35,6 +35,8 @@ type Proposal struct {
 	// ("sessions/2026-03-01 1004 claude-code 3f2a9c"), "" when the note
 	// names none.
 	Source string `json:"source,omitempty"`
+	// Owner is whose memory it would be (see OwnerKey), "" for none.
+	Owner string `json:"owner,omitempty"`
 }
 
 // ProposalOf returns the proposal note n is: ok is false when its status
@@ -50,12 +52,15 @@ func ProposalOf(n *markdown.Note) (Proposal, bool) {
 // ProposalFrom is the proposal at vault path p of type kind, whose title
 // (its file name, or first heading) is title and whose frontmatter, as
 // markdown.Frontmatter.JSON gives it, is fm: its title is its frontmatter
-// name when it has one, its source the target of its source link, else
-// of its first source_episodes link.
+// name when it has one, its owner its frontmatter owner, its source the
+// target of its source link, else of its first source_episodes link.
 func ProposalFrom(p, kind, title string, fm map[string]any) Proposal {
 	pr := Proposal{Path: p, Type: kind, Title: title}
 	if name, ok := fm["name"].(string); ok && strings.TrimSpace(name) != "" {
 		pr.Title = strings.TrimSpace(name)
+	}
+	if owner, ok := fm[OwnerKey].(string); ok {
+		pr.Owner = strings.TrimSpace(owner)
 	}
 	switch v := fm[SourceKey].(type) {
 	case string:
@@ -95,7 +100,8 @@ const maxProposalNames = 100
 // on when a note is there: it never writes over a note, nor updates a
 // memory of the same name. MEMORY.md is not rewritten (the caller lists
 // the memories again once it has written what it proposes). It returns
-// the path and hash written. Errors: ErrInvalid (an *InvalidError); the
+// the path and hash written. A proposed user memory names its owner as
+// Remember's does (see OwnerKey). Errors: ErrInvalid (an *InvalidError); the
 // Writer's.
 func (s *Store) Propose(ctx context.Context, m Memory, source string) (string, string, error) {
 	m.Type = Type(strings.ToLower(strings.TrimSpace(string(m.Type))))
@@ -108,6 +114,10 @@ func (s *Store) Propose(ctx context.Context, m Memory, source string) (string, s
 		{Key: "description", Value: m.Description},
 		{Key: "type", Value: string(m.Type)},
 		{Key: "status", Value: vault.StatusProposed},
+	}
+	if me := s.owner(); m.Type == User && me != "" {
+		// Proposed from a session on this machine: the person's own.
+		fields = append(fields, markdown.Field{Key: OwnerKey, Value: me})
 	}
 	if source = linkTarget(source); source != "" {
 		fields = append(fields, markdown.Field{Key: SourceKey, Value: "[[" + source + "]]"})

@@ -3,6 +3,8 @@ package memory
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,10 +20,17 @@ import (
 
 // Index is what a Store needs of the index: the live memories it holds,
 // and the proposals (notes Dream proposed, not yet accepted).
-// *index.Index is one.
+// *index.Index is one, and a TextSums too.
 type Index interface {
 	Memories(ctx context.Context) ([]Live, error)
 	Proposed(ctx context.Context) ([]Proposal, error)
+}
+
+// TextSums is an Index that keeps each live memory's TextSum, by path:
+// a listing then reads no note to know which contradictions an edit
+// settled. Without it, the flagged notes are read.
+type TextSums interface {
+	TextSums(ctx context.Context) (map[string]string, error)
 }
 
 // StoreOptions configure a Store. The zero value works.
@@ -36,6 +45,15 @@ type StoreOptions struct {
 	ReportFile string
 	// Now is the clock of created and updated dates; nil means time.Now.
 	Now func() time.Time
+	// Owner names the person the store writes and reads for (see
+	// OwnerKey): written as the owner of a new user memory, and whose
+	// user memories a shared vault gives them. It is asked when a memory
+	// is written and when a shared vault's personal memories are sorted,
+	// not by a vault one person keeps that is only read (finding out may
+	// run git); nil, or "", is nobody known.
+	Owner func() string
+	// Sharing is how the store tells a vault shared by several people.
+	Sharing Sharing
 }
 
 // Store writes memories through a Writer and keeps MEMORY.md listing the
@@ -48,13 +66,15 @@ type Store struct {
 	listFile   string
 	reportFile string
 	now        func() time.Time
+	ownerOf    func() string
+	sharing    Sharing
 }
 
 // NewStore returns the Store of the vault w writes, whose memories ix
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now}
+	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now, ownerOf: o.Owner, sharing: o.Sharing}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
@@ -86,7 +106,7 @@ func EntryOf(m Live) Entry {
 	if name == "" {
 		name = m.Title
 	}
-	return Entry{Path: m.Path, Type: Type(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date}
+	return Entry{Path: m.Path, Type: Type(m.Type), Title: name, Hook: m.Description, Pinned: m.Pinned, Date: m.Date, Owner: m.Owner}
 }
 
 // NoteEntry is the entry MEMORY.md lists for memory note n, read from its
@@ -97,7 +117,7 @@ func NoteEntry(n *markdown.Note) Entry {
 		name = n.Title()
 	}
 	hook, _ := n.Frontmatter.String("description")
-	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written()}
+	return Entry{Path: n.Path, Type: Type(n.Type()), Title: name, Hook: hook, Pinned: n.Pinned(), Date: n.Written(), Owner: OwnerOf(n), TextSum: TextSum(n)}
 }
 
 // memories lists the live memories (not archived) the index holds.
@@ -156,7 +176,11 @@ func (s *Store) render(ctx context.Context, es []Entry) (ListStats, error) {
 	if err != nil {
 		return ListStats{}, err
 	}
-	flags = s.unsettled(flags)
+	sums, err := s.textSums(ctx, es, flags)
+	if err != nil {
+		return ListStats{}, err
+	}
+	flags = s.unsettled(flags, sums)
 	proposals, err := s.ix.Proposed(ctx)
 	if err != nil {
 		return ListStats{}, err
@@ -182,9 +206,10 @@ type RelistOptions struct {
 // two processes listing a memory each keep both: a memory the file lists
 // that entries lack but that is a live memory on disk stays listed, and
 // so does a proposal the file lists that proposals lack but that is still
-// proposed on disk. With dryRun nothing is written (nor read but
-// MEMORY.md). It returns what the file holds (or would hold) and whether
-// it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
+// proposed on disk. In a shared vault (see Sharing) the personal memories
+// and proposals are left out, whoever wrote them. With dryRun nothing is written (nor
+// read but MEMORY.md). It returns what the file holds (or would hold) and
+// whether it changed. Errors: a *markdown.ParseError naming MEMORY.md and the
 // line when its markers are broken (nothing is written), and the
 // Writer's.
 func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag, proposals []Proposal, o RelistOptions) (ListStats, bool, error) {
@@ -197,6 +222,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			es = slices.Concat(entries, s.unindexed(current, entries))
 			ps = slices.Concat(proposals, s.unlistedProposals(current, proposals))
 		}
+		es, ps = s.listable(es, ps)
 		reviews := reviewsOf(es, flags)
 		listed := make(map[string]bool, len(es))
 		for _, e := range es {
@@ -360,6 +386,25 @@ type Flag struct {
 	// Found is the day (YYYY-MM-DD) Dream found the pair: possible
 	// duplicates are listed newest first.
 	Found string `yaml:"found,omitempty" json:"found,omitempty"`
+	// TextA and TextB fingerprint the text of A and of B (see TextSum)
+	// as it was when the pair was last written (SetFlags records them):
+	// a contradiction whose memory's text a person changed since is
+	// settled for MEMORY.md at once, before Dream looks at the pair
+	// again. "" in files of earlier versions: such a pair stands.
+	TextA string `yaml:"text_a,omitempty" json:"text_a,omitempty"`
+	TextB string `yaml:"text_b,omitempty" json:"text_b,omitempty"`
+}
+
+// TextSum fingerprints what a memory note says: its description and its
+// body, not the rest of its frontmatter (pinning a memory, or git's
+// merge of a date, changes nothing it says).
+func TextSum(n *markdown.Note) string {
+	desc, _ := n.Frontmatter.String("description")
+	h := sha256.New()
+	h.Write([]byte(strings.TrimSpace(desc)))
+	h.Write([]byte{0})
+	h.Write(bytes.TrimSpace(n.Body()))
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // FlagKind is what a flagged pair may be.
@@ -445,12 +490,19 @@ func parseFlags(b []byte) ([]Flag, error) {
 // machine, so that git's union merge keeps it once.
 const reviewsHeader = "# Pairs of memories Dream listed for review, one a line (vaultmem dream writes it).\n"
 
-// SetFlags replaces the flagged pairs (expected is the hash Flags gave).
-// The file holds one pair a line (a YAML sequence of JSON objects), so
-// that git merges two machines' lists line by line (see docs/git.md).
+// SetFlags replaces the flagged pairs (expected is the hash Flags gave),
+// each contradiction with the fingerprints of its memories' text (see
+// Flag.TextA): as given (see Fingerprinted), else as the notes are now,
+// read: whoever writes a pair vouches for it as the notes stand. The
+// file holds one pair a line (a YAML sequence of JSON objects), so that
+// git merges two machines' lists line by line (see docs/git.md).
 func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) error {
 	b := []byte(reviewsHeader)
+	sums := map[string]string{}
 	for _, f := range flags {
+		if f.Kind == Contradiction && (f.TextA == "" || f.TextB == "") {
+			f.TextA, f.TextB = s.cachedSum(sums, f.A), s.cachedSum(sums, f.B)
+		}
 		line, err := json.Marshal(f)
 		if err != nil {
 			return err
@@ -464,21 +516,124 @@ func (s *Store) SetFlags(ctx context.Context, flags []Flag, expected string) err
 	return err
 }
 
-// unsettled returns flags without the possible duplicates a person
-// settled since Dream listed them (see settled). Only the newest are read,
+// Fingerprinted returns a copy of flags, each contradiction with the
+// fingerprints of its memories' text as the notes are now (see
+// Flag.TextA; the other kinds with none), as SetFlags writes them: a
+// writer compares it with Flags to know whether the file is current (a
+// pair it vouches for again after an edit, by a person or its own, must
+// be written anew). The fingerprints are the index's (see TextSums),
+// but for the notes at the paths written since it was synced, which are
+// read, as are all when the index keeps none. Errors: the index's.
+func (s *Store) Fingerprinted(ctx context.Context, flags []Flag, written []string) ([]Flag, error) {
+	sums := map[string]string{}
+	if ts, ok := s.ix.(TextSums); ok && slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == Contradiction }) {
+		var err error
+		if sums, err = ts.TextSums(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range written {
+		delete(sums, p)
+	}
+	out := slices.Clone(flags)
+	for i := range out {
+		if out[i].Kind != Contradiction {
+			// Only a contradiction is settled by an edit (see unsettled).
+			out[i].TextA, out[i].TextB = "", ""
+			continue
+		}
+		out[i].TextA, out[i].TextB = s.cachedSum(sums, out[i].A), s.cachedSum(sums, out[i].B)
+	}
+	return out, nil
+}
+
+// cachedSum is sums[p], read from the note at p (and kept in sums) when
+// sums lacks it: a memory is in many pairs.
+func (s *Store) cachedSum(sums map[string]string, p string) string {
+	v, ok := sums[p]
+	if !ok {
+		v = s.textSum(p)
+		sums[p] = v
+	}
+	return v
+}
+
+// textSum is TextSum of the note at vault path p, "" when it cannot be
+// read.
+func (s *Store) textSum(p string) string {
+	b, _, err := s.w.Read(p)
+	if err != nil {
+		return ""
+	}
+	return TextSum(markdown.Parse(p, b))
+}
+
+// Standing returns the flagged pairs that still stand for a person to
+// review: Flags without those a person settled since they were written
+// (see unsettled), as the index holds the memories. Errors: Flags' and
+// the index's.
+func (s *Store) Standing(ctx context.Context) ([]Flag, error) {
+	flags, _, err := s.Flags()
+	if err != nil {
+		return nil, err
+	}
+	sums, err := s.textSums(ctx, nil, flags)
+	if err != nil {
+		return nil, err
+	}
+	return s.unsettled(flags, sums), nil
+}
+
+// textSums are the TextSums of the memories of flags' contradictions, by
+// path: those of es that know theirs (a memory just written), else the
+// index's (see TextSums), else read from the notes.
+func (s *Store) textSums(ctx context.Context, es []Entry, flags []Flag) (map[string]string, error) {
+	sums := map[string]string{}
+	if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Kind == Contradiction }) {
+		return sums, nil
+	}
+	if ts, ok := s.ix.(TextSums); ok {
+		var err error
+		if sums, err = ts.TextSums(ctx); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, f := range flags {
+			if f.Kind == Contradiction {
+				s.cachedSum(sums, f.A)
+				s.cachedSum(sums, f.B)
+			}
+		}
+	}
+	for _, e := range es {
+		if e.TextSum != "" {
+			sums[e.Path] = e.TextSum
+		}
+	}
+	return sums, nil
+}
+
+// unsettled returns flags without the pairs a person settled since they
+// were written: a contradiction whose memory's text changed (by sums: see
+// Flag.TextA: the edit is the person's answer, and the next Dream checks
+// the pair again), and a possible duplicate settled with same_as or
+// not_same_as (see settled). Of the duplicates only the newest are read,
 // until MaxDuplicateLines stand: the list shows no more, and a listing
 // runs with every write of a memory, so its cost stays that of a few
 // notes however long the review list grows (the next Dream drops the
 // others that were settled).
-func (s *Store) unsettled(flags []Flag) []Flag {
+func (s *Store) unsettled(flags []Flag, sums map[string]string) []Flag {
 	order := make([]int, 0, len(flags))
+	drop := map[int]bool{}
 	for i, f := range flags {
-		if f.Kind == Duplicate {
+		switch {
+		case f.Kind == Duplicate:
 			order = append(order, i)
+		case f.Kind == Contradiction && edited(f, sums):
+			drop[i] = true
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(flags[b].Found, flags[a].Found) })
-	drop := map[int]bool{}
 	standing := 0
 	for _, i := range order {
 		if standing == MaxDuplicateLines {
@@ -497,6 +652,20 @@ func (s *Store) unsettled(flags []Flag) []Flag {
 		}
 	}
 	return out
+}
+
+// edited reports whether the text of one of f's memories changed since f
+// was written, by sums, the memories' fingerprints now (see textSums). A
+// pair without fingerprints never has; a memory without a sum (gone) is
+// left to the listing, which lists no pair whose memory it does not
+// list.
+func edited(f Flag, sums map[string]string) bool {
+	for _, m := range [2]struct{ path, sum string }{{f.A, f.TextA}, {f.B, f.TextB}} {
+		if now := sums[m.path]; m.sum != "" && now != "" && now != m.sum {
+			return true
+		}
+	}
+	return false
 }
 
 // settled reports whether f is a possible duplicate that a person has

@@ -49,6 +49,9 @@ type Live struct {
 	Date string
 	// Hash is the content hash of the note as indexed.
 	Hash string
+	// Owner is whose memory it is: the frontmatter owner (see OwnerKey),
+	// "" when it names none.
+	Owner string
 }
 
 // Read returns what the index keeps of memory note n; ok is false when n
@@ -62,7 +65,7 @@ func Read(n *markdown.Note) (l Live, ok bool) {
 	name, _ := n.Frontmatter.String("name")
 	desc, _ := n.Frontmatter.String("description")
 	return Live{Path: n.Path, Type: Type(t), Name: strings.TrimSpace(name), Title: n.Title(), Description: desc,
-		Pinned: n.Pinned(), Date: n.Written(), Hash: n.Hash}, true
+		Pinned: n.Pinned(), Date: n.Written(), Hash: n.Hash, Owner: OwnerOf(n)}, true
 }
 
 // MergeRules are how git's merge driver combines two machines' changes to

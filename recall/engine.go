@@ -115,6 +115,10 @@ type Request struct {
 	// how-to question, say), put after the focus, in order, while all of
 	// it takes at most half the budget.
 	Presets []Preset
+	// Hidden are vault paths of notes recall never gives, whichever
+	// engine finds them: in a vault several people share, the teammates'
+	// own user memories (see memory.Store.Personal).
+	Hidden map[string]bool
 }
 
 // Preset is context a caller found itself, put in the budget before what
@@ -229,6 +233,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
 		Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
 	s := newSearch(e, q, route, budget)
+	s.hidden = r.Hidden
 	if route.Strategy != ExactOnly {
 		// The vectors are ranked while the fast stage ranks by keyword;
 		// the recall's end stops what is left of it.

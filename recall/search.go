@@ -82,6 +82,8 @@ type search struct {
 	// time, and the temporal engine adds the ends of the best hits'
 	// dated records (endsDone: once).
 	duration, endsDone bool
+	// hidden are the notes never given (Request.Hidden).
+	hidden map[string]bool
 }
 
 // cached returns m[k], asking get on first use; a failure is not kept.
@@ -160,10 +162,11 @@ const rrfK = 60
 // add records an engine's ranked hits; weight scales their votes. A
 // chunk keeps one vote per engine, the largest it was given. A chunk of
 // Dream's log is never one: searches leave that note out, and the engines
-// that open notes by their links or dates must not bring it back.
+// that open notes by their links or dates must not bring it back; nor is
+// a chunk of a hidden note (Request.Hidden).
 func (s *search) add(engine string, hits []index.Result, weight float64) {
 	for rank, h := range hits {
-		if h.Kind == index.DreamLogType {
+		if h.Kind == index.DreamLogType || s.hidden[h.Path] {
 			continue
 		}
 		c := s.candidate(h)

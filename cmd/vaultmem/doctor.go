@@ -103,6 +103,9 @@ func (sh *shell) printDrift(rep app.Checkup) {
 		}
 		fmt.Fprintf(sh.stdout, "%s: proposed by Dream%s (a %s): accept it by removing status: proposed, or delete it\n", p.Path, from, p.Type)
 	}
+	for _, e := range rep.Unowned {
+		fmt.Fprintf(sh.stdout, "%s: a user memory without owner: in a shared vault, so every teammate is given it: add owner: <your email> if it is yours, or make it a feedback or project memory\n", e.Path)
+	}
 	for _, l := range rep.Leftovers {
 		if slices.Contains(rep.Removed, l.Path) {
 			fmt.Fprintf(sh.stdout, "%s: removed: a temp file a killed write left\n", l.Path)
