@@ -240,9 +240,8 @@ func TestThreeDreamsGroupConverges(t *testing.T) {
 	two.now = two.now.AddDate(0, 0, 1)
 	two.run(RunOptions{})
 	s1, s2 := one.snapshot(), two.snapshot()
-	rules := memory.MergeRules.Union(markdown.MergeRules{Earlier: []string{"archived", "merged_into"}})
-	pullWith(t, rules, b, s1, s2, one.dir)
-	pullWith(t, rules, b, s2, s1, two.dir)
+	pullWith(t, memory.MergeRules, b, s1, s2, one.dir)
+	pullWith(t, memory.MergeRules, b, s2, s1, two.dir)
 	for i, tv := range []*testVault{one, two} {
 		rep := tv.run(RunOptions{})
 		if len(rep.Merged) != 1 || rep.Merged[0].Into != "memory/x.md" {

@@ -69,8 +69,13 @@ func Read(n *markdown.Note) (l Live, ok bool) {
 }
 
 // MergeRules are how git's merge driver combines two machines' changes to
-// a memory note (see markdown.MergeRules).
-var MergeRules = markdown.MergeRules{Later: []string{"updated"}, Earlier: []string{"created"}}
+// a memory note (see markdown.MergeRules). When two machines' Dreams
+// archived one memory differently (into different survivors, on different
+// days), the earlier day and the first survivor by path are kept, as
+// either machine would pick: the next Dream then converges on one
+// survivor (see dream's converge), instead of a person settling markers
+// in a note neither wrote.
+var MergeRules = markdown.MergeRules{Later: []string{"updated"}, Earlier: []string{"created", "archived", "merged_into"}}
 
 // InFolder reports whether the note at vault path p is in the memory
 // folder folder, and so is a memory when its type is a memory type: a
