@@ -276,6 +276,15 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	// it once at the end: less work than merging as it goes, and one
 	// segment for the queries after.
 	bulk := len(p.stored) == 0 && len(p.todo) > 0
+	if !bulk && len(p.todo) >= largeSync {
+		if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = "+strconv.Itoa(largeSyncCache)); err != nil {
+			return nil, fmt.Errorf("sync: page cache: %w", err)
+		}
+		// Given back while the transaction still holds the connection
+		// (write returns before it ends, error or not); a failure leaves
+		// only a larger cache.
+		defer tx.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = "+strconv.Itoa(ix.opts.cacheSize()))
+	}
 	if bulk {
 		for _, cmd := range []string{`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)`,
 			`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('hashsize', ` + strconv.Itoa(ftsBulkHashSize) + `)`} {

@@ -500,6 +500,16 @@ func TestFullTextRowsAreTheirChunks(t *testing.T) {
 	tv.sync()
 	tv.write("few.md", section(4)+section(5)) // replaced: new ids after long.md's
 	tv.sync()
+	// In one sync: the note holding the largest ids replaced (its new
+	// chunks may take its old chunks' ids), another replaced and one
+	// removed, the queued full-text rows flushed every few rows.
+	batch := ftsBatchBytes
+	ftsBatchBytes = 64
+	t.Cleanup(func() { ftsBatchBytes = batch })
+	tv.write("few.md", section(9)+section(10)+section(11))
+	tv.write("long.md", long.String()+section(300))
+	tv.remove("one.md")
+	tv.sync()
 	ctx := context.Background()
 	rows, err := tv.ix.db.QueryContext(ctx, `SELECT n.path, c.seq, c.heading, c.text, f.heading, f.text
 		FROM chunks c JOIN notes n ON n.id = c.note_id LEFT JOIN chunks_fts f ON f.rowid = c.id ORDER BY c.id`)

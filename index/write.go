@@ -37,9 +37,11 @@ type writer struct {
 	warmed     bool
 	unvectored []int64
 	// fts holds full-text rows not yet inserted, ftsBytes their text's
-	// size (see putFTS).
+	// size (see putFTS); ftsGone the rowids of full-text rows not yet
+	// deleted, the chunks replaced or removed (see dropFTS).
 	fts      [][]any
 	ftsBytes int
+	ftsGone  []int64
 }
 
 // ftsBatchBytes is how much full-text row text a writer holds before it
@@ -57,7 +59,7 @@ var writerSQL = map[string]string{
 	"updateNote": `UPDATE notes SET hash = ?, size = ?, mtime = ?, kind = ?, name = ?, title = ?, description = ?,
 		aliases = ?, date = ?, frontmatter = ?, warnings = ?, archived = ?, proposed = ? WHERE id = ?`,
 	"touch":        `UPDATE notes SET size = ?, mtime = ? WHERE id = ?`,
-	"deleteFTS":    `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)`,
+	"noteChunks":   `SELECT id FROM chunks WHERE note_id = ?`,
 	"deleteChunk":  `DELETE FROM chunks WHERE note_id = ?`,
 	"deleteEdges":  `DELETE FROM edges WHERE source_id = ?`,
 	"deleteTags":   `DELETE FROM tags WHERE note_id = ?`,
@@ -118,10 +120,7 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 		_, err := w.exec(ctx, "deleteFile", p)
 		return err
 	}
-	if err := w.flushFTS(ctx); err != nil {
-		return err
-	}
-	if _, err := w.exec(ctx, "deleteFTS", s.id); err != nil {
+	if err := w.dropFTS(ctx, s.id); err != nil {
 		return err
 	}
 	if err := w.deleteLesson(ctx, s.id); err != nil {
@@ -252,10 +251,10 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		}
 	} else {
 		w.dropped[id] = true
-		if err := w.flushFTS(ctx); err != nil {
+		if err := w.dropFTS(ctx, id); err != nil {
 			return err
 		}
-		for _, q := range []string{"deleteFTS", "deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
+		for _, q := range []string{"deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
 			if _, err := w.exec(ctx, q, id); err != nil {
 				return err
 			}
@@ -379,10 +378,45 @@ func (w *writer) putFTS(ctx context.Context, id int64, columns ...string) error 
 	return nil
 }
 
-// flushFTS inserts the queued full-text rows. It must run before the
-// transaction commits, and before any statement that deletes full-text
-// rows.
+// dropFTS queues the deletion of the full-text rows of note id's chunks,
+// before the chunks themselves are deleted. A delete of several rows
+// opens a statement journal, which makes FTS5 write its pending postings
+// out as a segment and merge: deleting each replaced note's rows as it
+// came (after inserting the rows queued before it) cost a segment and a
+// merge a note, most of a sync after a pull. Queued, the deletions run
+// together, before the queued insertions (see flushFTS).
+func (w *writer) dropFTS(ctx context.Context, id int64) error {
+	rows, err := w.stmts["noteChunks"].QueryContext(ctx, id)
+	if err != nil {
+		return fmt.Errorf("noteChunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c int64
+		if err := rows.Scan(&c); err != nil {
+			return fmt.Errorf("noteChunks: %w", err)
+		}
+		w.ftsGone = append(w.ftsGone, c)
+	}
+	return rows.Err()
+}
+
+// ftsDeleteBatch is how many full-text rows one statement deletes.
+const ftsDeleteBatch = 500
+
+// flushFTS deletes the full-text rows queued for deletion, then inserts
+// the queued rows: deletions first, since a new chunk may take the rowid
+// of a deleted one. It must run before the transaction commits, and
+// before anything reads chunks_fts.
 func (w *writer) flushFTS(ctx context.Context) error {
+	for gone := w.ftsGone; len(gone) > 0; {
+		batch := gone[:min(len(gone), ftsDeleteBatch)]
+		gone = gone[len(batch):]
+		if _, err := w.tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT value FROM json_each(?))`, jsonString(batch)); err != nil {
+			return fmt.Errorf("delete full-text rows: %w", err)
+		}
+	}
+	w.ftsGone = w.ftsGone[:0]
 	for _, row := range w.fts {
 		if _, err := w.exec(ctx, "insertFTS", row...); err != nil {
 			return err
