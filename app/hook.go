@@ -414,10 +414,10 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
 	terms := contentTerms(ev.Prompt)
 	skip := trivial(terms, text.Words(ev.Prompt)) || a.Config.Hooks.PromptBudget == 0
-	focus := ""
+	focus, notice := "", ""
 	if !skip {
 		if f, err := a.Tasks().Focus(ctx, ev.Agent); err == nil {
-			focus = f.Task
+			focus, notice = f.Task, f.Notice
 		}
 	}
 	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
@@ -439,6 +439,13 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	}
 	var keys []string
 	var items []frame.Item
+	// An agent whose focused task another agent holds (a claim two clones
+	// made, settled to the other when git merged them) is told once a
+	// session, before what recall found.
+	if key := "held:" + focus + "@" + notice; notice != "" && !st.WasGiven(key) {
+		keys = append(keys, key)
+		items = append(items, frame.Item{Source: frame.SourceTask, Path: focus, Title: "Not yours", Text: notice + "."})
+	}
 	for _, it := range res.Items {
 		key := it.Path + "#" + it.Heading + "^" + it.Block
 		if st.WasGiven(key) || slices.Contains(keys, key) ||

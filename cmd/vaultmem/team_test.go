@@ -366,5 +366,14 @@ func TestTeamTaskClaims(t *testing.T) {
 		if r.code != 0 || told != (a != winner) {
 			t.Errorf("%s's task focus (winner %s): exit %d, stderr %q", a, winner, r.code, r.stderr)
 		}
+		// The agent's next prompt is told too, once a session.
+		prompt := hookEvent("s-"+a, tm.clones[i], "UserPromptSubmit", map[string]any{"prompt": "how do we import the CSV exports"})
+		for n := range 2 {
+			r = vaultmemGuarded(t, tm.clones[i], prompt, []string{"VAULTMEM_AGENT=" + a}, "hook", "--client", "claude-code")
+			told = strings.Contains(r.stdout, "is held by agent "+winner)
+			if r.code != 0 || told != (a != winner && n == 0) {
+				t.Errorf("%s's prompt %d (winner %s): exit %d, told %v:\n%s", a, n+1, winner, r.code, told, r.stdout)
+			}
+		}
 	}
 }
