@@ -377,3 +377,64 @@ func TestTeamTaskClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamDreamsConverge: two clones' Dreams merge one group of memories
+// differently (each machine saw a different memory grow to hold the
+// others, and took it for the survivor). The pull merges clean; the next
+// Dream on each clone picks the same survivor by a rule of the notes
+// alone, each paragraph held once, and both clones end with the same
+// notes.
+func TestTeamDreamsConverge(t *testing.T) {
+	tm := newTeam(t, 2)
+	const p1, p2, p3, p4 = "Always use tabs for indentation.", "Tabs are four columns wide.", "Never mix tabs and spaces in one file.", "Go files use gofmt."
+	note := func(name, created string, paras ...string) string {
+		return "---\nname: " + name + "\ndescription: tabs\ntype: feedback\ncreated: " + created + "\n---\n" + strings.Join(paras, "\n\n") + "\n"
+	}
+	tm.write(0, "memory/x.md", note("X", "2026-02-03", p1, p2))
+	tm.write(0, "memory/y.md", note("Y", "2026-02-01", p1, p3))
+	tm.write(0, "memory/z.md", note("Z", "2026-02-01", p1, p4))
+	tm.run(0, "dream")
+	tm.shareAll()
+	tm.write(0, "memory/x.md", note("X", "2026-02-03", p1, p2, p3, p4))
+	tm.write(1, "memory/z.md", note("Z", "2026-02-01", p1, p4, p3, p2))
+	live := func(i int) []string {
+		var out []string
+		for _, p := range []string{"memory/x.md", "memory/y.md", "memory/z.md"} {
+			if frontmatterValue(tm.file(i, p), "archived") == "" {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for i, want := range []string{"memory/x.md", "memory/z.md"} {
+		tm.run(i, "dream")
+		if l := live(i); !slices.Equal(l, []string{want}) {
+			t.Fatalf("clone %d's Dream left %q live, want %s alone", i, l, want)
+		}
+	}
+	tm.shareAll()
+	for i := range tm.clones {
+		tm.run(i, "dream")
+	}
+	tm.shareAll()
+	for i := range tm.clones {
+		l := live(i)
+		if len(l) != 1 {
+			t.Fatalf("clone %d: live memories %q, want one survivor", i, l)
+		}
+		text := tm.file(i, l[0])
+		for _, para := range []string{p1, p2, p3, p4} {
+			if n := strings.Count(text, para); n != 1 {
+				t.Errorf("clone %d: the survivor %s holds %q %d times:\n%s", i, l[0], para, n, text)
+			}
+		}
+		if !strings.Contains(tm.file(i, "MEMORY.md"), "("+l[0]+")") {
+			t.Errorf("clone %d: MEMORY.md does not list the survivor %s:\n%s", i, l[0], tm.file(i, "MEMORY.md"))
+		}
+	}
+	for _, p := range []string{"memory/x.md", "memory/y.md", "memory/z.md", "MEMORY.md"} {
+		if a, b := tm.file(0, p), tm.file(1, p); a != b {
+			t.Errorf("%s differs between the clones:\n%s\n---\n%s", p, a, b)
+		}
+	}
+}
