@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/obsidian"
@@ -261,7 +262,7 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 	for _, f := range [][2]string{
 		{vault.MemoryListFile, ListDriver.Name},
 		{dreamLog, "union"},
-		{vault.StateDir + "/lessons/outcomes.jsonl", "union"},
+		{vault.StateDir + "/" + lesson.LogFile, "union"},
 		{vault.StateDir + "/" + dream.SessionsFile, "union"},
 		{vault.StateDir + "/" + reviewsFile, "union"},
 		{vault.StateDir + "/" + obsidian.StateFile, "union"},
@@ -269,7 +270,9 @@ func gitattributesLines(memory, tasks, lessons, dreamLog string) []gitattr {
 	} {
 		lines = append(lines, gitattr{line: gitattrPattern(f[0], "") + " merge=" + f[1], file: f[0]})
 	}
-	return lines
+	// The outcome log's files, a person a month: appended to only.
+	outcomes := vault.StateDir + "/" + lesson.LogDir
+	return append(lines, gitattr{line: gitattrPattern(outcomes, "/**") + " merge=union", folder: outcomes})
 }
 
 // reviewsFile is Dream's review list in .vaultmem/state (a name

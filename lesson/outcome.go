@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +17,36 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// LogFile is the outcome log, under the vault's state folder
-// (.vaultmem/state): one JSON record a line, only ever appended.
+// LogDir is the outcome log's folder, under the vault's state folder
+// (.vaultmem/state): a file a person a month, PERSON/YYYY-MM.jsonl (see
+// LogName), one JSON record a line, only ever appended. One file for a
+// whole team grew by every outcome of every teammate, so that each commit
+// carried a new copy of all of it and each pull merged all of it (a
+// 50-person team's year: 490 MB); a person's month is small, written by
+// one person, and merged by git's union rule like the single file was.
+const LogDir = "lessons/outcomes"
+
+// LogFile is the outcome log of older vaults, one file for everyone: read
+// with the files of LogDir, never written.
 const LogFile = "lessons/outcomes.jsonl"
+
+// LogName is the outcome log file (under the state folder) of the records
+// person writes in the month of t (UTC): person as a file name (anything
+// but letters, digits, "@", ".", "_" and "-" made "-"; "default" for
+// none).
+func LogName(person string, t time.Time) string {
+	safe := strings.Trim(strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '@', r == '.', r == '_', r == '-':
+			return r
+		}
+		return '-'
+	}, person), ".-")
+	if safe == "" {
+		safe = "default"
+	}
+	return LogDir + "/" + safe + "/" + t.UTC().Format("2006-01") + ".jsonl"
+}
 
 // Record is one line of the outcome log: which lesson was applied in what
 // context, what the fast path showed for that context (as the router
@@ -170,7 +198,11 @@ func (s *Store) appendLog(ctx context.Context, rec Record) error {
 	if err != nil {
 		return err
 	}
-	return s.w.AppendState(ctx, LogFile, line)
+	person := ""
+	if s.person != nil {
+		person = s.person()
+	}
+	return s.w.AppendState(ctx, LogName(person, rec.Time), line)
 }
 
 // update rewrites lesson note p with what fn makes of it, retrying when a
@@ -201,18 +233,34 @@ func (s *Store) update(ctx context.Context, p string, fn func(n *markdown.Note) 
 
 var errEmpty = errors.New("the note is empty (being saved?)")
 
-// ReadLog reads the outcome log's records, oldest first; none when there is
-// no log yet. A line that is not a record is an error naming the file and
-// line.
+// ReadLog reads the outcome log's records, every person's and month's and
+// an older vault's single file, oldest first; none when there is no log
+// yet. A line that is not a record is an error naming the file and line.
 func (s *Store) ReadLog() ([]Record, error) {
-	b, _, err := s.w.ReadState(LogFile)
-	if errors.Is(err, vault.ErrNotFound) {
-		return []Record{}, nil
-	}
+	files, err := s.w.ListState(LogDir)
 	if err != nil {
 		return nil, err
 	}
-	return parseLog(vault.StateDir+"/"+LogFile, b)
+	out := []Record{}
+	for _, name := range append([]string{LogFile}, files...) {
+		if !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		b, _, err := s.w.ReadState(name)
+		if errors.Is(err, vault.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		recs, err := parseLog(vault.StateDir+"/"+name, b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+	}
+	slices.SortStableFunc(out, func(a, b Record) int { return a.Time.Compare(b.Time) })
+	return out, nil
 }
 
 // parseLog parses the log in b, read from file.

@@ -25,7 +25,7 @@ func TestOutcomeLogRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := f.read(vault.StateDir + "/" + lesson.LogFile)
+	log := f.read(vault.StateDir + "/" + lesson.LogName("", f.clock()))
 	for _, secret := range []string{tok[:12], "hunter2"} {
 		if strings.Contains(log, secret) {
 			t.Errorf("the outcome log holds %q:\n%s", secret, log)

@@ -41,6 +41,9 @@ type Options struct {
 	// Matcher, when set, is the fast path whose hot cache the Store's
 	// writes invalidate, and which outcomes ask what was shown.
 	Matcher *Matcher
+	// Person names whose outcome log file the Store appends to (see
+	// LogName), asked at the first outcome; nil or "" is "default".
+	Person func() string
 }
 
 // Store reads and writes the lessons of one vault. It is safe for
@@ -53,6 +56,7 @@ type Store struct {
 	now    func() time.Time
 	rules  Rules
 	m      *Matcher
+	person func() string
 }
 
 // NewStore returns the lesson Store of the vault w writes, whose lessons
@@ -62,7 +66,7 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher}
+	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher, person: o.Person}
 	if s.folder == "" {
 		s.folder = "lessons"
 	}

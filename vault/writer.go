@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -550,3 +552,34 @@ type withSentinel struct {
 }
 
 func (e withSentinel) Unwrap() []error { return []error{e.error, e.also} }
+
+// ListState returns the names (as [Writer.ReadState] takes them) of the
+// regular files under vaultmem's state folder dir, in byte order; none
+// when dir does not exist. A symbolic link inside is neither listed nor
+// followed.
+func (w *Writer) ListState(dir string) ([]string, error) {
+	rel, err := statePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.v.CheckLinks(rel); err != nil {
+		return nil, err
+	}
+	var out []string
+	err = fs.WalkDir(w.v.root.FS(), rel, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && p == rel:
+			return fs.SkipAll
+		case err != nil:
+			return err
+		case d.Type().IsRegular():
+			out = append(out, strings.TrimPrefix(p, StateDir+"/"))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -147,7 +147,7 @@ func TestTwoMachinesThroughGit(t *testing.T) {
 		if n := strings.Count(lessonNote, "ess: ") + strings.Count(lessonNote, "failure: "); n != 2*rounds {
 			t.Errorf("%s: %d outcomes in the lesson's history, want %d:\n%s", dir, n, 2*rounds, lessonNote)
 		}
-		log := mustRead(t, filepath.Join(dir, ".vaultmem", "state", "lessons", "outcomes.jsonl"))
+		log := outcomeLog(t, dir)
 		if n := strings.Count(log, "\n"); n != 2*rounds {
 			t.Errorf("%s: %d outcome records, want %d:\n%s", dir, n, 2*rounds, log)
 		}
@@ -307,6 +307,7 @@ func TestGitattributesInGit(t *testing.T) {
 		{"a new vault", nil, map[string]string{
 			"MEMORY.md": index, "memory/fact.md": note, "memory/sub/fact.md": note, "memory/dream-log.md": union,
 			"tasks/ship.md": note, "lessons/pin.md": note, ".vaultmem/state/lessons/outcomes.jsonl": union,
+			".vaultmem/state/lessons/outcomes/ann@example.com/2026-11.jsonl": union,
 			".vaultmem/state/dream-sessions.jsonl": union, ".vaultmem/state/dream.yaml": cp, "notes/plan.md": "unspecified", "fact.md": "unspecified"}},
 		{"an old vault", map[string]string{".gitattributes": old}, map[string]string{
 			"MEMORY.md": index, "memory/fact.md": note, "memory/dream-log.md": union, "tasks/ship.md": note,

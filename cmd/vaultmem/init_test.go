@@ -157,7 +157,7 @@ func TestInitDetectsClaudeCodeFolder(t *testing.T) {
 func TestInitGitattributes(t *testing.T) {
 	line := "/MEMORY.md merge=vaultmem-memory-index"
 	folders := []string{"/memory/** merge=vaultmem-note", "/tasks/** merge=vaultmem-note", "/lessons/** merge=vaultmem-note"}
-	files := []string{"/memory/dream-log.md merge=union", "/.vaultmem/state/lessons/outcomes.jsonl merge=union", "/.vaultmem/state/dream-sessions.jsonl merge=union", "/.vaultmem/state/reviews.yaml merge=union", "/.vaultmem/state/views.yaml merge=union", "/.vaultmem/state/dream.yaml merge=vaultmem-checkpoint", "/views/*.canvas merge=vaultmem-canvas"}
+	files := []string{"/memory/dream-log.md merge=union", "/.vaultmem/state/lessons/outcomes.jsonl merge=union", "/.vaultmem/state/dream-sessions.jsonl merge=union", "/.vaultmem/state/reviews.yaml merge=union", "/.vaultmem/state/views.yaml merge=union", "/.vaultmem/state/dream.yaml merge=vaultmem-checkpoint", "/.vaultmem/state/lessons/outcomes/** merge=union", "/views/*.canvas merge=vaultmem-canvas"}
 	rest := append(append([]string{}, folders...), files...)
 	all := func(nl string) string {
 		return strings.Join(folders, nl) + nl + line + nl + strings.Join(files, nl) + nl

@@ -114,8 +114,8 @@ func TestLessonWorkflow(t *testing.T) {
 		st.Precision == nil || *st.Precision != 1 || st.Recall == nil || *st.Recall != 1 {
 		t.Errorf("stats: %+v %v", st, err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, ".vaultmem", "state", "lessons", "outcomes.jsonl")); err != nil || strings.Count(string(b), "\n") != 4 {
-		t.Errorf("outcome log: %q %v", b, err)
+	if b := outcomeLog(t, dir); strings.Count(b, "\n") != 4 {
+		t.Errorf("outcome log: %q", b)
 	}
 	if out := ok(t, dir, "lesson", "decay", "--today", "2027-02-01", "--dry-run"); !strings.Contains(out, "2 lessons decayed") {
 		t.Errorf("decay: %q", out)

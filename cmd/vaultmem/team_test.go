@@ -438,3 +438,24 @@ func TestTeamDreamsConverge(t *testing.T) {
 		}
 	}
 }
+
+// outcomeLog is the outcome log of vault dir, every file of it (a person
+// a month, and an older vault's single file) one after another.
+func outcomeLog(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	root := filepath.Join(dir, ".vaultmem", "state", "lessons")
+	b.WriteString(tmFileOrEmpty(filepath.Join(root, "outcomes.jsonl")))
+	files, _ := filepath.Glob(filepath.Join(root, "outcomes", "*", "*.jsonl"))
+	slices.Sort(files)
+	for _, f := range files {
+		b.WriteString(mustRead(t, f))
+	}
+	return b.String()
+}
+
+// tmFileOrEmpty is the content of file p, "" when there is none.
+func tmFileOrEmpty(p string) string {
+	b, _ := os.ReadFile(p)
+	return string(b)
+}
