@@ -74,12 +74,26 @@ type input struct {
 // the hook then says nothing.
 var ErrUnknownEvent = errors.New("agenthook: an event vaultmem does not answer")
 
-// Read reads one hook event of client c from r, all of it however large
-// (a Write of a large file is in its input), at now.
+// MaxInput is the most of a hook's input Read takes: a Write of a large
+// file, or a prompt with a large paste, is in the input whole, and past
+// this size reading and decoding it alone would use the hook's time.
+const MaxInput = 64 << 20
+
+// ErrInputTooLarge is returned for an input over MaxInput: the hook then
+// answers nothing.
+var ErrInputTooLarge = errors.New("agenthook: the hook's input is over the limit")
+
+// Read reads one hook event of client c from r (at most MaxInput bytes:
+// the rest is read and dropped, so that the client's write never fails,
+// and the event is refused with ErrInputTooLarge), at now.
 func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
-	b, err := io.ReadAll(r)
+	b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
 		return Event{}, fmt.Errorf("read the hook's input: %w", err)
+	}
+	if len(b) > MaxInput {
+		n, _ := io.Copy(io.Discard, r)
+		return Event{}, fmt.Errorf("%w: %d bytes, over %d: answered with nothing", ErrInputTooLarge, int64(len(b))+n, MaxInput)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return Event{}, errors.New("the hook's input is empty: it should be the client's event JSON")

@@ -412,8 +412,13 @@ func covers(terms []string, s string, share float64) bool {
 // keeps the prompt for the session note.
 func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
-	terms := contentTerms(ev.Prompt)
-	skip := trivial(terms, text.Words(ev.Prompt)) || a.Config.Hooks.PromptBudget == 0
+	query := ev.Prompt
+	if len(query) > index.MaxQueryBytes {
+		// A question around a pasted trace or log: recall on the question.
+		query = text.Question(query, bigPromptQuery)
+	}
+	terms := contentTerms(query)
+	skip := trivial(terms, text.Words(query)) || a.Config.Hooks.PromptBudget == 0
 	focus, notice := "", ""
 	if !skip {
 		if f, err := a.Tasks().Focus(ctx, ev.Agent); err == nil {
@@ -430,7 +435,7 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	if err != nil || skip {
 		return HookAnswer{}, err
 	}
-	res, err := a.RecallFresh(ctx, RecallRequest{Query: ev.Prompt, Budget: a.Config.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true})
+	res, err := a.RecallFresh(ctx, RecallRequest{Query: query, Budget: a.Config.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true})
 	if errors.Is(err, ErrNoQuery) {
 		return HookAnswer{}, nil
 	}
@@ -482,9 +487,42 @@ func keepPrompt(p, how string) string {
 		return ""
 	case "first-line":
 		p, _, _ = strings.Cut(p, "\n")
-		return text.Shorten(redact.String(p), 300)
+		return text.Shorten(redact.String(headAtSpace(p, 300+redactMargin)), 300)
 	}
-	return redact.String(p)
+	if len(p) <= maxKeptPrompt {
+		return redact.String(p)
+	}
+	// Masked past the cut, then cut: a secret the cut falls in (a private
+	// key's lines) is masked whole, and its mask kept or dropped whole.
+	head := headAtSpace(p, maxKeptPrompt+redactMargin)
+	kept := headAtSpace(redact.String(head), maxKeptPrompt)
+	return kept + fmt.Sprintf(" [… %d more bytes not kept]", len(p)-len(kept))
+}
+
+// redactMargin is how far past a cut a prompt is masked before it is
+// cut: more than the longest secret redact knows (a private key).
+const redactMargin = 8 << 10
+
+// bigPromptQuery is how much of a prompt over the recall query limit
+// (index.MaxQueryBytes) recall is given: its question (text.Question).
+const bigPromptQuery = 2000
+
+// maxKeptPrompt is the most of one prompt a session note keeps with
+// hooks.prompts: full; the rest is said to be cut, not kept.
+const maxKeptPrompt = 16 << 10
+
+// headAtSpace is the start of s up to about n bytes, cut at a space so
+// that no token is cut in two (half a secret is no longer one redact
+// finds): at the last space before n, else nothing of a first word longer
+// than n.
+func headAtSpace(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexAny(s[:n], " \t\n"); i > 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return ""
 }
 
 // relativePaths makes the paths of a tool call relative to the project

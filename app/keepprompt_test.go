@@ -30,3 +30,19 @@ func TestKeepPrompt(t *testing.T) {
 		t.Errorf("a cut first line leaves a piece of the token: %q", got)
 	}
 }
+
+// TestKeepPromptBig: of a prompt over the kept size, the session keeps
+// its start, masked as a whole even where the cut falls in a secret, and
+// says how much more there was.
+func TestKeepPromptBig(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEA1234567890abcdef\n", 80) + "-----END RSA PRIVATE KEY-----"
+	// The key straddles the cut.
+	prompt := strings.Repeat("word ", (maxKeptPrompt-1000)/5) + key + "\n" + strings.Repeat("tail ", 10000)
+	got := keepPrompt(prompt, "full")
+	if strings.Contains(got, "MIIEowIBAAKCAQEA") || len(got) > maxKeptPrompt+100 || !strings.Contains(got, "more bytes not kept]") {
+		t.Errorf("kept %d bytes, ending %q", len(got), got[max(0, len(got)-200):])
+	}
+	if first := keepPrompt(strings.Repeat("x", 50<<20), "first-line"); first != "" {
+		t.Errorf("a 50 MB one-word first line kept as %d bytes", len(first))
+	}
+}

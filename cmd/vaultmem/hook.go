@@ -63,7 +63,10 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 			err = fmt.Errorf("internal error (please report it): %v", r)
 		}
 	}()
-	ev, err := agenthook.Read(client, sh.stdin, time.Now())
+	// The deadline counts from here: reading and decoding a large input
+	// is part of the hook's time.
+	start := time.Now()
+	ev, err := agenthook.Read(client, sh.stdin, start)
 	nothing := ev.Output(client, app.HookAnswer{})
 	if errors.Is(err, agenthook.ErrUnknownEvent) {
 		return nothing, nil
@@ -81,7 +84,7 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	}
 	// On stderr, which the clients keep out of the agent's context.
 	sh.tellConsent(consent, "vaultmem hook")
-	ctx, cancel := context.WithTimeout(ctx, cfg.Hooks.Timeout)
+	ctx, cancel := context.WithDeadline(ctx, start.Add(cfg.Hooks.Timeout))
 	defer cancel()
 	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)
 	if errors.Is(err, context.DeadlineExceeded) {
