@@ -24,6 +24,7 @@ var events = map[setup.Client]map[string]app.HookKind{
 	setup.Codex: {
 		"SessionStart": app.HookSessionStart, "UserPromptSubmit": app.HookPrompt, "PreToolUse": app.HookBeforeTool,
 		"PostToolUse": app.HookAfterTool, "PreCompact": app.HookCompact, "Stop": app.HookStop, "SubagentStop": app.HookSubagentStop,
+		"SessionEnd": app.HookSessionEnd,
 	},
 	setup.GeminiCLI: {
 		"SessionStart": app.HookSessionStart, "BeforeAgent": app.HookPrompt, "BeforeTool": app.HookBeforeTool,

@@ -29,6 +29,8 @@ func TestRead(t *testing.T) {
 			func(e app.HookEvent) bool { return !e.Failed && e.ToolInput["file_path"] == "/p/a.go" }},
 		{setup.Codex, `{"hook_event_name":"PostToolUse","session_id":"c","turn_id":"1","model":"m","tool_name":"Bash","tool_response":{"exit_code":2}}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed }},
+		{setup.Codex, `{"hook_event_name":"SessionEnd","session_id":"c","reason":"exit"}`, app.HookSessionEnd,
+			func(e app.HookEvent) bool { return e.Session == "c" && e.Reason == "exit" }},
 		{setup.GeminiCLI, `{"hook_event_name":"BeforeAgent","session_id":"g","prompt":"hi there","timestamp":"2026-11-27T10:00:00Z"}`, app.HookPrompt,
 			func(e app.HookEvent) bool { return e.Prompt == "hi there" && e.Client == "gemini-cli" }},
 		{setup.GeminiCLI, `{"hook_event_name":"AfterTool","session_id":"g","tool_name":"run_shell_command","tool_response":{"llmContent":"x","error":{"message":"boom"}}}`, app.HookAfterTool,
@@ -47,6 +49,16 @@ func TestRead(t *testing.T) {
 				t.Errorf("Read = %+v", ev)
 			}
 		})
+	}
+}
+
+// TestReadTooLarge: an input over MaxInput is read through (the client's
+// write never fails) and refused, saying so.
+func TestReadTooLarge(t *testing.T) {
+	r := strings.NewReader(`{"hook_event_name":"UserPromptSubmit","prompt":"` + strings.Repeat("x", agenthook.MaxInput) + `"}`)
+	_, err := agenthook.Read(setup.ClaudeCode, r, now)
+	if !errors.Is(err, agenthook.ErrInputTooLarge) || r.Len() != 0 {
+		t.Errorf("err %v, %d bytes left unread", err, r.Len())
 	}
 }
 
