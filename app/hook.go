@@ -244,6 +244,7 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		return HookAnswer{}, err
 	}
 	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		st.Resume(ev.Time) // a session ended before: the same note goes on
 		st.AddTask(focus.Task)
 		return nil
 	})
@@ -615,11 +616,20 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 	if err != nil {
 		return err
 	}
+	// The episode is the session's note, written now if it is not yet (a
+	// session is given a note once it does something, and this is
+	// something).
+	episode := st.Note
+	if episode == "" {
+		if episode, err = a.writeSessionNote(ctx, ev); err != nil {
+			return err
+		}
+	}
 	var outcomes []session.Outcome
 	for _, l := range shown {
 		o := session.Outcome{Time: ev.Time, Lesson: l.Path, Name: l.Name, Tool: ev.Tool, Success: !ev.Failed}
 		s := lesson.ToolCall(ev.Tool, ev.ToolInput)
-		_, err := ls.Outcome(ctx, lesson.Outcome{Lesson: l.Path, Success: !ev.Failed, Episode: st.Note,
+		_, err := ls.Outcome(ctx, lesson.Outcome{Lesson: l.Path, Success: !ev.Failed, Episode: episode,
 			Context: s.Text, Tool: ev.Tool, Paths: changed, Agent: ev.Agent})
 		if err != nil {
 			o.Error = err.Error()
@@ -690,6 +700,13 @@ func checkpointText(st *session.State, focus string) string {
 // stop writes the session note after a turn, a subagent's run or the
 // session's end; at the end the session's state goes.
 func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
+	if ev.Kind == HookSessionEnd {
+		// An end with no start (a client listing its MCP servers) has
+		// nothing to record.
+		if _, _, err := a.writer.ReadState(session.StateName(ev.Session)); errors.Is(err, vault.ErrNotFound) {
+			return HookAnswer{}, nil
+		}
+	}
 	focus, err := a.Tasks().Focus(ctx, ev.Agent)
 	if err != nil {
 		return HookAnswer{}, err
@@ -711,11 +728,36 @@ func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 		return HookAnswer{}, err
 	}
 	if ev.Kind == HookSessionEnd {
-		if err := a.writer.RemoveState(ctx, session.StateName(ev.Session), vault.AnyHash); err != nil {
+		// The ended session's state stays, so that a resume continues
+		// its note; the states of sessions ended long ago go.
+		if err := a.forgetEndedSessions(ctx, ev.Time); err != nil {
 			return HookAnswer{Note: note}, err
 		}
 	}
 	return HookAnswer{Note: note}, nil
+}
+
+// endedSessionDays is how long the state of a session that ended is kept
+// (for a resume to continue its note) after its last change.
+const endedSessionDays = 30
+
+// forgetEndedSessions removes the state of the sessions untouched for
+// endedSessionDays before now: on this machine, never committed.
+func (a *App) forgetEndedSessions(ctx context.Context, now time.Time) error {
+	names, err := a.writer.ListState(session.StateFolder)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		fi, err := a.Vault.Root().Stat(filepath.FromSlash(vault.StateDir + "/" + name))
+		if err != nil || now.Sub(fi.ModTime()) < endedSessionDays*24*time.Hour {
+			continue
+		}
+		if err := a.writer.RemoveState(ctx, name, vault.AnyHash); err != nil && !errors.Is(err, vault.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeSessionNote writes the session's note from its state, under the
@@ -739,6 +781,9 @@ func (a *App) writeSessionNote(ctx context.Context, ev HookEvent) (string, error
 		return "", err
 	}
 	p := st.Note
+	if p == "" && !st.Active() {
+		return "", nil // a session that did nothing yet leaves no note
+	}
 	if p == "" {
 		p = st.NotePath(a.Config.Folders.Sessions)
 		if err := a.ensureSessionsFolder(); err != nil {

@@ -73,6 +73,9 @@ func (st *State) Render(names Names) []byte {
 		fmt.Fprintf(&b, " (%s)", st.Client)
 	}
 	b.WriteString("\n")
+	for _, r := range st.Resumed {
+		fmt.Fprintf(&b, "\nResumed %s.\n", r.Format("2 Jan 2006, 15:04"))
+	}
 	if !st.Ended.IsZero() {
 		fmt.Fprintf(&b, "\nEnded %s", st.Ended.Format("15:04"))
 		if st.EndReason != "" {

@@ -27,6 +27,9 @@ type State struct {
 	Started time.Time `json:"started"`
 	Updated time.Time `json:"updated"`
 	Ended   time.Time `json:"ended,omitzero"`
+	// Resumed are the times the session was taken up again after it
+	// ended (a client's resume): the same session, the same note.
+	Resumed []time.Time `json:"resumed,omitempty"`
 	// EndReason is why it ended, as the client says ("logout", "clear").
 	EndReason string   `json:"end_reason,omitempty"`
 	Prompts   []Prompt `json:"prompts"`
@@ -47,6 +50,26 @@ type State struct {
 	// its hash as written: a note a human edited since is not rewritten.
 	Note     string `json:"note,omitempty"`
 	NoteHash string `json:"note_hash,omitempty"`
+}
+
+// Active reports whether the session did anything a note records: a
+// prompt, a tool call, an outcome, a file changed, a subagent, a
+// checkpoint; or whether its note is written already. A session that
+// only started and ended (a client listing its MCP servers) leaves no
+// note.
+func (st *State) Active() bool {
+	return len(st.Prompts) > 0 || len(st.Calls) > 0 || len(st.Outcomes) > 0 || len(st.Files) > 0 ||
+		st.Subagents > 0 || st.Checkpoint != nil || st.Note != ""
+}
+
+// Resume takes an ended session up again at t: it is no longer ended, and
+// its note says when it was resumed. A session not ended is left as it is.
+func (st *State) Resume(t time.Time) {
+	if st.Ended.IsZero() {
+		return
+	}
+	st.Resumed = append(st.Resumed, t)
+	st.Ended, st.EndReason = time.Time{}, ""
 }
 
 // Prompt is one prompt of the user's, as the config says to keep it.

@@ -116,6 +116,7 @@ func TestHookClaudeCodeSession(t *testing.T) {
 		s1("SubagentStop", map[string]any{"stop_hook_active": false, "agent_id": "a1", "agent_type": "Explore"}),
 		s1("Stop", map[string]any{"stop_hook_active": false}),
 		s1("SessionEnd", map[string]any{"reason": "logout"}),
+		s2("Stop", map[string]any{"stop_hook_active": false}),
 	})
 	golden(t, "hook/claude-code.golden", got)
 
@@ -147,10 +148,11 @@ func TestHookClaudeCodeSession(t *testing.T) {
 		}
 		golden(t, "hook/claude-code-"+name+".md", timesRe.ReplaceAllString(note, "TIME"))
 	}
-	// The ended session's state is gone; the other's stays.
+	// Both sessions' states stay: the ended one's, marked ended, for a
+	// resume to continue its note.
 	left, _ := filepath.Glob(filepath.Join(vaultDir, ".vaultmem", "state", "sessions", "*"))
-	if len(left) != 1 || filepath.Base(left[0]) != "s2.json" {
-		t.Errorf("session states left: %v, want s2's only", left)
+	if len(left) != 2 || !strings.Contains(mustRead(t, filepath.Join(vaultDir, ".vaultmem", "state", "sessions", "s1.json")), `"ended"`) {
+		t.Errorf("session states left: %v, want both, s1's ended", left)
 	}
 	// The session notes are notes like any other: recall finds them.
 	if out := ok(t, vaultDir, "search", "--json", "Ship the importer session"); !strings.Contains(out, "sessions/") {

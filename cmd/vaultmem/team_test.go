@@ -227,9 +227,14 @@ func TestTeamSessionNotes(t *testing.T) {
 	tm := newTeam(t, 2)
 	ids := []string{"019ad3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d", "019ad3c4-7f70-7182-9384-a5b6c7d8e9f0", "019ad3c4-8a9b-7cde-8f01-23456789abcd"}
 	start := func(i int, id string) {
-		ev := hookEvent(id, tm.clones[i], "SessionStart", map[string]any{"source": "startup"})
-		if r := vaultmemGuarded(t, tm.clones[i], ev, nil, "hook", "--client", "codex"); r.code != 0 {
-			t.Fatalf("SessionStart %s: exit %d: %s", id, r.code, r.stderr)
+		for _, ev := range []string{
+			hookEvent(id, tm.clones[i], "SessionStart", map[string]any{"source": "startup"}),
+			hookEvent(id, tm.clones[i], "UserPromptSubmit", map[string]any{"prompt": "how do we import the CSV exports?"}),
+			hookEvent(id, tm.clones[i], "Stop", map[string]any{"stop_hook_active": false}),
+		} {
+			if r := vaultmemGuarded(t, tm.clones[i], ev, nil, "hook", "--client", "codex"); r.code != 0 {
+				t.Fatalf("session %s: exit %d: %s", id, r.code, r.stderr)
+			}
 		}
 	}
 	start(0, ids[0])

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSessionLifeOneNote (issue 39, item 1 in part): a session is one
+// note for its whole life. A SessionEnd with no start (claude mcp list)
+// writes nothing; a session that only starts leaves no note; a session
+// resumed after its end continues its note (its earlier prompts kept, a
+// "Resumed" line, the new prompts appended), never "the note already
+// exists".
+func TestSessionLifeOneNote(t *testing.T) {
+	vaultDir, project := hookVaultFor(t)
+	run := func(session, name string, f map[string]any) {
+		t.Helper()
+		r := vaultmemGuarded(t, vaultDir, hookEvent(session, project, name, f), nil, "--vault", vaultDir, "hook", "--client", "claude-code")
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("%s %s: exit %d, stderr %q", session, name, r.code, r.stderr)
+		}
+	}
+	notes := func() []string {
+		n, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md"))
+		return n
+	}
+	run("mcp-list", "SessionEnd", map[string]any{"reason": "other"})
+	run("idle", "SessionStart", map[string]any{"source": "startup"})
+	run("idle", "SessionEnd", map[string]any{"reason": "prompt_input_exit"})
+	if n := notes(); len(n) != 0 {
+		t.Fatalf("notes of sessions that did nothing: %q", n)
+	}
+	if _, err := os.Stat(filepath.Join(vaultDir, ".vaultmem", "state", "sessions", "mcp-list.json")); err == nil {
+		t.Error("an end with no start made a session state")
+	}
+
+	run("s1", "SessionStart", map[string]any{"source": "startup"})
+	run("s1", "UserPromptSubmit", map[string]any{"prompt": "which package manager for installs?"})
+	run("s1", "Stop", map[string]any{"stop_hook_active": false})
+	run("s1", "SessionEnd", map[string]any{"reason": "logout"})
+	run("s1", "SessionStart", map[string]any{"source": "resume"})
+	run("s1", "UserPromptSubmit", map[string]any{"prompt": "and how do we run the integration tests?"})
+	run("s1", "Stop", map[string]any{"stop_hook_active": false})
+	n := notes()
+	if len(n) != 1 {
+		t.Fatalf("notes %q, want the session's one", n)
+	}
+	note := mustRead(t, n[0])
+	for _, want := range []string{"which package manager for installs?", "Resumed ", "and how do we run the integration tests?"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("the resumed session's note lacks %q:\n%s", want, note)
+		}
+	}
+	if strings.Contains(note, "Ended ") {
+		t.Errorf("the resumed session's note says it ended:\n%s", note)
+	}
+}
