@@ -640,7 +640,18 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 		st.Outcomes = append(st.Outcomes, outcomes...)
 		return nil
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	// An outcome that could not be recorded is said (the hook's stderr),
+	// as the session note says it.
+	var failed []error
+	for _, o := range outcomes {
+		if o.Error != "" {
+			failed = append(failed, fmt.Errorf("the outcome of lesson %s was not recorded: %s", o.Lesson, o.Error))
+		}
+	}
+	return errors.Join(failed...)
 }
 
 // checkpoint keeps what was being done before a compaction: on the

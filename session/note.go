@@ -108,6 +108,9 @@ func (st *State) Render(names Names) []byte {
 			if !o.Success {
 				how = "the call failed"
 			}
+			if o.Error != "" {
+				how += "; the outcome was not recorded: " + oneLine(o.Error)
+			}
 			fmt.Fprintf(&b, "- %s %s, before %s: %s\n", o.Time.Format("15:04"), link(o.Lesson), o.Tool, how)
 		}
 		for _, c := range st.Calls {

@@ -57,3 +57,33 @@ func TestSessionLifeOneNote(t *testing.T) {
 		t.Errorf("the resumed session's note says it ended:\n%s", note)
 	}
 }
+
+// TestOutcomeNotRecordedIsSaid (issue 39, item 8 in part): a lesson
+// archived between the call it was shown for and the call's end cannot
+// take the outcome; the hook says so on stderr (exit 0) and the session
+// note says so, instead of "the call succeeded" alone.
+func TestOutcomeNotRecordedIsSaid(t *testing.T) {
+	vaultDir, project := hookVaultFor(t)
+	migration := filepath.Join(project, "db", "migrations", "0042.sql")
+	ev := func(name string, f map[string]any) string { return hookEvent("s-archived", project, name, f) }
+	hook := func(e string) result {
+		return vaultmemGuarded(t, vaultDir, e, nil, "--vault", vaultDir, "hook", "--client", "claude-code")
+	}
+	hook(ev("SessionStart", map[string]any{"source": "startup"}))
+	if r := hook(ev("PreToolUse", map[string]any{"tool_name": "Edit", "tool_use_id": "t1",
+		"tool_input": map[string]any{"file_path": migration}})); !strings.Contains(r.stdout, "Run migrations first") {
+		t.Fatalf("the lesson was not shown: %s", r.stdout)
+	}
+	p := filepath.Join(vaultDir, "lessons", "Run migrations first.md")
+	writeFile(t, p, strings.Replace(mustRead(t, p), "type: lesson\n", "type: lesson\narchived: 2026-11-29\n", 1))
+	r := hook(ev("PostToolUse", map[string]any{"tool_name": "Edit", "tool_use_id": "t1",
+		"tool_input": map[string]any{"file_path": migration}, "tool_response": map[string]any{"success": true}}))
+	if r.code != 0 || !strings.Contains(r.stderr, "was not recorded") {
+		t.Errorf("PostToolUse: exit %d, stderr %q", r.code, r.stderr)
+	}
+	hook(ev("Stop", map[string]any{"stop_hook_active": false}))
+	notes, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md"))
+	if len(notes) != 1 || !strings.Contains(mustRead(t, notes[0]), "the outcome was not recorded") {
+		t.Errorf("the session note does not say the outcome was not recorded: %q", notes)
+	}
+}
