@@ -16,6 +16,7 @@ import (
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/setup"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -77,7 +78,10 @@ type App struct {
 
 // Find returns the vault folder for a command run in dir: flag (a --vault
 // given) when set, else the nearest folder at or above dir holding
-// .vaultmem/, as git finds a repository. Errors say what to do.
+// .vaultmem/, as git finds a repository, else the project's vault that
+// `vaultmem setup` makes, agent-memory/ (setup.DefaultVault) at the top of
+// the git repository holding dir. The CLI, the MCP server, the hooks and
+// the plugin all find a vault so. Errors say what to do.
 func Find(dir, flag string) (string, error) {
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
@@ -93,14 +97,26 @@ func Find(dir, flag string) (string, error) {
 		}
 		return abs, nil
 	}
+	isVault := func(d string) bool {
+		info, err := os.Stat(filepath.Join(d, vault.DotDir))
+		return err == nil && info.IsDir()
+	}
+	top := "" // the nearest folder holding .git: the repository's top
 	for d := dir; ; d = filepath.Dir(d) {
-		if info, err := os.Stat(filepath.Join(d, vault.DotDir)); err == nil && info.IsDir() {
+		if isVault(d) {
 			return d, nil
 		}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil && top == "" {
+			top = d
+		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no vault here: no .vaultmem folder in %s or any folder above it; run 'vaultmem init' in the vault or pass --vault DIR", dir)
+			break
 		}
 	}
+	if p := filepath.Join(top, setup.DefaultVault); top != "" && isVault(p) {
+		return p, nil
+	}
+	return "", fmt.Errorf("no vault here: no .vaultmem folder in %s or any folder above it, nor a %s/ vault at its repository's top; run 'vaultmem init' in the vault, 'vaultmem setup' in the project, or pass --vault DIR", dir, setup.DefaultVault)
 }
 
 // Open opens the vault in dir with its config and, unless o.NoIndex, its

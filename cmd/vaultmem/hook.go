@@ -74,8 +74,16 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	if err != nil {
 		return nothing, err
 	}
+	if client == setup.ClaudeCode && cursorRunsItsOwn(ev.Cwd) {
+		return nothing, nil
+	}
 	dir, ok := hookVault(sh.vaultFlag, ev.Cwd)
-	if !ok || (client == setup.ClaudeCode && cursorRunsItsOwn(ev.Cwd)) {
+	if !ok {
+		// No vault: the session's start says, in one line, how to make
+		// one; every other event stays silent.
+		if ev.Kind == app.HookSessionStart {
+			return ev.Output(client, app.HookAnswer{Context: noVaultLine}), nil
+		}
 		return nothing, nil
 	}
 	cfg, consent, err := app.LoadConfigConsent(dir)
@@ -154,6 +162,9 @@ func hookVault(flag, cwd string) (dir string, ok bool) {
 	d, err := filepath.Abs(vaultPath(flag, cwd, wd))
 	return d, err == nil && isVault(d)
 }
+
+// noVaultLine is what a session's start is told when no vault is found.
+const noVaultLine = "vaultmem: no memory vault for this project yet; the user can make one with 'vaultmem setup' in the project (or 'vaultmem init DIR')."
 
 // isVault reports whether dir holds a vault: its .vaultmem folder.
 func isVault(dir string) bool {

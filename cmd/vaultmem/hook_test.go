@@ -221,15 +221,20 @@ func TestHookNeverBlocks(t *testing.T) {
 }
 
 // TestHookOutsideAVault: a hook whose folder is no vault (a code repo)
-// writes nothing anywhere and says nothing; nor does --vault on a folder
-// that is no vault make one.
+// writes nothing anywhere; nor does --vault on a folder that is no vault
+// make one. The session's start is told in one line how to make a vault,
+// on standard output for the agent; every other event says nothing.
 func TestHookOutsideAVault(t *testing.T) {
 	repo := t.TempDir()
-	ev := hookEvent("s1", repo, "SessionStart", map[string]any{"source": "startup"})
+	start := hookEvent("s1", repo, "SessionStart", map[string]any{"source": "startup"})
+	prompt := hookEvent("s1", repo, "UserPromptSubmit", map[string]any{"prompt": "how do we run the tests?"})
 	for _, args := range [][]string{{"hook"}, {"--vault", repo, "hook"}, {"lesson", "match", "--hook"}} {
-		r := vaultmemGuarded(t, repo, ev, nil, args...)
-		if r.code != 0 || r.stdout != "" || r.stderr != "" {
-			t.Errorf("%v outside a vault: %+v", args, r)
+		r := vaultmemGuarded(t, repo, start, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "no memory vault for this project yet") || strings.Count(r.stdout, "vaultmem setup") != 1 || r.stderr != "" {
+			t.Errorf("%v SessionStart outside a vault: %+v", args, r)
+		}
+		if r = vaultmemGuarded(t, repo, prompt, nil, args...); r.code != 0 || r.stdout != "" || r.stderr != "" {
+			t.Errorf("%v UserPromptSubmit outside a vault: %+v", args, r)
 		}
 		if entries, _ := os.ReadDir(repo); len(entries) != 0 {
 			t.Fatalf("%v wrote %v into a folder that is no vault", args, entries)
