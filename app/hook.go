@@ -454,6 +454,9 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	}
 	for _, it := range res.Items {
 		key := it.Path + "#" + it.Heading + "^" + it.Block
+		if it.Path == st.Note && st.Note != "" {
+			continue // the session's own note: its prompts, not memory
+		}
 		if st.WasGiven(key) || slices.Contains(keys, key) ||
 			!covers(terms, it.Path+" "+it.Heading+" "+it.Text, a.Config.Hooks.MinCoverage) {
 			continue

@@ -87,3 +87,34 @@ func TestOutcomeNotRecordedIsSaid(t *testing.T) {
 		t.Errorf("the session note does not say the outcome was not recorded: %q", notes)
 	}
 }
+
+// TestPromptNeverGivesTheSessionsOwnNote (issue 39, item 2 in part): the
+// session's own note holds its prompts; a later prompt of the same
+// session is never given it back as memory.
+func TestPromptNeverGivesTheSessionsOwnNote(t *testing.T) {
+	vaultDir, project := hookVaultFor(t)
+	ev := func(name string, f map[string]any) string { return hookEvent("s-own", project, name, f) }
+	hook := func(e string) result {
+		t.Helper()
+		r := vaultmemGuarded(t, vaultDir, e, nil, "--vault", vaultDir, "hook", "--client", "claude-code")
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+		}
+		return r
+	}
+	hook(ev("SessionStart", map[string]any{"source": "startup"}))
+	hook(ev("UserPromptSubmit", map[string]any{"prompt": "zebrafish quokka telemetry quirks"}))
+	hook(ev("Stop", map[string]any{"stop_hook_active": false}))
+	notes, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md"))
+	if len(notes) != 1 || !strings.Contains(mustRead(t, notes[0]), "zebrafish quokka") {
+		t.Fatalf("the session's note: %q", notes)
+	}
+	// Another session is given it: an episode of the vault's.
+	other := vaultmemGuarded(t, vaultDir, hookEvent("s-other", project, "UserPromptSubmit", map[string]any{"prompt": "zebrafish quokka telemetry quirks"}), nil, "--vault", vaultDir, "hook", "--client", "claude-code")
+	if !strings.Contains(other.stdout, "sessions/") {
+		t.Fatalf("another session is not given the note (the test finds nothing to hold back): %s", other.stdout)
+	}
+	if r := hook(ev("UserPromptSubmit", map[string]any{"prompt": "zebrafish quokka telemetry quirks, again"})); strings.Contains(r.stdout, "sessions/") {
+		t.Errorf("the session was given its own note:\n%s", r.stdout)
+	}
+}
