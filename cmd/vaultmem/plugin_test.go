@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		}
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				if h.Type != "command" || h.Command != "vaultmem hook --client claude-code" || h.Timeout < 1 {
+				if h.Type != "command" || h.Command != `"${CLAUDE_PLUGIN_ROOT}/bin/vaultmem-run" hook --client claude-code` || h.Timeout < 1 {
 					t.Errorf("%s: %+v", event, h)
 				}
 			}
@@ -74,7 +75,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		}
 	}
 	read(plugin+"/.mcp.json", &mcpConfig)
-	if s := mcpConfig.MCPServers["vaultmem"]; s.Command != "vaultmem" || len(s.Args) == 0 || s.Args[len(s.Args)-1] != "mcp" {
+	if s := mcpConfig.MCPServers["vaultmem"]; s.Command != "${CLAUDE_PLUGIN_ROOT}/bin/vaultmem-run" || len(s.Args) == 0 || s.Args[len(s.Args)-1] != "mcp" {
 		t.Errorf(".mcp.json: %+v", mcpConfig)
 	}
 	skill, err := os.ReadFile(filepath.Join(root, plugin, "skills", "vaultmem", "SKILL.md"))
@@ -84,5 +85,62 @@ func TestClaudeCodePlugin(t *testing.T) {
 	if !strings.HasPrefix(string(skill), "---\nname: vaultmem\ndescription: ") ||
 		!strings.Contains(strings.Join(strings.Fields(string(skill)), " "), mcpserver.Instructions) {
 		t.Errorf("the skill does not teach the server's instructions word for word:\n%s", skill)
+	}
+}
+
+// TestPluginLauncher: the plugin's hooks and server run vaultmem through
+// its launcher, which finds vaultmem where it is installed; without it, a
+// session's start is told in one line how to install it, every other
+// event gets nothing, and the hook exits 0: never an error in the client.
+func TestPluginLauncher(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	launcher, err := filepath.Abs(filepath.Join("..", "..", "plugins", "vaultmem", "bin", "vaultmem-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaultDir, project := hookVaultFor(t)
+	start := hookEvent("s-plugin", project, "SessionStart", map[string]any{"source": "startup"})
+	prompt := hookEvent("s-plugin", project, "UserPromptSubmit", map[string]any{"prompt": "which package manager for installs?"})
+	run := func(path, stdin string) (string, string, int) {
+		cmd := exec.Command(sh, launcher, "--vault", vaultDir, "hook", "--client", "claude-code")
+		cmd.Dir = project
+		home := t.TempDir()
+		cmd.Env = []string{"PATH=" + path, "HOME=" + home, "GOPATH=" + filepath.Join(home, "go"), "VAULTMEM_SERVER=off"}
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := 0
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatal(err)
+			}
+			code = ee.ExitCode()
+		}
+		return out.String(), errb.String(), code
+	}
+	// With vaultmem on the PATH: the launcher runs it.
+	bin := t.TempDir()
+	testDriver(t, bin)
+	if out, errOut, code := run(bin+":/usr/bin:/bin", start); code != 0 || !strings.Contains(out, "Use pnpm") {
+		t.Errorf("with vaultmem installed: exit %d, stderr %q, stdout %.300s", code, errOut, out)
+	}
+	if _, err := os.Stat("/usr/local/bin/vaultmem"); err == nil {
+		t.Skip("vaultmem is installed in /usr/local/bin: the launcher would find it")
+	}
+	// Without it: one line at the start, nothing else, exit 0.
+	out, errOut, code := run("/usr/bin:/bin", start)
+	if code != 0 || errOut != "" || !strings.Contains(out, "go install github.com/vaultmem/vaultmem/cmd/vaultmem@latest") {
+		t.Errorf("SessionStart without vaultmem: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+	var answer map[string]any
+	if err := json.Unmarshal([]byte(out), &answer); err != nil {
+		t.Errorf("the answer is not JSON: %v", err)
+	}
+	if out, errOut, code := run("/usr/bin:/bin", prompt); code != 0 || out != "" || errOut != "" {
+		t.Errorf("a prompt without vaultmem: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
