@@ -292,3 +292,36 @@ func mustReadFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestBothScopesWarned: set up for a project and for all projects at
+// once, a client runs every hook twice; whichever set-up comes second says
+// so, names the other's hook files and how to keep one; a set-up in one
+// scope alone says nothing of it.
+func TestBothScopesWarned(t *testing.T) {
+	for _, c := range Clients {
+		t.Run(string(c), func(t *testing.T) {
+			e := newEnv(t)
+			project := e.opts(c, false)
+			project.Vault = filepath.Join(e.proj, "agent-memory")
+			global := e.opts(c, true)
+			warned := func(res Result) bool {
+				for _, n := range res.Notes {
+					if strings.Contains(n, "every hook runs twice") {
+						return true
+					}
+				}
+				return false
+			}
+			if res := run(t, project); warned(res) {
+				t.Errorf("a project's set-up alone warned: %q", res.Notes)
+			}
+			res := run(t, global)
+			if !warned(res) || !strings.Contains(strings.Join(res.Notes, " "), "vaultmem setup "+string(c)+" --remove takes out the one for this project") {
+				t.Errorf("the global set-up beside the project's: notes %q", res.Notes)
+			}
+			if res := run(t, project); !warned(res) || !strings.Contains(strings.Join(res.Notes, " "), "--remove --global") {
+				t.Errorf("the project's set-up beside the global one: notes %q", res.Notes)
+			}
+		})
+	}
+}

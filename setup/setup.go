@@ -187,8 +187,38 @@ func Run(o Options) (Result, error) {
 			"not in the project. Setup leaves the team's files alone: put vaultmem on the PATH and run setup again, "+
 			"which takes this machine's entries out.", strings.Join(alsoRun, " and "), Command, o.Client.Title()))
 	}
+	if both := o.otherScopeHooks(); len(both) > 0 && !o.Remove {
+		this, other, flag := "this project", "all your projects", " --global"
+		if o.Global {
+			this, other, flag = "all your projects", "this project", ""
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("vaultmem is set up for %s in %s and in %s (%s): %s runs both, so every hook "+
+			"runs twice, each set finding its own vault; neither wins. Keep one: vaultmem setup %s --remove%s takes out the one for %s.",
+			o.Client.Title(), this, other, strings.Join(both, ", "), o.Client.Title(), o.Client, flag, other))
+	}
 	res.Shared, _ = o.Shared()
 	return res, nil
+}
+
+// otherScopeHooks are the hook files of the other scope (the user's own
+// when setting up a project, the project's when setting up globally) that
+// hold setup's part: the client runs those hooks as well as these.
+func (o Options) otherScopeHooks() []string {
+	other := o
+	other.Global = !o.Global
+	if other.Global && o.Home == "" || !other.Global && o.Project == "" {
+		return nil
+	}
+	var out []string
+	for _, t := range other.targets() {
+		if !strings.HasSuffix(t.path, "settings.json") && !strings.HasSuffix(t.path, "settings.local.json") && !strings.HasSuffix(t.path, "hooks.json") {
+			continue
+		}
+		if p, err := t.plan(true); err == nil && !p.skip && p.action != Unchanged {
+			out = append(out, t.path)
+		}
+	}
+	return out
 }
 
 // check refuses options Run cannot work with.
