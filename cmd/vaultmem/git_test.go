@@ -308,7 +308,7 @@ func TestGitattributesInGit(t *testing.T) {
 			"MEMORY.md": index, "memory/fact.md": note, "memory/sub/fact.md": note, "memory/dream-log.md": union,
 			"tasks/ship.md": note, "lessons/pin.md": note, ".vaultmem/state/lessons/outcomes.jsonl": union,
 			".vaultmem/state/lessons/outcomes/ann@example.com/2026-11.jsonl": union,
-			".vaultmem/state/dream-sessions.jsonl": union, ".vaultmem/state/dream.yaml": cp, "notes/plan.md": "unspecified", "fact.md": "unspecified"}},
+			".vaultmem/state/dream-sessions.jsonl":                           union, ".vaultmem/state/dream.yaml": cp, "notes/plan.md": "unspecified", "fact.md": "unspecified"}},
 		{"an old vault", map[string]string{".gitattributes": old}, map[string]string{
 			"MEMORY.md": index, "memory/fact.md": note, "memory/dream-log.md": union, "tasks/ship.md": note,
 			".vaultmem/state/dream.yaml": cp}},
