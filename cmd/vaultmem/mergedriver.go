@@ -15,9 +15,10 @@ func (sh *shell) mergeListCommand() *cli.Command {
 		ArgsUsage: "BASE OURS THEIRS [PATH]",
 		Description: "Git runs it, as `vaultmem merge-memory-index %O %A %B %P`, when a merge changed MEMORY.md on\n" +
 			"both sides: the memories each side listed are merged by path and the region written as vaultmem\n" +
-			"writes it; text outside the region is taken from the side that changed it. The result goes to\n" +
-			"OURS. When both sides changed the text outside the region, OURS is left as it is, and it exits 1:\n" +
-			"git marks the file conflicted, to be resolved by hand. PATH is the file's path in the repository\n" +
+			"writes it; text outside the region is taken from the side that changed it, merged line by line\n" +
+			"when both did. The result goes to OURS. Lines outside the region both sides changed differently are\n" +
+			"left between git's conflict markers in OURS, and it exits 1: git marks the file conflicted, to be\n" +
+			"resolved by hand (no side's line is lost). PATH is the file's path in the repository\n" +
 			"(default MEMORY.md), from which its links are relative. It needs no vault. Enable it with\n" +
 			"  " + app.ListDriver.Command + "\n" +
 			"and the line `/MEMORY.md merge=" + app.ListDriver.Name + "` in .gitattributes (vaultmem init writes it).",
@@ -34,8 +35,10 @@ func (sh *shell) mergeNoteCommand() *cli.Command {
 			"(vaultmem init routes the memory, tasks and lessons folders). The entries of '## Log' and '## History'\n" +
 			"are merged as lists: each side's new entries kept, in time order; one a side removed dropped; one a side\n" +
 			"changed takes the change. Frontmatter keys one side changed take that side's value; when both changed one,\n" +
-			"strength and application_count add up both changes (the count stops at the largest integer), days\n" +
-			"(last_applied, finished, ...) take the later, created the earlier. The rest of the body is merged line by\n" +
+			"application_count adds up both changes (it stops at the largest integer), days (last_applied,\n" +
+			"finished, ...) take the later, created the earlier; a lesson's strength is computed again from the\n" +
+			"merged History (never summed), by the lesson rules of the vault holding PATH; a task both sides claimed\n" +
+			"goes to the earlier start (then the lower agent id), the other claim logged. The rest of the body is merged line by\n" +
 			"line by `git merge-file`; a note both sides added (no base) keeps ours' text and every paragraph of\n" +
 			"theirs it lacks. Lines end as most of ours' do. The result goes to OURS.\n" +
 			"What cannot be merged exits 1 and git marks the file conflicted: OURS holds the merge with git's\n" +
