@@ -23,8 +23,8 @@ var events = map[setup.Client]map[string]app.HookKind{
 	},
 	setup.Codex: {
 		"SessionStart": app.HookSessionStart, "UserPromptSubmit": app.HookPrompt, "PreToolUse": app.HookBeforeTool,
-		"PostToolUse": app.HookAfterTool, "PreCompact": app.HookCompact, "Stop": app.HookStop, "SubagentStop": app.HookSubagentStop,
-		"SessionEnd": app.HookSessionEnd,
+		"PostToolUse": app.HookAfterTool, "PreCompact": app.HookCompact, "PostCompact": app.HookCompacted,
+		"Stop": app.HookStop, "SubagentStop": app.HookSubagentStop, "SessionEnd": app.HookSessionEnd,
 	},
 	setup.GeminiCLI: {
 		"SessionStart": app.HookSessionStart, "BeforeAgent": app.HookPrompt, "BeforeTool": app.HookBeforeTool,
@@ -69,6 +69,7 @@ type input struct {
 	ToolUseID      string          `json:"tool_use_id"`
 	Trigger        string          `json:"trigger"`
 	Reason         string          `json:"reason"`
+	TranscriptPath string          `json:"transcript_path"`
 }
 
 // ErrUnknownEvent is returned for an event vaultmem does not answer:
@@ -109,6 +110,9 @@ func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
 	}
 	ev := app.HookEvent{Kind: kind, Client: string(c), Session: in.SessionID, Cwd: in.Cwd, Time: now,
 		Source: in.Source, Prompt: in.Prompt, Tool: in.ToolName, ToolUseID: in.ToolUseID, Trigger: in.Trigger, Reason: in.Reason}
+	if c == setup.GeminiCLI {
+		gemini(&ev, in)
+	}
 	if c == setup.Cursor {
 		if in.ConversationID != "" {
 			ev.Session = in.ConversationID

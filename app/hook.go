@@ -34,7 +34,8 @@ const (
 	HookPrompt       HookKind = "prompt"        // the user sent a prompt
 	HookBeforeTool   HookKind = "before-tool"   // the agent is about to call a tool
 	HookAfterTool    HookKind = "after-tool"    // a tool call ended (Failed says how)
-	HookCompact      HookKind = "compact"       // the conversation is about to be compacted
+	HookCompact      HookKind = "compact"       // the conversation is about to be compacted (it may not be)
+	HookCompacted    HookKind = "compacted"     // the conversation was compacted
 	HookStop         HookKind = "stop"          // the agent finished its turn
 	HookSubagentStop HookKind = "subagent-stop" // a subagent finished
 	HookSessionEnd   HookKind = "session-end"   // the session ended
@@ -69,6 +70,14 @@ type HookEvent struct {
 	Failed    bool           `json:"failed,omitempty"`
 	// Trigger is why the conversation is compacted: manual or auto.
 	Trigger string `json:"trigger,omitempty"`
+	// Compacts says, on a compact event, that the client compacts for
+	// certain after it; else the checkpoint waits for the client to say
+	// the conversation was compacted (a compacted event, a session start
+	// after a compaction, a stop with Compacted).
+	Compacts bool `json:"compacts,omitempty"`
+	// Compacted says, on a stop event, that the conversation was
+	// compacted during the turn (as the client's transcript shows).
+	Compacted bool `json:"compacted,omitempty"`
 	// Reason is why the session ended, as the client says.
 	Reason string `json:"reason,omitempty"`
 }
@@ -119,6 +128,8 @@ func (a *App) Hook(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 		return HookAnswer{}, a.toolOutcome(ctx, ev)
 	case HookCompact:
 		return HookAnswer{}, a.checkpoint(ctx, ev)
+	case HookCompacted:
+		return HookAnswer{}, a.compacted(ctx, ev)
 	case HookStop, HookSubagentStop, HookSessionEnd:
 		return a.stop(ctx, ev)
 	}
@@ -236,6 +247,12 @@ func cutToTokens(s string, n int) string {
 func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 	if err := a.fresh(ctx, false); err != nil {
 		return HookAnswer{}, err
+	}
+	if ev.Source == "compact" {
+		// The start after a compaction: it happened.
+		if err := a.compacted(ctx, ev); err != nil {
+			return HookAnswer{}, err
+		}
 	}
 	var items []frame.Item
 	var given []string
@@ -574,7 +591,7 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 		if rules.Flagged(m.Strength) || m.OnlyTool() || len(shown) == a.Config.Hooks.Lessons {
 			continue
 		}
-		shown = append(shown, session.Shown{Path: m.Path, Name: m.Name})
+		shown = append(shown, session.Shown{Path: m.Path, Name: m.Name, About: m.About})
 		items = append(items, frame.Item{Source: frame.SourceLesson, Path: m.Path, Title: m.Name,
 			Extra: []string{"strength", fmt.Sprint(m.Strength)}, Text: m.ActionBias})
 	}
@@ -630,7 +647,14 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 	}
 	var outcomes []session.Outcome
 	for _, l := range shown {
-		o := session.Outcome{Time: ev.Time, Lesson: l.Path, Name: l.Name, Tool: ev.Tool, Success: !ev.Failed}
+		o := session.Outcome{Time: ev.Time, Lesson: l.Path, Name: l.Name, Tool: ev.Tool, Success: !ev.Failed, Unrelated: !l.About}
+		if o.Unrelated {
+			// Shown on its keywords or some trigger words: how the call
+			// went is not the lesson's outcome (a test run failing for
+			// its own reasons says nothing of "run migrations first").
+			outcomes = append(outcomes, o)
+			continue
+		}
 		s := lesson.ToolCall(ev.Tool, ev.ToolInput)
 		_, err := ls.Outcome(ctx, lesson.Outcome{Lesson: l.Path, Success: !ev.Failed, Episode: episode,
 			Context: s.Text, Tool: ev.Tool, Paths: changed, Agent: ev.Agent})
@@ -657,30 +681,51 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 	return errors.Join(failed...)
 }
 
-// checkpoint keeps what was being done before a compaction: on the
-// session's state, given back at the next start, and as a note on the
-// focused task's log, so that nothing is lost with the conversation.
+// checkpoint keeps what was being done before a compaction on the
+// session's state, given back at the next start after the compaction. It
+// goes into the focused task's log, so that nothing is lost with the
+// conversation, only once the conversation was compacted for certain
+// (see compacted): a client may announce a compaction that then compacts
+// nothing (Claude Code's /compact of a short conversation, Gemini CLI's
+// check before every turn), and that leaves no checkpoint in a log.
 func (a *App) checkpoint(ctx context.Context, ev HookEvent) error {
 	focus, err := a.Tasks().Focus(ctx, ev.Agent)
 	if err != nil {
 		return err
 	}
-	var text string
-	var again bool
 	_, err = a.updateSession(ctx, ev, func(st *session.State) error {
 		if st.Checkpoint != nil && st.Checkpoint.Time.Equal(ev.Time) {
-			again = true
-			return nil
+			return nil // the same event, sent again
 		}
-		text = checkpointText(st, focus.Task)
+		text := checkpointText(st, focus.Task)
 		st.Checkpoint = &session.Checkpoint{Time: ev.Time, Trigger: ev.Trigger, Task: focus.Task, Text: text}
 		st.AddTask(focus.Task)
 		return nil
 	})
-	if err != nil || again || focus.Task == "" {
+	if err != nil || !ev.Compacts {
 		return err
 	}
-	_, err = a.Tasks().Event(ctx, ev.Agent, "", "note", "Checkpoint before the conversation was compacted: "+text)
+	return a.compacted(ctx, ev)
+}
+
+// compacted logs the checkpoint taken before a compaction that happened
+// as a note on the task focused then, once.
+func (a *App) compacted(ctx context.Context, ev HookEvent) error {
+	var c session.Checkpoint
+	if _, _, err := a.writer.ReadState(session.StateName(ev.Session)); errors.Is(err, vault.ErrNotFound) {
+		return nil // no session, no checkpoint
+	}
+	_, err := a.updateSession(ctx, ev, func(st *session.State) error {
+		if cp := st.Checkpoint; cp != nil && !cp.Compacted {
+			cp.Compacted = true
+			c = *cp
+		}
+		return nil
+	})
+	if err != nil || c.Task == "" {
+		return err
+	}
+	_, err = a.Tasks().Event(ctx, ev.Agent, c.Task, "note", "Checkpoint before the conversation was compacted: "+c.Text)
 	return err
 }
 
@@ -719,6 +764,11 @@ func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 		// nothing to record.
 		if _, _, err := a.writer.ReadState(session.StateName(ev.Session)); errors.Is(err, vault.ErrNotFound) {
 			return HookAnswer{}, nil
+		}
+	}
+	if ev.Compacted {
+		if err := a.compacted(ctx, ev); err != nil {
+			return HookAnswer{}, err
 		}
 	}
 	focus, err := a.Tasks().Focus(ctx, ev.Agent)

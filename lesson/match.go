@@ -92,6 +92,12 @@ type Match struct {
 	// words in the text); Why says it in a sentence.
 	On  []string `json:"on"`
 	Why string   `json:"why"`
+	// About says the situation is what the lesson is about: it meets a
+	// trigger's path glob, or holds every word of one of its trigger
+	// phrases. A lesson found on its tool, some trigger words or its
+	// own keywords alone may be worth showing, but how such a call went
+	// says nothing of the lesson: only a call it is about is its outcome.
+	About bool `json:"about"`
 }
 
 // OnlyTool reports whether m matched on its tool alone: a lesson for
@@ -582,7 +588,7 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 		e := &set.lessons[r.doc]
 		out[i] = Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
 			Strength: e.Strength, Relevance: r.rel, Score: r.score}
-		out[i].On, out[i].Why = e.why(s, tool, have, sc.kw[r.doc])
+		out[i].On, out[i].Why, out[i].About = e.why(s, tool, have, sc.kw[r.doc])
 	}
 	if rerank != nil && len(out) > 1 {
 		out = rerank(s, out)
@@ -619,11 +625,12 @@ func (e *entry) globMatch(paths []string) (string, string, bool) {
 	return "", "", false
 }
 
-// why says what of situation s matched e: the kinds (see Match.On) and a
-// sentence.
-func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) (on []string, why string) {
+// why says what of situation s matched e: the kinds (see Match.On), a
+// sentence, and whether s is what e is about (see Match.About).
+func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) (on []string, why string, about bool) {
 	var says []string
 	if f, which := e.phraseMatch(have); f == 1 {
+		about = true
 		on, says = append(on, "words"), append(says, fmt.Sprintf("trigger words %q in the text", which))
 	} else if f > 0 {
 		on, says = append(on, "words"), append(says, fmt.Sprintf("%.0f%% of trigger words %q in the text", f*100, which))
@@ -632,12 +639,13 @@ func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) 
 		on, says = append(on, "tool"), append(says, "tool "+s.Tool)
 	}
 	if p, g, ok := e.globMatch(s.Paths); ok {
+		about = true
 		on, says = append(on, "path"), append(says, fmt.Sprintf("path %s matches %s", p, g))
 	}
 	if kw > 0 {
 		on, says = append(on, "keywords"), append(says, fmt.Sprintf("keywords (bm25 %.1f)", kw))
 	}
-	return on, strings.Join(says, "; ")
+	return on, strings.Join(says, "; "), about
 }
 
 // globMatch returns the first of paths that glob g matches: against the

@@ -108,7 +108,10 @@ func (st *State) Render(names Names) []byte {
 			if !o.Success {
 				how = "the call failed"
 			}
-			if o.Error != "" {
+			switch {
+			case o.Unrelated:
+				how += "; not counted, the call was not what the lesson is about"
+			case o.Error != "":
 				how += "; the outcome was not recorded: " + oneLine(o.Error)
 			}
 			fmt.Fprintf(&b, "- %s %s, before %s: %s\n", o.Time.Format("15:04"), link(o.Lesson), o.Tool, how)
@@ -119,7 +122,7 @@ func (st *State) Render(names Names) []byte {
 			}
 		}
 	}
-	if c := st.Checkpoint; c != nil {
+	if c := st.Checkpoint; c != nil && c.Compacted {
 		fmt.Fprintf(&b, "\n## Checkpoint\n\nBefore the conversation was compacted at %s:\n\n%s\n", c.Time.Format("15:04"), c.Text)
 	}
 	if st.Subagents > 0 {

@@ -89,6 +89,9 @@ type Call struct {
 type Shown struct {
 	Path string `json:"path"`
 	Name string `json:"name"`
+	// About says the call is what the lesson is about (lesson.Match's
+	// About): only then is the call's outcome the lesson's.
+	About bool `json:"about,omitempty"`
 }
 
 // Outcome is how a tool call went after a lesson was shown for it.
@@ -100,6 +103,10 @@ type Outcome struct {
 	Success bool      `json:"success"`
 	// Error says why the outcome was not logged, when it was not.
 	Error string `json:"error,omitempty"`
+	// Unrelated says the call was not what the lesson is about (it was
+	// shown on its keywords or some trigger words): the outcome was not
+	// the lesson's, and not logged.
+	Unrelated bool `json:"unrelated,omitempty"`
 }
 
 // Checkpoint is what was being done when the client compacted the
@@ -112,9 +119,10 @@ type Checkpoint struct {
 	// there was none).
 	Task string `json:"task,omitempty"`
 	Text string `json:"text"`
-	// Given says whether a session start after the compaction gave it
-	// back.
-	Given bool `json:"given"`
+	// Compacted says the client compacted the conversation after the
+	// checkpoint was taken (and it was logged on Task): a checkpoint
+	// before a compaction that compacted nothing stays false.
+	Compacted bool `json:"compacted,omitempty"`
 }
 
 // safeID is a session id that can be a file name as it is.
@@ -183,7 +191,7 @@ func (st *State) redacted() *State {
 		out.Outcomes[i] = o
 	}
 	if c := st.Checkpoint; c != nil {
-		out.Checkpoint = &Checkpoint{Time: c.Time, Trigger: redact.String(c.Trigger), Task: c.Task, Text: redact.String(c.Text), Given: c.Given}
+		out.Checkpoint = &Checkpoint{Time: c.Time, Trigger: redact.String(c.Trigger), Task: c.Task, Text: redact.String(c.Text), Compacted: c.Compacted}
 	}
 	return &out
 }

@@ -31,7 +31,7 @@ var (
 	claudeEvents = []hookEvent{{"SessionStart", sessionSources}, {"UserPromptSubmit", ""}, {"PreToolUse", ""},
 		{"PostToolUse", ""}, {"PostToolUseFailure", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SubagentStop", ""}, {"SessionEnd", ""}}
 	codexEvents = []hookEvent{{"SessionStart", sessionSources}, {"UserPromptSubmit", ""}, {"PreToolUse", ""},
-		{"PostToolUse", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SubagentStop", ""}, {"SessionEnd", ""}}
+		{"PostToolUse", ""}, {"PreCompact", ""}, {"PostCompact", ""}, {"Stop", ""}, {"SubagentStop", ""}, {"SessionEnd", ""}}
 	geminiEvents = []hookEvent{{"SessionStart", ""}, {"BeforeAgent", ""}, {"AfterTool", ""}, {"PreCompress", ""},
 		{"AfterAgent", ""}, {"SessionEnd", ""}}
 	cursorEvents = []hookEvent{{"sessionStart", ""}, {"beforeSubmitPrompt", ""}, {"postToolUse", ""},
