@@ -70,7 +70,9 @@ func TestGeminiCompress(t *testing.T) {
 	if c, _ := read("PreCompress", map[string]any{"trigger": "manual"}); !c {
 		t.Error("/compress is not taken as a compaction")
 	}
-	user := func(id string) string { return `{"id":"` + id + `","timestamp":"2026-11-29T10:00:00Z","type":"user","content":[{"text":"q"}]}` }
+	user := func(id string) string {
+		return `{"id":"` + id + `","timestamp":"2026-11-29T10:00:00Z","type":"user","content":[{"text":"q"}]}`
+	}
 	reply := func(id string, input int) string {
 		return `{"id":"` + id + `","timestamp":"2026-11-29T10:00:01Z","type":"gemini","content":"a","tokens":{"input":` + strconv.Itoa(input) + `,"output":10,"cached":0,"thoughts":0,"tool":0,"total":0}}`
 	}
