@@ -70,6 +70,9 @@ type input struct {
 	Trigger        string          `json:"trigger"`
 	Reason         string          `json:"reason"`
 	TranscriptPath string          `json:"transcript_path"`
+	// MessagesToCompact is Cursor's preCompact count of the messages it
+	// is about to compact (nil: not sent).
+	MessagesToCompact *int `json:"messages_to_compact"`
 }
 
 // ErrUnknownEvent is returned for an event vaultmem does not answer:
@@ -114,6 +117,9 @@ func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
 		gemini(&ev, in)
 	}
 	if c == setup.Cursor {
+		// Cursor says no compaction came after its preCompact, and its
+		// preCompact counts the messages it compacts: none, no compaction.
+		ev.Compacts = kind == app.HookCompact && (in.MessagesToCompact == nil || *in.MessagesToCompact > 0)
 		if in.ConversationID != "" {
 			ev.Session = in.ConversationID
 		}

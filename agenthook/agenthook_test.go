@@ -39,6 +39,14 @@ func TestRead(t *testing.T) {
 			func(e app.HookEvent) bool { return e.Session == "cv" && e.Cwd == "/w" && e.Failed }},
 		{setup.Cursor, `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"cv","prompt":"p"}`, app.HookPrompt,
 			func(e app.HookEvent) bool { return e.Prompt == "p" }},
+		{setup.Cursor, `{"hook_event_name":"preCompact","conversation_id":"cv","trigger":"auto","messages_to_compact":12}`, app.HookCompact,
+			func(e app.HookEvent) bool { return e.Compacts }},
+		{setup.Cursor, `{"hook_event_name":"preCompact","conversation_id":"cv","trigger":"manual","messages_to_compact":0}`, app.HookCompact,
+			func(e app.HookEvent) bool { return !e.Compacts }},
+		{setup.ClaudeCode, `{"hook_event_name":"PreCompact","session_id":"s","trigger":"manual"}`, app.HookCompact,
+			func(e app.HookEvent) bool { return !e.Compacts }},
+		{setup.Codex, `{"hook_event_name":"PostCompact","session_id":"c","turn_id":"1","trigger":"auto"}`, app.HookCompacted,
+			func(e app.HookEvent) bool { return e.Session == "c" }},
 	} {
 		t.Run(string(tt.client)+"/"+string(tt.kind), func(t *testing.T) {
 			ev, err := agenthook.Read(tt.client, strings.NewReader(tt.in), now)
