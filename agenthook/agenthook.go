@@ -127,11 +127,8 @@ func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
 			ev.Cwd = in.WorkspaceRoots[0]
 		}
 	}
-	if len(in.ToolInput) > 0 {
-		var m map[string]any
-		if json.Unmarshal(in.ToolInput, &m) == nil {
-			ev.ToolInput = m
-		}
+	if ev.Tool != "" {
+		ev.Paths, ev.Words, ev.Edits = toolCall(ev.Tool, in.ToolInput)
 	}
 	if kind == app.HookAfterTool {
 		ev.Failed = strings.HasSuffix(in.HookEventName, "Failure") || failed(in.ToolResponse) || failed(in.ToolOutput)

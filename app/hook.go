@@ -62,12 +62,18 @@ type HookEvent struct {
 	Source string `json:"source,omitempty"`
 	// Prompt is the user's prompt.
 	Prompt string `json:"prompt,omitempty"`
-	// Tool, ToolUseID and ToolInput are the tool call's; Failed says the
-	// call failed (an error, a non-zero exit status).
-	Tool      string         `json:"tool,omitempty"`
-	ToolUseID string         `json:"tool_use_id,omitempty"`
-	ToolInput map[string]any `json:"tool_input,omitempty"`
-	Failed    bool           `json:"failed,omitempty"`
+	// Tool and ToolUseID are the tool call's; Failed says the call failed
+	// (an error, a non-zero exit status).
+	Tool      string `json:"tool,omitempty"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Failed    bool   `json:"failed,omitempty"`
+	// Paths are the files the tool call names (absolute, or relative to
+	// Cwd), Words the words of its command, query or description; Edits
+	// says the call changes the files at Paths. Each client's tools and
+	// arguments are read into these by its hook (package agenthook).
+	Paths []string `json:"paths,omitempty"`
+	Words string   `json:"words,omitempty"`
+	Edits bool     `json:"edits,omitempty"`
 	// Trigger is why the conversation is compacted: manual or auto.
 	Trigger string `json:"trigger,omitempty"`
 	// Compacts says, on a compact event, that the client compacts for
@@ -575,8 +581,7 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 	if a.Config.Hooks.Lessons == 0 {
 		return HookAnswer{}, nil
 	}
-	s := lesson.ToolCall(ev.Tool, ev.ToolInput)
-	s.Paths = a.relativePaths(ev.Cwd, s.Paths)
+	s := lesson.Situation{Tool: ev.Tool, Text: ev.Words, Paths: a.relativePaths(ev.Cwd, ev.Paths)}
 	res, err := a.MatchLessons(ctx, MatchRequest{Situation: s, K: lesson.MaxK})
 	if err != nil || len(res.Lessons) == 0 {
 		return HookAnswer{}, err
@@ -611,18 +616,14 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 	return HookAnswer{Context: frame.Frame(lessonsPreamble, items...), Given: given}, nil
 }
 
-// editTools are the tools whose file arguments are files they change.
-var editTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true,
-	"write_file": true, "replace": true, "edit_file": true}
-
 // toolOutcome logs the outcome of each lesson shown before the call (a
 // success unless the call failed) and keeps the files it changed.
 func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 	var shown []session.Shown
-	changed := a.relativePaths(ev.Cwd, lesson.ToolCall(ev.Tool, ev.ToolInput).Paths)
+	changed := a.relativePaths(ev.Cwd, ev.Paths)
 	st, err := a.updateSession(ctx, ev, func(st *session.State) error {
 		shown = st.TakeShown(ev.ToolUseID)
-		if editTools[strings.ToLower(ev.Tool)] && !ev.Failed {
+		if ev.Edits && !ev.Failed {
 			for _, p := range changed {
 				st.AddFile(p)
 			}
@@ -655,9 +656,8 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 			outcomes = append(outcomes, o)
 			continue
 		}
-		s := lesson.ToolCall(ev.Tool, ev.ToolInput)
 		_, err := ls.Outcome(ctx, lesson.Outcome{Lesson: l.Path, Success: !ev.Failed, Episode: episode,
-			Context: s.Text, Tool: ev.Tool, Paths: changed, Agent: ev.Agent})
+			Context: ev.Words, Tool: ev.Tool, Paths: changed, Agent: ev.Agent})
 		if err != nil {
 			o.Error = err.Error()
 		}

@@ -3,7 +3,6 @@ package lesson
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"path"
 	"slices"
@@ -26,31 +25,6 @@ type Situation struct {
 	Tool string
 	// Paths are the files involved, slash-separated.
 	Paths []string
-}
-
-// ToolCall is the situation of an agent about to call tool with input (a
-// tool call's JSON arguments, as an agent's hook receives them): the
-// tool, the paths its file arguments name (file_path, path,
-// notebook_path) and the words of its text arguments (command,
-// description, prompt, pattern, query, url), in the order of their names.
-// Other arguments are not read.
-func ToolCall(tool string, input map[string]any) Situation {
-	s := Situation{Tool: tool}
-	var words []string
-	for _, key := range slices.Sorted(maps.Keys(input)) {
-		v, ok := input[key].(string)
-		if !ok {
-			continue
-		}
-		switch key {
-		case "file_path", "path", "notebook_path":
-			s.Paths = append(s.Paths, v)
-		case "command", "description", "prompt", "pattern", "query", "url":
-			words = append(words, v)
-		}
-	}
-	s.Text = strings.Join(words, " ")
-	return s
 }
 
 func (s Situation) empty() bool {
