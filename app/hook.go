@@ -398,21 +398,6 @@ func init() {
 	}
 }
 
-// contentTerms are the search terms of s's words that are not stop words.
-func contentTerms(s string) []string {
-	var out []string
-	for _, w := range text.Words(s) {
-		lw := strings.ToLower(w)
-		if text.IsStopWord(lw) {
-			continue
-		}
-		if t := text.Term(lw); t != "" && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // covers reports whether s holds enough of a prompt's terms: the share
 // share of them, rounded up, and at most three (a long prompt's passage
 // need not hold all its words, but three of them is no accident).
@@ -441,7 +426,7 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 		// A question around a pasted trace or log: recall on the question.
 		query = text.Question(query, bigPromptQuery)
 	}
-	terms := contentTerms(query)
+	terms := text.ContentTerms(query)
 	skip := trivial(terms, text.Words(query)) || a.Config.Hooks.PromptBudget == 0
 	focus, notice := "", ""
 	if !skip {

@@ -92,7 +92,7 @@ func polarLessons(lessons []Lesson) []polar {
 			case "tool", "glob":
 				v.keys = append(v.keys, kind+":"+strings.ToLower(val))
 			default:
-				for _, w := range contentTerms(val) {
+				for _, w := range text.ContentTerms(val) {
 					v.words[w] = true
 					v.keys = append(v.keys, "word:"+w)
 				}

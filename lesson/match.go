@@ -340,7 +340,7 @@ func newLessonSet(version string, ls []Lesson) *lessonSet {
 					e.globs = append(e.globs, v)
 				}
 			default:
-				words := contentTerms(v)
+				words := text.ContentTerms(v)
 				if len(words) > 0 {
 					e.phrases = append(e.phrases, words)
 					e.phraseText = append(e.phraseText, v)
@@ -408,20 +408,6 @@ func brokenBy(problems []Problem) (Problem, bool) {
 	return Problem{}, false
 }
 
-// contentTerms are the analyzed words of s without stop words (all of
-// them when nothing else is left).
-func contentTerms(s string) []string {
-	var out []string
-	for _, w := range text.Words(s) {
-		if !text.IsStopWord(strings.ToLower(w)) {
-			if t := text.Term(w); t != "" && !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
 // bm25Half is the BM25 score at which the keyword part of relevance is
 // one half: it saturates, so that no lesson's text outweighs its trigger.
 const bm25Half = 4.0
@@ -484,7 +470,7 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 	}
 	sc := getScratch(len(set.lessons))
 	defer sc.release()
-	terms := contentTerms(s.Text)
+	terms := text.ContentTerms(s.Text)
 	have := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		have[t] = true
