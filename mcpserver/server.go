@@ -45,6 +45,10 @@ type Options struct {
 	// from (the request is answered with an internal error; the server
 	// goes on).
 	OnPanic func(error)
+	// OnSyncError, if set, is told of every sync before a read that
+	// failed (the read answers from the index as it was); the agent is
+	// told too, in the tool's result (see Server.syncFailed).
+	OnSyncError func(error)
 	// Version is reported to clients.
 	Version string
 	// Agent is the agent id of this server's tool calls when a call gives
@@ -98,7 +102,7 @@ func New(o Options) (*Server, error) {
 	// Middleware added later wraps what was added before: panics are
 	// recovered in every handler, listResources's and checkArguments's
 	// included.
-	s.mcp.AddReceivingMiddleware(s.listResources, s.checkArguments)
+	s.mcp.AddReceivingMiddleware(s.listResources, s.checkArguments, warnSyncFailures)
 	s.mcp.AddReceivingMiddleware(recoverPanics(func(p *PanicError) {
 		if o.OnPanic != nil {
 			o.OnPanic(p)
@@ -164,7 +168,9 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		if offset == 0 {
 			// Once a listing, at its first page: a sync a page would walk
 			// the vault fourteen times to list 13,400 notes.
-			s.app.Sync(ctx, app.SyncOptions{}) // a failed sync leaves the last state; the list still answers
+			if _, err := s.app.Sync(ctx, app.SyncOptions{}); err != nil {
+				s.syncFailed(ctx, r.Session, err) // the list answers from the index as it was
+			}
 		}
 		notes, info, err := s.ix.ListPage(ctx, index.Query{}, index.Page{Offset: offset, Limit: index.MaxLimit})
 		if err != nil {

@@ -197,9 +197,12 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return err
 	}
-	s.app.Sync(ctx, app.SyncOptions{}) // a failed sync leaves the last state; the read still answers
+	if _, err := s.app.Sync(ctx, app.SyncOptions{}); err != nil {
+		s.syncFailed(ctx, req.Session, err) // the read answers from the index as it was
+	}
 	return nil
 }
+
 
 // syncIndex brings the index up to date with the vault now, whether or
 // not a watcher keeps it current (the watcher syncs after a pause), for a

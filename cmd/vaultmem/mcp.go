@@ -74,7 +74,8 @@ func (sh *shell) serveMCP(ctx context.Context, a *app.App, agent string) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(sh.stderr, "vaultmem mcp: "+format+"\n", args...) }
 	startup := mcpserver.NewStartup()
 	srv, err := mcpserver.New(mcpserver.Options{App: a, Version: version, Startup: startup, Agent: agent,
-		OnPanic: func(err error) { logf("recovered: %v", err) }})
+		OnPanic:     func(err error) { logf("recovered: %v", err) },
+		OnSyncError: func(err error) { logf("sync before a read failed (answered from the index as it was): %v", err) }})
 	if err != nil {
 		return err
 	}
