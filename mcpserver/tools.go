@@ -203,7 +203,6 @@ func (s *Server) fresh(ctx context.Context, req *mcp.CallToolRequest) error {
 	return nil
 }
 
-
 // syncIndex brings the index up to date with the vault now, whether or
 // not a watcher keeps it current (the watcher syncs after a pause), for a
 // tool that must see a note written a moment before.
