@@ -15,7 +15,7 @@ import (
 // no snippets.
 func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
-		WHERE h.id = ? AND c.id != h.id AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
+		WHERE h.id = ? AND c.id != h.id AND NOT c.boiler AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
 	if err != nil {
 		return nil, fmt.Errorf("chunks around %d: %w", chunk, err)
 	}
@@ -56,10 +56,10 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 // has one dated chunk, none when it has none.
 func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
 	out, err := ix.chunks(ctx, `SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date, c.seq LIMIT 1)
+			WHERE n.path = ?1 AND c.date != '' AND NOT c.boiler ORDER BY c.date, c.seq LIMIT 1)
 		UNION
 		SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date DESC, c.seq DESC LIMIT 1)`, path)
+			WHERE n.path = ?1 AND c.date != '' AND NOT c.boiler ORDER BY c.date DESC, c.seq DESC LIMIT 1)`, path)
 	if err != nil {
 		return nil, fmt.Errorf("dated ends of %s: %w", path, err)
 	}
@@ -83,7 +83,7 @@ func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result,
 		return nil, fmt.Errorf("note openings: %w", err)
 	}
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? ORDER BY n.path, c.seq`, string(list), n)
+		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? AND NOT c.boiler ORDER BY n.path, c.seq`, string(list), n)
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)
 	}
