@@ -21,9 +21,9 @@ var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "narr
 // the same evidence they come first.
 const (
 	episodeFactor = 0.5
-	layerBonus   = 0.1
-	recencyBonus = 0.05
-	recencyDays  = 90
+	layerBonus    = 0.1
+	recencyBonus  = 0.05
+	recencyDays   = 90
 )
 
 // rank scores every candidate (final = base x priority x episode + layer
