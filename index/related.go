@@ -12,7 +12,8 @@ import (
 // Around returns the chunks of the same note within n places of chunk
 // (before and after it, in note order, without it): the context of a
 // hit, such as the turns around a line of a conversation. Results have
-// no snippets.
+// no snippets. Boilerplate (see boilerplate.go) is never among them, nor
+// among Ends' and Openings'.
 func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
 		WHERE h.id = ? AND c.id != h.id AND NOT c.boiler AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
@@ -72,8 +73,8 @@ func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
 	return out, nil
 }
 
-// Openings returns the first n chunks of each note at paths, a note's in
-// note order, without snippets.
+// Openings returns the first n chunks of each note at paths (of those
+// that are not boilerplate), a note's in note order, without snippets.
 func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {
 	if len(paths) == 0 || n <= 0 {
 		return []Result{}, nil
