@@ -156,17 +156,24 @@ func (w *writer) settleBoilerplate(ctx context.Context) error {
 			metaBoilerplateNotes, strconv.Itoa(limit)); err != nil {
 			return fmt.Errorf("boilerplate: %w", err)
 		}
-		return nil
+	} else {
+		for s := range w.touched {
+			var n int
+			if err := w.stmts["shapeNotes"].QueryRowContext(ctx, s).Scan(&n); err != nil {
+				return fmt.Errorf("boilerplate: count shape: %w", err)
+			}
+			boiler := n > limit
+			if _, err := w.exec(ctx, "markShape", boiler, s, boiler); err != nil {
+				return err
+			}
+		}
 	}
-	for s := range w.touched {
-		var n int
-		if err := w.stmts["shapeNotes"].QueryRowContext(ctx, s).Scan(&n); err != nil {
-			return fmt.Errorf("boilerplate: count shape: %w", err)
-		}
-		boiler := n > limit
-		if _, err := w.exec(ctx, "markShape", boiler, s, boiler); err != nil {
-			return err
-		}
+	// A note that is nothing but boilerplate (a stub holding only the
+	// footer) keeps its first chunk: it is the one through which its
+	// name, aliases and description are found (see chunkNote).
+	if _, err := w.tx.ExecContext(ctx, `UPDATE chunks SET boiler = 0 WHERE boiler AND seq = 0 AND NOT EXISTS
+		(SELECT 1 FROM chunks d WHERE d.note_id = chunks.note_id AND d.id != chunks.id AND NOT d.boiler)`); err != nil {
+		return fmt.Errorf("boilerplate: keep notes findable: %w", err)
 	}
 	return nil
 }
