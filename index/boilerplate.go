@@ -163,7 +163,7 @@ func (w *writer) settleBoilerplate(ctx context.Context) error {
 				return fmt.Errorf("boilerplate: count shape: %w", err)
 			}
 			boiler := n > limit
-			if _, err := w.exec(ctx, "markShape", boiler, s, boiler); err != nil {
+			if _, err := w.exec(ctx, "markShape", boiler, s); err != nil {
 				return err
 			}
 		}

@@ -85,8 +85,8 @@ var writerSQL = map[string]string{
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"insertChunk": `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens, date, shape, boiler) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
 	"noteBoiler":  `SELECT DISTINCT shape FROM chunks WHERE note_id = ? AND boiler`,
-	"shapeNotes":  `SELECT count(DISTINCT note_id) FROM chunks WHERE shape = ?`,
-	"markShape":   `UPDATE chunks SET boiler = ? WHERE shape = ? AND boiler != ?`,
+	"shapeNotes":  `SELECT count(DISTINCT note_id) FROM chunks WHERE shape = ?1 AND shape != 0`, // "!= 0": chunks_shape's WHERE, for the index to be used
+	"markShape":   `UPDATE chunks SET boiler = ?1 WHERE shape = ?2 AND shape != 0 AND boiler != ?1`,
 	"insertFTS":   `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 	"setTarget":   `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
 }
