@@ -329,6 +329,9 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	if err := w.flushFTS(ctx); err != nil {
 		return nil, err
 	}
+	if err := w.settleBoilerplate(ctx); err != nil {
+		return nil, err
+	}
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
 	}

@@ -143,7 +143,7 @@ func (ix *Index) Digest(ctx context.Context) (string, error) {
 		"SELECT n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY 1",
 		"SELECT n.path, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence, l.applications, l.last_applied, l.pinned, l.text, l.tags, l.terms, l.problems FROM lessons l JOIN notes n ON n.id = l.note_id ORDER BY 1",
 		"SELECT n.path, e.seq, e.raw, e.key, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line FROM edges e JOIN notes n ON n.id = e.source_id ORDER BY 1, 2",
-		"SELECT n.path, c.seq, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
+		"SELECT n.path, c.seq, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens, c.shape, c.boiler FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
 		"SELECT n.path, c.seq, f.name, f.aliases, f.description, f.tags, f.heading, f.text, f.cjk FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id ORDER BY 1, 2",
 		"SELECT count(*) FROM chunks_fts",
 	} {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/session"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/text"
 )
@@ -41,6 +42,11 @@ type chunk struct {
 // In a task note (type: task) every event of its "## Log" section (see
 // task.Events) is a chunk of its own with the event's date, so that
 // "why did we choose X" finds the one decision, dated.
+//
+// A session note (type: session) is an episode: its "Prompts" section
+// (session.PromptsHeading), the user's prompts word for word, is left out,
+// so that a search finds what the session did (its tasks, files, lessons,
+// checkpoint), never an old transcript of questions.
 func chunkNote(n *markdown.Note, max int) []chunk {
 	c := chunker{note: n, max: max, small: max / 2, blocks: n.Blocks}
 	if n.Type() == task.Type {
@@ -53,7 +59,8 @@ func chunkNote(n *markdown.Note, max int) []chunk {
 	var section []markdown.Span
 	var stack []string // heading texts by level-1
 	drawing := n.IsExcalidraw()
-	skip := 0 // the level of the drawing section being left out, or 0
+	episode := n.Type() == session.Type
+	skip := 0 // the level of the drawing section (or a session's prompts) being left out, or 0
 	for _, s := range n.Spans {
 		if s.Kind != "heading" {
 			if skip == 0 && !(drawing && isExcalidrawBanner(c.text(s.Start, s.End))) {
@@ -74,6 +81,9 @@ func chunkNote(n *markdown.Note, max int) []chunk {
 		c.heading = joinHeadings(stack)
 		c.headingLine = s.Line
 		if drawing && s.Level <= 2 && strings.EqualFold(stack[s.Level-1], "Drawing") {
+			skip = s.Level
+		}
+		if episode && strings.EqualFold(stack[s.Level-1], session.PromptsHeading) {
 			skip = s.Level
 		}
 	}

@@ -12,10 +12,11 @@ import (
 // Around returns the chunks of the same note within n places of chunk
 // (before and after it, in note order, without it): the context of a
 // hit, such as the turns around a line of a conversation. Results have
-// no snippets.
+// no snippets. Boilerplate (see boilerplate.go) is never among them, nor
+// among Ends' and Openings'.
 func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
-		WHERE h.id = ? AND c.id != h.id AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
+		WHERE h.id = ? AND c.id != h.id AND NOT c.boiler AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
 	if err != nil {
 		return nil, fmt.Errorf("chunks around %d: %w", chunk, err)
 	}
@@ -56,10 +57,10 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 // has one dated chunk, none when it has none.
 func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
 	out, err := ix.chunks(ctx, `SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date, c.seq LIMIT 1)
+			WHERE n.path = ?1 AND c.date != '' AND NOT c.boiler ORDER BY c.date, c.seq LIMIT 1)
 		UNION
 		SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-			WHERE n.path = ?1 AND c.date != '' ORDER BY c.date DESC, c.seq DESC LIMIT 1)`, path)
+			WHERE n.path = ?1 AND c.date != '' AND NOT c.boiler ORDER BY c.date DESC, c.seq DESC LIMIT 1)`, path)
 	if err != nil {
 		return nil, fmt.Errorf("dated ends of %s: %w", path, err)
 	}
@@ -72,8 +73,8 @@ func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
 	return out, nil
 }
 
-// Openings returns the first n chunks of each note at paths, a note's in
-// note order, without snippets.
+// Openings returns the first n chunks of each note at paths (of those
+// that are not boilerplate), a note's in note order, without snippets.
 func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {
 	if len(paths) == 0 || n <= 0 {
 		return []Result{}, nil
@@ -83,7 +84,7 @@ func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result,
 		return nil, fmt.Errorf("note openings: %w", err)
 	}
 	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
-		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? ORDER BY n.path, c.seq`, string(list), n)
+		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? AND NOT c.boiler ORDER BY n.path, c.seq`, string(list), n)
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version; a cache with another
 // version is rebuilt. Bump it with every change to schema below or to
 // what Sync stores (chunking, tokenisation).
-const schemaVersion = 23
+const schemaVersion = 24
 
 // schema creates the cache's tables. chunks_fts holds each chunk's fields
 // analyzed (see analyze), a column each, and in its cjk column the
@@ -163,9 +163,17 @@ CREATE TABLE chunks (
 	line_end   INTEGER NOT NULL,
 	text       TEXT NOT NULL,
 	tokens     INTEGER NOT NULL,
-	date       TEXT NOT NULL
+	date       TEXT NOT NULL,
+	shape      INTEGER NOT NULL,
+	boiler     INTEGER NOT NULL
 );
 CREATE INDEX chunks_note ON chunks(note_id, seq);
+-- Boilerplate (see boilerplate.go): shape is the fingerprint of a chunk's
+-- words, boiler says the shape is in more notes than boilerplateNotes
+-- allows (a footer, a template, a navigation block), so that no search
+-- matches the chunk and recall never gives it.
+CREATE INDEX chunks_shape ON chunks(shape, note_id) WHERE shape != 0;
+CREATE INDEX chunks_boiler ON chunks(id) WHERE boiler;
 -- A chunk's own date: a task's log event, one chunk each.
 CREATE INDEX chunks_date ON chunks(date) WHERE date != '';
 CREATE VIRTUAL TABLE chunks_fts USING fts5(

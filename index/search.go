@@ -193,6 +193,11 @@ func (ix *Index) filter(ctx context.Context, q Query, search bool) (rank.Filter,
 	if f.Hide, err = ix.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
 		return f, err
 	}
+	if search {
+		if f.Chunks, err = ix.boilerplate(ctx); err != nil {
+			return f, err
+		}
+	}
 	var where []string
 	var args []any
 	switch t := strings.ToLower(strings.TrimSpace(q.Type)); t {
@@ -267,7 +272,7 @@ func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 	notes := ix.hide
 	ix.mu.Unlock()
 	if notes == nil || notes.gen != gen {
-		notes = &hiddenNotes{gen: gen, archived: map[int64]bool{}, dreamLogs: map[int64]bool{}}
+		notes = &hiddenNotes{gen: gen, archived: map[int64]bool{}, dreamLogs: map[int64]bool{}, boiler: map[int64]bool{}}
 		// A lookup by index each: "path = ? OR archived" scans every note.
 		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ?
 			UNION ALL SELECT id, 0 FROM notes WHERE archived
@@ -296,6 +301,9 @@ func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
+		if err := ix.readBoilerplate(ctx, notes.boiler); err != nil {
+			return nil, err
+		}
 		ix.mu.Lock()
 		ix.hide = notes
 		ix.mu.Unlock()
@@ -319,7 +327,9 @@ func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 
 // hiddenNotes are the notes queries hide, as of the files version gen.
 type hiddenNotes struct {
-	gen         string
+	gen string
+	// boiler are the boilerplate chunks (see boilerplate.go).
+	boiler      map[int64]bool
 	archived    map[int64]bool
 	dreamLogs   map[int64]bool
 	memoryIndex int64
@@ -475,6 +485,9 @@ func (r ftsRanker) rank(ctx context.Context, q keywordQuery, all bool, limit int
 		where += ` AND c.note_id NOT IN (SELECT value FROM json_each(?))`
 		args = append(args, idList(f.Hide))
 	}
+	if len(f.Chunks) > 0 {
+		where += ` AND NOT c.boiler` // Chunks are the boilerplate (see Index.filter)
+	}
 	rows, err := r.db.QueryContext(ctx, `SELECT f.rowid, f.rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
 		WHERE chunks_fts MATCH ? AND f.rank MATCH 'bm25(`+bm25Weights+`)'`+where+` ORDER BY f.rank LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -528,9 +541,9 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f rank.Filt
 	if isZero(qv[0]) {
 		return nil, nil // no word the model knows: nothing is similar
 	}
-	var keep func(int64) bool
+	var keep func(note, chunk int64) bool
 	if !f.All() {
-		keep = f.Keep
+		keep = f.KeepChunk
 	}
 	hits, err := vs.Nearest(ctx, qv[0], limit, keep)
 	if err != nil {

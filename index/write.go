@@ -30,6 +30,9 @@ type writer struct {
 	// vectors) were deleted: replaced or removed.
 	lessons, chunks bool
 	dropped         map[int64]bool
+	// touched holds the shapes whose note count this write may have
+	// changed (see settleBoilerplate).
+	touched map[int64]bool
 	// newChunks holds the chunks inserted in this transaction, a run of
 	// ids a note (see pendNew, storeWarm); unvectored, once storeWarm
 	// stored the vectors of the others, those it had none for.
@@ -80,13 +83,16 @@ var writerSQL = map[string]string{
 	"insertTag": `INSERT OR IGNORE INTO tags(note_id, tag, display, seq) VALUES(?, ?, ?, ?)`,
 	"insertEdge": `INSERT INTO edges(source_id, seq, raw, key, target, resolved, heading, block, label, embed, frontmatter, markdown, line, field)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"insertChunk": `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens, date) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"insertChunk": `INSERT INTO chunks(note_id, seq, heading, blocks, line_start, line_end, text, tokens, date, shape, boiler) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+	"noteBoiler":  `SELECT DISTINCT shape FROM chunks WHERE note_id = ? AND boiler`,
+	"shapeNotes":  `SELECT count(DISTINCT note_id) FROM chunks WHERE shape = ?1 AND shape != 0`, // "!= 0": chunks_shape's WHERE, for the index to be used
+	"markShape":   `UPDATE chunks SET boiler = ?1 WHERE shape = ?2 AND shape != 0 AND boiler != ?1`,
 	"insertFTS":   `INSERT INTO chunks_fts(rowid, name, aliases, description, tags, heading, text, cjk) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
 	"setTarget":   `UPDATE edges SET target = ?, resolved = ? WHERE source_id = ? AND seq = ?`,
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}, dropped: map[int64]bool{}}
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}, written: map[int64]bool{}, states: map[string]*fileState{}, dropped: map[int64]bool{}, touched: map[int64]bool{}}
 	for name, q := range writerSQL {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -124,6 +130,9 @@ func (w *writer) removePath(ctx context.Context, p string, s fileState) error {
 		return err
 	}
 	if err := w.deleteLesson(ctx, s.id); err != nil {
+		return err
+	}
+	if err := w.touchOldShapes(ctx, s.id); err != nil {
 		return err
 	}
 	w.chunks = true
@@ -174,6 +183,8 @@ type noteRows struct {
 	names, aliases, description, tagText string
 	headings, texts                      []string
 	title                                string
+	// shapes are the chunks' shapes (see shapeOf), for boilerplate.
+	shapes []int64
 }
 
 // prepare computes the rows of note n with chunks, resolving its links.
@@ -222,7 +233,9 @@ func prepare(n *markdown.Note, size, mtime int64, chunks []chunk, r resolver) *n
 	nr.cjk = make([]string, len(chunks))
 	nr.headings = make([]string, len(chunks))
 	nr.texts = make([]string, len(chunks))
+	nr.shapes = make([]int64, len(chunks))
 	for i, c := range chunks {
+		nr.shapes[i] = shapeOf(c.heading, c.text)
 		nr.cjk[i] = cjkText(nr.names, nr.aliases, desc, c.heading, c.text)
 		nr.headings[i], nr.texts[i] = text.Analyzed(c.heading), text.Analyzed(c.text)
 	}
@@ -252,6 +265,9 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 	} else {
 		w.dropped[id] = true
 		if err := w.dropFTS(ctx, id); err != nil {
+			return err
+		}
+		if err := w.touchOldShapes(ctx, id); err != nil {
 			return err
 		}
 		for _, q := range []string{"deleteChunk", "deleteEdges", "deleteTags", "deleteMemory", "deleteTask", "deleteEntities"} {
@@ -300,9 +316,12 @@ func (w *writer) putNote(ctx context.Context, id int64, nr *noteRows) error {
 		}
 	}
 	for i, c := range nr.chunks {
-		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens, c.date)
+		res, err := w.exec(ctx, "insertChunk", id, i, c.heading, strings.Join(c.blocks, " "), c.lineStart, c.lineEnd, c.text, c.tokens, c.date, nr.shapes[i])
 		if err != nil {
 			return err
+		}
+		if nr.shapes[i] != 0 {
+			w.touched[nr.shapes[i]] = true
 		}
 		cid, err := res.LastInsertId()
 		if err != nil {

@@ -28,8 +28,10 @@
 //  5. Rank: final = base x priority (1.1 preferred engine, 0.9 the
 //     other, 1.0 both) x people (5 for the notes of the people the
 //     question names) x duration (2 for a text stating a length of time,
-//     "for 7 years", when the question asks how long) + layer bonus
-//     (<= 0.1) + recency bonus (<= 0.05, linear over 90 days).
+//     "for 7 years", when the question asks how long) x episode (0.5 for
+//     a session note: an episode ranks below the memories, tasks and
+//     lessons with the same evidence) + layer bonus (<= 0.1) + recency
+//     bonus (<= 0.05, linear over 90 days).
 //  6. Budget: items are kept in rank order until the budget is spent; the
 //     last one is truncated with a marker rather than dropped.
 //

@@ -117,7 +117,8 @@ type Request struct {
 	Presets []Preset
 	// Hidden are vault paths of notes recall never gives, whichever
 	// engine finds them: in a vault several people share, the teammates'
-	// own user memories (see memory.Store.Personal).
+	// own user memories (see memory.Store.Personal); for a prompt hook,
+	// the session's own note (its episode so far, not memory).
 	Hidden map[string]bool
 }
 

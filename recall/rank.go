@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/session"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -14,15 +15,19 @@ import (
 var engines = []string{"exact", "semantic", "temporal", "graph", "expand", "narrower", "context"}
 
 // Rank bonuses: for a hit in a layer the route favours, and for one
-// updated recently.
+// updated recently. episodeFactor scales a session note's score: a
+// session note is an episode, what an agent did once, and the memories,
+// tasks and lessons it led to say the same with more weight, so that for
+// the same evidence they come first.
 const (
-	layerBonus   = 0.1
-	recencyBonus = 0.05
-	recencyDays  = 90
+	episodeFactor = 0.5
+	layerBonus    = 0.1
+	recencyBonus  = 0.05
+	recencyDays   = 90
 )
 
-// rank scores every candidate (final = base x priority + layer bonus +
-// recency bonus), sorts them best first and drops duplicates.
+// rank scores every candidate (final = base x priority x episode + layer
+// bonus + recency bonus), sorts them best first and drops duplicates.
 func (s *search) rank() []*candidate {
 	all := s.top(len(s.cands))
 	if len(all) == 0 {
@@ -54,6 +59,9 @@ func (s *search) rank() []*candidate {
 		}
 		if s.duration && statesDuration(c.hit.Text) {
 			c.final *= durationBoost
+		}
+		if c.hit.Kind == session.Type {
+			c.final *= episodeFactor
 		}
 		layer := Layer(c.hit.Kind)
 		if slices.Contains(s.route.Layers, layer) {

@@ -14,6 +14,13 @@ import (
 // Type is a session note's frontmatter type.
 const Type = "session"
 
+// PromptsHeading is the heading of a session note's section listing the
+// user's prompts: kept for a person reading the note, but not indexed for
+// search (see package index), since an old session's prompts are a
+// transcript, not memory: recall gives what a session did, not what was
+// asked in it.
+const PromptsHeading = "Prompts"
+
 // DefaultFolder is the vault folder of session notes when the config
 // names none.
 const DefaultFolder = "sessions"
@@ -84,7 +91,7 @@ func (st *State) Render(names Names) []byte {
 		b.WriteString(".\n")
 	}
 	if len(st.Prompts) > 0 {
-		b.WriteString("\n## Prompts\n\n")
+		b.WriteString("\n## " + PromptsHeading + "\n\n")
 		for _, p := range st.Prompts {
 			fmt.Fprintf(&b, "- %s %s\n", p.Time.Format("15:04"), oneLine(p.Text))
 		}

@@ -258,7 +258,7 @@ func (l *Lexicon) Rank(terms []string, cjk [][]rune, all bool, limit int, f rank
 	h := make(rank.Heap, 0, limit+1)
 	for _, doc := range acc.touched {
 		d := &l.docs[doc]
-		if (all && int(acc.matched[doc]) < phrases) || !f.Keep(d.note) {
+		if (all && int(acc.matched[doc]) < phrases) || !f.KeepChunk(d.note, d.id) {
 			continue
 		}
 		c := rank.Scored{ID: d.id, Score: acc.score[doc]}

@@ -39,14 +39,21 @@ func (h *Heap) Pop() any {
 }
 
 // Filter is the notes a query keeps: those of Only (every note when nil),
-// but those in Hide.
+// but those in Hide; and of their chunks, those not in Chunks.
 type Filter struct {
 	Only map[int64]bool
 	Hide map[int64]bool
+	// Chunks are chunks no query matches, whichever note holds them (the
+	// index's boilerplate).
+	Chunks map[int64]bool
 }
+
+// KeepChunk reports whether f keeps the chunk with the id chunk of the
+// note with the id note.
+func (f Filter) KeepChunk(note, chunk int64) bool { return f.Keep(note) && !f.Chunks[chunk] }
 
 // Keep reports whether f keeps the note with the id note.
 func (f Filter) Keep(note int64) bool { return (f.Only == nil || f.Only[note]) && !f.Hide[note] }
 
-// All reports whether f keeps every note.
-func (f Filter) All() bool { return f.Only == nil && len(f.Hide) == 0 }
+// All reports whether f keeps every chunk of every note.
+func (f Filter) All() bool { return f.Only == nil && len(f.Hide) == 0 && len(f.Chunks) == 0 }

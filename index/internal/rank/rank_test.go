@@ -60,3 +60,26 @@ func TestFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterChunks: a chunk is kept when its note is and it is not one
+// of the hidden chunks (boilerplate), whichever note holds it.
+func TestFilterChunks(t *testing.T) {
+	for _, tc := range []struct {
+		f           Filter
+		note, chunk int64
+		want        bool
+	}{
+		{Filter{}, 1, 10, true},
+		{Filter{Chunks: map[int64]bool{10: true}}, 1, 10, false},
+		{Filter{Chunks: map[int64]bool{10: true}}, 2, 11, true},
+		{Filter{Hide: map[int64]bool{2: true}, Chunks: map[int64]bool{10: true}}, 2, 11, false},
+		{Filter{Only: map[int64]bool{1: true}, Chunks: map[int64]bool{11: true}}, 1, 10, true},
+	} {
+		if got := tc.f.KeepChunk(tc.note, tc.chunk); got != tc.want {
+			t.Errorf("%+v keeps chunk %d of note %d: %v, want %v", tc.f, tc.chunk, tc.note, got, tc.want)
+		}
+	}
+	if (Filter{Chunks: map[int64]bool{10: true}}).All() {
+		t.Error("a filter hiding a chunk keeps all")
+	}
+}

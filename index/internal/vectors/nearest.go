@@ -12,10 +12,11 @@ import (
 )
 
 // Nearest returns the k chunks most similar to q (cosine: vectors are
-// normalised), best first, among those whose note passes keep (nil: all).
+// normalised), best first, among those keep keeps, given their note's and
+// their own id (nil: all).
 // A large set is scanned in parts on every core. When ctx ends, the scan
 // stops and Nearest returns ctx's error.
-func (vs *Set) Nearest(ctx context.Context, q []float32, k int, keep func(note int64) bool) ([]rank.Scored, error) {
+func (vs *Set) Nearest(ctx context.Context, q []float32, k int, keep func(note, chunk int64) bool) ([]rank.Scored, error) {
 	if len(q) != vs.dims || k <= 0 {
 		return nil, nil
 	}
@@ -49,14 +50,14 @@ const minVectorsPerPart = 8192
 
 // scan returns the k best of the vectors from index i to j, best first;
 // nil when ctx ends first.
-func (vs *Set) scan(ctx context.Context, q []float32, k int, keep func(note int64) bool, from, to int) []rank.Scored {
+func (vs *Set) scan(ctx context.Context, q []float32, k int, keep func(note, chunk int64) bool, from, to int) []rank.Scored {
 	h := make(rank.Heap, 0, k+1)
 	d := vs.dims
 	for i := from; i < to; i++ {
 		if (i-from)%scanCheck == 0 && ctx.Err() != nil {
 			return nil
 		}
-		if keep != nil && !keep(vs.notes[i]) || vs.isDead(i) {
+		if keep != nil && !keep(vs.notes[i], vs.ids[i]) || vs.isDead(i) {
 			continue
 		}
 		c := rank.Scored{ID: vs.ids[i], Score: float64(vs.scales[i] * dotCodes(q, vs.codes[i*d:i*d+d]))}
