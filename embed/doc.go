@@ -22,6 +22,7 @@
 // Nothing in this package prints or logs; errors are returned, wrapped
 // once with the action that failed.
 //
-// It imports text (the one tokenizer of words) and no other vaultmem
-// package.
+// It imports text (the one tokenizer of words) and internal/openaicompat
+// (the one client of OpenAI-compatible APIs) and no other vaultmem
+// package; the llama build adds github.com/ebitengine/purego.
 package embed
