@@ -26,7 +26,7 @@ type SyncOptions struct {
 // it could not.
 func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	if !o.Always {
-		if running, err := watch.Running(a.Vault.Dir); err == nil && running {
+		if running, err := watch.Running(a.Vault); err == nil && running {
 			return index.Stats{}, nil
 		}
 	}

@@ -3,25 +3,27 @@
 // recall's intent classifier and Dream use. Callers fall back to their
 // rules on any error, so every failure is an error, never a guess.
 //
-// It imports only the standard library.
+// The HTTP part (URL, key, headers, timeout, errors) is the one client
+// of OpenAI-compatible APIs, internal/openaicompat, which embed's
+// OpenAI uses too. It imports internal/openaicompat and no other
+// vaultmem package.
 package chat
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/vaultmem/vaultmem/internal/openaicompat"
 )
 
 // Options say which endpoint and model to use.
 type Options struct {
-	// URL is the API's base URL, to which "/chat/completions" is added
-	// (http://localhost:11434/v1 for Ollama).
+	// URL is the API's base URL, absolute http or https, to which
+	// "/chat/completions" is added (http://localhost:11434/v1 for Ollama).
 	URL string
 	// Model is the chat model's name.
 	Model string
@@ -37,42 +39,24 @@ type Options struct {
 const maxReply = 4 << 20
 
 // Complete sends prompt as one user message (temperature 0) and returns
-// the model's answer. timeout applies when o.Timeout is 0. Errors: the
-// request's (a timeout is ctx's), an HTTP status other than 200, a reply
-// that is not a chat completion, an empty answer.
+// the model's answer. timeout applies when o.Timeout is 0. The error,
+// which starts with "chat endpoint" and the endpoint, is one of
+// [openaicompat.Client.Post]'s (a URL that is not http or https, ctx's, a
+// timeout, which errors.Is with context.DeadlineExceeded, an HTTP status
+// other than 2xx, "HTTP <code> ...", a reply that is not JSON), or a reply
+// that is not a chat completion or has an empty answer.
 func Complete(ctx context.Context, o *Options, prompt string, timeout time.Duration) (string, error) {
 	if o.Timeout > 0 {
 		timeout = o.Timeout
 	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
+	api, err := openaicompat.New(openaicompat.Options{URL: o.URL, APIKey: o.APIKey, Timeout: timeout, Server: "chat server", HTTPClient: o.HTTPClient})
+	if err != nil {
+		return "", fmt.Errorf("chat endpoint: %w", err)
 	}
-	body, _ := json.Marshal(map[string]any{
+	request := map[string]any{
 		"model":       o.Model,
 		"temperature": 0,
 		"messages":    []map[string]string{{"role": "user", "content": prompt}},
-	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.URL, "/")+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if o.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.APIKey)
-	}
-	client := o.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("chat endpoint: HTTP %d", resp.StatusCode)
 	}
 	var reply struct {
 		Choices []struct {
@@ -81,14 +65,17 @@ func Complete(ctx context.Context, o *Options, prompt string, timeout time.Durat
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxReply)).Decode(&reply); err != nil {
+	if err := api.Post(ctx, completionsPath, request, maxReply, &reply); err != nil {
 		return "", fmt.Errorf("chat endpoint: %w", err)
 	}
 	if len(reply.Choices) == 0 || strings.TrimSpace(reply.Choices[0].Message.Content) == "" {
-		return "", errors.New("chat endpoint: no answer")
+		return "", fmt.Errorf("chat endpoint: %s: no answer", api.Endpoint(completionsPath))
 	}
 	return strings.TrimSpace(reply.Choices[0].Message.Content), nil
 }
+
+// completionsPath is the endpoint's path under the base URL.
+const completionsPath = "/chat/completions"
 
 // DecodeJSON decodes the JSON object in a model's answer into v: models
 // wrap it in prose or code fences, so the outermost {...} is taken.

@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,5 +47,40 @@ func TestDecodeJSON(t *testing.T) {
 	}
 	if err := DecodeJSON("no json here", &v); err == nil {
 		t.Error("prose decoded")
+	}
+}
+
+// TestCompleteTimeout: the options' timeout wins over the caller's
+// default, and the error says which one ran out.
+func TestCompleteTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	for _, tt := range []struct {
+		own, dflt time.Duration
+		want      string
+	}{
+		{0, 40 * time.Millisecond, "no answer within 40ms"},
+		{30 * time.Millisecond, time.Hour, "no answer within 30ms"},
+	} {
+		_, err := Complete(context.Background(), &Options{URL: srv.URL, Model: "m", Timeout: tt.own}, "hi", tt.dflt)
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "chat endpoint: "+srv.URL+"/chat/completions: "+tt.want) {
+			t.Errorf("timeout %v, default %v: %v, want %q", tt.own, tt.dflt, err, tt.want)
+		}
+	}
+}
+
+// TestCompleteBadURL: a URL that is not http or https fails before any
+// request, naming it.
+func TestCompleteBadURL(t *testing.T) {
+	if _, err := Complete(context.Background(), &Options{URL: "localhost:11434/v1", Model: "m"}, "hi", time.Second); err == nil || !strings.Contains(err.Error(), `chat endpoint: url "localhost:11434/v1"`) {
+		t.Errorf("err = %v", err)
 	}
 }

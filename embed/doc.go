@@ -11,14 +11,18 @@
 // notes (no weights to download, no network). [OpenAI] calls any
 // OpenAI-compatible /embeddings endpoint: Ollama, llama.cpp's server, LM
 // Studio, OpenAI. [Llama] runs a user-supplied GGUF model in process
-// through github.com/kelindar/search; it exists only in builds with
-// -tags llama, because that package panics at start-up when its native
-// library (libllama_go.so) is missing, and in other builds [NewLlama]
-// returns [ErrNoLlama].
+// through llama.cpp, in the native library of github.com/kelindar/search
+// (libllama_go.so), which it loads with purego when the first [NewLlama]
+// is called: a binary without the library works until a llama embedder
+// is asked for, and then NewLlama's error names the library and how to
+// get it. Llama exists only in builds with -tags llama, so that other
+// builds carry no dynamic loader; in them [NewLlama] returns
+// [ErrNoLlama].
 //
 // Nothing in this package prints or logs; errors are returned, wrapped
 // once with the action that failed.
 //
-// It imports text (the one tokenizer of words) and no other vaultmem
-// package.
+// It imports text (the one tokenizer of words) and internal/openaicompat
+// (the one client of OpenAI-compatible APIs) and no other vaultmem
+// package; the llama build adds github.com/ebitengine/purego.
 package embed

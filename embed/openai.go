@@ -1,18 +1,15 @@
 package embed
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/vaultmem/vaultmem/internal/openaicompat"
 )
 
 // OpenAIOptions configure [NewOpenAI]. URL and Model are required; the
@@ -36,7 +33,7 @@ type OpenAIOptions struct {
 	Timeout time.Duration
 	// BatchSize is the most texts sent in one request; 0 means 64.
 	BatchSize int
-	// HTTPClient sends the requests; nil means a client of its own.
+	// HTTPClient sends the requests; nil means http.DefaultClient.
 	HTTPClient *http.Client
 }
 
@@ -46,9 +43,9 @@ type OpenAIOptions struct {
 // [NewOpenAI].
 type OpenAI struct {
 	opts     OpenAIOptions
+	api      *openaicompat.Client
 	endpoint string
 	id       string
-	client   *http.Client
 	dims     atomic.Int64 // configured, or learnt from the first response
 }
 
@@ -56,12 +53,7 @@ type OpenAI struct {
 // contact the server. The error names the invalid option: a missing
 // model, or a URL that is not absolute http or https.
 func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
-	u, err := url.Parse(o.URL)
 	switch {
-	case err != nil:
-		return nil, fmt.Errorf("new openai embedder: url: %w", err)
-	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-		return nil, fmt.Errorf("new openai embedder: url %q: want an http or https base URL such as http://localhost:11434/v1", o.URL)
 	case strings.TrimSpace(o.Model) == "":
 		return nil, errors.New("new openai embedder: no model")
 	case o.Dimensions < 0 || o.Timeout < 0 || o.BatchSize < 0:
@@ -73,18 +65,22 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if o.BatchSize == 0 {
 		o.BatchSize = 64
 	}
+	api, err := openaicompat.New(openaicompat.Options{URL: o.URL, APIKey: o.APIKey, Timeout: o.Timeout, Server: "embedding server", HTTPClient: o.HTTPClient})
+	if err != nil {
+		return nil, fmt.Errorf("new openai embedder: %w", err)
+	}
 	e := &OpenAI{
 		opts:     o,
-		endpoint: strings.TrimRight(o.URL, "/") + "/embeddings",
-		id:       "openai:" + o.Model + "@" + u.Host,
-		client:   o.HTTPClient,
-	}
-	if e.client == nil {
-		e.client = &http.Client{}
+		api:      api,
+		endpoint: api.Endpoint(embeddingsPath),
+		id:       "openai:" + o.Model + "@" + api.Host(),
 	}
 	e.dims.Store(int64(o.Dimensions))
 	return e, nil
 }
+
+// embeddingsPath is the endpoint's path under the base URL.
+const embeddingsPath = "/embeddings"
 
 // ID returns "openai:<model>@<host>", e.g.
 // "openai:nomic-embed-text@localhost:11434". It never contains the key.
@@ -97,17 +93,9 @@ func (e *OpenAI) ID() string { return e.id }
 func (e *OpenAI) Dimensions() int { return int(e.dims.Load()) }
 
 // StatusError is the error of a request that the server answered with a
-// status other than 2xx.
-type StatusError struct {
-	StatusCode int
-	// Message is the server's error message, or the start of its
-	// response body when that is not a JSON error.
-	Message string
-}
-
-func (e *StatusError) Error() string {
-	return fmt.Sprintf("server said %d %s: %s", e.StatusCode, http.StatusText(e.StatusCode), e.Message)
-}
+// status other than 2xx: its StatusCode, and its Message (the server's
+// error message, or the start of its body).
+type StatusError = openaicompat.StatusError
 
 // Embed returns one L2-normalised vector per text, sending the texts in
 // batches of OpenAIOptions.BatchSize, one request at a time. Empty (or
@@ -175,60 +163,22 @@ const maxResponse = 256 << 20
 
 // post sends one batch and returns its normalised vectors in input order.
 func (e *OpenAI) post(ctx context.Context, batch []string) ([][]float32, error) {
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("openai embed: %s: %w", e.endpoint, fmt.Errorf(format, args...))
+	var r openAIResponse
+	if err := e.api.Post(ctx, embeddingsPath, openAIRequest{Model: e.opts.Model, Input: batch}, maxResponse, &r); err != nil {
+		return nil, fmt.Errorf("openai embed: %w", err)
 	}
-	body, err := json.Marshal(openAIRequest{Model: e.opts.Model, Input: batch})
+	vecs, err := e.vectors(r, len(batch))
 	if err != nil {
-		return nil, fail("encode request: %w", err)
+		return nil, fmt.Errorf("openai embed: %s: %w", e.endpoint, err)
 	}
-	reqCtx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, e.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, fail("%w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if e.opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+e.opts.APIKey)
-	}
-
-	resp, err := e.client.Do(req)
-	if err == nil {
-		defer resp.Body.Close()
-		var raw []byte
-		raw, err = io.ReadAll(io.LimitReader(resp.Body, maxResponse))
-		if err == nil {
-			return e.parse(resp.StatusCode, raw, len(batch), fail)
-		}
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // without the method and URL, which fail names
-	}
-	switch {
-	case ctx.Err() != nil:
-		return nil, fail("%w", ctx.Err())
-	case errors.Is(reqCtx.Err(), context.DeadlineExceeded):
-		return nil, fail("no answer within %v (the timeout): %w", e.opts.Timeout, context.DeadlineExceeded)
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return nil, fail("%w (is the embedding server running?)", err)
-	}
-	return nil, fail("%w", err)
+	return vecs, nil
 }
 
-// parse checks a response and returns its normalised vectors.
-func (e *OpenAI) parse(status int, raw []byte, want int, fail func(string, ...any) error) ([][]float32, error) {
-	if status < 200 || status > 299 {
-		return nil, fail("%w", &StatusError{StatusCode: status, Message: errorMessage(raw)})
-	}
-	var r openAIResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fail("decode response: %w (the response starts %q)", err, truncate(string(raw), 120))
-	}
+// vectors checks a response's vectors, want of them, and returns them
+// normalised in input order.
+func (e *OpenAI) vectors(r openAIResponse, want int) ([][]float32, error) {
 	if len(r.Data) != want {
-		return nil, fail("%d vectors for %d texts", len(r.Data), want)
+		return nil, fmt.Errorf("%d vectors for %d texts", len(r.Data), want)
 	}
 	out := make([][]float32, want)
 	dims := e.Dimensions()
@@ -239,61 +189,21 @@ func (e *OpenAI) parse(status int, raw []byte, want int, fail func(string, ...an
 		}
 		switch {
 		case i < 0 || i >= want:
-			return nil, fail("vector index %d out of range for %d texts", i, want)
+			return nil, fmt.Errorf("vector index %d out of range for %d texts", i, want)
 		case out[i] != nil:
-			return nil, fail("two vectors for text %d", i)
+			return nil, fmt.Errorf("two vectors for text %d", i)
 		case len(d.Embedding) == 0:
-			return nil, fail("empty vector for text %d", i)
+			return nil, fmt.Errorf("empty vector for text %d", i)
 		case dims == 0:
 			dims = len(d.Embedding)
 		case len(d.Embedding) != dims:
-			return nil, fail("vector for text %d has %d dimensions, want %d", i, len(d.Embedding), dims)
+			return nil, fmt.Errorf("vector for text %d has %d dimensions, want %d", i, len(d.Embedding), dims)
 		}
 		normalize(d.Embedding)
 		out[i] = d.Embedding
 	}
 	if !e.dims.CompareAndSwap(0, int64(dims)) && e.Dimensions() != dims {
-		return nil, fail("vectors have %d dimensions, want %d", dims, e.Dimensions())
+		return nil, fmt.Errorf("vectors have %d dimensions, want %d", dims, e.Dimensions())
 	}
 	return out, nil
-}
-
-// errorMessage extracts the message of an error response: OpenAI's
-// {"error": {"message": ...}}, Ollama's {"error": "..."}, or else the
-// start of the body.
-func errorMessage(raw []byte) string {
-	var r struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(raw, &r) == nil {
-		var s string
-		var obj struct {
-			Message string `json:"message"`
-		}
-		switch {
-		case json.Unmarshal(r.Error, &s) == nil && s != "":
-			return truncate(s, 300)
-		case json.Unmarshal(r.Error, &obj) == nil && obj.Message != "":
-			return truncate(obj.Message, 300)
-		case r.Message != "":
-			return truncate(r.Message, 300)
-		}
-	}
-	if s := strings.TrimSpace(string(raw)); s != "" {
-		return truncate(s, 300)
-	}
-	return "(empty body)"
-}
-
-// truncate cuts s to at most n bytes, at a character boundary, marking
-// the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

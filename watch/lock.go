@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -42,21 +41,30 @@ func lock(v *vault.Vault) (*vault.FileLock, error) {
 	return fl, nil
 }
 
-// Running reports whether a live watcher holds the vault in dir. A
-// watcher that was killed leaves no lock behind: the kernel releases it.
-func Running(dir string) (bool, error) {
-	p := filepath.Join(dir, filepath.FromSlash(lockFile))
-	fi, err := os.Lstat(p)
-	if errors.Is(err, os.ErrNotExist) {
+// Running reports whether a live watcher holds the vault v. A watcher
+// that was killed leaves no lock behind: the kernel releases it. The
+// lock file is the vault's [vault.FileLock], tried shared for an instant
+// and never made: no watcher ever ran where it is missing. The error
+// names the lock file: a symbolic link on its path, not a regular file,
+// or the lock failing.
+func Running(v *vault.Vault) (bool, error) {
+	fl := v.FileLock(lockFile)
+	// The checks FileLock.TryLock makes, for the shared lock it has none of.
+	if err := v.CheckLinks(lockFile); err != nil {
+		return false, fmt.Errorf("watch: check %w", err)
+	}
+	fi, err := os.Lstat(fl.Path())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("watch: check %w", err)
+	case !fi.Mode().IsRegular():
+		return false, fmt.Errorf("watch: check lock %s: not a regular file", fl.Path())
 	}
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 { // never opened through a link (see vault.FileLock)
-		return false, fmt.Errorf("watch: check %w", &vault.LinkError{Path: p})
-	}
-	fl := flock.New(p)
 	ok, err := fl.TryRLock()
 	if err != nil {
-		return false, fmt.Errorf("watch: check %s: %w", p, err)
+		return false, fmt.Errorf("watch: check %s: %w", fl.Path(), err)
 	}
 	if ok {
 		fl.Unlock()

@@ -310,7 +310,7 @@ func TestWatchGitBranchSwitch(t *testing.T) {
 
 func TestOneWatcherPerVault(t *testing.T) {
 	h := start(t, base)
-	running, err := watch.Running(h.dir)
+	running, err := watch.Running(openVault(t, h.dir))
 	if err != nil || !running {
 		t.Fatalf("Running = %v, %v while a watcher runs", running, err)
 	}
@@ -318,7 +318,7 @@ func TestOneWatcherPerVault(t *testing.T) {
 	if !errors.Is(err, watch.ErrRunning) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Errorf("second watcher: %v, want ErrRunning naming pid %d", err, os.Getpid())
 	}
-	if running, _ := watch.Running(t.TempDir()); running {
+	if running, _ := watch.Running(openVault(t, t.TempDir())); running {
 		t.Error("Running on a vault without a watcher")
 	}
 }
@@ -332,4 +332,50 @@ func openVault(tb testing.TB, dir string) *vault.Vault {
 	}
 	tb.Cleanup(func() { v.Close() })
 	return v
+}
+
+// TestRunningLockFile: Running reads the lock file as vault.FileLock
+// would take it: never made, never through a symbolic link, only a
+// regular file, and free unless a watcher holds it.
+func TestRunningLockFile(t *testing.T) {
+	lock := filepath.Join(".vaultmem", "tmp", "watch.lock")
+	for _, tt := range []struct {
+		name string
+		make func(t *testing.T, dir string)
+		err  string // "" when Running answers false without error
+	}{
+		{"no .vaultmem", func(t *testing.T, dir string) {}, ""},
+		{"no lock file", func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, ".vaultmem", "tmp")) }, ""},
+		{"a free lock", func(t *testing.T, dir string) { write(t, dir, lock, "123\n") }, ""},
+		{"a link", func(t *testing.T, dir string) {
+			write(t, dir, "elsewhere.lock", "")
+			mkdir(t, filepath.Join(dir, ".vaultmem", "tmp"))
+			if err := os.Symlink(filepath.Join(dir, "elsewhere.lock"), filepath.Join(dir, lock)); err != nil {
+				t.Fatal(err)
+			}
+		}, "symbolic link"},
+		{"a folder", func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, lock)) }, "not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tt.make(t, dir)
+			running, err := watch.Running(openVault(t, dir))
+			if running || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("Running = %v, %v; want false and an error with %q", running, err, tt.err)
+			}
+			if tt.name == "no lock file" {
+				if _, err := os.Lstat(filepath.Join(dir, lock)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("Running made the lock file: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// mkdir makes the folder p and its parents.
+func mkdir(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
