@@ -13,11 +13,12 @@ func buildVersion() string {
 	return versionOf(bi)
 }
 
-// versionOf formats a build's version: the main module's version
-// ("(devel)" for a build from a clone, a tag such as v0.4.0 for go
-// install ...@v0.4.0), then, when the go command stamped the build with
-// its VCS state, "commit REVISION" with ", modified" when the work tree
-// had changes. A build without VCS stamps (go run, a test binary,
+// versionOf formats a build's version: the main module's version as the
+// go command recorded it (a tag such as v0.4.0 for go install ...@v0.4.0;
+// in a clone, a pseudo-version of the commit, or "(devel)" when the go
+// command could not read the clone's git state), then, when the go command
+// stamped the build with its VCS state, "commit REVISION" with
+// ", modified" when the work tree had changes. A build without VCS stamps (go run, a test binary,
 // -buildvcs=false) says "commit unknown", so a bug report never claims a
 // commit it cannot know. A nil bi (a binary built without module
 // support) is "(devel), commit unknown".
