@@ -40,6 +40,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := &cli.Command{
 		Name:  "vaultmem",
 		Usage: "long-term memory for AI agents, kept in an Obsidian vault",
+		// --version (-v): the module version and the commit built from.
+		Version: buildVersion(),
 		Description: "vaultmem reads an Obsidian vault exactly as Obsidian does (notes, frontmatter, [[wikilinks]],\n" +
 			"tags) and lets agents remember and recall through it. The vault is found by walking up from\n" +
 			"the current folder to one holding .vaultmem/ (like git), or given with --vault.\n" +

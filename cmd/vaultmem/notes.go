@@ -101,10 +101,12 @@ func (sh *shell) linksCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "links",
 		Usage: "list every link of the vault (resolved and unresolved)",
-		Description: "With --json: {\"edges\": [{source, target, resolved, heading, block, label, embed,\n" +
-			"frontmatter, markdown, line}], total, more, next_offset}. source and target are vault-relative\n" +
-			"paths; an unresolved link has target = the link text as written and resolved false.",
-		Flags: pageFlags(jsonFlag()),
+		Description: "A page holds at most 1,000 links (--limit, --offset; the rest is said on stderr); --all\n" +
+			"gives every link from --offset on. With --json: {\"edges\": [{source, target, resolved, heading,\n" +
+			"block, label, embed, frontmatter, markdown, line}], total, more, next_offset}. source and target\n" +
+			"are vault-relative paths; an unresolved link has target = the link text as written and resolved\n" +
+			"false.",
+		Flags: pageFlags(jsonFlag(), allLinksFlag()),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -119,7 +121,7 @@ func (sh *shell) backlinksCommand() *cli.Command {
 		Name:      "backlinks",
 		Usage:     "list the links that point to a note",
 		ArgsUsage: "NOTE",
-		Flags:     pageFlags(jsonFlag()),
+		Flags:     pageFlags(jsonFlag(), allLinksFlag()),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			arg, err := oneArg(cmd, "a NOTE (path or name)")
 			if err != nil {
@@ -134,7 +136,7 @@ func (sh *shell) unresolvedCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "unresolved",
 		Usage: "list links that match no file",
-		Flags: pageFlags(jsonFlag()),
+		Flags: pageFlags(jsonFlag(), allLinksFlag()),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
@@ -144,7 +146,13 @@ func (sh *shell) unresolvedCommand() *cli.Command {
 	}
 }
 
-// printLinks prints the page of links req chooses.
+// allLinksFlag is --all of the link listings: every page, not one.
+func allLinksFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "all", Usage: "every link from --offset on, --limit at a time, not one page"}
+}
+
+// printLinks prints the page of links req chooses, or with --all every
+// page from --offset on.
 func (sh *shell) printLinks(ctx context.Context, cmd *cli.Command, req app.LinksRequest) error {
 	var err error
 	if req.Page, err = pageOf(cmd); err != nil {
@@ -153,6 +161,19 @@ func (sh *shell) printLinks(ctx context.Context, cmd *cli.Command, req app.Links
 	res, err := query(ctx, sh, app.OpLinks, req, 0, (*app.App).Links)
 	if err != nil {
 		return err
+	}
+	if cmd.Bool("all") {
+		// Page after page, as an agent pages: each page brings the index
+		// up to date first, so a vault edited meanwhile gives its links
+		// as they are when each page is read.
+		for res.Page.More > 0 {
+			req.Page.Offset = res.Page.NextOffset
+			next, err := query(ctx, sh, app.OpLinks, req, 0, (*app.App).Links)
+			if err != nil {
+				return err
+			}
+			res.Edges, res.Page = append(res.Edges, next.Edges...), next.Page
+		}
 	}
 	if cmd.Bool("json") {
 		head := map[string]any{"edges": res.Edges}
