@@ -88,9 +88,9 @@ func TestOutcomeNotRecordedIsSaid(t *testing.T) {
 	}
 }
 
-// TestPromptNeverGivesTheSessionsOwnNote (issue 39, item 2 in part): the
-// session's own note holds its prompts; a later prompt of the same
-// session is never given it back as memory.
+// TestPromptNeverGivesTheSessionsOwnNote (issue 39, item 2): the
+// session's own note says what it is doing; a later prompt of the same
+// session is never given it back as memory, while another session is.
 func TestPromptNeverGivesTheSessionsOwnNote(t *testing.T) {
 	vaultDir, project := hookVaultFor(t)
 	ev := func(name string, f map[string]any) string { return hookEvent("s-own", project, name, f) }
@@ -102,11 +102,16 @@ func TestPromptNeverGivesTheSessionsOwnNote(t *testing.T) {
 		}
 		return r
 	}
+	// The note's prompts are not indexed (they are not memory at all);
+	// what the session did is: the file it changed.
+	file := filepath.Join(project, "zebrafish_quokka_telemetry.go")
 	hook(ev("SessionStart", map[string]any{"source": "startup"}))
-	hook(ev("UserPromptSubmit", map[string]any{"prompt": "zebrafish quokka telemetry quirks"}))
+	hook(ev("UserPromptSubmit", map[string]any{"prompt": "fix the telemetry"}))
+	hook(ev("PostToolUse", map[string]any{"tool_name": "Write", "tool_use_id": "w1",
+		"tool_input": map[string]any{"file_path": file}, "tool_response": map[string]any{"success": true}}))
 	hook(ev("Stop", map[string]any{"stop_hook_active": false}))
 	notes, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md"))
-	if len(notes) != 1 || !strings.Contains(mustRead(t, notes[0]), "zebrafish quokka") {
+	if len(notes) != 1 || !strings.Contains(mustRead(t, notes[0]), "zebrafish_quokka_telemetry.go") {
 		t.Fatalf("the session's note: %q", notes)
 	}
 	// Another session is given it: an episode of the vault's.
