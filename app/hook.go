@@ -429,7 +429,7 @@ func covers(terms []string, s string, share float64) bool {
 // of the prompt's words and was not given earlier in the session, and
 // keeps the prompt for the session note.
 func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, error) {
-	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
+	kept := keepPrompt(ev.Prompt, string(a.Config.Hooks.Prompts))
 	query := ev.Prompt
 	if len(query) > index.MaxQueryBytes {
 		// A question around a pasted trace or log: recall on the question.
