@@ -395,6 +395,28 @@ hooks:
 #   shared: true
 `
 
+// defaultConfigFile is the config file init writes: DefaultConfigText, or
+// for a Claude Code memory folder (claudeCode) the same with new memories
+// next to the others and no views folder. It loads to exactly
+// defaultConfigFor(claudeCode).
+func defaultConfigFile(claudeCode bool) string {
+	if !claudeCode {
+		return DefaultConfigText
+	}
+	text := strings.Replace(DefaultConfigText, "\n  memory: memory\n", "\n"+ClaudeCodeMemoryLine, 1)
+	return strings.Replace(text, "\n  views: views\n", "\n"+ClaudeCodeViewsLine, 1)
+}
+
+// defaultConfigFor is the config defaultConfigFile(claudeCode) says:
+// DefaultConfig, and for a Claude Code memory folder its two folders.
+func defaultConfigFor(claudeCode bool) Config {
+	c := DefaultConfig()
+	if claudeCode {
+		c.Folders.Memory, c.Folders.Views = ".", ""
+	}
+	return c
+}
+
 // LoadConfig reads the vault's config as the commands use it (see
 // LoadConfigConsent), without the report of what it ignored: for what
 // needs only keys no consent governs (folders, budgets).

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/vault"
+	"go.yaml.in/yaml/v3"
 )
 
 // vaultWithConfig is a vault folder whose config holds text, read with
@@ -211,5 +214,102 @@ func TestLoadConfigRefusesAnUnsafeDotDir(t *testing.T) {
 	}
 	if _, err := LoadConfig(dir); !errors.Is(err, vault.ErrUntrusted) || !strings.Contains(err.Error(), "vaultmem trust") {
 		t.Errorf("a .vaultmem anyone can change: %v", err)
+	}
+}
+
+// TestDefaultConfigFileLoadsToDefaultConfig: the config file init writes
+// (in a new folder, and in a Claude Code memory folder) loads to exactly
+// the defaults DefaultConfig states, so the two cannot drift; so does a
+// vault with no config file or an empty one.
+func TestDefaultConfigFileLoadsToDefaultConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		claudeCode bool
+		files      map[string]string
+	}{
+		{"a new folder", false, nil},
+		{"a Claude Code memory folder", true, map[string]string{
+			"MEMORY.md": "- [Prefs](prefs.md) — how the user works\n",
+			"prefs.md":  "---\nname: Prefs\ndescription: how the user works\ntype: user\n---\nUses pnpm.\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			dir := t.TempDir()
+			for name, text := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := Init(t.Context(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ClaudeCode != tc.claudeCode {
+				t.Fatalf("init took the folder for a Claude Code one: %v, want %v", res.ClaudeCode, tc.claudeCode)
+			}
+			written, err := os.ReadFile(filepath.Join(dir, ".vaultmem", "config.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(written) != defaultConfigFile(tc.claudeCode) {
+				t.Errorf("init wrote another config than defaultConfigFile(%v):\n%s", tc.claudeCode, written)
+			}
+			got, err := LoadConfig(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := defaultConfigFor(tc.claudeCode); !reflect.DeepEqual(got, want) {
+				t.Errorf("the written config loads to\n%s\nwant\n%s", dump(t, got), dump(t, want))
+			}
+		})
+	}
+	for _, text := range []string{"", "# nothing set\n"} {
+		if got, err := LoadConfig(vaultWithConfig(t, text)); err != nil || !reflect.DeepEqual(got, DefaultConfig()) {
+			t.Errorf("config %q loads to\n%s (%v)\nwant DefaultConfig()", text, dump(t, got), err)
+		}
+	}
+	t.Run("no config file", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+		if got, err := LoadConfig(t.TempDir()); err != nil || !reflect.DeepEqual(got, DefaultConfig()) {
+			t.Errorf("no config loads to\n%s (%v)\nwant DefaultConfig()", dump(t, got), err)
+		}
+	})
+}
+
+// dump is c as YAML, to show two configs side by side.
+func dump(t *testing.T, c Config) string {
+	t.Helper()
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestConfigLessonRulesAsTheyApply: the loaded config holds the lessons'
+// strength rule as it applies, a key left out or zero meaning its default,
+// the user's own config under the vault's.
+func TestConfigLessonRulesAsTheyApply(t *testing.T) {
+	d := lesson.DefaultRules()
+	for _, tc := range []struct {
+		yaml string
+		want func(r *lesson.Rules)
+	}{
+		{"", func(*lesson.Rules) {}},
+		{"lessons:\n  decay_per_day: 0.9\n", func(r *lesson.Rules) { r.DecayPerDay = 0.9 }},
+		{"lessons:\n  decay_per_day: 0\n  initial: 0.7\n", func(r *lesson.Rules) { r.Initial = 0.7 }},
+		{"lessons:\n  decay_after_days: 7\n  router: true\n", func(r *lesson.Rules) { r.DecayAfterDays = 7 }},
+	} {
+		want := d
+		tc.want(&want)
+		c, err := LoadConfig(vaultWithConfig(t, tc.yaml))
+		if err != nil || c.Lessons.Rules != want {
+			t.Errorf("config %q: rules %+v, %v; want %+v", tc.yaml, c.Lessons.Rules, err, want)
+		}
 	}
 }
