@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/url"
 	"os"
@@ -161,8 +162,9 @@ type RecallConfig struct {
 	// Classifier is an optional OpenAI-compatible chat endpoint that
 	// classifies questions before the rules do.
 	Classifier ChatConfig `yaml:"classifier"`
-	// Routes replaces routes of the default matrix, by intent.
-	Routes map[string]recall.Route `yaml:"routes"`
+	// Routes replaces routes of the default matrix, by intent (one of
+	// recall.Intents; any other fails at load).
+	Routes map[recall.Intent]recall.Route `yaml:"routes"`
 	// StageDeadlines cuts each stage short at its deadline (100, 300 and
 	// 800 ms); false runs every stage to its end: slower on a busy machine,
 	// but the same question always gets the same answer. Default true.
@@ -591,7 +593,8 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 			return fmt.Errorf("%s: %s: %d is negative", at(strings.Split(n.key, ".")...), n.key, n.v)
 		}
 	}
-	for name, r := range c.Recall.Routes {
+	for _, intent := range slices.Sorted(maps.Keys(c.Recall.Routes)) { // the same error each time
+		name, r := string(intent), c.Recall.Routes[intent]
 		if _, err := recall.ParseIntent(name); err != nil {
 			return fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
 		}
