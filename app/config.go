@@ -582,7 +582,7 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 		{[]string{"dream", "llm", "timeout"}, c.Dream.LLM.Timeout},
 	} {
 		if d.v < 0 {
-			return fmt.Errorf("%s: %s: %v is negative: give a duration such as 30s or 24h (0 for the default)", at(d.keys...), strings.Join(d.keys, "."), d.v)
+			return fmt.Errorf("%s: %s: %v is negative: give a duration such as 30s or 24h", at(d.keys...), strings.Join(d.keys, "."), d.v)
 		}
 	}
 	for _, n := range []struct {

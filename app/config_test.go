@@ -68,8 +68,10 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		{"lessons:\n  decay_after_days: 1.5\n", "config.yaml:2: lessons.decay_after_days: 1.5 is not a whole number"},
 		{"hooks:\n  lessons: 2.5\n", "config.yaml:2: hooks.lessons: 2.5 is not a whole number"},
 		{"chunk_tokens: 512.5\n", "config.yaml:1: chunk_tokens: 512.5 is not a whole number"},
+		{"max_note_size: .inf\n", "config.yaml:1: max_note_size: .inf is not a whole number"},
 		{"recall:\n  routes:\n    simple-fact: {strategy: exact-only, budget: 5.5}\n", "config.yaml:3: recall.routes.simple-fact.budget: 5.5 is not a whole number"},
 		{"hooks:\n  timeout: 8\n", "config.yaml:2: hooks.timeout: 8 has no unit: give a duration such as 8s"},
+		{"dream:\n  quiet: 0\n", "config.yaml:2: dream.quiet: 0 has no unit"},
 		{"dream:\n  every: 1.5\n", "config.yaml:2: dream.every: 1.5 has no unit"},
 		{"embedder:\n  timeout: 30\n", "config.yaml:2: embedder.timeout: 30 has no unit"},
 		{"lessons:\n  router: maybe\n", "config.yaml:2: cannot unmarshal !!str `maybe` into bool"},
@@ -141,6 +143,7 @@ func TestConfigGoodPaths(t *testing.T) {
 		"folders:\n  memory: .\n  tasks: tasks/\n",
 		"dream:\n  log: logs/dream log.md\n",
 		"folders:\n  memory: Заметки\n  lessons: ملاحظات\n",
+		"max_note_size: 1e7\nhooks:\n  lessons: 2.0\ndream:\n  every: 0s\n",
 	} {
 		if _, err := LoadConfig(vaultWithConfig(t, text)); err != nil {
 			t.Errorf("config %q: %v", text, err)

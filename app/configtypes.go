@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -13,23 +14,24 @@ var durationType = reflect.TypeFor[time.Duration]()
 
 // checkScalars refuses, under the config node n decoded into a value of
 // type t (key names it in messages), the numbers the YAML decoder would
-// take silently for something else: a fraction where a whole number goes
-// (it truncates 1.5 to 1) and a bare number where a duration goes (it
-// reads 8 as 8 nanoseconds, a hook that always times out). 0 is a
-// duration of its own. Everything else is left to the decoder and
-// checkConfig.
+// take silently for something else (a fraction where a whole number goes:
+// it truncates 1.5 to 1; 1e7 is whole, and fine), and words the
+// decoder's refusal of a bare number where a duration goes ("cannot
+// unmarshal !!int") as what to write instead. Everything else is left to
+// the decoder and checkConfig.
 func checkScalars(n *yaml.Node, t reflect.Type, key, file string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch {
 	case t == durationType:
-		if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") && n.Value != "0" {
-			return fmt.Errorf("%s:%d: %s: %s has no unit: give a duration such as 8s, 5m or 24h", file, n.Line, key, n.Value)
+		if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+			return fmt.Errorf("%s:%d: %s: %s has no unit: give a duration such as 8s, 5m or 24h (0s for none)", file, n.Line, key, n.Value)
 		}
 		return nil
 	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
-		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
+		var f float64
+		if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && (n.Decode(&f) != nil || f != math.Trunc(f) || math.IsInf(f, 0)) {
 			return fmt.Errorf("%s:%d: %s: %s is not a whole number", file, n.Line, key, n.Value)
 		}
 		return nil
