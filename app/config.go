@@ -248,7 +248,7 @@ func oneOf[T ~string](v T, allowed []T) string {
 
 // DefaultConfig is the config of a vault that sets nothing: the one
 // source of every default (the file init writes, DefaultConfigText, loads
-// to exactly it; TestDefaultConfigTextLoadsToDefaultConfig holds them
+// to exactly it; TestDefaultConfigFileLoadsToDefaultConfig holds them
 // together).
 func DefaultConfig() Config {
 	var c Config
@@ -667,9 +667,9 @@ func checkLessons(r lesson.Rules, root *yaml.Node, at func(keys ...string) strin
 		for i := 0; i+1 < len(sec.Content); i += 2 {
 			key := sec.Content[i].Value
 			one := yaml.Node{Kind: yaml.MappingNode, Content: sec.Content[i : i+2]}
-			var single lesson.Rules
+			var single lesson.Rules // router is no key of it: decoded as nothing
 			if one.Decode(&single) != nil {
-				continue // router, a bool: decoded and checked as the whole was
+				continue // a value of the wrong type, which the whole's decoding refused first
 			}
 			if _, err := single.Check(); err != nil {
 				return fmt.Errorf("%s: lessons.%s: %w", at("lessons", key), key, err)
