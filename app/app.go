@@ -183,9 +183,12 @@ func (a *App) openIndex(ctx context.Context) (*index.Index, error) {
 		opts.Embedder = l
 	}
 	// The .gitignore first, so git never sees the cache. A folder that
-	// cannot be made (a read-only vault) leaves the index to fall back;
-	// a symbolic link on the way is refused.
-	_ = a.Vault.EnsureDir(vault.CacheDir)
+	// cannot be made on a read-only vault leaves the index to fall back;
+	// any other failure (the .gitignore not written) is the caller's to
+	// know, and a symbolic link on the way is refused.
+	if err := a.Vault.EnsureDir(vault.CacheDir); err != nil && !readOnly(err) {
+		return nil, fmt.Errorf("index cache: %w", err)
+	}
 	if err := a.Vault.CheckLinks(vault.CacheDir); err != nil {
 		return nil, err
 	}

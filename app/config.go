@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,7 +112,7 @@ type HooksConfig struct {
 	// Prompts is how much of each prompt a session note keeps: off,
 	// first-line (the default) or full; secrets of common shapes are
 	// redacted.
-	Prompts string `yaml:"prompts"`
+	Prompts PromptKeeping `yaml:"prompts"`
 	// Timeout bounds a hook's work; past it the hook gives nothing and
 	// exits 0 (set it below the client's own hook timeout).
 	Timeout time.Duration `yaml:"timeout"`
@@ -158,8 +162,9 @@ type RecallConfig struct {
 	// Classifier is an optional OpenAI-compatible chat endpoint that
 	// classifies questions before the rules do.
 	Classifier ChatConfig `yaml:"classifier"`
-	// Routes replaces routes of the default matrix, by intent.
-	Routes map[string]recall.Route `yaml:"routes"`
+	// Routes replaces routes of the default matrix, by intent (one of
+	// recall.Intents; any other fails at load).
+	Routes map[recall.Intent]recall.Route `yaml:"routes"`
 	// StageDeadlines cuts each stage short at its deadline (100, 300 and
 	// 800 ms); false runs every stage to its end: slower on a busy machine,
 	// but the same question always gets the same answer. Default true.
@@ -174,7 +179,7 @@ type EmbedderConfig struct {
 	// Provider is lsa (default: fitted on the vault, offline), openai (any
 	// OpenAI-compatible /v1/embeddings endpoint), llama (a local GGUF model;
 	// needs a build with -tags llama) or none (keyword search only).
-	Provider string `yaml:"provider"`
+	Provider EmbedderProvider `yaml:"provider"`
 	// URL is the API base of an openai provider, e.g.
 	// http://localhost:11434/v1 (Ollama).
 	URL   string `yaml:"url"`
@@ -189,7 +194,62 @@ type EmbedderConfig struct {
 	GPULayers int    `yaml:"gpu_layers"`
 }
 
-// DefaultConfig is the config of a vault that sets nothing.
+// PromptKeeping is hooks.prompts: how much of each prompt a session note
+// keeps. The values are PromptKeepings; any other fails at load.
+type PromptKeeping string
+
+// The values of hooks.prompts, from the least kept to the most.
+const (
+	PromptsOff       PromptKeeping = "off"
+	PromptsFirstLine PromptKeeping = "first-line"
+	PromptsFull      PromptKeeping = "full"
+)
+
+// PromptKeepings are the values of hooks.prompts, from the one that keeps
+// the least to the one that keeps the most.
+var PromptKeepings = []PromptKeeping{PromptsOff, PromptsFirstLine, PromptsFull}
+
+// Rank orders the values by how much of a prompt they keep (PromptKeepings'
+// order); -1 for a value that is none of them.
+func (p PromptKeeping) Rank() int { return slices.Index(PromptKeepings, p) }
+
+// EmbedderProvider is embedder.provider: how the index makes vectors. The
+// values are EmbedderProviders; any other fails at load.
+type EmbedderProvider string
+
+// The values of embedder.provider.
+const (
+	ProviderLSA    EmbedderProvider = "lsa"
+	ProviderOpenAI EmbedderProvider = "openai"
+	ProviderLlama  EmbedderProvider = "llama"
+	ProviderNone   EmbedderProvider = "none"
+)
+
+// EmbedderProviders are the values of embedder.provider.
+var EmbedderProviders = []EmbedderProvider{ProviderLSA, ProviderOpenAI, ProviderLlama, ProviderNone}
+
+// Networked reports whether the provider sends the vault's text to an
+// endpoint or loads a model file (anything but lsa and none), which in a
+// vault's config needs the user's consent.
+func (p EmbedderProvider) Networked() bool { return p != ProviderLSA && p != ProviderNone }
+
+// oneOf says what makes v unfit for a key whose values are allowed ("" when
+// nothing does): the message lists them.
+func oneOf[T ~string](v T, allowed []T) string {
+	if slices.Contains(allowed, v) {
+		return ""
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return fmt.Sprintf("%q is not one of %s", string(v), strings.Join(names, ", "))
+}
+
+// DefaultConfig is the config of a vault that sets nothing: the one
+// source of every default (the file init writes, DefaultConfigText, loads
+// to exactly it; TestDefaultConfigFileLoadsToDefaultConfig holds them
+// together).
 func DefaultConfig() Config {
 	var c Config
 	c.Folders.Memory = "memory"
@@ -199,17 +259,20 @@ func DefaultConfig() Config {
 	c.Folders.Views = "views"
 	c.MaxNoteSize = 10 << 20
 	c.ChunkTokens = 512
-	c.Embedder.Provider = "lsa"
+	c.Embedder.Provider = ProviderLSA
 	c.Embedder.Timeout = 30 * time.Second
 	c.Dream.Auto = true
 	c.Dream.Every = 24 * time.Hour
 	c.Dream.Writes = 5
 	c.Dream.Quiet = time.Minute
+	propose := true
+	c.Dream.Propose = &propose
+	c.Lessons.Rules = lesson.DefaultRules()
 	c.Hooks.SessionBudget = 1500
 	c.Hooks.PromptBudget = 600
 	c.Hooks.MinCoverage = 0.5
 	c.Hooks.Lessons = 3
-	c.Hooks.Prompts = "first-line"
+	c.Hooks.Prompts = PromptsFirstLine
 	c.Hooks.Timeout = 8 * time.Second
 	return c
 }
@@ -334,6 +397,28 @@ hooks:
 #   shared: true
 `
 
+// defaultConfigFile is the config file init writes: DefaultConfigText, or
+// for a Claude Code memory folder (claudeCode) the same with new memories
+// next to the others and no views folder. It loads to exactly
+// defaultConfigFor(claudeCode).
+func defaultConfigFile(claudeCode bool) string {
+	if !claudeCode {
+		return DefaultConfigText
+	}
+	text := strings.Replace(DefaultConfigText, "\n  memory: memory\n", "\n"+ClaudeCodeMemoryLine, 1)
+	return strings.Replace(text, "\n  views: views\n", "\n"+ClaudeCodeViewsLine, 1)
+}
+
+// defaultConfigFor is the config defaultConfigFile(claudeCode) says:
+// DefaultConfig, and for a Claude Code memory folder its two folders.
+func defaultConfigFor(claudeCode bool) Config {
+	c := DefaultConfig()
+	if claudeCode {
+		c.Folders.Memory, c.Folders.Views = ".", ""
+	}
+	return c
+}
+
 // LoadConfig reads the vault's config as the commands use it (see
 // LoadConfigConsent), without the report of what it ignored: for what
 // needs only keys no consent governs (folders, budgets).
@@ -367,7 +452,16 @@ func LoadConfigConsent(vaultDir string) (Config, Consent, error) {
 	if err != nil {
 		userDir = "" // no user config, and nothing approved
 	}
-	return EffectiveConfig(vaultDir, data, userDir)
+	c, cons, err := EffectiveConfig(vaultDir, data, userDir)
+	if err != nil {
+		return c, cons, err
+	}
+	// A lesson rule's zero field means its default: the config holds the
+	// rule as it applies. Each file's rule was checked at its lines.
+	if c.Lessons.Rules, err = c.Lessons.Rules.Check(); err != nil {
+		return c, cons, fmt.Errorf("config: %w", err)
+	}
+	return c, cons, nil
 }
 
 // parseConfig decodes a config file's bytes (file names it in errors) over
@@ -386,6 +480,9 @@ func parseConfig(data []byte, file string, base Config) (Config, *yaml.Node, err
 		return c, nil, nil
 	}
 	if err := noAliases(root.Content[0], file); err != nil {
+		return c, nil, err
+	}
+	if err := checkScalars(root.Content[0], reflect.TypeFor[Config](), "", file); err != nil {
 		return c, nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -407,10 +504,16 @@ func parseConfig(data []byte, file string, base Config) (Config, *yaml.Node, err
 	return c, &root, nil
 }
 
-// noAliases refuses anchors, aliases and merge keys anywhere under n.
+// noAliases refuses anchors, aliases and merge keys anywhere under n, and
+// the float .nan, which no range check can refuse (every comparison with
+// it is false).
 func noAliases(n *yaml.Node, file string) error {
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
 		return fmt.Errorf("%s:%d: YAML anchors and aliases are not allowed in a vaultmem config (write each value where it applies)", file, n.Line)
+	}
+	var f float64
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" && n.Decode(&f) == nil && math.IsNaN(f) {
+		return fmt.Errorf("%s:%d: %s is not a number a vaultmem config can use", file, n.Line, n.Value)
 	}
 	for i, c := range n.Content {
 		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Value == "<<" && c.Tag == "!!merge" {
@@ -469,10 +572,29 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 			return fmt.Errorf("%s: %s.api_key_env: %q is not the name of an environment variable", at(append(keys, "api_key_env")...), e.key, e.c.APIKeyEnv)
 		}
 	}
-	if c.Dream.Every < 0 || c.Dream.Quiet < 0 || c.Dream.Writes < 0 {
-		return fmt.Errorf("%s: dream.every, dream.writes and dream.quiet must not be negative", at("dream"))
+	for _, d := range []struct {
+		keys []string
+		v    time.Duration
+	}{
+		{[]string{"dream", "every"}, c.Dream.Every}, {[]string{"dream", "quiet"}, c.Dream.Quiet},
+		{[]string{"embedder", "timeout"}, c.Embedder.Timeout},
+		{[]string{"recall", "classifier", "timeout"}, c.Recall.Classifier.Timeout},
+		{[]string{"dream", "llm", "timeout"}, c.Dream.LLM.Timeout},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("%s: %s: %v is negative: give a duration such as 30s or 24h", at(d.keys...), strings.Join(d.keys, "."), d.v)
+		}
 	}
-	for name, r := range c.Recall.Routes {
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"dream.writes", c.Dream.Writes}, {"embedder.dimensions", c.Embedder.Dimensions}} {
+		if n.v < 0 {
+			return fmt.Errorf("%s: %s: %d is negative", at(strings.Split(n.key, ".")...), n.key, n.v)
+		}
+	}
+	for _, intent := range slices.Sorted(maps.Keys(c.Recall.Routes)) { // the same error each time
+		name, r := string(intent), c.Recall.Routes[intent]
 		if _, err := recall.ParseIntent(name); err != nil {
 			return fmt.Errorf("%s: recall.routes: %v", at("recall", "routes", name), err)
 		}
@@ -480,18 +602,28 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 			return fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
 		}
 	}
+	if err := checkLessons(c.Lessons.Rules, root, at); err != nil {
+		return err
+	}
 	h := c.Hooks
+	for _, b := range []struct {
+		key string
+		v   int
+	}{{"session_budget", h.SessionBudget}, {"prompt_budget", h.PromptBudget}} {
+		if b.v < 0 || b.v > recall.MaxBudget {
+			return fmt.Errorf("%s: hooks.%s: %d is not 0 to %d tokens", at("hooks", b.key), b.key, b.v, recall.MaxBudget)
+		}
+	}
 	switch {
-	case h.SessionBudget < 0 || h.SessionBudget > recall.MaxBudget || h.PromptBudget < 0 || h.PromptBudget > recall.MaxBudget:
-		return fmt.Errorf("%s: hooks.session_budget and hooks.prompt_budget must be 0 to %d tokens", at("hooks"), recall.MaxBudget)
-	case h.MinCoverage < 0 || h.MinCoverage > 1:
-		return fmt.Errorf("%s: hooks.min_coverage must be 0 to 1", at("hooks", "min_coverage"))
+	case !(h.MinCoverage >= 0 && h.MinCoverage <= 1): // NaN too
+		return fmt.Errorf("%s: hooks.min_coverage: %v is not 0 to 1", at("hooks", "min_coverage"), h.MinCoverage)
 	case h.Lessons < 0 || h.Lessons > lesson.MaxK:
-		return fmt.Errorf("%s: hooks.lessons must be 0 to %d", at("hooks", "lessons"), lesson.MaxK)
-	case h.Prompts != "off" && h.Prompts != "first-line" && h.Prompts != "full":
-		return fmt.Errorf("%s: hooks.prompts must be off, first-line or full", at("hooks", "prompts"))
+		return fmt.Errorf("%s: hooks.lessons: %d is not 0 to %d", at("hooks", "lessons"), h.Lessons, lesson.MaxK)
 	case h.Timeout <= 0:
-		return fmt.Errorf("%s: hooks.timeout must be a positive duration (8s)", at("hooks", "timeout"))
+		return fmt.Errorf("%s: hooks.timeout: %v is not a positive duration (such as 8s)", at("hooks", "timeout"), h.Timeout)
+	}
+	if why := oneOf(h.Prompts, PromptKeepings); why != "" {
+		return fmt.Errorf("%s: hooks.prompts: %s", at("hooks", "prompts"), why)
 	}
 	if h.Agent != "" {
 		if err := task.CheckAgent(h.Agent); err != nil {
@@ -499,14 +631,11 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 		}
 	}
 	e := c.Embedder
-	switch e.Provider {
-	case "lsa", "none", "llama":
-	case "openai":
-		if e.URL == "" || e.Model == "" {
-			return fmt.Errorf("%s: embedder provider openai needs url and model", at("embedder", "provider"))
-		}
-	default:
-		return fmt.Errorf("%s: unknown embedder provider %q (want lsa, openai, llama or none)", at("embedder", "provider"), e.Provider)
+	if why := oneOf(e.Provider, EmbedderProviders); why != "" {
+		return fmt.Errorf("%s: embedder.provider: %s", at("embedder", "provider"), why)
+	}
+	if e.Provider == ProviderOpenAI && (e.URL == "" || e.Model == "") {
+		return fmt.Errorf("%s: embedder provider openai needs url and model", at("embedder", "provider"))
 	}
 	if why := checkURL(e.URL); why != "" {
 		return fmt.Errorf("%s: embedder.url: %q %s", at("embedder", "url"), e.URL, why)
@@ -523,6 +652,32 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 		return fmt.Errorf("%s: owner: %q %s", at("owner"), c.Owner, why)
 	}
 	return nil
+}
+
+// checkLessons checks the lessons' strength rule by lesson.Rules.Check,
+// the one statement of its ranges, naming the line of the key at fault:
+// each key of the lessons section is checked on its own (the rule has no
+// key that depends on another), so the first bad one is named.
+func checkLessons(r lesson.Rules, root *yaml.Node, at func(keys ...string) string) error {
+	if _, err := r.Check(); err == nil {
+		return nil
+	}
+	_, sec := lookup(root.Content[0], "lessons")
+	if sec != nil && sec.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(sec.Content); i += 2 {
+			key := sec.Content[i].Value
+			one := yaml.Node{Kind: yaml.MappingNode, Content: sec.Content[i : i+2]}
+			var single lesson.Rules // router is no key of it: decoded as nothing
+			if one.Decode(&single) != nil {
+				continue // a value of the wrong type, which the whole's decoding refused first
+			}
+			if _, err := single.Check(); err != nil {
+				return fmt.Errorf("%s: lessons.%s: %w", at("lessons", key), key, err)
+			}
+		}
+	}
+	_, err := r.Check()
+	return fmt.Errorf("%s: lessons: %w", at("lessons"), err)
 }
 
 // checkOwner says what makes o unfit as an owner ("" when nothing does,

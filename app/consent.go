@@ -126,16 +126,18 @@ var privilegedKeys = []struct {
 	// Whether Dream commits is the user's say alone, either way.
 	{[]string{"dream", "commit"}, always, func(n *yaml.Node) bool { var b bool; return n.Decode(&b) != nil || b }},
 	// A vault may keep less of the user's prompts than the user would, never more.
-	{[]string{"hooks", "prompts"}, func(n *yaml.Node, base *Config) bool { return promptRank(n.Value) > promptRank(base.Hooks.Prompts) },
-		func(n *yaml.Node) bool { return n.Value == "full" }},
+	{[]string{"hooks", "prompts"}, keepsMore, func(n *yaml.Node) bool { return PromptKeeping(n.Value) == PromptsFull }},
 }
 
 func always(*yaml.Node, *Config) bool { return true }
 func notEmpty(n *yaml.Node) bool      { return n.Value != "" }
-func networked(n *yaml.Node) bool     { return n.Value != "lsa" && n.Value != "none" }
+func networked(n *yaml.Node) bool     { return EmbedderProvider(n.Value).Networked() }
 
-// promptRank orders hooks.prompts by how much of a prompt it keeps.
-func promptRank(v string) int { return map[string]int{"off": 0, "first-line": 1, "full": 2}[v] }
+// keepsMore reports whether the hooks.prompts of n keeps more of a prompt
+// than base's.
+func keepsMore(n *yaml.Node, base *Config) bool {
+	return PromptKeeping(n.Value).Rank() > base.Hooks.Prompts.Rank()
+}
 
 // endpoints are the config's endpoints: the key of each, and its URL and
 // API key variable in a Config.

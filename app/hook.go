@@ -142,15 +142,16 @@ func (a *App) Hook(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 	return HookAnswer{}, invalid(fmt.Errorf("hook: unknown event kind %q", ev.Kind))
 }
 
-// hookAgent is the agent the hooks act as.
+// hookAgent is the agent the hooks act as when the event names none, by
+// the one rule of Config.Agent. Only $VAULTMEM_AGENT can be refused (the
+// config's is checked at load): it is returned as it is, for Hook's check
+// of the id to refuse.
 func (a *App) hookAgent() string {
-	switch {
-	case a.Config.Hooks.Agent != "":
-		return a.Config.Hooks.Agent
-	case os.Getenv("VAULTMEM_AGENT") != "":
-		return os.Getenv("VAULTMEM_AGENT")
+	id, err := a.Config.Agent("", "")
+	if err != nil {
+		return os.Getenv(AgentEnv)
 	}
-	return task.DefaultAgent
+	return id
 }
 
 // updateSession changes the state of ev's session with fn (quick, no
@@ -420,7 +421,7 @@ func covers(terms []string, s string, share float64) bool {
 // of the prompt's words and was not given earlier in the session, and
 // keeps the prompt for the session note.
 func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, error) {
-	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
+	kept := keepPrompt(ev.Prompt, string(a.Config.Hooks.Prompts))
 	query := ev.Prompt
 	if len(query) > index.MaxQueryBytes {
 		// A question around a pasted trace or log: recall on the question.

@@ -138,16 +138,12 @@ func initFolders(dir string) (InitResult, error) {
 		}
 		return nil
 	}
-	configText := DefaultConfigText
 	if _, err := v.Root().Lstat(filepath.FromSlash(vault.ConfigFile)); errors.Is(err, os.ErrNotExist) {
 		if res.ClaudeCode, err = isClaudeCodeFolder(dir); err != nil {
 			return res, err
 		}
-		if res.ClaudeCode {
-			configText = strings.Replace(DefaultConfigText, "\n  memory: memory\n", "\n"+ClaudeCodeMemoryLine, 1)
-			configText = strings.Replace(configText, "\n  views: views\n", "\n"+ClaudeCodeViewsLine, 1)
-		}
 	}
+	configText := defaultConfigFile(res.ClaudeCode)
 	if err := mkdir(vault.DotDir); err != nil {
 		return res, err
 	}

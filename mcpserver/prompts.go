@@ -66,7 +66,11 @@ func (s *Server) recallPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*
 	if err := s.opts.Startup.wait(ctx, nil); err != nil {
 		return nil, toolError(err)
 	}
-	res, err := s.app.Recall(ctx, app.RecallRequest{Query: q, Agent: s.opts.Agent})
+	agent, err := s.agentOf(req.Session, "")
+	if err != nil {
+		return nil, toolError(err)
+	}
+	res, err := s.app.Recall(ctx, app.RecallRequest{Query: q, Agent: agent})
 	if err != nil {
 		return nil, toolError(err)
 	}

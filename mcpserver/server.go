@@ -52,9 +52,9 @@ type Options struct {
 	// Version is reported to clients.
 	Version string
 	// Agent is the agent id of this server's tool calls when a call gives
-	// none (--agent or VAULTMEM_AGENT); "" means the MCP client's name,
-	// made an id with task.AgentID. New rejects an id task.CheckAgent
-	// refuses.
+	// none (--agent); "" leaves the choice to app.Config.Agent
+	// ($VAULTMEM_AGENT, hooks.agent, the MCP client's name made an id with
+	// task.AgentID). New rejects an id task.CheckAgent refuses.
 	Agent string
 }
 

@@ -14,7 +14,7 @@ import (
 
 // AgentIn is the agent argument every task tool takes.
 type AgentIn struct {
-	Agent string `json:"agent,omitempty" jsonschema:"your agent id: 1-64 letters, digits, '.', '_', '@' or '-', and 'parent/name' for a subagent; each agent has its own focus (omitted: the server's agent, else the MCP client's name)"`
+	Agent string `json:"agent,omitempty" jsonschema:"your agent id: 1-64 letters, digits, '.', '_', '@' or '-', and 'parent/name' for a subagent; each agent has its own focus (omitted: the server's --agent, else VAULTMEM_AGENT, else the vault config's hooks.agent, else the MCP client's name)"`
 }
 
 // TaskAddIn is the task_add tool's input.
@@ -154,31 +154,34 @@ func nodeSchema() *jsonschema.Schema {
 	return s
 }
 
-// agent is the agent id of a tool call: its agent argument, else the
-// server's Options.Agent, else the MCP client's name made an id (which is
-// task.DefaultAgent when the client gave no name). Errors: an id
-// task.CheckAgent refuses.
+// agent is the agent id of a tool call, by app's one rule
+// (app.Config.Agent): its agent argument, else the server's
+// Options.Agent, named it explicitly; the MCP client's name made an id
+// (task.AgentID) is the fallback. Errors: an id task.CheckAgent refuses.
 func (s *Server) agent(req *mcp.CallToolRequest, in AgentIn) (string, error) {
-	id := strings.TrimSpace(in.Agent)
-	if id == "" {
-		id = s.opts.Agent
+	var ss *mcp.ServerSession
+	if req != nil {
+		ss = req.Session
 	}
-	if id == "" {
-		id = task.AgentID(clientName(req))
-	}
-	if err := task.CheckAgent(id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return s.agentOf(ss, in.Agent)
 }
 
-// clientName is the name the MCP client gave when it connected; "" when
-// it gave none.
-func clientName(req *mcp.CallToolRequest) string {
-	if req == nil || req.Session == nil {
+// agentOf is the agent id of a request of the session ss (nil: none)
+// that names explicit (""; none): see agent.
+func (s *Server) agentOf(ss *mcp.ServerSession, explicit string) (string, error) {
+	if strings.TrimSpace(explicit) == "" {
+		explicit = s.opts.Agent
+	}
+	return s.app.Config.Agent(explicit, task.AgentID(clientName(ss)))
+}
+
+// clientName is the name the MCP client of the session ss gave when it
+// connected; "" when it gave none.
+func clientName(ss *mcp.ServerSession) string {
+	if ss == nil {
 		return ""
 	}
-	p := req.Session.InitializeParams()
+	p := ss.InitializeParams()
 	if p == nil || p.ClientInfo == nil {
 		return ""
 	}

@@ -92,6 +92,11 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	}
 	// On stderr, which the clients keep out of the agent's context.
 	sh.tellConsent(consent, "vaultmem hook")
+	// The agent is this process's ($VAULTMEM_AGENT included), chosen
+	// before a server, whose environment is another's, may answer.
+	if ev.Agent, err = cfg.Agent(ev.Agent, ""); err != nil {
+		return nothing, err
+	}
 	ctx, cancel := context.WithDeadline(ctx, start.Add(cfg.Hooks.Timeout))
 	defer cancel()
 	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)

@@ -168,8 +168,12 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			if cmd.Bool("success") == cmd.Bool("failure") {
 				return usagef("give one of --success and --failure")
 			}
+			agent, err := sh.agentOf(cmd)
+			if err != nil {
+				return err
+			}
 			res, err := st.Outcome(ctx, lesson.Outcome{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
-				Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: cmd.String("agent")})
+				Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: agent})
 			if err != nil {
 				return err
 			}

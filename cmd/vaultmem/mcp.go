@@ -27,15 +27,16 @@ func (sh *shell) mcpCommand() *cli.Command {
 			"Code, Claude Desktop, an IDE) to start. Tools: remember, recall, search, read_note,\n" +
 			"write_note, links, list_notes, dream, and the task tools (task_add, task_spawn, task_start,\n" +
 			"task_done, task_block, task_event, task_focus, task_tree, task_ready, task_context), whose agent\n" +
-			"is the call's agent argument, else --agent (VAULTMEM_AGENT), else the client's name; every\n" +
+			"is the call's agent argument, else --agent, else VAULTMEM_AGENT, else the config's hooks.agent,\n" +
+			"else the client's name; every\n" +
 			"note is also a resource vault:///path. The server\n" +
 			"answers at once and indexes the vault in the background (tools and the resource list wait for\n" +
 			"that first index, with progress notifications), then runs the vault's watcher (unless `vaultmem watch`\n" +
 			"already does), so a note saved in Obsidian is searchable at once; it keeps MEMORY.md current\n" +
 			"and runs Dream when its gate opens (dream.auto, every, writes, quiet in the config). Messages go to standard\n" +
 			"error; a bad input line is answered with a JSON-RPC error and the server goes on.",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"),
-			Usage: "the `AGENT` id of task tool calls that give none (default: the MCP client's name)"}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "agent",
+			Usage: "the `AGENT` id of tool calls that give none (default: $" + app.AgentEnv + ", else the config's hooks.agent, else the MCP client's name)"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err

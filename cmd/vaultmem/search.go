@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
@@ -111,7 +111,7 @@ func (sh *shell) recallCommand() *cli.Command {
 			if req.Intent, err = intentFlag(cmd); err != nil {
 				return err
 			}
-			if req.Agent, err = agentOf(cmd); err != nil {
+			if req.Agent, err = sh.agentOf(cmd); err != nil {
 				return err
 			}
 			res, err := query(ctx, sh, app.OpRecall, req, 0, (*app.App).RecallFresh)
@@ -168,17 +168,28 @@ func intentFlag(cmd *cli.Command) (recall.Intent, error) {
 	return in, nil
 }
 
-// agentFlag is a new --agent flag: the agent a command acts for.
+// agentFlag is a new --agent flag: the agent a command acts for. Unset,
+// app.AgentIn chooses ($VAULTMEM_AGENT, hooks.agent, default).
 func agentFlag() cli.Flag {
-	return &cli.StringFlag{Name: "agent", Sources: cli.EnvVars("VAULTMEM_AGENT"), Value: task.DefaultAgent,
-		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus"}
+	return &cli.StringFlag{Name: "agent",
+		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus " +
+			"(default: $" + app.AgentEnv + ", else the config's hooks.agent, else " + task.DefaultAgent + ")"}
 }
 
-// agentOf returns the checked agent id of cmd.
-func agentOf(cmd *cli.Command) (string, error) {
-	agent := strings.TrimSpace(cmd.String("agent"))
-	if err := task.CheckAgent(agent); err != nil {
-		return "", usagef("--%s", err)
+// agentOf returns the checked agent id cmd acts for, by app's one rule
+// (app.Config.Agent), before the vault is opened or a server asked: a
+// server's environment is not this command's.
+func (sh *shell) agentOf(cmd *cli.Command) (string, error) {
+	dir, err := sh.vaultDir()
+	if err != nil {
+		return "", err
 	}
-	return agent, nil
+	agent, err := app.AgentIn(dir, cmd.String("agent"))
+	if errors.Is(err, task.ErrInvalid) {
+		if cmd.IsSet("agent") {
+			return "", usagef("--%v", err)
+		}
+		return "", usagef("%v", err)
+	}
+	return agent, err
 }

@@ -30,7 +30,7 @@ func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *ta
 // settled it to the other, or the other took it over): see task.Focus.
 func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		agent, err := agentOf(cmd)
+		agent, err := sh.agentOf(cmd)
 		if err != nil {
 			return err
 		}
@@ -431,7 +431,7 @@ func (sh *shell) taskContextCommand() *cli.Command {
 		Flags: []cli.Flag{jsonFlag(), agentFlag(),
 			&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			agent, err := agentOf(cmd)
+			agent, err := sh.agentOf(cmd)
 			if err != nil {
 				return err
 			}
