@@ -445,7 +445,11 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	if err != nil || skip {
 		return HookAnswer{}, err
 	}
-	res, err := a.RecallFresh(ctx, RecallRequest{Query: query, Budget: a.Config.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true})
+	var hide []string
+	if st.Note != "" {
+		hide = []string{st.Note} // the session's own note: what it does, not memory
+	}
+	res, err := a.RecallFresh(ctx, RecallRequest{Query: query, Budget: a.Config.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true, Hide: hide})
 	if errors.Is(err, ErrNoQuery) {
 		return HookAnswer{}, nil
 	}
@@ -463,9 +467,6 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	}
 	for _, it := range res.Items {
 		key := it.Path + "#" + it.Heading + "^" + it.Block
-		if it.Path == st.Note && st.Note != "" {
-			continue // the session's own note: its prompts, not memory
-		}
 		if st.WasGiven(key) || slices.Contains(keys, key) ||
 			!covers(terms, it.Path+" "+it.Heading+" "+it.Text, a.Config.Hooks.MinCoverage) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
@@ -22,6 +23,9 @@ type RecallRequest struct {
 	// out.
 	Agent   string `json:"agent,omitempty"`
 	NoFocus bool   `json:"no_focus,omitempty"`
+	// Hide are vault paths of notes not to give (a session's own note,
+	// which holds what it is doing, not memory).
+	Hide []string `json:"hide,omitempty"`
 }
 
 // ErrNoQuery is returned for a question with no word to search for.
@@ -81,6 +85,15 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 		return nil, err
 	}
 	r.Hidden = theirs
+	if len(req.Hide) > 0 {
+		r.Hidden = maps.Clone(theirs)
+		if r.Hidden == nil {
+			r.Hidden = map[string]bool{}
+		}
+		for _, p := range req.Hide {
+			r.Hidden[p] = true
+		}
+	}
 	if !req.NoFocus {
 		agent := req.Agent
 		if agent == "" {
