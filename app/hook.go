@@ -49,8 +49,8 @@ type HookEvent struct {
 	// apart.
 	Client  string `json:"client"`
 	Session string `json:"session"`
-	// Agent is whose focus the session works under ("" is the config's
-	// hooks.agent, else task.DefaultAgent).
+	// Agent is whose focus the session works under ("" is chosen by the
+	// one rule for the agent id: see Config.Agent).
 	Agent string `json:"agent,omitempty"`
 	// Cwd is the folder the agent works in: the paths of its tool calls
 	// are made relative to it.
@@ -421,7 +421,7 @@ func covers(terms []string, s string, share float64) bool {
 // of the prompt's words and was not given earlier in the session, and
 // keeps the prompt for the session note.
 func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, error) {
-	kept := keepPrompt(ev.Prompt, string(a.Config.Hooks.Prompts))
+	kept := keepPrompt(ev.Prompt, a.Config.Hooks.Prompts)
 	query := ev.Prompt
 	if len(query) > index.MaxQueryBytes {
 		// A question around a pasted trace or log: recall on the question.
@@ -494,12 +494,12 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 // keepPrompt is what a session note keeps of a prompt: nothing, its first
 // line or all of it, secrets masked. They are masked before the line is
 // shortened: half a token is no longer one redact finds.
-func keepPrompt(p, how string) string {
+func keepPrompt(p string, how PromptKeeping) string {
 	p = strings.TrimSpace(p)
 	switch how {
-	case "off":
+	case PromptsOff:
 		return ""
-	case "first-line":
+	case PromptsFirstLine:
 		p, _, _ = strings.Cut(p, "\n")
 		return text.Shorten(redact.String(headAtSpace(p, 300+redactMargin)), 300)
 	}
@@ -573,10 +573,7 @@ func (a *App) toolLessons(ctx context.Context, ev HookEvent) (HookAnswer, error)
 	if err != nil || len(res.Lessons) == 0 {
 		return HookAnswer{}, err
 	}
-	rules, err := a.Config.Lessons.Rules.Check()
-	if err != nil {
-		return HookAnswer{}, err
-	}
+	rules := a.Config.Lessons.Rules // checked when the config loaded
 	var shown []session.Shown
 	var items []frame.Item
 	for _, m := range res.Lessons {

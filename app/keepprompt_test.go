@@ -14,7 +14,9 @@ func TestKeepPrompt(t *testing.T) {
 	// the token.
 	long := "curl https://example.com/api?" + strings.Repeat("q=1&", 64) + "gh=" + tok + " and more"
 	for _, tt := range []struct {
-		prompt, how, want string
+		prompt string
+		how    PromptKeeping
+		want   string
 	}{
 		{"deploy with " + tok + "\nthen password=hunter2", "full", "deploy with [REDACTED:github-token]\nthen password=[REDACTED:password]"},
 		{"deploy with " + tok + "\nthen password=hunter2", "first-line", "deploy with [REDACTED:github-token]"},
