@@ -50,6 +50,13 @@ type Options struct {
 	// binary's say in the runtime while the index briefly holds a large
 	// heap.
 	HeavyWork func() (done func())
+	// LessonsOnly says that the command reads nothing of the index but
+	// lessons (a hook before or after a tool call): Sync then leaves the
+	// index as it is while the lessons folder is as the last sync saw it
+	// (its files' names, sizes and times; see lessonsStampFile), and
+	// other notes' changes wait for the next command that reads them. A
+	// lesson kept outside the lessons folder is seen at that next sync.
+	LessonsOnly bool
 }
 
 // App is an opened vault and what vaultmem does with it: its config, the

@@ -20,7 +20,8 @@ type SyncOptions struct {
 }
 
 // Sync brings the index up to date with the notes (nothing while a live
-// watcher keeps it current, unless o.Always), telling Options.Progress
+// watcher keeps it current, unless o.Always; nothing for Options.LessonsOnly
+// while the lessons folder is as the last sync saw it), telling Options.Progress
 // how it goes and Options.Notify when the index cannot be written. Its
 // Stats name the notes it read (their warnings in Warnings) and the files
 // it could not.
@@ -30,6 +31,12 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 			return index.Stats{}, nil
 		}
 	}
+	if a.opts.LessonsOnly && !o.Always && a.lessonsUnchanged(ctx) {
+		return index.Stats{}, nil
+	}
+	// Taken before the walk, so that a lesson changed during the sync is
+	// another listing at the next look (see stampLessons).
+	listing, listErr := a.lessonsListing(ctx)
 	sync := a.ix.Sync
 	if !o.Vectors {
 		sync = a.ix.SyncWithoutVectors
@@ -37,6 +44,9 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	st, err := sync(ctx, a.Vault.FS(), a.opts.Progress)
 	if err != nil {
 		return st, err
+	}
+	if listErr == nil && st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 && !a.skippedLesson(st) {
+		a.stampLessons(ctx, listing)
 	}
 	switch {
 	case a.ix.InMemory():

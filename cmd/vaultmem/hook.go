@@ -127,7 +127,11 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (
 			return ans, fmt.Errorf("%s=require, but no vaultmem server answered", serverEnv)
 		}
 	}
-	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx))})
+	// A tool call's hooks read only lessons: the walk of the whole vault
+	// waits for the next prompt or start while the lessons folder is as the
+	// last sync saw it.
+	toolCall := ev.Kind == app.HookBeforeTool || ev.Kind == app.HookAfterTool
+	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall})
 	if err != nil {
 		return ans, err
 	}

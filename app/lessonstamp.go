@@ -1,0 +1,133 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// lessonsStampFile, in the cache folder, is what the last sync saw of the
+// lessons folder: a digest of its files' names, sizes and modification
+// times, with the index's lessons version after that sync. A hook before
+// or after a tool call reads nothing of the index but lessons, and a
+// vault of 13,400 notes takes tens of milliseconds to walk where its
+// lessons folder takes one: while the stamp matches, such a hook leaves
+// the index as it is (see Options.LessonsOnly).
+const lessonsStampFile = "lessons.stamp"
+
+// lessonsListing is the digest of the lessons folder's files as they are
+// now (names, sizes, modification times; a folder not there yet is a
+// listing of its own). A file edited in place changes its time or size,
+// one added, removed or renamed the names: any edit made in Obsidian
+// changes the digest.
+func (a *App) lessonsListing(ctx context.Context) (string, error) {
+	h := sha256.New()
+	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+	if folder == "" || folder == "." {
+		folder = "."
+	}
+	info, err := fs.Stat(a.Vault.FS(), folder)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		io.WriteString(h, "none\n")
+		return hex.EncodeToString(h.Sum(nil)), nil
+	case err != nil:
+		return "", err
+	case !info.IsDir():
+		return "", fmt.Errorf("lessons folder %s: not a folder", a.Vault.Abs(folder))
+	}
+	sub, err := fs.Sub(a.Vault.FS(), folder)
+	if err != nil {
+		return "", err
+	}
+	files, err := vault.Files(ctx, sub)
+	if err != nil {
+		return "", fmt.Errorf("list the lessons folder %s: %w", a.Vault.Abs(folder), err)
+	}
+	for _, f := range files {
+		if f.Err != nil {
+			// A file that cannot be read now may be readable at the next
+			// look: no digest, so that the sync runs each time.
+			return "", fmt.Errorf("list the lessons folder: %w", f.Err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t\n", path.Clean(f.Path), f.Size, f.ModTime, f.Symlink)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// lessonsStamp is the stamp's text for a listing and the index's lessons
+// version.
+func lessonsStamp(listing, version string) string {
+	return "lessons " + listing + "\nindex " + version + "\n"
+}
+
+// lessonsStampPath is where the stamp is kept.
+func (a *App) lessonsStampPath() string {
+	return filepath.Join(a.Vault.Abs(vault.CacheDir), lessonsStampFile)
+}
+
+// lessonsUnchanged reports whether the index holds the lessons folder as
+// it is now: the stamp the last sync left names today's listing and the
+// index's lessons version (a rebuilt index, or a lesson vaultmem wrote
+// since, has another). Any doubt (no stamp, an error) is a change.
+func (a *App) lessonsUnchanged(ctx context.Context) bool {
+	b, err := os.ReadFile(a.lessonsStampPath())
+	if err != nil {
+		return false
+	}
+	listing, err := a.lessonsListing(ctx)
+	if err != nil {
+		return false
+	}
+	version, err := a.ix.LessonsVersion(ctx)
+	if err != nil {
+		return false
+	}
+	return string(b) == lessonsStamp(listing, version)
+}
+
+// stampLessons leaves the stamp of a sync that began after listing was
+// taken: what the sync read is at least as new as the listing, so a
+// change made after the listing (even during the sync) shows as another
+// listing at the next look. A stamp that cannot be written only costs the
+// next tool hook a sync.
+func (a *App) stampLessons(ctx context.Context, listing string) {
+	version, err := a.ix.LessonsVersion(ctx)
+	if err != nil {
+		return
+	}
+	want := lessonsStamp(listing, version)
+	p := a.lessonsStampPath()
+	if b, err := os.ReadFile(p); err == nil && string(b) == want {
+		return
+	}
+	_ = vault.WriteCacheFile(p, func(w io.Writer) error {
+		_, err := io.WriteString(w, want)
+		return err
+	})
+}
+
+// skippedLesson reports whether a sync could not read a file of the
+// lessons folder: made readable later (a change of mode, which leaves the
+// listing as it was), it must still be read, so such a sync leaves no
+// stamp.
+func (a *App) skippedLesson(st index.Stats) bool {
+	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+	for _, s := range st.Skipped {
+		if folder == "" || folder == "." || s.Path == folder || strings.HasPrefix(s.Path, folder+"/") {
+			return true
+		}
+	}
+	return false
+}
