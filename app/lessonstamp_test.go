@@ -1,0 +1,190 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// lessonNote is a lesson as a person writes it in Obsidian.
+func lessonNote(trigger, bias string) string {
+	return "---\ntype: lesson\ntrigger: " + trigger + "\naction_bias: " + bias + "\nstrength: 0.6\n---\n\n# Lesson\n\n" + bias + "\n"
+}
+
+// stampVault is an initialised vault (the user's config folders the
+// test's own) with a lesson and a note outside the lessons folder.
+func stampVault(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	dir := t.TempDir()
+	if _, err := Init(t.Context(), dir); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "lessons", "Run migrations first.md"), lessonNote("db/migrations/**", "run make migrate first"))
+	write(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nThe importer reads CSV exports.\n")
+	return dir
+}
+
+func write(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openSynced opens dir with o, after a full sync by another process's
+// App (what the last command or prompt hook did).
+func openSynced(t *testing.T, dir string, o Options) *App {
+	t.Helper()
+	first, err := Open(t.Context(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Sync(t.Context(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	a, err := Open(t.Context(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// TestLessonsOnlySync: a tool call's hook (Options.LessonsOnly) leaves
+// the index as it is while the lessons folder is as the last sync saw
+// it, and syncs at any change of it: a lesson edited in place (its size,
+// or only its time), added, removed or renamed; with no stamp; with an
+// index rebuilt since.
+func TestLessonsOnlySync(t *testing.T) {
+	lessonPath := filepath.Join("lessons", "Run migrations first.md")
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, a *App, dir string)
+		synced bool
+	}{
+		{"nothing changed", func(t *testing.T, a *App, dir string) {}, false},
+		{"a note outside the lessons folder edited", func(t *testing.T, a *App, dir string) {
+			write(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nThe importer reads JSON exports too.\n")
+		}, false},
+		{"a lesson edited in place", func(t *testing.T, a *App, dir string) {
+			write(t, filepath.Join(dir, lessonPath), lessonNote("db/migrations/**", "run make migrate-all first"))
+		}, true},
+		{"a lesson's time changed, its size not", func(t *testing.T, a *App, dir string) {
+			p := filepath.Join(dir, lessonPath)
+			info, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, p, lessonNote("db/migrations/**", "run make migrate FIRST"))
+			later := info.ModTime().Add(3e9)
+			if err := os.Chtimes(p, later, later); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a lesson added", func(t *testing.T, a *App, dir string) {
+			write(t, filepath.Join(dir, "lessons", "Lint first.md"), lessonNote("tool:Bash", "run the linter first"))
+		}, true},
+		{"a lesson removed", func(t *testing.T, a *App, dir string) {
+			if err := os.Remove(filepath.Join(dir, lessonPath)); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a lesson renamed", func(t *testing.T, a *App, dir string) {
+			if err := os.Rename(filepath.Join(dir, lessonPath), filepath.Join(dir, "lessons", "Migrate first.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"no stamp", func(t *testing.T, a *App, dir string) {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(vault.CacheDir), lessonsStampFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"the index's lessons changed since (a lesson vaultmem wrote)", func(t *testing.T, a *App, dir string) {
+			st, err := a.Lessons()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Add(context.Background(), lesson.New{Title: "Check the schema", Trigger: []string{"db/schema.sql"}, ActionBias: "diff the schema first"}); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := stampVault(t)
+			a := openSynced(t, dir, Options{LessonsOnly: true})
+			tc.change(t, a, dir)
+			// A change outside the lessons folder is what shows whether
+			// the sync walked the vault.
+			write(t, filepath.Join(dir, "notes", "Other.md"), "# Other\n\nwritten after the last sync\n")
+			st, err := a.Sync(t.Context(), SyncOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if synced := st.Parsed+st.Removed > 0; synced != tc.synced {
+				t.Errorf("synced: %v (parsed %d, removed %d), want %v", synced, st.Parsed, st.Removed, tc.synced)
+			}
+			// Whatever a tool call's hook left, the next full sync (a
+			// prompt's hook) reads it.
+			b, err := Open(t.Context(), dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if _, err := b.Sync(t.Context(), SyncOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			hits, err := b.Index().Search(t.Context(), index.Query{Text: "written after the last sync", Mode: index.Keyword, Paths: []string{"notes/Other.md"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) == 0 {
+				t.Errorf("the full sync after it did not index notes/Other.md: %v", hits)
+			}
+		})
+	}
+}
+
+// TestLessonsStampNamesTheListing: the stamp changes with the lessons
+// folder and with the index's lessons version, and not otherwise.
+func TestLessonsStampNamesTheListing(t *testing.T) {
+	dir := stampVault(t)
+	a := openSynced(t, dir, Options{LessonsOnly: true})
+	if !a.lessonsUnchanged(t.Context()) {
+		t.Fatal("right after a sync the lessons are not unchanged")
+	}
+	before, err := a.lessonsListing(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nchanged\n")
+	if after, _ := a.lessonsListing(t.Context()); after != before {
+		t.Error("a note outside the lessons folder changed the listing")
+	}
+	write(t, filepath.Join(dir, "lessons", ".hidden.md"), "hidden")
+	if after, _ := a.lessonsListing(t.Context()); after != before {
+		t.Error("a hidden file changed the listing")
+	}
+	write(t, filepath.Join(dir, "lessons", "sub", "Nested.md"), lessonNote("tool:Read", "read it all"))
+	if after, _ := a.lessonsListing(t.Context()); after == before {
+		t.Error("a lesson in a subfolder did not change the listing")
+	}
+	if a.lessonsUnchanged(t.Context()) {
+		t.Error("a new lesson left the lessons unchanged")
+	}
+	if !strings.HasPrefix(lessonsStamp("x", "v"), "lessons x\n") {
+		t.Errorf("stamp: %q", lessonsStamp("x", "v"))
+	}
+}
