@@ -2,10 +2,13 @@ package app
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
@@ -186,5 +189,147 @@ func TestLessonsStampNamesTheListing(t *testing.T) {
 	}
 	if !strings.HasPrefix(lessonsStamp("x", "v"), "lessons x\n") {
 		t.Errorf("stamp: %q", lessonsStamp("x", "v"))
+	}
+}
+
+// TestFoldersChanged: the folders' stamp says a sync will change the
+// index when a note was added, removed or renamed, or a folder made or
+// removed, and cannot see a note edited in place (which WhileSyncing
+// finds by the index's version); its incremental listing is the full
+// one.
+func TestFoldersChanged(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		want   bool
+	}{
+		{"nothing", func(t *testing.T, dir string) {}, false},
+		{"a note edited in place", func(t *testing.T, dir string) {
+			editFile(t, filepath.Join(dir, "notes", "Importer.md"), "The importer reads JSON exports too.\n")
+		}, false},
+		{"a note added", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "notes", "New.md"), "# New\n")
+		}, true},
+		{"a note removed", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "notes", "Importer.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a note written as vaultmem writes (renamed over)", func(t *testing.T, dir string) {
+			tmp := filepath.Join(dir, "notes", ".Importer.md.tmp")
+			write(t, tmp, "# Importer\n\nrewritten\n")
+			if err := os.Rename(tmp, filepath.Join(dir, "notes", "Importer.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a folder made deep down", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "notes", "a", "b", "Deep.md"), "# Deep\n")
+		}, true},
+		{"a folder removed", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(filepath.Join(dir, "notes")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := stampVault(t)
+			write(t, filepath.Join(dir, "notes", "x", "Nested.md"), "# Nested\n")
+			ageFolders(t, dir)
+			a := openSynced(t, dir, Options{})
+			if a.foldersChanged() {
+				t.Fatal("right after a sync the folders changed")
+			}
+			tc.change(t, dir)
+			if got := a.foldersChanged(); got != tc.want {
+				t.Errorf("foldersChanged: %v, want %v", got, tc.want)
+			}
+			got, err := a.folderTimes(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := a.folderTimesFrom(t.Context(), nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != full {
+				t.Errorf("the listing after the stamp:\n%s\nis not the full one:\n%s", got, full)
+			}
+		})
+	}
+}
+
+// editFile rewrites a file in place (same inode: its folder's time
+// stays).
+func editFile(t *testing.T, p, text string) {
+	t.Helper()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ageFolders sets the times of dir's folders a day back: a change made
+// within the file system's clock tick of the stamp still shows.
+func ageFolders(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-24 * time.Hour)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWhileSyncingOrder: with a folder changed since the last sync, the
+// search runs once, after the sync; with none, beside it, and again when
+// the sync changed the index after all (a note edited in place). Each
+// time the answer holds the note as it is now.
+func TestWhileSyncingOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(t *testing.T, dir string)
+		calls []bool // the early flag of each call of find
+	}{
+		{"nothing changed", func(t *testing.T, dir string) {}, []bool{true}},
+		{"a note added", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "notes", "Zebrafinch.md"), "# Zebrafinch\n\nzebrafinch notes\n")
+		}, []bool{false}},
+		{"a note edited in place", func(t *testing.T, dir string) {
+			editFile(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nzebrafinch reads the exports\n")
+		}, []bool{true, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := stampVault(t)
+			ageFolders(t, dir)
+			a := openSynced(t, dir, Options{})
+			if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil { // the stamps of a sync with vectors
+				t.Fatal(err)
+			}
+			tc.edit(t, dir)
+			var calls []bool
+			hits, _, err := WhileSyncing(t.Context(), a, func(ctx context.Context, early bool) ([]index.Result, error) {
+				calls = append(calls, early)
+				return a.Index().Search(ctx, index.Query{Text: "zebrafinch", Mode: index.Keyword})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(calls, tc.calls) {
+				t.Errorf("find's calls (early?): %v, want %v", calls, tc.calls)
+			}
+			if found := len(hits) > 0; found != (len(tc.calls) > 1 || !tc.calls[0]) {
+				t.Errorf("hits for the edit: %v", hits)
+			}
+		})
 	}
 }

@@ -34,9 +34,10 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	if a.opts.LessonsOnly && !o.Always && a.lessonsUnchanged(ctx) {
 		return index.Stats{}, nil
 	}
-	// Taken before the walk, so that a lesson changed during the sync is
-	// another listing at the next look (see stampLessons).
+	// Taken before the walk, so that a lesson or folder changed during the
+	// sync is another listing at the next look (see stampLessons).
 	listing, listErr := a.lessonsListing(ctx)
+	folders, foldersErr := a.folderTimes(ctx)
 	sync := a.ix.Sync
 	if !o.Vectors {
 		sync = a.ix.SyncWithoutVectors
@@ -45,8 +46,13 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	if listErr == nil && st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 && !a.skippedLesson(st) {
-		a.stampLessons(ctx, listing)
+	if st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 {
+		if listErr == nil && !a.skippedLesson(st) {
+			a.stampLessons(ctx, listing)
+		}
+		if foldersErr == nil {
+			a.stampFolders(folders)
+		}
 	}
 	switch {
 	case a.ix.InMemory():
@@ -84,9 +90,23 @@ func (a *App) RequireBuilt(ctx context.Context) error {
 // the search, on a machine with a core for each. early tells find whether
 // it runs beside the sync, competing with it for the cores (recall then
 // runs its stages without their deadlines, which the competition would
-// cut short).
+// cut short). When a folder of the vault changed since the last sync (a
+// note added, removed, or written by vaultmem since: see foldersStampFile)
+// the sync will change the index and throw find's early answer away:
+// then it syncs first and finds once.
 func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
+	if a.foldersChanged() {
+		st, err := a.Sync(ctx, SyncOptions{Vectors: true})
+		if err != nil {
+			return zero, st, err
+		}
+		if err := a.RequireBuilt(ctx); err != nil {
+			return zero, st, err
+		}
+		v, err := find(ctx, false)
+		return v, st, err
+	}
 	before, err := a.ix.Version(ctx)
 	if err != nil {
 		return zero, index.Stats{}, err
