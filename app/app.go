@@ -57,6 +57,16 @@ type Options struct {
 	// other notes' changes wait for the next command that reads them. A
 	// lesson kept outside the lessons folder is seen at that next sync.
 	LessonsOnly bool
+	// Loaded, if set, is the vault's config and consent as
+	// LoadConfigConsent gave them to a caller that read them first (a
+	// hook, for its deadline): Open does not read and parse them again.
+	Loaded *LoadedConfig
+}
+
+// LoadedConfig is what LoadConfigConsent returned, for Options.Loaded.
+type LoadedConfig struct {
+	Config  Config
+	Consent Consent
 }
 
 // App is an opened vault and what vaultmem does with it: its config, the
@@ -136,8 +146,14 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if err := vault.CheckOwner(dir); err != nil {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
-	cfg, consent, err := LoadConfigConsent(dir)
-	if err != nil {
+	var (
+		cfg     Config
+		consent Consent
+		err     error
+	)
+	if o.Loaded != nil {
+		cfg, consent = o.Loaded.Config, o.Loaded.Consent
+	} else if cfg, consent, err = LoadConfigConsent(dir); err != nil {
 		return nil, err
 	}
 	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})

@@ -94,7 +94,7 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	sh.tellConsent(consent, "vaultmem hook")
 	ctx, cancel := context.WithDeadline(ctx, start.Add(cfg.Hooks.Timeout))
 	defer cancel()
-	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)
+	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent, &app.LoadedConfig{Config: cfg, Consent: consent})
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("%s: no answer within hooks.timeout (%v)", ev.Name, cfg.Hooks.Timeout)
 	}
@@ -109,8 +109,8 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 }
 
 // hookAnswer asks the vault's server for the answer, else makes it in
-// this process.
-func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (app.HookAnswer, error) {
+// this process, with the config the hook loaded.
+func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent, loaded *app.LoadedConfig) (app.HookAnswer, error) {
 	var ans app.HookAnswer
 	if mode := os.Getenv(serverEnv); mode != "off" {
 		wait := time.Until(deadlineOf(ctx))
@@ -131,7 +131,7 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (
 	// waits for the next prompt or start while the lessons folder is as the
 	// last sync saw it.
 	toolCall := ev.Kind == app.HookBeforeTool || ev.Kind == app.HookAfterTool
-	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall})
+	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall, Loaded: loaded})
 	if err != nil {
 		return ans, err
 	}
