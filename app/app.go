@@ -171,14 +171,24 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if o.NoIndex {
 		return a, nil
 	}
-	if a.ix, err = a.openIndex(ctx); err != nil {
+	if err := a.attachIndex(ctx); err != nil {
 		v.Close()
 		return nil, err
 	}
+	return a, nil
+}
+
+// attachIndex opens the index of an App opened without one.
+func (a *App) attachIndex(ctx context.Context) error {
+	ix, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	a.ix, a.opts.NoIndex = ix, false
 	if why := a.ix.RebuiltBecause(); why != "" {
 		a.notify("the index cache could not be used (%s); rebuilding it", why)
 	}
-	return a, nil
+	return nil
 }
 
 // openIndex opens the vault's index with the configured embedder.

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/vault"
@@ -30,8 +31,11 @@ const lessonsStampFile = "lessons.stamp"
 // now (names, sizes, modification times; a folder not there yet is a
 // listing of its own). A file edited in place changes its time or size,
 // one added, removed or renamed the names: any edit made in Obsidian
-// changes the digest.
-func (a *App) lessonsListing(ctx context.Context) (string, error) {
+// changes the digest. racy says a file was modified so recently that a
+// second edit within the file system's clock tick could keep its size and
+// time (as the index judges it): such a listing is no stamp.
+func (a *App) lessonsListing(ctx context.Context) (digest string, racy bool, err error) {
+	now := time.Now()
 	h := sha256.New()
 	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
 	if folder == "" || folder == "." {
@@ -41,29 +45,41 @@ func (a *App) lessonsListing(ctx context.Context) (string, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		io.WriteString(h, "none\n")
-		return hex.EncodeToString(h.Sum(nil)), nil
+		return hex.EncodeToString(h.Sum(nil)), false, nil
 	case err != nil:
-		return "", err
+		return "", false, err
 	case !info.IsDir():
-		return "", fmt.Errorf("lessons folder %s: not a folder", a.Vault.Abs(folder))
+		return "", false, fmt.Errorf("lessons folder %s: not a folder", a.Vault.Abs(folder))
 	}
 	sub, err := fs.Sub(a.Vault.FS(), folder)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	files, err := vault.Files(ctx, sub)
 	if err != nil {
-		return "", fmt.Errorf("list the lessons folder %s: %w", a.Vault.Abs(folder), err)
+		return "", false, fmt.Errorf("list the lessons folder %s: %w", a.Vault.Abs(folder), err)
 	}
 	for _, f := range files {
 		if f.Err != nil {
 			// A file that cannot be read now may be readable at the next
 			// look: no digest, so that the sync runs each time.
-			return "", fmt.Errorf("list the lessons folder: %w", f.Err)
+			return "", false, fmt.Errorf("list the lessons folder: %w", f.Err)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t\n", path.Clean(f.Path), f.Size, f.ModTime, f.Symlink)
+		racy = racy || racyTime(f.ModTime, now)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), racy, nil
+}
+
+// racyTime is the index's rule for a modification time too recent to
+// trust (see index's racyWindow): 100 ms for a time with a fraction of a
+// second, 2 s for a file system that keeps whole seconds.
+func racyTime(mtime int64, now time.Time) bool {
+	w := 2 * time.Second
+	if mtime%int64(time.Second) != 0 {
+		w = 100 * time.Millisecond
+	}
+	return now.Sub(time.Unix(0, mtime)) < w
 }
 
 // lessonsStamp is the stamp's text for a listing and the index's lessons
@@ -86,7 +102,7 @@ func (a *App) lessonsUnchanged(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	listing, err := a.lessonsListing(ctx)
+	listing, _, err := a.lessonsListing(ctx)
 	if err != nil {
 		return false
 	}

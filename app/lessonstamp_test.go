@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/session"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -127,6 +128,7 @@ func TestLessonsOnlySync(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := stampVault(t)
+			ageVault(t, dir)
 			a := openSynced(t, dir, Options{LessonsOnly: true})
 			tc.change(t, a, dir)
 			// A change outside the lessons folder is what shows whether
@@ -164,24 +166,25 @@ func TestLessonsOnlySync(t *testing.T) {
 // folder and with the index's lessons version, and not otherwise.
 func TestLessonsStampNamesTheListing(t *testing.T) {
 	dir := stampVault(t)
+	ageVault(t, dir)
 	a := openSynced(t, dir, Options{LessonsOnly: true})
 	if !a.lessonsUnchanged(t.Context()) {
 		t.Fatal("right after a sync the lessons are not unchanged")
 	}
-	before, err := a.lessonsListing(t.Context())
+	before, _, err := a.lessonsListing(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nchanged\n")
-	if after, _ := a.lessonsListing(t.Context()); after != before {
+	if after, _, _ := a.lessonsListing(t.Context()); after != before {
 		t.Error("a note outside the lessons folder changed the listing")
 	}
 	write(t, filepath.Join(dir, "lessons", ".hidden.md"), "hidden")
-	if after, _ := a.lessonsListing(t.Context()); after != before {
+	if after, _, _ := a.lessonsListing(t.Context()); after != before {
 		t.Error("a hidden file changed the listing")
 	}
 	write(t, filepath.Join(dir, "lessons", "sub", "Nested.md"), lessonNote("tool:Read", "read it all"))
-	if after, _ := a.lessonsListing(t.Context()); after == before {
+	if after, _, _ := a.lessonsListing(t.Context()); after == before {
 		t.Error("a lesson in a subfolder did not change the listing")
 	}
 	if a.lessonsUnchanged(t.Context()) {
@@ -234,7 +237,7 @@ func TestFoldersChanged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := stampVault(t)
 			write(t, filepath.Join(dir, "notes", "x", "Nested.md"), "# Nested\n")
-			ageFolders(t, dir)
+			ageVault(t, dir)
 			a := openSynced(t, dir, Options{})
 			if a.foldersChanged() {
 				t.Fatal("right after a sync the folders changed")
@@ -274,14 +277,19 @@ func editFile(t *testing.T, p, text string) {
 	}
 }
 
-// ageFolders sets the times of dir's folders a day back: a change made
-// within the file system's clock tick of the stamp still shows.
-func ageFolders(t *testing.T, dir string) {
+// ageVault sets the times of dir's folders and notes a day back: a
+// change made within the file system's clock tick of a stamp still shows,
+// and the index does not take the notes for ones written as it read them
+// (which it reads again at the next sync).
+func ageVault(t *testing.T, dir string) {
 	t.Helper()
 	old := time.Now().Add(-24 * time.Hour)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() && d.Name() == vault.DotDir {
+			return filepath.SkipDir
 		}
 		return os.Chtimes(p, old, old)
 	})
@@ -310,7 +318,7 @@ func TestWhileSyncingOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := stampVault(t)
-			ageFolders(t, dir)
+			ageVault(t, dir)
 			a := openSynced(t, dir, Options{})
 			if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil { // the stamps of a sync with vectors
 				t.Fatal(err)
@@ -331,5 +339,91 @@ func TestWhileSyncingOrder(t *testing.T) {
 				t.Errorf("hits for the edit: %v", hits)
 			}
 		})
+	}
+}
+
+// TestOpenForHook: the outcome of a tool call no lesson was shown for is
+// answered without the index; every other event, and any doubt, opens it.
+func TestOpenForHook(t *testing.T) {
+	dir := stampVault(t)
+	openSynced(t, dir, Options{}) // the index holds the lesson
+	state := func(t *testing.T, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(vault.DotDir), "state", filepath.FromSlash(session.StateName("s1")))
+		write(t, p, text)
+	}
+	shown := `{"id":"s1","calls":[{"id":"toolu_1","tool":"Bash","lessons":[{"path":"lessons/Run migrations first.md","name":"Run migrations first"}]},{"id":"toolu_2","tool":"Bash","lessons":[]}]}`
+	for _, tc := range []struct {
+		name  string
+		state string // "" for none
+		ev    HookEvent
+		index bool
+	}{
+		{"a call's outcome, no state", "", HookEvent{Kind: HookAfterTool, Session: "s1", ToolUseID: "toolu_1"}, false},
+		{"a call's outcome, lessons shown", shown, HookEvent{Kind: HookAfterTool, Session: "s1", ToolUseID: "toolu_1"}, true},
+		{"a call's outcome, none shown", shown, HookEvent{Kind: HookAfterTool, Session: "s1", ToolUseID: "toolu_2"}, false},
+		{"another call's outcome", shown, HookEvent{Kind: HookAfterTool, Session: "s1", ToolUseID: "toolu_9"}, false},
+		{"a call's outcome without an id", shown, HookEvent{Kind: HookAfterTool, Session: "s1"}, false},
+		{"a state that does not decode", "{", HookEvent{Kind: HookAfterTool, Session: "s1", ToolUseID: "toolu_1"}, true},
+		{"before a call", "", HookEvent{Kind: HookBeforeTool, Session: "s1", ToolUseID: "toolu_1"}, true},
+		{"a prompt", "", HookEvent{Kind: HookPrompt, Session: "s1", Prompt: "hi"}, true},
+		{"a stop", "", HookEvent{Kind: HookStop, Session: "s1"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.RemoveAll(filepath.Join(dir, filepath.FromSlash(vault.DotDir), "state", "sessions"))
+			if tc.state != "" {
+				state(t, tc.state)
+			}
+			h, err := OpenForHook(t.Context(), dir, tc.ev, Options{NoIndex: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if got := h.Index() != nil; got != tc.index {
+				t.Errorf("index opened: %v, want %v", got, tc.index)
+			}
+			if tc.ev.Kind == HookAfterTool && tc.state != "{" {
+				// It answers either way, and takes the call's lessons.
+				if _, err := h.Hook(t.Context(), tc.ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestLessonsStampNotRacy: a sync that read a lesson written a moment
+// before (which a second edit within the clock's tick could change
+// keeping its size and time) leaves no stamp: the next tool call's hook
+// syncs.
+func TestLessonsStampNotRacy(t *testing.T) {
+	dir := stampVault(t)
+	ageVault(t, dir)
+	p := filepath.Join(dir, "lessons", "Run migrations first.md")
+	write(t, p, lessonNote("db/migrations/**", "run make migrate at once"))
+	now := time.Now()
+	if err := os.Chtimes(p, now, now); err != nil {
+		t.Fatal(err)
+	}
+	a := openSynced(t, dir, Options{LessonsOnly: true})
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(vault.CacheDir), lessonsStampFile)); err == nil {
+		t.Fatal("a sync of a lesson written at once left a stamp")
+	}
+	if a.lessonsUnchanged(t.Context()) {
+		t.Error("no stamp, yet the lessons are unchanged")
+	}
+	for _, tc := range []struct {
+		mtime int64
+		racy  bool
+	}{
+		{now.UnixNano(), true},
+		{now.Add(-50 * time.Millisecond).UnixNano(), true},
+		{now.Add(-time.Second).UnixNano(), false},
+		{now.Truncate(time.Second).Add(-time.Second).UnixNano(), true}, // whole seconds: 2 s
+		{now.Truncate(time.Second).Add(-3 * time.Second).UnixNano(), false},
+	} {
+		if got := racyTime(tc.mtime, now); got != tc.racy {
+			t.Errorf("racyTime(%v before now): %v, want %v", now.Sub(time.Unix(0, tc.mtime)), got, tc.racy)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	}
 	// Taken before the walk, so that a lesson or folder changed during the
 	// sync is another listing at the next look (see stampLessons).
-	listing, listErr := a.lessonsListing(ctx)
+	listing, racy, listErr := a.lessonsListing(ctx)
 	folders, foldersErr := a.folderTimes(ctx)
 	sync := a.ix.Sync
 	if !o.Vectors {
@@ -47,7 +47,7 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 		return st, err
 	}
 	if st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 {
-		if listErr == nil && !a.skippedLesson(st) {
+		if listErr == nil && !racy && !a.skippedLesson(st) {
 			a.stampLessons(ctx, listing)
 		}
 		if foldersErr == nil {

@@ -131,7 +131,7 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent, l
 	// waits for the next prompt or start while the lessons folder is as the
 	// last sync saw it.
 	toolCall := ev.Kind == app.HookBeforeTool || ev.Kind == app.HookAfterTool
-	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall, Loaded: loaded})
+	a, err := app.OpenForHook(ctx, dir, ev, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall, Loaded: loaded})
 	if err != nil {
 		return ans, err
 	}
