@@ -15,7 +15,9 @@ import (
 )
 
 // foldersStampFile, in the cache folder, holds the modification time of
-// each folder of the vault as the last sync found them before its walk.
+// each folder of the vault as the last sync with vectors found them before
+// its walk (a sync without them leaves the new chunks' vectors to the next
+// one, which then changes the index).
 // A note added, removed or renamed, or written as vaultmem and many
 // editors write one (a new file renamed over it), changes its folder's
 // time; a note edited in place changes no folder. So the stamp can only

@@ -239,6 +239,9 @@ func TestFoldersChanged(t *testing.T) {
 			write(t, filepath.Join(dir, "notes", "x", "Nested.md"), "# Nested\n")
 			ageVault(t, dir)
 			a := openSynced(t, dir, Options{})
+			if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil {
+				t.Fatal(err)
+			}
 			if a.foldersChanged() {
 				t.Fatal("right after a sync the folders changed")
 			}
@@ -425,5 +428,31 @@ func TestLessonsStampNotRacy(t *testing.T) {
 		if got := racyTime(tc.mtime, now); got != tc.racy {
 			t.Errorf("racyTime(%v before now): %v, want %v", now.Sub(time.Unix(0, tc.mtime)), got, tc.racy)
 		}
+	}
+}
+
+// TestFoldersStampAfterVectors: a sync without vectors (a session's
+// start, a command that reads no vectors) takes a new note in, leaving
+// its vectors to the next sync with them: the folders still count as
+// changed for that one, which changes the index.
+func TestFoldersStampAfterVectors(t *testing.T) {
+	dir := stampVault(t)
+	ageVault(t, dir)
+	a := openSynced(t, dir, Options{})
+	if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "notes", "New.md"), "# New\n\nzebrafinch\n")
+	if _, err := a.Sync(t.Context(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !a.foldersChanged() {
+		t.Error("after a sync without vectors the folders are unchanged")
+	}
+	if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil {
+		t.Fatal(err)
+	}
+	if a.foldersChanged() {
+		t.Error("after the sync with vectors the folders still changed")
 	}
 }

@@ -37,7 +37,10 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	// Taken before the walk, so that a lesson or folder changed during the
 	// sync is another listing at the next look (see stampLessons).
 	listing, racy, listErr := a.lessonsListing(ctx)
-	folders, foldersErr := a.folderTimes(ctx)
+	folders, foldersErr := "", error(nil)
+	if o.Vectors {
+		folders, foldersErr = a.folderTimes(ctx)
+	}
 	sync := a.ix.Sync
 	if !o.Vectors {
 		sync = a.ix.SyncWithoutVectors
@@ -50,7 +53,9 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 		if listErr == nil && !racy && !a.skippedLesson(st) {
 			a.stampLessons(ctx, listing)
 		}
-		if foldersErr == nil {
+		// Only a sync with vectors: one without leaves the new chunks'
+		// vectors to the next sync with them, which changes the index.
+		if foldersErr == nil && o.Vectors {
 			a.stampFolders(folders)
 		}
 	}
