@@ -53,9 +53,10 @@ type Options struct {
 	// LessonsOnly says that the command reads nothing of the index but
 	// lessons (a hook before or after a tool call): Sync then leaves the
 	// index as it is while the lessons folder is as the last sync saw it
-	// (its files' names, sizes and times; see lessonsStampFile), and
-	// other notes' changes wait for the next command that reads them. A
-	// lesson kept outside the lessons folder is seen at that next sync.
+	// (its files' names, sizes and times, none modified too recently to
+	// trust; see lessonsStampFile), and other notes' changes wait for the
+	// next command that reads them. A lesson kept outside the lessons
+	// folder is seen at that next sync.
 	LessonsOnly bool
 	// Loaded, if set, is the vault's config and consent as
 	// LoadConfigConsent gave them to a caller that read them first (a

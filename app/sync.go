@@ -37,7 +37,8 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	// Taken before the walk, so that a lesson or folder changed during the
 	// sync is another listing at the next look (see stampLessons).
 	listing, racy, listErr := a.lessonsListing(ctx)
-	folders, foldersErr := "", error(nil)
+	var folders string
+	var foldersErr error
 	if o.Vectors {
 		folders, foldersErr = a.folderTimes(ctx)
 	}
@@ -95,10 +96,10 @@ func (a *App) RequireBuilt(ctx context.Context) error {
 // the search, on a machine with a core for each. early tells find whether
 // it runs beside the sync, competing with it for the cores (recall then
 // runs its stages without their deadlines, which the competition would
-// cut short). When a folder of the vault changed since the last sync (a
-// note added, removed, or written by vaultmem since: see foldersStampFile)
-// the sync will change the index and throw find's early answer away:
-// then it syncs first and finds once.
+// cut short). When a folder of the vault changed since the last sync
+// with vectors (a note added, removed, or written by vaultmem since: see
+// foldersStampFile) the sync will change the index and throw find's early
+// answer away: then it syncs first and finds once.
 func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
 	if a.foldersChanged() {
