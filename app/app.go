@@ -50,6 +50,24 @@ type Options struct {
 	// binary's say in the runtime while the index briefly holds a large
 	// heap.
 	HeavyWork func() (done func())
+	// LessonsOnly says that the command reads nothing of the index but
+	// lessons (a hook before or after a tool call): Sync then leaves the
+	// index as it is while the lessons folder is as the last sync saw it
+	// (its files' names, sizes and times, none modified too recently to
+	// trust; see lessonsStampFile), and other notes' changes wait for the
+	// next command that reads them. A lesson kept outside the lessons
+	// folder is seen at that next sync.
+	LessonsOnly bool
+	// Loaded, if set, is the vault's config and consent as
+	// LoadConfigConsent gave them to a caller that read them first (a
+	// hook, for its deadline): Open does not read and parse them again.
+	Loaded *LoadedConfig
+}
+
+// LoadedConfig is what LoadConfigConsent returned, for Options.Loaded.
+type LoadedConfig struct {
+	Config  Config
+	Consent Consent
 }
 
 // App is an opened vault and what vaultmem does with it: its config, the
@@ -129,8 +147,14 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if err := vault.CheckOwner(dir); err != nil {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
-	cfg, consent, err := LoadConfigConsent(dir)
-	if err != nil {
+	var (
+		cfg     Config
+		consent Consent
+		err     error
+	)
+	if o.Loaded != nil {
+		cfg, consent = o.Loaded.Config, o.Loaded.Consent
+	} else if cfg, consent, err = LoadConfigConsent(dir); err != nil {
 		return nil, err
 	}
 	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})
@@ -148,14 +172,24 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if o.NoIndex {
 		return a, nil
 	}
-	if a.ix, err = a.openIndex(ctx); err != nil {
+	if err := a.attachIndex(ctx); err != nil {
 		v.Close()
 		return nil, err
 	}
+	return a, nil
+}
+
+// attachIndex opens the index of an App opened without one.
+func (a *App) attachIndex(ctx context.Context) error {
+	ix, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	a.ix, a.opts.NoIndex = ix, false
 	if why := a.ix.RebuiltBecause(); why != "" {
 		a.notify("the index cache could not be used (%s); rebuilding it", why)
 	}
-	return a, nil
+	return nil
 }
 
 // openIndex opens the vault's index with the configured embedder.

@@ -20,7 +20,8 @@ type SyncOptions struct {
 }
 
 // Sync brings the index up to date with the notes (nothing while a live
-// watcher keeps it current, unless o.Always), telling Options.Progress
+// watcher keeps it current, unless o.Always; nothing for Options.LessonsOnly
+// while the lessons folder is as the last sync saw it), telling Options.Progress
 // how it goes and Options.Notify when the index cannot be written. Its
 // Stats name the notes it read (their warnings in Warnings) and the files
 // it could not.
@@ -30,6 +31,17 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 			return index.Stats{}, nil
 		}
 	}
+	if a.opts.LessonsOnly && !o.Always && a.lessonsUnchanged(ctx) {
+		return index.Stats{}, nil
+	}
+	// Taken before the walk, so that a lesson or folder changed during the
+	// sync is another listing at the next look (see stampLessons).
+	listing, racy, listErr := a.lessonsListing(ctx)
+	var folders string
+	var foldersErr error
+	if o.Vectors {
+		folders, foldersErr = a.folderTimes(ctx)
+	}
 	sync := a.ix.Sync
 	if !o.Vectors {
 		sync = a.ix.SyncWithoutVectors
@@ -37,6 +49,16 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 	st, err := sync(ctx, a.Vault.FS(), a.opts.Progress)
 	if err != nil {
 		return st, err
+	}
+	if st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 {
+		if listErr == nil && !racy && !a.skippedLesson(st) {
+			a.stampLessons(ctx, listing)
+		}
+		// Only a sync with vectors: one without leaves the new chunks'
+		// vectors to the next sync with them, which changes the index.
+		if foldersErr == nil && o.Vectors {
+			a.stampFolders(folders)
+		}
 	}
 	switch {
 	case a.ix.InMemory():
@@ -74,9 +96,23 @@ func (a *App) RequireBuilt(ctx context.Context) error {
 // the search, on a machine with a core for each. early tells find whether
 // it runs beside the sync, competing with it for the cores (recall then
 // runs its stages without their deadlines, which the competition would
-// cut short).
+// cut short). When a folder of the vault changed since the last sync
+// with vectors (a note added, removed, or written by vaultmem since: see
+// foldersStampFile) the sync will change the index and throw find's early
+// answer away: then it syncs first and finds once.
 func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
+	if a.foldersChanged() {
+		st, err := a.Sync(ctx, SyncOptions{Vectors: true})
+		if err != nil {
+			return zero, st, err
+		}
+		if err := a.RequireBuilt(ctx); err != nil {
+			return zero, st, err
+		}
+		v, err := find(ctx, false)
+		return v, st, err
+	}
 	before, err := a.ix.Version(ctx)
 	if err != nil {
 		return zero, index.Stats{}, err

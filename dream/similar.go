@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/vaultmem/vaultmem/memory"
@@ -52,9 +53,9 @@ func (m *mem) words() []string {
 // addedDate is a date as Dream adds it after a relative one: " (2026-03-05)";
 // shownWiki and shownMD are links, whose text Obsidian shows.
 var (
-	addedDate = regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`)
-	shownWiki = regexp.MustCompile(`!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]`)
-	shownMD   = regexp.MustCompile(`(!?\[[^\]]*\])\([^)\s]*\)`)
+	addedDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`) })
+	shownWiki = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]`) })
+	shownMD   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(!?\[[^\]]*\])\([^)\s]*\)`) })
 )
 
 // shown is s as alike memories are compared: links as Obsidian shows them
@@ -68,15 +69,15 @@ func shown(s string) string {
 	if !strings.Contains(s, "[") && !strings.Contains(s, " (") {
 		return s // no link, no added date: most memories
 	}
-	s = addedDate.ReplaceAllString(s, "")
-	s = shownWiki.ReplaceAllStringFunc(s, func(l string) string {
-		m := shownWiki.FindStringSubmatch(l)
+	s = addedDate().ReplaceAllString(s, "")
+	s = shownWiki().ReplaceAllStringFunc(s, func(l string) string {
+		m := shownWiki().FindStringSubmatch(l)
 		if m[2] != "" {
 			return m[2]
 		}
 		return strings.ReplaceAll(m[1], "#", " > ")
 	})
-	return shownMD.ReplaceAllString(s, "$1")
+	return shownMD().ReplaceAllString(s, "$1")
 }
 
 // said is what a memory says, as merges compare it: its body, or its

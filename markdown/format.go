@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -262,11 +263,11 @@ func isOldBool(s string) bool {
 	return false
 }
 
-var base60Float = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
+var base60Float = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`) })
 
 // isBase60Float reports whether YAML 1.1 reads s as a sexagesimal number
 // ("1:20").
-func isBase60Float(s string) bool { return base60Float.MatchString(s) }
+func isBase60Float(s string) bool { return base60Float().MatchString(s) }
 
 func floatNode(rv reflect.Value) *yaml.Node {
 	f := rv.Float()

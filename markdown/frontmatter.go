@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -80,7 +81,7 @@ func isDelimLine(l []byte) bool {
 	return string(bytes.TrimRight(l, " \t")) == "---"
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // parseFrontmatter parses the fenced YAML. It returns a *ParseError naming
 // the file line when the YAML does not parse or is not a mapping.
@@ -119,7 +120,7 @@ func newFrontmatter(p string, content []byte, f fence, doc *yaml.Node, err error
 // 0-based line where the enclosing structure began, so a reported line L
 // is really L+1 when the first L lines parse and the first L+1 do not.
 func fixErrorLine(raw []byte, err error) error {
-	m := yamlLineRe.FindStringSubmatch(err.Error())
+	m := yamlLineRe().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func firstLines(b []byte, n int) []byte {
 func yamlError(p string, firstLine int, err error) error {
 	msg := err.Error()
 	line := firstLine
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		line = firstLine + n - 1
 		msg = msg[len(m[0]):]

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -469,7 +470,7 @@ func cutSections(n *Note, headings []string) ([]byte, []string) {
 }
 
 // entryTime is the time an entry starts with.
-var entryTime = regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?)`)
+var entryTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?)`) })
 
 // maxEntryCells bounds the table that matches two versions' entries
 // (besides their common start and end): past it the differing entries are
@@ -508,7 +509,7 @@ func mergeEntries(base, ours, theirs string) (string, bool) {
 	ok := true
 	add := func(es ...string) {
 		for _, e := range es {
-			items = append(items, item{e, entryTime.FindString(e)})
+			items = append(items, item{e, entryTime().FindString(e)})
 		}
 	}
 	mo, mt := matchEntries(be, oe), matchEntries(be, te)
@@ -546,7 +547,7 @@ func mergeEntries(base, ours, theirs string) (string, bool) {
 			block := markOurs + strings.Join(os, sep) + markSep + strings.Join(ts, sep) + markTheirs
 			at := ""
 			for _, e := range slices.Concat(os, ts) {
-				if at = entryTime.FindString(e); at != "" {
+				if at = entryTime().FindString(e); at != "" {
 					break
 				}
 			}
@@ -585,7 +586,7 @@ func mergeChunk(b, os, ts []string, mo, mt []int, o, t int) (merged []string, fi
 		case mo[k] >= 0 && mt[k] < 0:
 			dropped[mo[k]] = true
 		case mo[k] < 0 && mt[k] < 0:
-			gone = append(gone, entryTime.FindString(b[k]))
+			gone = append(gone, entryTime().FindString(b[k]))
 		}
 		if mo[k] >= 0 {
 			oursBase[mo[k]] = true
@@ -632,7 +633,7 @@ func mergeChunk(b, os, ts []string, mo, mt []int, o, t int) (merged []string, fi
 // removed entry has no time.
 func mayChange(added, gone []string) bool {
 	for _, a := range added {
-		at := entryTime.FindString(a)
+		at := entryTime().FindString(a)
 		for _, g := range gone {
 			if at == "" || g == "" || at == g {
 				return true

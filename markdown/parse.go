@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -226,7 +227,7 @@ func (n *Note) readFrontmatter(f fence, data *frontmatter.Data) {
 	n.frontmatterLinks(fm.Node, fm.Line, "")
 }
 
-var fmLinkRe = regexp.MustCompile(`(!?)\[\[([^\]\n]+)\]\]`)
+var fmLinkRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(!?)\[\[([^\]\n]+)\]\]`) })
 
 // frontmatterLinks finds [[wikilinks]] in string values, e.g.
 // `related: "[[X]]"`. Obsidian counts them as links of the note. field is
@@ -241,7 +242,7 @@ func (n *Note) frontmatterLinks(node *yaml.Node, firstLine int, field string) {
 			return
 		}
 		from := n.lineOffset(firstLine + node.Line - 1)
-		for _, m := range fmLinkRe.FindAllStringSubmatchIndex(node.Value, -1) {
+		for _, m := range fmLinkRe().FindAllStringSubmatchIndex(node.Value, -1) {
 			l, ok := parseWikiInner(node.Value[m[4]:m[5]])
 			if !ok {
 				continue

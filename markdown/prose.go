@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -86,7 +87,7 @@ func (t *tree) blockProse(out []Span, block ast.Node, kind string, level int) []
 	ls := block.Lines()
 	for i := 0; i < ls.Len(); i++ {
 		line := ls.At(i)
-		for _, m := range bareURL.FindAllIndex(t.src[line.Start:line.Stop], -1) {
+		for _, m := range bareURL().FindAllIndex(t.src[line.Start:line.Stop], -1) {
 			drop = append(drop, byteRange{line.Start + m[0], line.Start + m[1]})
 		}
 	}
@@ -112,7 +113,9 @@ func (t *tree) blockProse(out []Span, block ast.Node, kind string, level int) []
 
 // bareURL matches a URL written out, which Obsidian shows as a link: a
 // scheme and "://", "www." or "mailto:", up to white space or '<' or '>'.
-var bareURL = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.|mailto:)[^\s<>]*`)
+var bareURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.|mailto:)[^\s<>]*`)
+})
 
 // voidElements are the HTML elements that have no closing tag.
 var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,

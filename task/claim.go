@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
@@ -111,13 +112,15 @@ func ClaimEvent(win, lose Claim) string {
 
 // claimRe reads the text of a ClaimEvent back: the winner, its start,
 // the loser, its start.
-var claimRe = regexp.MustCompile(`^claim settled to (\S+) \(started ([^)]*)\): (\S+)'s claim \(started ([^)]*)\) lost`)
+var claimRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^claim settled to (\S+) \(started ([^)]*)\): (\S+)'s claim \(started ([^)]*)\) lost`)
+})
 
 // lostClaim returns the claim agent lost on the task n, as its log
 // records it (the last such event); ok is false when none is logged.
 func lostClaim(n *markdown.Note, agent string) (lost Claim, at string, ok bool) {
 	for _, e := range Events(n) {
-		if m := claimRe.FindStringSubmatch(e.Text); e.Type == "note" && m != nil && m[3] == agent {
+		if m := claimRe().FindStringSubmatch(e.Text); e.Type == "note" && m != nil && m[3] == agent {
 			lost, at, ok = Claim{Agent: m[3], Started: m[4]}, e.Time, true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
@@ -48,7 +49,9 @@ func (e Event) Date() string {
 }
 
 // eventRe matches the first line of an event as FormatEvent writes it.
-var eventRe = regexp.MustCompile(`^[-*+] (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) ([A-Za-z]+): ?(.*)$`)
+var eventRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-*+] (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) ([A-Za-z]+): ?(.*)$`)
+})
 
 // IsEventType reports whether t is one of EventTypes.
 func IsEventType(t string) bool { return slices.Contains(EventTypes, t) }
@@ -119,7 +122,7 @@ func Events(n *markdown.Note) []Event {
 			case isItem(l):
 				flush()
 				cur = &Event{Line: line}
-				if m := eventRe.FindStringSubmatch(l); m != nil && IsEventType(strings.ToLower(m[2])) {
+				if m := eventRe().FindStringSubmatch(l); m != nil && IsEventType(strings.ToLower(m[2])) {
 					cur.Time, cur.Type, cur.Text = m[1], strings.ToLower(m[2]), m[3]
 				} else {
 					cur.Text = strings.TrimSpace(l[2:])

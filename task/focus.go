@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
@@ -20,7 +21,7 @@ const DefaultAgent = "default"
 // conflict in git.
 const FocusDir = "focus"
 
-var agentPart = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
+var agentPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`) })
 
 // maxAgentDepth bounds how deep subagents nest ("a/b/c/...").
 const maxAgentDepth = 8
@@ -34,7 +35,7 @@ func CheckAgent(agent string) error {
 		return &InvalidError{"agent", fmt.Sprintf("%q nests over %d levels", agent, maxAgentDepth)}
 	}
 	for _, p := range parts {
-		if !agentPart.MatchString(p) {
+		if !agentPart().MatchString(p) {
 			return &InvalidError{"agent", fmt.Sprintf("%q: each part (between '/') must be 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit", agent)}
 		}
 	}

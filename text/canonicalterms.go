@@ -2,6 +2,7 @@ package text
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -62,8 +63,10 @@ var izeEndings = [][2]string{{"ise", "ize"}, {"ised", "ized"}, {"ises", "izes"},
 	{"isation", "ization"}, {"isations", "izations"}, {"iser", "izer"}, {"isers", "izers"}}
 
 // termTable maps each spelling of equivalentTerms and izeStems, and
-// each normal form of one word, lower-cased, to its normal form's words.
-var termTable = func() map[string][]string {
+// each normal form of one word, lower-cased, to its normal form's words;
+// made at first use (hundreds of entries a command that reads no text
+// should not build).
+var termTable = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, line := range equivalentTerms {
 		norm, others, _ := strings.Cut(line, "|")
@@ -80,7 +83,7 @@ var termTable = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // keepCase are words in capitals that are another word in lower case
 // ("US" is not "us", "IT" not "it"), and the German polite forms ("Sie"
@@ -100,9 +103,9 @@ func classify(core string, initial bool) ([2]cToken, int) {
 		return out, 0
 	}
 	if isTermLike(core) {
-		words, ok := termTable[strings.ToLower(core)]
+		words, ok := termTable()[strings.ToLower(core)]
 		if !ok {
-			words, ok = termTable["="+core]
+			words, ok = termTable()["="+core]
 		}
 		if ok {
 			for i, w := range words {

@@ -299,7 +299,7 @@ func canonical(terms []string) []string {
 }
 
 func synonymOf(t string) string {
-	if s, ok := synonyms[t]; ok {
+	if s, ok := synonyms()[t]; ok {
 		return s
 	}
 	return t

@@ -66,7 +66,7 @@ func factsOf(ts []token) facts {
 func oppositesOf(ts []token) map[string]side {
 	m := map[string]side{}
 	for _, t := range ts {
-		if s, ok := oppositeSides[t.term]; ok && !t.cjk {
+		if s, ok := oppositeSides()[t.term]; ok && !t.cjk {
 			m[t.term] = s
 		}
 	}

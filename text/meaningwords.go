@@ -3,6 +3,7 @@ package text
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The word lists of Differ (see meaning.go). English words are listed as
@@ -152,7 +153,7 @@ const cjkFunction = "的地得了着过是在和与及也都就要会把被让�
 
 // synonyms map words (by Term) and Chinese words to one word of theirs:
 // a rewording that swaps one for another says the same.
-var synonyms = func() map[string]string {
+var synonyms = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, line := range []string{
 		"database db", "repository repo", "configuration config", "documentation docs doc document",
@@ -178,7 +179,7 @@ var synonyms = func() map[string]string {
 		}
 	}
 	return m
-}()
+})
 
 // directionWords give the word after them a role that swapping two words
 // turns around ("from MySQL to Postgres", "tabs over spaces").

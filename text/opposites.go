@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -92,8 +93,10 @@ type phrase struct {
 	units       []string // keys, as unitKey gives them
 }
 
-// phrases are the phrases of oppositeLines, by their first unit.
-var phrases = func() map[string][]phrase {
+// phrases are the phrases of oppositeLines, by their first unit: made at
+// first use, as it stems every word, which a command that compares no
+// statements should not pay for at start.
+var phrases = sync.OnceValue(func() map[string][]phrase {
 	m := map[string][]phrase{}
 	for g, line := range oppositeLines {
 		for s, ws := range strings.Split(strings.TrimPrefix(line, "@"), "|") {
@@ -115,12 +118,12 @@ var phrases = func() map[string][]phrase {
 		}
 	}
 	return m
-}()
+})
 
 // oppositeSides are the English words of the lines of oppositeLines
 // that count anywhere, by Term: a word standing where the other text has
-// its opposite turns the statement around.
-var oppositeSides = func() map[string]side {
+// its opposite turns the statement around. Made at first use, as phrases.
+var oppositeSides = sync.OnceValue(func() map[string]side {
 	m := map[string]side{}
 	for g, line := range oppositeLines {
 		if strings.HasPrefix(line, "@") {
@@ -133,7 +136,7 @@ var oppositeSides = func() map[string]side {
 		}
 	}
 	return m
-}()
+})
 
 // unitKey is what a token is matched by against the phrases: a CJK
 // character as written, a word by its Term.
@@ -159,7 +162,7 @@ func occurrencesOf(ts []token) []occurrence {
 		if v, ok := quantityOf(t); ok {
 			out = append(out, occurrence{phrase{group: -1, side: v}, i, i + 1})
 		}
-		for _, p := range phrases[unitKey(t)] {
+		for _, p := range phrases()[unitKey(t)] {
 			if i+len(p.units) > len(ts) {
 				continue
 			}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -11,8 +12,9 @@ var (
 		"disable disabled don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
 	positiveWords = wordSet("always do does use uses used using prefer prefers preferred should must enable enabled " +
 		"like likes want wants need needs keep require required")
-	// polarWords are the markers as Words splits them, which are no topic.
-	polarWords = func() map[string]bool {
+	// polarWords are the markers as Words splits them, which are no topic
+	// (made at first use: Words is not free at start).
+	polarWords = sync.OnceValue(func() map[string]bool {
 		m := map[string]bool{}
 		for w := range negativeWords {
 			for _, x := range Words(w) {
@@ -23,7 +25,7 @@ var (
 			m[w] = true
 		}
 		return m
-	}()
+	})
 )
 
 func wordSet(s string) map[string]bool {
@@ -58,4 +60,4 @@ func Polarity(s string) (int, string) {
 
 // IsPolarityWord reports whether w (lower-cased, as Words splits it) is one
 // of the words that give a sentence its polarity: no topic word.
-func IsPolarityWord(w string) bool { return polarWords[w] }
+func IsPolarityWord(w string) bool { return polarWords()[w] }

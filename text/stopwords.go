@@ -1,6 +1,9 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // IsStopWord reports whether w, a lower-cased word, is too common to say
 // what a text is about: English function words (the Snowball list), their
@@ -12,17 +15,18 @@ import "strings"
 // ("like", "want", "time") are not stop words: inverse document frequency
 // weighs them down without losing "I like painting".
 func IsStopWord(w string) bool {
-	_, ok := stopWords[w]
+	_, ok := stopWords()[w]
 	return ok
 }
 
-var stopWords = func() map[string]struct{} {
+// stopWords is stopList as a set, made at first use.
+var stopWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{})
 	for _, w := range strings.Fields(stopList) {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 const stopList = `
 a about above after again against all am an and any are as at

@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Sync services (Obsidian Sync, iCloud, Dropbox, Syncthing, OneDrive,
@@ -29,23 +30,25 @@ const (
 var (
 	// syncthingCopy: "X.sync-conflict-20261129-101010-ABCDEFG" (the
 	// device id's first seven characters).
-	syncthingCopy = regexp.MustCompile(`^(.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}$`)
+	syncthingCopy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}$`) })
 	// parenthesised is a name ending in " (...)".
-	parenthesised = regexp.MustCompile(`^(.+) \(([^()]+)\)$`)
+	parenthesised = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+) \(([^()]+)\)$`) })
 	// What the parentheses hold, by service: Nextcloud and ownCloud add
 	// the time to the date, Dropbox does not (and names the person whose
 	// copy it is, or says "Case Conflict"); Obsidian Sync writes "conflict"
 	// or "Conflicted copy" with a date or its device.
-	nextcloudCopy = regexp.MustCompile(`^conflicted copy \d{4}-\d{2}-\d{2} \d{6}$`)
-	dropboxCopy   = regexp.MustCompile(`^(?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}$|^Case Conflict(?: \d+)?$`)
-	obsidianCopy  = regexp.MustCompile(`^(?i:conflict(?:ed copy)?) .*\d`)
+	nextcloudCopy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^conflicted copy \d{4}-\d{2}-\d{2} \d{6}$`) })
+	dropboxCopy   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}$|^Case Conflict(?: \d+)?$`)
+	})
+	obsidianCopy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:conflict(?:ed copy)?) .*\d`) })
 	// numberedParen: "X (1)" of Google Drive, like "X 2" of iCloud and
 	// Finder (see copyNumber), is also a name a person gives a note: a
 	// copy only beside its original.
-	numberedParen = regexp.MustCompile(`^\d+$`)
+	numberedParen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+$`) })
 	// machineName: OneDrive adds "-" and the computer's name, which
 	// Windows writes in capitals, at most 15 characters.
-	machineName = regexp.MustCompile(`^[A-Z0-9][A-Z0-9-]{0,14}$`)
+	machineName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z0-9][A-Z0-9-]{0,14}$`) })
 )
 
 // ConflictCopy reports whether the file at vault path p is a copy that a
@@ -69,24 +72,24 @@ func ConflictCopy(p string, exists func(string) bool) (original, service string,
 	// Cheap tests of the last characters first: most names are no copy's,
 	// and a vault has tens of thousands.
 	if strings.Contains(stem, ".sync-conflict-") {
-		if m := syncthingCopy.FindStringSubmatch(stem); m != nil {
+		if m := syncthingCopy().FindStringSubmatch(stem); m != nil {
 			return orig(m[1]), ServiceSyncthing, true
 		}
 	}
 	if strings.HasSuffix(stem, ")") {
 		open := strings.LastIndexByte(stem, '(')
-		if open < 0 || !strings.Contains(strings.ToLower(stem[open:]), "conflict") && !numberedParen.MatchString(stem[open+1:len(stem)-1]) {
+		if open < 0 || !strings.Contains(strings.ToLower(stem[open:]), "conflict") && !numberedParen().MatchString(stem[open+1:len(stem)-1]) {
 			return "", "", false // "Q3 (draft)"
 		}
-		if m := parenthesised.FindStringSubmatch(stem); m != nil {
+		if m := parenthesised().FindStringSubmatch(stem); m != nil {
 			switch inner := m[2]; {
-			case nextcloudCopy.MatchString(inner):
+			case nextcloudCopy().MatchString(inner):
 				return orig(m[1]), ServiceNextcloud, true
-			case dropboxCopy.MatchString(inner):
+			case dropboxCopy().MatchString(inner):
 				return orig(m[1]), ServiceDropbox, true
-			case obsidianCopy.MatchString(inner):
+			case obsidianCopy().MatchString(inner):
 				return orig(m[1]), ServiceObsidianSync, true
-			case numberedParen.MatchString(inner) && found(m[1]):
+			case numberedParen().MatchString(inner) && found(m[1]):
 				return orig(m[1]), ServiceGoogleDrive, true
 			}
 		}
@@ -98,7 +101,7 @@ func ConflictCopy(p string, exists func(string) bool) (original, service string,
 	// OneDrive: the computer's name may hold "-" itself, so every "-" may
 	// start it; the first whose original exists is taken.
 	for i := strings.IndexByte(stem, '-'); i > 0; {
-		if name := stem[i+1:]; len(name) <= 15 && machineName.MatchString(name) && strings.ContainsAny(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && found(stem[:i]) {
+		if name := stem[i+1:]; len(name) <= 15 && machineName().MatchString(name) && strings.ContainsAny(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && found(stem[:i]) {
 			return orig(stem[:i]), ServiceOneDrive, true
 		}
 		j := strings.IndexByte(stem[i+1:], '-')

@@ -99,7 +99,7 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	}
 	ctx, cancel := context.WithDeadline(ctx, start.Add(cfg.Hooks.Timeout))
 	defer cancel()
-	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent)
+	ans, err := sh.hookAnswer(ctx, dir, ev.HookEvent, &app.LoadedConfig{Config: cfg, Consent: consent})
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("%s: no answer within hooks.timeout (%v)", ev.Name, cfg.Hooks.Timeout)
 	}
@@ -114,8 +114,8 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 }
 
 // hookAnswer asks the vault's server for the answer, else makes it in
-// this process.
-func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (app.HookAnswer, error) {
+// this process, with the config the hook loaded.
+func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent, loaded *app.LoadedConfig) (app.HookAnswer, error) {
 	var ans app.HookAnswer
 	if mode := os.Getenv(serverEnv); mode != "off" {
 		wait := time.Until(deadlineOf(ctx))
@@ -132,7 +132,11 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent) (
 			return ans, fmt.Errorf("%s=require, but no vaultmem server answered", serverEnv)
 		}
 	}
-	a, err := app.Open(ctx, dir, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx))})
+	// A tool call's hooks read only lessons: the walk of the whole vault
+	// waits for the next prompt or start while the lessons folder is as the
+	// last sync saw it.
+	toolCall := ev.Kind == app.HookBeforeTool || ev.Kind == app.HookAfterTool
+	a, err := app.OpenForHook(ctx, dir, ev, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall, Loaded: loaded})
 	if err != nil {
 		return ans, err
 	}

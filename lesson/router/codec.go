@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"sync"
 )
 
 // The file of a saved model, little-endian:
@@ -30,7 +31,9 @@ const (
 	entrySize     = 12
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the checksum's table, made at first use: making it costs
+// a command that never reads a model a good part of its start.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // ErrBadModel is wrapped by the error [Decode] returns for bytes that are
 // not a model this version can read: truncated, corrupt, or of another
@@ -70,7 +73,7 @@ func (m *Model) encode() []byte {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(m.g[i]))
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 // Decode reads a model from its file form, as [Model.MarshalBinary]
@@ -96,7 +99,7 @@ func decode(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("%d bytes, truncated", len(b))
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if crc32.Checksum(body, castagnoli()) != sum {
 		return nil, errors.New("checksum mismatch (truncated or corrupt)")
 	}
 	p := body[len(formatMagic)+1:]

@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// lessonsStampFile, in the cache folder, is what the last sync saw of the
+// lessons folder: a digest of its files' names, sizes and modification
+// times, with the index's lessons version after that sync. A hook before
+// or after a tool call reads nothing of the index but lessons, and a
+// vault of 13,400 notes takes tens of milliseconds to walk where its
+// lessons folder takes one: while the stamp matches, such a hook leaves
+// the index as it is (see Options.LessonsOnly).
+const lessonsStampFile = "lessons.stamp"
+
+// lessonsListing is the digest of the lessons folder's files as they are
+// now (names, sizes, modification times; a folder not there yet is a
+// listing of its own). A file edited in place changes its time or size,
+// one added, removed or renamed the names: any edit made in Obsidian
+// changes the digest. racy says a file was modified so recently that a
+// second edit within the file system's clock tick could keep its size and
+// time (as the index judges it): such a listing is no stamp.
+func (a *App) lessonsListing(ctx context.Context) (digest string, racy bool, err error) {
+	now := time.Now()
+	h := sha256.New()
+	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+	if folder == "" || folder == "." {
+		folder = "."
+	}
+	info, err := fs.Stat(a.Vault.FS(), folder)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		io.WriteString(h, "none\n")
+		return hex.EncodeToString(h.Sum(nil)), false, nil
+	case err != nil:
+		return "", false, err
+	case !info.IsDir():
+		return "", false, fmt.Errorf("lessons folder %s: not a folder", a.Vault.Abs(folder))
+	}
+	sub, err := fs.Sub(a.Vault.FS(), folder)
+	if err != nil {
+		return "", false, err
+	}
+	files, err := vault.Files(ctx, sub)
+	if err != nil {
+		return "", false, fmt.Errorf("list the lessons folder %s: %w", a.Vault.Abs(folder), err)
+	}
+	for _, f := range files {
+		if f.Err != nil {
+			// A file that cannot be read now may be readable at the next
+			// look: no digest, so that the sync runs each time.
+			return "", false, fmt.Errorf("list the lessons folder: %w", f.Err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t\n", path.Clean(f.Path), f.Size, f.ModTime, f.Symlink)
+		racy = racy || racyTime(f.ModTime, now)
+	}
+	return hex.EncodeToString(h.Sum(nil)), racy, nil
+}
+
+// racyTime is the index's rule for a modification time too recent to
+// trust (see index's racyWindow): 100 ms for a time with a fraction of a
+// second, 2 s for a file system that keeps whole seconds.
+func racyTime(mtime int64, now time.Time) bool {
+	w := 2 * time.Second
+	if mtime%int64(time.Second) != 0 {
+		w = 100 * time.Millisecond
+	}
+	return now.Sub(time.Unix(0, mtime)) < w
+}
+
+// lessonsStamp is the stamp's text for a listing and the index's lessons
+// version.
+func lessonsStamp(listing, version string) string {
+	return "lessons " + listing + "\nindex " + version + "\n"
+}
+
+// lessonsStampPath is where the stamp is kept.
+func (a *App) lessonsStampPath() string {
+	return filepath.Join(a.Vault.Abs(vault.CacheDir), lessonsStampFile)
+}
+
+// lessonsUnchanged reports whether the index holds the lessons folder as
+// it is now: the stamp the last sync left names today's listing and the
+// index's lessons version (a rebuilt index, or a lesson vaultmem wrote
+// since, has another). Any doubt (no stamp, an error) is a change.
+func (a *App) lessonsUnchanged(ctx context.Context) bool {
+	b, err := os.ReadFile(a.lessonsStampPath())
+	if err != nil {
+		return false
+	}
+	listing, _, err := a.lessonsListing(ctx)
+	if err != nil {
+		return false
+	}
+	version, err := a.ix.LessonsVersion(ctx)
+	if err != nil {
+		return false
+	}
+	return string(b) == lessonsStamp(listing, version)
+}
+
+// stampLessons leaves the stamp of a sync that began after listing was
+// taken: what the sync read is at least as new as the listing, so a
+// change made after the listing (even during the sync) shows as another
+// listing at the next look. A stamp that cannot be written only costs the
+// next tool hook a sync.
+func (a *App) stampLessons(ctx context.Context, listing string) {
+	version, err := a.ix.LessonsVersion(ctx)
+	if err != nil {
+		return
+	}
+	want := lessonsStamp(listing, version)
+	p := a.lessonsStampPath()
+	if b, err := os.ReadFile(p); err == nil && string(b) == want {
+		return
+	}
+	_ = vault.WriteCacheFile(p, func(w io.Writer) error {
+		_, err := io.WriteString(w, want)
+		return err
+	})
+}
+
+// skippedLesson reports whether a sync could not read a file of the
+// lessons folder: made readable later (a change of mode, which leaves the
+// listing as it was), it must still be read, so such a sync leaves no
+// stamp.
+func (a *App) skippedLesson(st index.Stats) bool {
+	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+	for _, s := range st.Skipped {
+		if folder == "" || folder == "." || s.Path == folder || strings.HasPrefix(s.Path, folder+"/") {
+			return true
+		}
+	}
+	return false
+}
