@@ -82,7 +82,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 			visit(f)
 		}
 		for path := range p.stored {
-			if !current[path] {
+			if !current[path] && !writtenSinceWalk(fsys, path, now) {
 				p.removed = append(p.removed, path)
 			}
 		}
@@ -173,6 +173,16 @@ func (ix *Index) indexedAlready(ctx context.Context, fsys fs.FS, paths []string)
 		}
 	}
 	return true
+}
+
+// writtenSinceWalk reports whether a file a walk that began at start
+// did not list is there now, written after the walk began: a note
+// another writer of this process wrote, and indexed, while this sync
+// walked. Removing it as gone would lose it from the index until a later
+// sync; that sync, whose walk lists it, keeps it.
+func writtenSinceWalk(fsys fs.FS, path string, start time.Time) bool {
+	f := filesNow(fsys, []string{path})[0]
+	return f.size >= 0 && f.mtime >= start.UnixNano()
 }
 
 // filesNow returns the files at paths as they are in fsys now, in path
