@@ -10,11 +10,6 @@ import (
 	"github.com/vaultmem/vaultmem/setup"
 )
 
-// The lesson commands print what app's lesson use cases answer; the use
-// cases bring the index up to date and check the requests, and their
-// errors' classes (app.ClassOf) give the exit codes: a bad argument 2, an
-// archived lesson 3.
-
 // situationFlags are the flags that describe a situation besides its text.
 func situationFlags() []cli.Flag {
 	return []cli.Flag{
@@ -23,6 +18,10 @@ func situationFlags() []cli.Flag {
 	}
 }
 
+// lessonCommand is 'vaultmem lesson'. Its commands print what app's lesson
+// use cases answer: the use cases bring the index up to date and check the
+// requests, and their errors' classes (app.ClassOf) give the exit codes (a
+// bad argument 2, an archived lesson 3).
 func (sh *shell) lessonCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "lesson",
