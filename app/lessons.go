@@ -25,10 +25,8 @@ import (
 type (
 	// Situation is what an agent is about to do: text, a tool, paths.
 	Situation = lesson.Situation
-	// LessonMatch is one lesson found for a situation, with why.
-	LessonMatch = lesson.Match
-	// LessonMatches is what MatchLessons found, with its time and whether
-	// the hot cache answered.
+	// LessonMatches is what MatchLessons found (each lesson with why it
+	// matched), with its time and whether the hot cache answered.
 	LessonMatches = lesson.Result
 	// LessonAdded is a lesson AddLesson wrote.
 	LessonAdded = lesson.Added
