@@ -43,6 +43,7 @@ func TestLessonWorkflow(t *testing.T) {
 		{"run", "the", "integration", "tests"},
 		{"--tool", "Bash", "ls"},
 		{"--path", "db/migrations/0042_users.sql"},
+		{"-k", "0", "run", "the", "integration", "tests"}, // 0: the default, as lesson_match's k
 	} {
 		out := ok(t, dir, append([]string{"lesson", "match", "--json"}, args...)...)
 		if err := json.Unmarshal([]byte(out), &m); err != nil {
