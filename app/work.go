@@ -2,31 +2,42 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/task"
 )
 
 // MatchRequest asks for the lessons for a situation: at most K (0 means
-// lesson.DefaultK).
+// lesson.DefaultK). NoSync: see the lesson use cases' policy (lessons.go).
 type MatchRequest struct {
 	Situation lesson.Situation `json:"situation"`
 	K         int              `json:"k,omitempty"`
+	NoSync    bool             `json:"no_sync,omitempty"`
 }
 
 // MatchLessons returns the lessons for req's situation, strongest and most
-// relevant first, from the lesson store's hot cache (see lesson.Matcher).
-// Errors: lesson.ErrInvalid (wrapped) for an empty situation or a K out
-// of range; the index's.
+// relevant first, from the lesson store's hot cache (see lesson.Matcher),
+// the index brought up to date first as for every lesson use case: a
+// lesson written or edited a moment ago, by hand or by another process,
+// is matched, by the CLI, the MCP server and the hooks alike. The request
+// is checked before the index is touched. Errors: lesson.ErrInvalid
+// (wrapped) for a situation with no text, tool or path, or a K out of
+// 0..lesson.MaxK; the index's.
 func (a *App) MatchLessons(ctx context.Context, req MatchRequest) (lesson.Result, error) {
-	if err := a.fresh(ctx, false); err != nil {
-		return lesson.Result{}, err
+	s := req.Situation
+	if strings.TrimSpace(s.Text) == "" && strings.TrimSpace(s.Tool) == "" && len(s.Paths) == 0 {
+		return lesson.Result{}, fmt.Errorf("%w: say what you are about to do: its text, a tool or the paths involved", lesson.ErrInvalid)
 	}
-	st, err := a.Lessons()
+	if req.K < 0 || req.K > lesson.MaxK {
+		return lesson.Result{}, fmt.Errorf("%w: k %d: give 1 to %d (0: %d)", lesson.ErrInvalid, req.K, lesson.MaxK, lesson.DefaultK)
+	}
+	st, err := a.lessonStore(ctx, req.NoSync)
 	if err != nil {
 		return lesson.Result{}, err
 	}
-	return st.Matcher().Match(ctx, req.Situation, req.K)
+	return st.Matcher().Match(ctx, s, req.K)
 }
 
 // ContextRequest asks for a task's context: Task (a path or name; "" is

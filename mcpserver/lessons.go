@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // LessonAddIn is the lesson_add tool's input.
@@ -46,56 +46,59 @@ func (s *Server) addLessonTools() {
 		InputSchema: schemaFor[LessonAddIn](), Annotations: &mcp.ToolAnnotations{Title: "Add lesson", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonAdd)
 	addTool(s, &mcp.Tool{Name: "lesson_match", Description: "The lessons for what you are about to do, by relevance × strength, " +
 		"each with why it matched. Call it before a step that went wrong before (tests, deploys, migrations); report how it went with lesson_outcome.",
-		InputSchema: schemaFor[LessonMatchIn](bounds("k", 0, lesson.MaxK)), Annotations: &mcp.ToolAnnotations{Title: "Match lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.lessonMatch))
+		InputSchema: schemaFor[LessonMatchIn](bounds("k", 0, app.MaxLessons)), Annotations: &mcp.ToolAnnotations{Title: "Match lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.lessonMatch))
 	addTool(s, &mcp.Tool{Name: "lesson_outcome", Description: "Say whether applying a lesson helped: success raises its strength " +
 		"(+0.05), failure lowers it (−0.1; below 0.3 it is flagged for review). Logged with the context, for the lessons' statistics.",
 		InputSchema: schemaFor[LessonOutcomeIn](), Annotations: &mcp.ToolAnnotations{Title: "Lesson outcome", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonOutcome)
 }
 
-// lessonErr maps the lesson package's errors to tool errors.
+// lessonErr words a lesson use case's error for an agent: the lesson
+// kind's own errors say what is wrong as they are; others as toolError
+// words them.
 func lessonErr(err error) error {
-	if errors.Is(err, lesson.ErrInvalid) || errors.Is(err, lesson.ErrArchived) || errors.Is(err, lesson.ErrNotLesson) {
+	if errors.Is(err, app.ErrLessonInvalid) || errors.Is(err, app.ErrLessonArchived) || errors.Is(err, app.ErrNotLesson) {
 		return err
 	}
 	return toolError(err)
 }
 
-func (s *Server) lessonAdd(ctx context.Context, req *mcp.CallToolRequest, in LessonAddIn) (*mcp.CallToolResult, lesson.Added, error) {
+// The lesson tools sync through s.fresh, which tells a failed sync as a
+// warning and answers from the index as it was, then call app's use
+// cases with NoSync: the same use cases, and the same freshness, as the
+// CLI's.
+
+func (s *Server) lessonAdd(ctx context.Context, req *mcp.CallToolRequest, in LessonAddIn) (*mcp.CallToolResult, app.LessonAdded, error) {
 	if err := s.fresh(ctx, req); err != nil {
-		return nil, lesson.Added{}, toolError(err)
+		return nil, app.LessonAdded{}, toolError(err)
 	}
-	res, err := s.lessons.Add(ctx, lesson.New{Title: in.Title, Trigger: in.Trigger, ActionBias: in.ActionBias, Domain: in.Domain,
-		Tags: in.Tags, Episodes: in.Episodes, DerivedFrom: in.DerivedFrom, Body: in.Body})
+	res, err := s.app.AddLesson(ctx, app.LessonAddRequest{Title: in.Title, Trigger: in.Trigger, ActionBias: in.ActionBias, Domain: in.Domain,
+		Tags: in.Tags, Episodes: in.Episodes, DerivedFrom: in.DerivedFrom, Body: in.Body, NoSync: true})
 	if err != nil {
-		return nil, lesson.Added{}, lessonErr(err)
+		return nil, app.LessonAdded{}, lessonErr(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) lessonMatch(ctx context.Context, req *mcp.CallToolRequest, in LessonMatchIn) (*mcp.CallToolResult, lesson.Result, error) {
-	if err := s.opts.Startup.wait(ctx, req); err != nil {
-		return nil, lesson.Result{}, toolError(err)
+func (s *Server) lessonMatch(ctx context.Context, req *mcp.CallToolRequest, in LessonMatchIn) (*mcp.CallToolResult, app.LessonMatches, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, app.LessonMatches{}, toolError(err)
 	}
-	sit := lesson.Situation{Text: in.Text, Tool: in.Tool, Paths: in.Paths}
-	if sit.Text == "" && sit.Tool == "" && len(sit.Paths) == 0 {
-		return nil, lesson.Result{}, errors.New("say what you are about to do: text, tool or paths")
-	}
-	res, err := s.lessons.Matcher().Match(ctx, sit, in.K)
+	res, err := s.app.MatchLessons(ctx, app.MatchRequest{Situation: app.Situation{Text: in.Text, Tool: in.Tool, Paths: in.Paths}, K: in.K, NoSync: true})
 	if err != nil {
-		return nil, lesson.Result{}, toolError(err)
+		return nil, app.LessonMatches{}, lessonErr(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) lessonOutcome(ctx context.Context, req *mcp.CallToolRequest, in LessonOutcomeIn) (*mcp.CallToolResult, lesson.Applied, error) {
+func (s *Server) lessonOutcome(ctx context.Context, req *mcp.CallToolRequest, in LessonOutcomeIn) (*mcp.CallToolResult, app.LessonApplied, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, lesson.Applied{}, err
+		return nil, app.LessonApplied{}, err
 	}
-	res, err := s.lessons.Outcome(ctx, lesson.Outcome{Lesson: in.Lesson, Success: in.Success, Episode: in.Episode,
-		Context: in.Context, Tool: in.Tool, Paths: in.Paths, Agent: agent})
+	res, err := s.app.RecordLessonOutcome(ctx, app.LessonOutcomeRequest{Lesson: in.Lesson, Success: in.Success, Episode: in.Episode,
+		Context: in.Context, Tool: in.Tool, Paths: in.Paths, Agent: agent, NoSync: true})
 	if err != nil {
-		return nil, lesson.Applied{}, lessonErr(err)
+		return nil, app.LessonApplied{}, lessonErr(err)
 	}
 	return nil, res, nil
 }

@@ -2,43 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/lesson"
-	"github.com/vaultmem/vaultmem/lesson/router"
 	"github.com/vaultmem/vaultmem/setup"
 )
-
-// withLessons wraps a lesson command: the index brought up to date (as
-// every read command does), then the vault's lesson store over it.
-func (sh *shell) withLessons(fn func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error) cli.ActionFunc {
-	return sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
-		st, err := a.Lessons()
-		if err != nil {
-			return err
-		}
-		return lessonError(fn(ctx, cmd, st))
-	})
-}
-
-// lessonError maps the lesson package's errors to exit codes: a bad
-// argument is a usage error (2), an archived lesson a conflict (3).
-func lessonError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, lesson.ErrInvalid):
-		return usageError{err}
-	case errors.Is(err, lesson.ErrArchived):
-		return codedError{err, exitConflict}
-	}
-	return err
-}
 
 // situationFlags are the flags that describe a situation besides its text.
 func situationFlags() []cli.Flag {
@@ -48,6 +18,10 @@ func situationFlags() []cli.Flag {
 	}
 }
 
+// lessonCommand is 'vaultmem lesson'. Its commands print what app's lesson
+// use cases answer: the use cases bring the index up to date and check the
+// requests, and their errors' classes (app.ClassOf) give the exit codes (a
+// bad argument 2, an archived lesson 3).
 func (sh *shell) lessonCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "lesson",
@@ -57,7 +31,7 @@ func (sh *shell) lessonCommand() *cli.Command {
 			"[[wikilink]] is. Success +0.05, failure -0.1 (flagged for review below 0.3); unused for 30 days,\n" +
 			"x0.99 a day (archived below 0.2); pinned: true never decays. Rules are set in the config under\n" +
 			"lessons: (initial, success, failure, review_below, decay_after_days, decay_per_day,\n" +
-			"archive_below). Outcomes are logged to .vaultmem/state/" + lesson.LogFile + ". Every command takes --json.",
+			"archive_below). Outcomes are logged to .vaultmem/state/" + app.LessonLogFile + ". Every command takes --json.",
 		Commands: []*cli.Command{
 			sh.lessonAddCommand(), sh.lessonMatchCommand(), sh.lessonOutcomeCommand(), sh.lessonDecayCommand(), sh.lessonReviewCommand(), sh.lessonContradictionsCommand(), sh.lessonHistoryCommand(), sh.lessonTrendsCommand(), sh.lessonRouterCommand(), sh.lessonStatsCommand(),
 		},
@@ -79,7 +53,7 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 			&cli.StringFlag{Name: "body", Usage: "what it says and why, `TEXT`"},
 			&cli.BoolFlag{Name: "stdin", Usage: "read the body from standard input"},
 		},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			title, err := oneArg(cmd, "TITLE")
 			if err != nil {
 				return err
@@ -88,7 +62,7 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			added, err := st.Add(ctx, lesson.New{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
+			added, err := a.AddLesson(ctx, app.LessonAddRequest{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
 				Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
 				DerivedFrom: cmd.StringSlice("derived-from"), Body: body})
 			if err != nil {
@@ -108,14 +82,10 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 			"--hook is 'vaultmem hook --client claude-code' (kept for hooks set up by hand): it reads any\n" +
 			"Claude Code hook event on standard input and never blocks the agent.",
 		Flags: append(situationFlags(), jsonFlag(),
-			&cli.IntFlag{Name: "k", Value: lesson.DefaultK, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d)", lesson.MaxK)},
+			&cli.IntFlag{Name: "k", Value: app.DefaultLessons, Usage: fmt.Sprintf("return at most `K` lessons (1 to %d; 0: %d)", app.MaxLessons, app.DefaultLessons)},
 			&cli.BoolFlag{Name: "hook", Usage: "act as 'vaultmem hook --client claude-code' (stdin: the hook's JSON)"},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			k := int(cmd.Int("k"))
-			if k < 1 || k > lesson.MaxK {
-				return usagef("-k %d: give 1 to %d", k, lesson.MaxK)
-			}
 			if cmd.Bool("hook") {
 				out, err := sh.hook(ctx, setup.ClaudeCode, false)
 				if err != nil {
@@ -124,13 +94,10 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 				sh.stdout.Write(out)
 				return nil
 			}
-			s := lesson.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
-			if strings.TrimSpace(s.Text) == "" && s.Tool == "" && len(s.Paths) == 0 {
-				return usagef("say what you are about to do: TEXT, --tool or --path")
-			}
-			res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: k}, 0, (*app.App).MatchLessons)
+			s := app.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
+			res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: int(cmd.Int("k"))}, 0, (*app.App).MatchLessons)
 			if err != nil {
-				return lessonError(err)
+				return err
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(res)
@@ -160,7 +127,7 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			&cli.StringFlag{Name: "episode", Usage: "the `NOTE` (a task, a memory) where it happened"},
 			&cli.StringFlag{Name: "context", Usage: "what the agent was doing, `TEXT`"},
 		),
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			ref, err := oneArg(cmd, "LESSON")
 			if err != nil {
 				return err
@@ -172,7 +139,7 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := st.Outcome(ctx, lesson.Outcome{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
+			res, err := a.RecordLessonOutcome(ctx, app.LessonOutcomeRequest{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
 				Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: agent})
 			if err != nil {
 				return err
@@ -199,36 +166,32 @@ func (sh *shell) lessonDecayCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "say what would change; write nothing"},
 			&cli.StringFlag{Name: "today", Usage: "decay as of `YYYY-MM-DD` (default: today)"},
 		},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			today := cmd.String("today")
-			if today == "" {
-				today = time.Now().Format(lesson.DateLayout)
-			}
-			ds, skipped, err := st.Decay(ctx, today, cmd.Bool("dry-run"))
+			rep, err := a.DecayLessons(ctx, app.LessonDecayRequest{Today: cmd.String("today"), DryRun: cmd.Bool("dry-run")})
 			if err != nil {
 				return err
 			}
 			if cmd.Bool("json") {
-				return sh.printJSON(map[string]any{"decayed": ds, "skipped": skipped, "dry_run": cmd.Bool("dry-run")})
+				return sh.printJSON(rep)
 			}
-			for _, d := range ds {
+			for _, d := range rep.Decayed {
 				line := fmt.Sprintf("%s: %v → %v (%d days)", d.Path, d.Before, d.After, d.Days)
 				if d.Archived {
 					line += ", archived"
 				}
 				fmt.Fprintln(sh.stdout, line)
 			}
-			for _, sk := range skipped {
+			for _, sk := range rep.Skipped {
 				at := sk.Path
 				if sk.Line > 0 {
 					at = fmt.Sprintf("%s:%d", sk.Path, sk.Line)
 				}
 				fmt.Fprintf(sh.stdout, "skipped %s: %s\n", at, sk.Reason)
 			}
-			fmt.Fprintf(sh.stdout, "%d lessons decayed\n", len(ds))
+			fmt.Fprintf(sh.stdout, "%d lessons decayed\n", len(rep.Decayed))
 			return nil
 		}),
 	}
@@ -239,11 +202,11 @@ func (sh *shell) lessonReviewCommand() *cli.Command {
 		Name: "review", Usage: "the lessons that need a look: flagged, weak, proposed by Dream, or with frontmatter problems",
 		Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
 		Flags:       []cli.Flag{jsonFlag(), &cli.BoolFlag{Name: "all", Usage: "list every lesson"}},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			rs, err := st.Review(ctx, cmd.Bool("all"))
+			rs, err := a.ReviewLessons(ctx, app.LessonReviewRequest{All: cmd.Bool("all")})
 			if err != nil {
 				return err
 			}
@@ -270,11 +233,11 @@ func (sh *shell) lessonContradictionsCommand() *cli.Command {
 		Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
 			"With --json: [{lessons: [path, path], overlap, why}].",
 		Flags: []cli.Flag{jsonFlag()},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			cs, err := st.Contradictions(ctx)
+			cs, err := a.FindLessonContradictions(ctx, app.LessonContradictionsRequest{})
 			if err == nil {
 				err = ctx.Err() // a signal once the pairs are found: print none of them
 			}
@@ -300,12 +263,12 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 		Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
 		Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
 		Flags:       []cli.Flag{jsonFlag()},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			ref, err := oneArg(cmd, "LESSON")
 			if err != nil {
 				return err
 			}
-			h, err := st.History(ctx, ref)
+			h, err := a.ReadLessonHistory(ctx, app.LessonHistoryRequest{Lesson: ref})
 			if err != nil {
 				return err
 			}
@@ -326,11 +289,11 @@ func (sh *shell) lessonTrendsCommand() *cli.Command {
 		Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
 		Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
 		Flags:       []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			ts, err := st.Trends(ctx, cmd.String("domain"))
+			ts, err := a.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: cmd.String("domain")})
 			if err != nil {
 				return err
 			}
@@ -359,27 +322,19 @@ func (sh *shell) lessonRouterCommand() *cli.Command {
 			&cli.FloatFlag{Name: "train-fraction", Value: 0.5, Usage: "the share of the log, oldest first, to train on (`F`, 0 to 1)"},
 			&cli.BoolFlag{Name: "simulate", Usage: "also replay simulated logs (3 seeds of each world, 3,000 records each)"},
 		},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			frac := cmd.Float("train-fraction")
-			if frac < 0 || frac > 1 {
-				return usagef("--train-fraction %v: give 0 to 1", frac)
-			}
-			rep, err := st.EvalRouter(frac)
+			out, err := a.EvalLessonRouter(ctx, app.LessonRouterRequest{TrainFraction: cmd.Float("train-fraction"), Simulate: cmd.Bool("simulate")})
 			if err != nil {
 				return err
-			}
-			out := routerEval{Log: rep, Simulated: []router.WorldReport{}}
-			if cmd.Bool("simulate") {
-				out.Simulated = router.ReplayWorlds(3000, 3, frac)
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(out)
 			}
 			fmt.Fprintf(sh.stdout, "%-28s %6s %6s  %s  %s\n", "log", "train", "tested", "P@1 static → learned", "P@3 static → learned")
-			line := func(name string, r router.Report) {
+			line := func(name string, r app.RouterReport) {
 				fmt.Fprintf(sh.stdout, "%-28s %6d %6d  %.3f → %.3f          %.3f → %.3f\n", name, r.Train, r.Test, r.StaticP1, r.LearnedP1, r.StaticP3, r.LearnedP3)
 			}
 			line("this vault", out.Log)
@@ -402,11 +357,11 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 			"strength with success. With --json: {lessons, live, flagged, archived, proposed, outcomes, successes,\n" +
 			"precision, recall, strength_success_correlation} (null when not computable).",
 		Flags: []cli.Flag{jsonFlag()},
-		Action: sh.withLessons(func(ctx context.Context, cmd *cli.Command, st *lesson.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, err := st.Stats(ctx)
+			s, err := a.ReportLessonStats(ctx, app.LessonStatsRequest{})
 			if err != nil {
 				return err
 			}
@@ -425,10 +380,4 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 			return nil
 		}),
 	}
-}
-
-// routerEval is the output of 'lesson router'.
-type routerEval struct {
-	Log       router.Report        `json:"log"`
-	Simulated []router.WorldReport `json:"simulated"`
 }

@@ -43,6 +43,7 @@ func TestLessonWorkflow(t *testing.T) {
 		{"run", "the", "integration", "tests"},
 		{"--tool", "Bash", "ls"},
 		{"--path", "db/migrations/0042_users.sql"},
+		{"-k", "0", "run", "the", "integration", "tests"}, // 0: the default, as lesson_match's k
 	} {
 		out := ok(t, dir, append([]string{"lesson", "match", "--json"}, args...)...)
 		if err := json.Unmarshal([]byte(out), &m); err != nil {
@@ -135,7 +136,10 @@ func TestLessonWorkflow(t *testing.T) {
 	}{
 		{[]string{"lesson", "outcome", "No such lesson", "--success"}, 1, `no lesson "No such lesson"`},
 		{[]string{"lesson", "outcome", "Small commits"}, 2, "give one of --success and --failure"},
-		{[]string{"lesson", "match", "-k", "0", "x"}, 2, "-k 0"},
+		{[]string{"lesson", "match", "-k", "101", "x"}, 2, "k 101: give 1 to 100"}, // -k 0 is the default, as lesson_match's k 0
+		{[]string{"lesson", "match", "-k", "-1", "x"}, 2, "k -1: give 1 to 100"},
+		{[]string{"lesson", "match"}, 2, "say what you are about to do"},
+		{[]string{"lesson", "router", "--train-fraction", "2"}, 2, "train fraction 2: give 0 to 1"},
 		{[]string{"lesson", "add", "No trigger"}, 2, "needs a trigger"},
 		{[]string{"lesson", "match", "--hook"}, 0, "the hook's input is empty"}, // a hook never blocks the agent
 	} {
