@@ -68,7 +68,6 @@ type Server struct {
 	mcp     *mcp.Server
 	l1      *recent
 	memory  *memory.Store
-	tasks   *task.Store
 	lessons *lesson.Store
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
@@ -95,7 +94,7 @@ func New(o Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256), lessons: lessons,
-		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(), tasks: o.App.Tasks(),
+		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: Instructions,
 		})}
