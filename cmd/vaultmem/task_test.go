@@ -106,6 +106,10 @@ func TestTaskErrors(t *testing.T) {
 		{[]string{"task", "add", "X", "--priority", "urgent"}, exitUsage, "priority must be one of high, medium, low"},
 		{[]string{"task", "start", "One", "--agent=../x"}, exitUsage, "agent"},
 		{[]string{"task", "context", "--budget", "0", "--agent=a"}, exitUsage, "--budget"},
+		{[]string{"task", "ready", "--limit", "0"}, exitUsage, "--limit must be from 1 to 1000"},
+		{[]string{"task", "ready", "--limit", "1001"}, exitUsage, "limit 1001 is out of range"},
+		{[]string{"task", "ready", "--offset", "-1"}, exitUsage, "offset -1 is negative"},
+		{[]string{"task", "spawn", "Sub", "--agent=b"}, exitError, "no focused task for agent b"},
 	} {
 		r := vaultmem(t, dir, "", c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
