@@ -133,8 +133,8 @@ type NewTaskRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// new is the task.New req asks for.
-func (req NewTaskRequest) new() task.New {
+// asNew is the task.New req asks for.
+func (req NewTaskRequest) asNew() task.New {
 	return task.New{Title: req.Title, Parent: req.Parent, Priority: req.Priority, DependsOn: req.DependsOn, Description: req.Description}
 }
 
@@ -149,7 +149,7 @@ func (a *App) AddTask(ctx context.Context, req NewTaskRequest) (TaskAdded, error
 	if err != nil {
 		return TaskAdded{}, err
 	}
-	return st.Add(ctx, req.new())
+	return st.Add(ctx, req.asNew())
 }
 
 // SpawnTask adds a child of req.Agent's focused task and starts it (the
@@ -161,10 +161,13 @@ func (a *App) SpawnTask(ctx context.Context, req NewTaskRequest) (TaskAdded, err
 	if err != nil {
 		return TaskAdded{}, err
 	}
-	return st.Spawn(ctx, agentOr(req.Agent), req.new())
+	return st.Spawn(ctx, agentOr(req.Agent), req.asNew())
 }
 
-// StartTaskRequest names the task an agent starts.
+// StartTaskRequest names the task an agent starts. In this and the
+// requests below, Agent is the agent acting ("" is task.DefaultAgent) and
+// NoSync says the caller brought the index up to date itself (see the
+// policy above).
 type StartTaskRequest struct {
 	Agent string `json:"agent,omitempty"`
 	// Task names the task: its path or name.
