@@ -76,10 +76,19 @@ func TaskPriorities() []string { return slices.Clone(task.Priorities) }
 // TaskEventTypes returns the types of event a task's log holds (a copy).
 func TaskEventTypes() []string { return slices.Clone(task.EventTypes) }
 
-// AgentID makes an agent id of a name that may not be one (an MCP
-// client's "Claude Code" is "claude-code"; "" when nothing is left): what
-// a front end passes as Config.Agent's fallback.
+// AgentID makes an agent id of any name (an MCP client's, "Claude
+// Code"): the runs of characters an id cannot hold become '-';
+// task.DefaultAgent when nothing is left. What a front end passes as
+// Config.Agent's fallback.
 func AgentID(name string) string { return task.AgentID(name) }
+
+// CheckAgent refuses id when it is no agent id (each part 1-64 letters,
+// digits, '.', '_', '@' or '-', starting with a letter or digit; parts
+// joined by '/' for a subagent, at most 8 deep): a
+// *task.InvalidError, matching task.ErrInvalid (class Invalid). What
+// Config.Agent checks of the id it chooses, for a front end that takes
+// one ahead of any call.
+func CheckAgent(id string) error { return task.CheckAgent(id) }
 
 // FrameTaskContext is c's context text in the frame every text vaultmem
 // hands an agent wears (package frame), under preamble, marked as a

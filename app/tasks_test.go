@@ -357,3 +357,27 @@ func TestTaskEnumerations(t *testing.T) {
 		t.Errorf("AgentID: %q", AgentID("Claude Code"))
 	}
 }
+
+// TestCheckAgent: the ids a front end may take ahead of a call are the
+// ones the use cases take; the others are Invalid.
+func TestCheckAgent(t *testing.T) {
+	for _, tc := range []struct {
+		id string
+		ok bool
+	}{
+		{"claude", true},
+		{"claude/explore", true},
+		{"a.b_c@d-e", true},
+		{"", false},
+		{"a b", false},
+		{"../x", false},
+		{"-x", false},
+		{strings.Repeat("a", 65), false},
+		{strings.Repeat("a/", 8) + "a", false},
+	} {
+		err := CheckAgent(tc.id)
+		if (err == nil) != tc.ok || (err != nil && (!errors.Is(err, task.ErrInvalid) || ClassOf(err) != Invalid)) {
+			t.Errorf("CheckAgent(%q): %v, want ok %v", tc.id, err, tc.ok)
+		}
+	}
+}

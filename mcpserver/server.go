@@ -29,7 +29,6 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -54,7 +53,7 @@ type Options struct {
 	// Agent is the agent id of this server's tool calls when a call gives
 	// none (--agent); "" leaves the choice to app.Config.Agent
 	// ($VAULTMEM_AGENT, hooks.agent, the MCP client's name made an id with
-	// task.AgentID). New rejects an id task.CheckAgent refuses.
+	// app.AgentID). New rejects an id app.CheckAgent refuses.
 	Agent string
 }
 
@@ -81,7 +80,7 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("mcpserver: an App with its index open is required")
 	}
 	if o.Agent != "" {
-		if err := task.CheckAgent(o.Agent); err != nil {
+		if err := app.CheckAgent(o.Agent); err != nil {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
