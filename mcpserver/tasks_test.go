@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -297,5 +300,22 @@ func TestTaskToolsSeeHandEdits(t *testing.T) {
 	mustCall(t, cs, "task_start", map[string]any{"task": "By hand", "agent": "a"}, &started)
 	if started.Path != "tasks/By hand.md" {
 		t.Errorf("task_start of a task written by hand: %+v", started)
+	}
+}
+
+// TestTaskToolsImportOnlyApp: the task tools reach the vault through app's
+// use cases alone (issue 40's boundary): tasks.go imports no vaultmem
+// package but app.
+func TestTaskToolsImportOnlyApp(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tasks.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(p, "github.com/vaultmem/vaultmem/") && p != "github.com/vaultmem/vaultmem/app" {
+			t.Errorf("tasks.go:%d imports %s: the task tools call app's use cases only", fset.Position(imp.Pos()).Line, p)
+		}
 	}
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -294,5 +297,22 @@ func TestTaskClaimAcrossClones(t *testing.T) {
 	gitIn(t, a, "pull", "-q", "--no-edit")
 	if r := vaultmem(t, a, "", "task", "focus", "--agent=claude"); r.code != 0 || strings.Contains(r.stderr, "held by") {
 		t.Errorf("claude's task focus: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestTaskCommandsImportOnlyApp: the task commands reach the vault through
+// app's use cases alone (issue 40's boundary): task.go imports no vaultmem
+// package but app.
+func TestTaskCommandsImportOnlyApp(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "task.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(p, "github.com/vaultmem/vaultmem/") && p != "github.com/vaultmem/vaultmem/app" {
+			t.Errorf("task.go:%d imports %s: the task commands call app's use cases only", fset.Position(imp.Pos()).Line, p)
+		}
 	}
 }
