@@ -29,7 +29,6 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -54,7 +53,7 @@ type Options struct {
 	// Agent is the agent id of this server's tool calls when a call gives
 	// none (--agent); "" leaves the choice to app.Config.Agent
 	// ($VAULTMEM_AGENT, hooks.agent, the MCP client's name made an id with
-	// task.AgentID). New rejects an id task.CheckAgent refuses.
+	// app.AgentID). New rejects an id app.CheckAgent refuses.
 	Agent string
 }
 
@@ -68,7 +67,6 @@ type Server struct {
 	mcp     *mcp.Server
 	l1      *recent
 	memory  *memory.Store
-	tasks   *task.Store
 	lessons *lesson.Store
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
@@ -82,7 +80,7 @@ func New(o Options) (*Server, error) {
 		return nil, errors.New("mcpserver: an App with its index open is required")
 	}
 	if o.Agent != "" {
-		if err := task.CheckAgent(o.Agent); err != nil {
+		if err := app.CheckAgent(o.Agent); err != nil {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
@@ -95,7 +93,7 @@ func New(o Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256), lessons: lessons,
-		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(), tasks: o.App.Tasks(),
+		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: Instructions,
 		})}

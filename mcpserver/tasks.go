@@ -7,9 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/frame"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/task"
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // AgentIn is the agent argument every task tool takes.
@@ -84,12 +82,9 @@ type TaskReadyIn struct {
 	AgentIn
 }
 
-// TaskReadyOut is the task_ready tool's output.
-type TaskReadyOut struct {
-	// Tasks are the tasks that can be worked on now, most urgent first.
-	Tasks []task.Ready `json:"tasks"`
-	index.PageInfo
-}
+// TaskReadyOut is the task_ready tool's output: a page of the tasks that
+// can be worked on now, most urgent first.
+type TaskReadyOut = app.ReadyPage
 
 // TaskContextIn is the task_context tool's input.
 type TaskContextIn struct {
@@ -106,7 +101,7 @@ func (s *Server) addTaskTools() {
 	read := func(title string) *mcp.ToolAnnotations {
 		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: &closed}
 	}
-	priority := enum("priority", task.Priorities...)
+	priority := enum("priority", app.TaskPriorities()...)
 	addTool(s, &mcp.Tool{Name: "task_add", Description: "Add a task to the vault's task tree, as a note (status todo), " +
 		"under a parent task or as a root, optionally waiting for other tasks. It does not change your focus; task_spawn adds a subtask of your focus and starts it.",
 		InputSchema: schemaFor[TaskAddIn](priority), Annotations: write("Add task")}, s.taskAdd)
@@ -124,7 +119,7 @@ func (s *Server) addTaskTools() {
 		InputSchema: schemaFor[TaskBlockIn](), Annotations: write("Block task")}, s.taskBlock)
 	addTool(s, &mcp.Tool{Name: "task_event", Description: "Log a decision, note, blocker or milestone in the focused task's " +
 		"log (or the named task's), so that you or another agent can pick up the work later with task_context.",
-		InputSchema: schemaFor[TaskEventIn](enum("type", task.EventTypes...)), Annotations: write("Log task event")}, s.taskEvent)
+		InputSchema: schemaFor[TaskEventIn](enum("type", app.TaskEventTypes()...)), Annotations: write("Log task event")}, s.taskEvent)
 	addTool(s, &mcp.Tool{Name: "task_focus", Description: "Your focused task: the one task_done, task_block, " +
 		"task_event and task_context act on when no task is named (none when task is empty). held_by and notice say when " +
 		"another agent holds it now (a merge of two clones' claims settled it to them): start another task, or take it over with force.",
@@ -134,22 +129,22 @@ func (s *Server) addTaskTools() {
 		InputSchema: schemaFor[TaskTreeIn](), OutputSchema: nodeSchema(), Annotations: read("Task tree")}, framed(s.taskTree))
 	addTool(s, &mcp.Tool{Name: "task_ready", Description: "The tasks that can be worked on now (todo, their dependencies done, " +
 		"no open subtask), most urgent first, each with why it comes where it does.",
-		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, index.MaxLimit)), Annotations: read("Ready tasks")}, framed(s.taskReady))
+		InputSchema: schemaFor[TaskReadyIn](bounds("limit", 0, app.MaxLimit)), Annotations: read("Ready tasks")}, framed(s.taskReady))
 	addTool(s, &mcp.Tool{Name: "task_context", Description: "What to know to work on the focused task (or the one named), " +
 		"cut to a token budget: the task, its ancestors, open siblings, children and its log of events. Call it when you resume work. " +
 		"The text content is the context to use; the structured result holds its parts.",
-		InputSchema: schemaFor[TaskContextIn](bounds("budget", 0, task.MaxBudget)), Annotations: read("Task context")}, s.taskContext)
+		InputSchema: schemaFor[TaskContextIn](bounds("budget", 0, app.TaskMaxBudget)), Annotations: read("Task context")}, s.taskContext)
 }
 
-// nodeSchema is the output schema of task_tree: a task.Node, whose
+// nodeSchema is the output schema of task_tree: an app.TaskNode, whose
 // children are nodes again. The SDK cannot infer it, as the type is
 // recursive; the children refer back to the root schema instead.
 func nodeSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[task.Node](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[[]*task.Node](): {Type: "array", Items: &jsonschema.Schema{Ref: "#"}},
+	s, err := jsonschema.For[app.TaskNode](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[[]*app.TaskNode](): {Type: "array", Items: &jsonschema.Schema{Ref: "#"}},
 	}})
 	if err != nil {
-		panic("mcpserver: schema of task.Node: " + err.Error())
+		panic("mcpserver: schema of app.TaskNode: " + err.Error())
 	}
 	return s
 }
@@ -157,7 +152,7 @@ func nodeSchema() *jsonschema.Schema {
 // agent is the agent id of a tool call, by app's one rule
 // (app.Config.Agent): its agent argument, else the server's
 // Options.Agent, named it explicitly; the MCP client's name made an id
-// (task.AgentID) is the fallback. Errors: an id task.CheckAgent refuses.
+// (app.AgentID) is the fallback. Errors: an id that is no agent id.
 func (s *Server) agent(req *mcp.CallToolRequest, in AgentIn) (string, error) {
 	var ss *mcp.ServerSession
 	if req != nil {
@@ -172,7 +167,7 @@ func (s *Server) agentOf(ss *mcp.ServerSession, explicit string) (string, error)
 	if strings.TrimSpace(explicit) == "" {
 		explicit = s.opts.Agent
 	}
-	return s.app.Config.Agent(explicit, task.AgentID(clientName(ss)))
+	return s.app.Config.Agent(explicit, app.AgentID(clientName(ss)))
 }
 
 // clientName is the name the MCP client of the session ss gave when it
@@ -188,8 +183,9 @@ func clientName(ss *mcp.ServerSession) string {
 	return p.ClientInfo.Name
 }
 
-// taskCall prepares a task tool's call: the index made current, and the
-// call's agent id.
+// taskCall prepares a task tool's call: the index made current (s.fresh:
+// a failed sync is said and the call answers from the index as it was,
+// so the use case is asked with NoSync), and the call's agent id.
 func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest, in AgentIn) (string, error) {
 	agent, err := s.agent(req, in)
 	if err != nil {
@@ -201,94 +197,96 @@ func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest, in Agen
 	return agent, nil
 }
 
-func (s *Server) taskAdd(ctx context.Context, req *mcp.CallToolRequest, in TaskAddIn) (*mcp.CallToolResult, task.Added, error) {
+func (s *Server) taskAdd(ctx context.Context, req *mcp.CallToolRequest, in TaskAddIn) (*mcp.CallToolResult, app.TaskAdded, error) {
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
-		return nil, task.Added{}, err
+		return nil, app.TaskAdded{}, err
 	}
-	res, err := s.tasks.Add(ctx, task.New{Title: in.Title, Parent: in.Parent, Priority: in.Priority, DependsOn: in.DependsOn, Description: in.Description})
+	res, err := s.app.AddTask(ctx, app.NewTaskRequest{Title: in.Title, Parent: in.Parent, Priority: in.Priority, DependsOn: in.DependsOn,
+		Description: in.Description, NoSync: true})
 	if err != nil {
-		return nil, task.Added{}, toolError(err)
+		return nil, app.TaskAdded{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskSpawn(ctx context.Context, req *mcp.CallToolRequest, in TaskSpawnIn) (*mcp.CallToolResult, task.Added, error) {
+func (s *Server) taskSpawn(ctx context.Context, req *mcp.CallToolRequest, in TaskSpawnIn) (*mcp.CallToolResult, app.TaskAdded, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Added{}, err
+		return nil, app.TaskAdded{}, err
 	}
-	res, err := s.tasks.Spawn(ctx, agent, task.New{Title: in.Title, Priority: in.Priority, DependsOn: in.DependsOn, Description: in.Description})
+	res, err := s.app.SpawnTask(ctx, app.NewTaskRequest{Agent: agent, Title: in.Title, Priority: in.Priority, DependsOn: in.DependsOn,
+		Description: in.Description, NoSync: true})
 	if err != nil {
-		return nil, task.Added{}, toolError(err)
+		return nil, app.TaskAdded{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskStart(ctx context.Context, req *mcp.CallToolRequest, in TaskStartIn) (*mcp.CallToolResult, task.Started, error) {
+func (s *Server) taskStart(ctx context.Context, req *mcp.CallToolRequest, in TaskStartIn) (*mcp.CallToolResult, app.TaskStarted, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Started{}, err
+		return nil, app.TaskStarted{}, err
 	}
-	res, err := s.tasks.Start(ctx, agent, in.Task, in.Force)
+	res, err := s.app.StartTask(ctx, app.StartTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
 	if err != nil {
-		return nil, task.Started{}, toolError(err)
+		return nil, app.TaskStarted{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskDone(ctx context.Context, req *mcp.CallToolRequest, in TaskDoneIn) (*mcp.CallToolResult, task.Finished, error) {
+func (s *Server) taskDone(ctx context.Context, req *mcp.CallToolRequest, in TaskDoneIn) (*mcp.CallToolResult, app.TaskFinished, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Finished{}, err
+		return nil, app.TaskFinished{}, err
 	}
-	res, err := s.tasks.Done(ctx, agent, in.Task, in.Force)
+	res, err := s.app.FinishTask(ctx, app.FinishTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
 	if err != nil {
-		return nil, task.Finished{}, toolError(err)
+		return nil, app.TaskFinished{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskBlock(ctx context.Context, req *mcp.CallToolRequest, in TaskBlockIn) (*mcp.CallToolResult, task.Logged, error) {
+func (s *Server) taskBlock(ctx context.Context, req *mcp.CallToolRequest, in TaskBlockIn) (*mcp.CallToolResult, app.TaskLogged, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Logged{}, err
+		return nil, app.TaskLogged{}, err
 	}
-	res, err := s.tasks.Block(ctx, agent, in.Task, in.Reason)
+	res, err := s.app.BlockTask(ctx, app.BlockTaskRequest{Agent: agent, Task: in.Task, Reason: in.Reason, NoSync: true})
 	if err != nil {
-		return nil, task.Logged{}, toolError(err)
+		return nil, app.TaskLogged{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskEvent(ctx context.Context, req *mcp.CallToolRequest, in TaskEventIn) (*mcp.CallToolResult, task.Logged, error) {
+func (s *Server) taskEvent(ctx context.Context, req *mcp.CallToolRequest, in TaskEventIn) (*mcp.CallToolResult, app.TaskLogged, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Logged{}, err
+		return nil, app.TaskLogged{}, err
 	}
-	res, err := s.tasks.Event(ctx, agent, in.Task, in.Type, in.Text)
+	res, err := s.app.LogTaskEvent(ctx, app.TaskEventRequest{Agent: agent, Task: in.Task, Type: in.Type, Text: in.Text, NoSync: true})
 	if err != nil {
-		return nil, task.Logged{}, toolError(err)
+		return nil, app.TaskLogged{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskFocus(ctx context.Context, req *mcp.CallToolRequest, in TaskFocusIn) (*mcp.CallToolResult, task.Focus, error) {
+func (s *Server) taskFocus(ctx context.Context, req *mcp.CallToolRequest, in TaskFocusIn) (*mcp.CallToolResult, app.TaskFocus, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Focus{}, err
+		return nil, app.TaskFocus{}, err
 	}
-	res, err := s.tasks.Focus(ctx, agent)
+	res, err := s.app.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent, NoSync: true})
 	if err != nil {
-		return nil, task.Focus{}, toolError(err)
+		return nil, app.TaskFocus{}, toolError(err)
 	}
 	return nil, res, nil
 }
 
-func (s *Server) taskTree(ctx context.Context, req *mcp.CallToolRequest, in TaskTreeIn) (*mcp.CallToolResult, *task.Node, error) {
+func (s *Server) taskTree(ctx context.Context, req *mcp.CallToolRequest, in TaskTreeIn) (*mcp.CallToolResult, *app.TaskNode, error) {
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, nil, err
 	}
-	res, err := s.tasks.Tree(ctx, in.Task, in.All)
+	res, err := s.app.TaskTree(ctx, app.TaskTreeRequest{Task: in.Task, All: in.All, NoSync: true})
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -299,35 +297,26 @@ func (s *Server) taskReady(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, TaskReadyOut{}, err
 	}
-	offset, err := index.ParseCursor(in.Cursor)
+	res, err := s.app.ReadyTasks(ctx, app.ReadyRequest{Cursor: in.Cursor, Limit: in.Limit, NoSync: true})
 	if err != nil {
 		return nil, TaskReadyOut{}, toolError(err)
 	}
-	all, err := s.tasks.Ready(ctx)
-	if err != nil {
-		return nil, TaskReadyOut{}, toolError(err)
-	}
-	page, info, err := index.Paginate(all, index.Page{Offset: offset, Limit: in.Limit})
-	if err != nil {
-		return nil, TaskReadyOut{}, toolError(err)
-	}
-	if page == nil {
-		page = []task.Ready{}
-	}
-	return nil, TaskReadyOut{Tasks: page, PageInfo: info}, nil
+	return nil, res, nil
 }
 
-func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in TaskContextIn) (*mcp.CallToolResult, task.Context, error) {
+func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in TaskContextIn) (*mcp.CallToolResult, app.TaskContextResult, error) {
 	agent, err := s.taskCall(ctx, req, in.AgentIn)
 	if err != nil {
-		return nil, task.Context{}, err
+		return nil, app.TaskContextResult{}, err
 	}
-	res, err := s.tasks.Context(ctx, agent, in.Task, in.Budget)
+	// app.TaskContext syncs again (it takes no NoSync): a no-op while the
+	// server's watcher keeps the index current.
+	res, err := s.app.TaskContext(ctx, app.ContextRequest{Task: in.Task, Agent: agent, Budget: in.Budget})
 	if err != nil {
-		return nil, task.Context{}, toolError(err)
+		return nil, app.TaskContextResult{}, toolError(err)
 	}
 	// As recall's, the text is the context alone, in its frame: the agent
 	// reads it, and it costs the budget and the frame's few tokens.
-	text := frame.Frame(taskPreamble, frame.Item{Source: frame.SourceTask, Path: res.Task.Path, Text: res.Context})
+	text := app.FrameTaskContext(taskPreamble, res)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, res, nil
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -247,5 +250,72 @@ func TestServerAgent(t *testing.T) {
 	mustCall(t, cs, "task_start", map[string]any{"task": "Test it"}, &started)
 	if started.Agent != "claude/tests" {
 		t.Errorf("task_start agent %q, want the server's claude/tests", started.Agent)
+	}
+}
+
+// TestTaskReadyPages: task_ready reads on by the next_cursor of the page
+// before, and refuses a cursor it did not give as invalid.
+func TestTaskReadyPages(t *testing.T) {
+	cs, _ := connect(t)
+	for _, title := range []string{"One", "Two", "Three"} {
+		mustCall(t, cs, "task_add", map[string]any{"title": title}, nil)
+	}
+	var seen []string
+	cursor := ""
+	for range 3 {
+		var page mcpserver.TaskReadyOut
+		args := map[string]any{"limit": 2}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		mustCall(t, cs, "task_ready", args, &page)
+		if page.Total != 3 {
+			t.Fatalf("task_ready %v: total %d, want 3", args, page.Total)
+		}
+		for _, r := range page.Tasks {
+			seen = append(seen, r.Name)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if len(seen) != 3 || seen[0] == seen[1] || seen[1] == seen[2] || seen[0] == seen[2] {
+		t.Errorf("the pages gave %v; want each of the three tasks once", seen)
+	}
+	if msg := mustFail(t, cs, "task_ready", map[string]any{"cursor": "x"}); !strings.HasPrefix(msg, "invalid argument:") {
+		t.Errorf("task_ready with a cursor it never gave: %q; want an invalid argument", msg)
+	}
+}
+
+// TestTaskToolsSeeHandEdits: a task a person wrote a moment ago, with no
+// watcher running, is found by name: the tools bring the index up to date
+// first.
+func TestTaskToolsSeeHandEdits(t *testing.T) {
+	cs, dir := connect(t)
+	mustCall(t, cs, "task_add", map[string]any{"title": "First"}, nil)
+	if err := os.WriteFile(filepath.Join(dir, "tasks", "By hand.md"), []byte("---\ntype: task\nstatus: todo\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var started task.Started
+	mustCall(t, cs, "task_start", map[string]any{"task": "By hand", "agent": "a"}, &started)
+	if started.Path != "tasks/By hand.md" {
+		t.Errorf("task_start of a task written by hand: %+v", started)
+	}
+}
+
+// TestTaskToolsImportOnlyApp: the task tools reach the vault through app's
+// use cases alone (issue 40's boundary): tasks.go imports no vaultmem
+// package but app.
+func TestTaskToolsImportOnlyApp(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tasks.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(p, "github.com/vaultmem/vaultmem/") && p != "github.com/vaultmem/vaultmem/app" {
+			t.Errorf("tasks.go:%d imports %s: the task tools call app's use cases only", fset.Position(imp.Pos()).Line, p)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,51 +10,30 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/task"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
-// withTasks wraps a task command: the index brought up to date (as every
-// read command does), then the vault's task store over it.
-func (sh *shell) withTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store) error) cli.ActionFunc {
-	return sh.withFresh(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
-		return taskError(fn(ctx, cmd, a.Tasks()))
-	})
-}
-
-// withAgentTasks is withTasks for a command of one agent's (--agent,
-// checked before the vault is opened). First it warns the agent when
-// another agent holds its focused task (a merge of two clones' claims
-// settled it to the other, or the other took it over): see task.Focus.
-func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error) cli.ActionFunc {
+// withAgentTasks wraps a task command of one agent's (--agent, checked
+// before the vault is opened). First it warns the agent when another
+// agent holds its focused task (a merge of two clones' claims settled it
+// to the other, or the other took it over): see app.App.FocusedTask,
+// whose sync brings the index up to date for the command too, so fn is
+// told synced (its use case need not sync again) unless that failed.
+func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
 		agent, err := sh.agentOf(cmd)
 		if err != nil {
 			return err
 		}
-		return sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			if f, err := st.Focus(ctx, agent); err == nil && f.Notice != "" && !sh.quiet {
+		return sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			// An error here is left for the command's own call to report
+			// (it syncs again): start, for one, works without a focus.
+			f, err := a.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent})
+			if err == nil && f.Notice != "" && !sh.quiet {
 				fmt.Fprintf(sh.stderr, "warning: %s\n", f.Notice)
 			}
-			return fn(ctx, cmd, st, agent)
+			return fn(ctx, cmd, a, agent, err == nil)
 		})(ctx, cmd)
 	}
-}
-
-// taskError maps the task package's errors to exit codes: a refused
-// change is a conflict (3), a bad argument a usage error (2).
-func taskError(err error) error {
-	var ie *task.InvalidError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &ie):
-		return usagef("%s", err)
-	case errors.Is(err, task.ErrState):
-		return codedError{err, exitConflict}
-	}
-	return err
 }
 
 // optionalArg returns the one optional argument ("" when none).
@@ -76,13 +54,14 @@ func newTaskFlags() []cli.Flag {
 	}
 }
 
-// newTask is the new task a command's TITLE and flags say.
-func (sh *shell) newTask(cmd *cli.Command) (task.New, error) {
+// newTask is the new task a command's TITLE and flags say, for agent
+// ("" for add, which changes no focus).
+func (sh *shell) newTask(cmd *cli.Command, agent string) (app.NewTaskRequest, error) {
 	title, err := oneArg(cmd, "TITLE")
 	if err != nil {
-		return task.New{}, err
+		return app.NewTaskRequest{}, err
 	}
-	n := task.New{Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
+	n := app.NewTaskRequest{Agent: agent, Title: title, Parent: cmd.String("parent"), Priority: cmd.String("priority"),
 		DependsOn: cmd.StringSlice("depends-on")}
 	n.Description, err = sh.flagOrStdin(cmd, "description")
 	return n, err
@@ -107,12 +86,12 @@ func (sh *shell) taskAddCommand() *cli.Command {
 		Name: "add", Usage: "add a task", ArgsUsage: "TITLE",
 		Description: "Writes <tasks folder>/TITLE.md, status todo. With --json: {path, name, parent, priority, depends_on}.",
 		Flags:       append(newTaskFlags(), &cli.StringFlag{Name: "parent", Usage: "the parent `TASK`"}),
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
-			n, err := sh.newTask(cmd)
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			n, err := sh.newTask(cmd, "")
 			if err != nil {
 				return err
 			}
-			added, err := st.Add(ctx, n)
+			added, err := a.AddTask(ctx, n)
 			if err != nil {
 				return err
 			}
@@ -126,12 +105,13 @@ func (sh *shell) taskSpawnCommand() *cli.Command {
 		Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
 		Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
 		Flags:       newTaskFlags(),
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
-			n, err := sh.newTask(cmd)
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
+			n, err := sh.newTask(cmd, agent)
 			if err != nil {
 				return err
 			}
-			added, err := st.Spawn(ctx, agent, n)
+			n.NoSync = synced
+			added, err := a.SpawnTask(ctx, n)
 			if err != nil {
 				return err
 			}
@@ -146,12 +126,12 @@ func (sh *shell) taskStartCommand() *cli.Command {
 		Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
 			"unless --force. With --json: {path, agent, focus, took_from}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "take it from the agent holding it, or reopen it when done"}},
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
 			ref, err := oneArg(cmd, "TASK")
 			if err != nil {
 				return err
 			}
-			res, err := st.Start(ctx, agent, ref, cmd.Bool("force"))
+			res, err := a.StartTask(ctx, app.StartTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -170,12 +150,12 @@ func (sh *shell) taskDoneCommand() *cli.Command {
 		Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
 			"With --json: {done: path, focus: path or null}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag(), &cli.BoolFlag{Name: "force", Usage: "finish it even with children not done"}},
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
 			ref, err := optionalArg(cmd, "TASK")
 			if err != nil {
 				return err
 			}
-			res, err := st.Done(ctx, agent, ref, cmd.Bool("force"))
+			res, err := a.FinishTask(ctx, app.FinishTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -193,12 +173,12 @@ func (sh *shell) taskBlockCommand() *cli.Command {
 		Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
 		Description: "With --json: {path, type, time, line, agent}.",
 		Flags:       []cli.Flag{jsonFlag(), agentFlag(), &cli.StringFlag{Name: "reason", Required: true, Usage: "what blocks it, `TEXT`"}},
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
 			ref, err := optionalArg(cmd, "TASK")
 			if err != nil {
 				return err
 			}
-			res, err := st.Block(ctx, agent, ref, cmd.String("reason"))
+			res, err := a.BlockTask(ctx, app.BlockTaskRequest{Agent: agent, Task: ref, Reason: cmd.String("reason"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -217,12 +197,12 @@ func (sh *shell) taskEventCommand() *cli.Command {
 			&cli.StringFlag{Name: "type", Required: true, Usage: "`TYPE`: decision, note, blocker or milestone"},
 			&cli.StringFlag{Name: "task", Usage: "the `TASK` (default: the focused one)"},
 			&cli.BoolFlag{Name: "stdin", Usage: "read the text from standard input"}},
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
 			text, err := sh.textInput(cmd, "text")
 			if err != nil {
 				return err
 			}
-			res, err := st.Event(ctx, agent, cmd.String("task"), cmd.String("type"), text)
+			res, err := a.LogTaskEvent(ctx, app.TaskEventRequest{Agent: agent, Task: cmd.String("task"), Type: cmd.String("type"), Text: text, NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -237,11 +217,11 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is, held_by and notice\n" +
 			"when another agent holds the task now}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag()},
-		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store, agent string) error {
+		Action: sh.withAgentTasks(func(ctx context.Context, cmd *cli.Command, a *app.App, agent string, synced bool) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			f, err := st.Focus(ctx, agent)
+			f, err := a.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent, NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -297,7 +277,7 @@ func (sh *shell) taskTreeCommand() *cli.Command {
 			if canvas.set {
 				// --canvas FILE.canvas: the file came as an argument.
 				for i, arg := range args {
-					if strings.HasSuffix(strings.ToLower(arg), vault.CanvasExt) && canvas.file == "" {
+					if strings.HasSuffix(strings.ToLower(arg), app.CanvasExt) && canvas.file == "" {
 						canvas.file = arg
 						args = slices.Delete(args, i, i+1)
 						break
@@ -313,11 +293,12 @@ func (sh *shell) taskTreeCommand() *cli.Command {
 				return usagef("tree takes at most one TASK, got %d arguments", len(args))
 			}
 			if canvas.set {
-				return taskError(sh.writeCanvas(ctx, cmd, a, app.CanvasRequest{Root: ref, File: canvas.file, All: cmd.Bool("all")}))
+				return sh.writeCanvas(ctx, cmd, a, app.CanvasRequest{Root: ref, File: canvas.file, All: cmd.Bool("all")})
 			}
-			top, err := a.Tasks().Tree(ctx, ref, cmd.Bool("all"))
+			// withFresh synced, for the canvas (TaskCanvas does not).
+			top, err := a.TaskTree(ctx, app.TaskTreeRequest{Task: ref, All: cmd.Bool("all"), NoSync: true})
 			if err != nil {
-				return taskError(err)
+				return err
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(top)
@@ -368,7 +349,11 @@ func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, 
 		if err != nil {
 			return err
 		}
-		if req.File, err = canvasPath(a.Vault.Dir, wd, req.File); err != nil {
+		dir, err := sh.vaultDir()
+		if err != nil {
+			return err
+		}
+		if req.File, err = canvasPath(dir, wd, req.File); err != nil {
 			return err
 		}
 	}
@@ -394,29 +379,31 @@ func (sh *shell) taskReadyCommand() *cli.Command {
 			"unblocks, then age. With --json: {tasks: [{path, name, priority, ..., unblocks, depends_on, why}],\n" +
 			"total, more, next_offset} (a page: --limit, --offset).",
 		Flags: pageFlags(jsonFlag()),
-		Action: sh.withTasks(func(ctx context.Context, cmd *cli.Command, st *task.Store) error {
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			all, err := st.Ready(ctx)
-			if err != nil {
-				return err
+			// 0 is no limit to a person typing it; app takes it for the
+			// default page.
+			limit := int(cmd.Int("limit"))
+			if limit < 1 {
+				return usagef("--limit must be from 1 to %d", app.MaxLimit)
 			}
-			rs, info, err := paginate(cmd, all)
+			offset := int(cmd.Int("offset"))
+			page, err := a.ReadyTasks(ctx, app.ReadyRequest{Offset: offset, Limit: limit})
 			if err != nil {
 				return err
 			}
 			if cmd.Bool("json") {
-				return sh.printJSON(withPage(map[string]any{"tasks": rs}, info))
+				return sh.printJSON(withPage(map[string]any{"tasks": page.Tasks}, page.PageInfo))
 			}
-			if len(rs) == 0 {
+			if len(page.Tasks) == 0 {
 				fmt.Fprintln(sh.stdout, "no task is ready")
 			}
-			offset := int(cmd.Int("offset"))
-			for i, r := range rs {
+			for i, r := range page.Tasks {
 				fmt.Fprintf(sh.stdout, "%d. %s — %s\n   %s\n", offset+i+1, r.Name, r.Path, r.Why)
 			}
-			sh.printMore(info)
+			sh.printMore(page.PageInfo)
 			return nil
 		}),
 	}
@@ -429,7 +416,7 @@ func (sh *shell) taskContextCommand() *cli.Command {
 			"newest events kept when the budget is short. With --json: {task, ancestors, siblings,\n" +
 			"children, events, context, used_tokens, budget, truncated, cut, pruned}.",
 		Flags: []cli.Flag{jsonFlag(), agentFlag(),
-			&cli.IntFlag{Name: "budget", Value: task.DefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", task.MaxBudget)}},
+			&cli.IntFlag{Name: "budget", Value: app.TaskDefaultBudget, Usage: fmt.Sprintf("at most `N` tokens, up to %d", app.TaskMaxBudget)}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			agent, err := sh.agentOf(cmd)
 			if err != nil {
@@ -439,13 +426,13 @@ func (sh *shell) taskContextCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if b := cmd.Int("budget"); b < 1 || b > task.MaxBudget {
-				return usagef("--budget must be from 1 to %d tokens", task.MaxBudget)
+			if b := cmd.Int("budget"); b < 1 || b > app.TaskMaxBudget {
+				return usagef("--budget must be from 1 to %d tokens", app.TaskMaxBudget)
 			}
 			req := app.ContextRequest{Task: ref, Agent: agent, Budget: int(cmd.Int("budget"))}
 			c, err := query(ctx, sh, app.OpContext, req, 0, (*app.App).TaskContext)
 			if err != nil {
-				return taskError(err)
+				return err
 			}
 			if cmd.Bool("json") {
 				return sh.printJSON(c)
@@ -457,7 +444,7 @@ func (sh *shell) taskContextCommand() *cli.Command {
 }
 
 // printNode prints a task tree, two spaces a level.
-func (sh *shell) printNode(n *task.Node, depth int) {
+func (sh *shell) printNode(n *app.TaskNode, depth int) {
 	line := fmt.Sprintf("%s- %s [%s, %s] %s", strings.Repeat("  ", depth), n.Name, n.Status, n.Priority, n.Path)
 	if n.Assignee != "" {
 		line += " @" + n.Assignee
@@ -473,7 +460,7 @@ func (sh *shell) printNode(n *task.Node, depth int) {
 
 // printProblems prints, unless --quiet, each problem as a warning naming
 // its file and line.
-func (sh *shell) printProblems(ps []markdown.Problem) {
+func (sh *shell) printProblems(ps []app.Problem) {
 	if sh.quiet {
 		return
 	}

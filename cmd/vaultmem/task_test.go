@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +109,10 @@ func TestTaskErrors(t *testing.T) {
 		{[]string{"task", "add", "X", "--priority", "urgent"}, exitUsage, "priority must be one of high, medium, low"},
 		{[]string{"task", "start", "One", "--agent=../x"}, exitUsage, "agent"},
 		{[]string{"task", "context", "--budget", "0", "--agent=a"}, exitUsage, "--budget"},
+		{[]string{"task", "ready", "--limit", "0"}, exitUsage, "--limit must be from 1 to 1000"},
+		{[]string{"task", "ready", "--limit", "1001"}, exitUsage, "limit 1001 is out of range"},
+		{[]string{"task", "ready", "--offset", "-1"}, exitUsage, "offset -1 is negative"},
+		{[]string{"task", "spawn", "Sub", "--agent=b"}, exitError, "no focused task for agent b"},
 	} {
 		r := vaultmem(t, dir, "", c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.msg) {
@@ -290,5 +297,22 @@ func TestTaskClaimAcrossClones(t *testing.T) {
 	gitIn(t, a, "pull", "-q", "--no-edit")
 	if r := vaultmem(t, a, "", "task", "focus", "--agent=claude"); r.code != 0 || strings.Contains(r.stderr, "held by") {
 		t.Errorf("claude's task focus: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestTaskCommandsImportOnlyApp: the task commands reach the vault through
+// app's use cases alone (issue 40's boundary): task.go imports no vaultmem
+// package but app.
+func TestTaskCommandsImportOnlyApp(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "task.go", nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(p, "github.com/vaultmem/vaultmem/") && p != "github.com/vaultmem/vaultmem/app" {
+			t.Errorf("task.go:%d imports %s: the task commands call app's use cases only", fset.Position(imp.Pos()).Line, p)
+		}
 	}
 }
