@@ -46,18 +46,17 @@ type ContextRequest struct {
 	Task   string `json:"task,omitempty"`
 	Agent  string `json:"agent,omitempty"`
 	Budget int    `json:"budget,omitempty"`
+	// NoSync: the caller brought the index up to date itself.
+	NoSync bool `json:"no_sync,omitempty"`
 }
 
 // TaskContext returns the context of the task req names (see
-// task.Store.Context). Errors: task.ErrInvalid, task.ErrNoFocus
-// (wrapped); the index's.
+// task.Store.Context), the index synced first unless req.NoSync.
+// Errors: task.ErrInvalid, task.ErrNoFocus (wrapped); the index's.
 func (a *App) TaskContext(ctx context.Context, req ContextRequest) (task.Context, error) {
-	if err := a.fresh(ctx, false); err != nil {
+	st, err := a.tasks(ctx, req.NoSync)
+	if err != nil {
 		return task.Context{}, err
 	}
-	agent := req.Agent
-	if agent == "" {
-		agent = task.DefaultAgent
-	}
-	return a.Tasks().Context(ctx, agent, req.Task, req.Budget)
+	return st.Context(ctx, agentOr(req.Agent), req.Task, req.Budget)
 }

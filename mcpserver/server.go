@@ -27,7 +27,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -67,7 +66,6 @@ type Server struct {
 	mcp     *mcp.Server
 	l1      *recent
 	memory  *memory.Store
-	lessons *lesson.Store
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
 	inputs map[string]*jsonschema.Schema
@@ -84,15 +82,16 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("mcpserver: %w", err)
 		}
 	}
-	lessons, err := o.App.Lessons()
-	if err != nil {
+	// The lessons' store opens now, so that a vault whose lessons
+	// folder cannot be used fails the server's start, not a tool call.
+	if _, err := o.App.Lessons(); err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	version := o.Version
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256), lessons: lessons,
+	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256),
 		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(),
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: Instructions,

@@ -311,7 +311,7 @@ func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in T
 	}
 	// app.TaskContext syncs again (it takes no NoSync): a no-op while the
 	// server's watcher keeps the index current.
-	res, err := s.app.TaskContext(ctx, app.ContextRequest{Task: in.Task, Agent: agent, Budget: in.Budget})
+	res, err := s.app.TaskContext(ctx, app.ContextRequest{Task: in.Task, Agent: agent, Budget: in.Budget, NoSync: true})
 	if err != nil {
 		return nil, app.TaskContextResult{}, toolError(err)
 	}
