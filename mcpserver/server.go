@@ -58,14 +58,14 @@ type Options struct {
 
 // Server is an MCP server of one vault. Make one with New.
 type Server struct {
-	opts    Options
-	app     *app.App
-	ix      *index.Index
-	w       *vault.Writer
-	root    *os.Root
-	mcp     *mcp.Server
-	l1      *recent
-	memory  *memory.Store
+	opts   Options
+	app    *app.App
+	ix     *index.Index
+	w      *vault.Writer
+	root   *os.Root
+	mcp    *mcp.Server
+	l1     *recent
+	memory *memory.Store
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
 	inputs map[string]*jsonschema.Schema
