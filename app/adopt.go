@@ -242,10 +242,8 @@ func memoryEntries(dir, folder string, hooks map[string]string) ([]memory.Entry,
 			return nil, err
 		}
 		n := markdown.Parse(p, b)
-		fm := n.Frontmatter.JSON()
-		_, archived := fm["archived"]
-		if !memory.IsType(n.Type()) || archived || vault.IsProposed(n) {
-			continue
+		if !memory.IsLive(n) {
+			continue // history (archived, merged by Dream) or a proposal
 		}
 		out = append(out, memory.NoteEntry(n))
 	}

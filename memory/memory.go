@@ -266,7 +266,7 @@ func (s *Store) write(ctx context.Context, p string, m Memory, opts Options, tod
 		if len(old.Warnings) > 0 {
 			return nil, fmt.Errorf("%w; fix it by hand before updating this memory", old.Warnings[0])
 		}
-		if fm := old.Frontmatter.JSON(); fm["archived"] != nil || fm["merged_into"] != nil || vault.IsProposed(old) {
+		if vault.IsArchived(old) || vault.IsProposed(old) {
 			return nil, errArchived // history, or a proposal: never the live memory
 		}
 		if e := NoteEntry(old); !ForPerson(e, me) {

@@ -303,10 +303,7 @@ func (s *Store) unindexed(current []byte, es []Entry) []Entry {
 			continue // gone
 		}
 		n := markdown.Parse(p, b)
-		fm := n.Frontmatter.JSON()
-		_, archived := fm["archived"]
-		_, merged := fm["merged_into"]
-		if !IsType(n.Type()) || archived || merged || vault.IsProposed(n) || !InFolder(p, s.folder) {
+		if !IsLive(n) || !InFolder(p, s.folder) {
 			continue
 		}
 		out = append(out, NoteEntry(n))

@@ -31,6 +31,13 @@ func IsType(t string) bool { return slices.Contains(Types, Type(t)) }
 // Is reports whether n is a memory note (archived or not).
 func Is(n *markdown.Note) bool { return IsType(n.Type()) }
 
+// IsLive reports whether n is a live memory: a memory note that is
+// neither history (archived, or merged into another by Dream: see
+// vault.IsArchived) nor a proposal no one has accepted (vault.IsProposed).
+// Only a live memory is listed in MEMORY.md, merged by Dream, or updated
+// by remember; the index's memories are the live ones by the same rule.
+func IsLive(n *markdown.Note) bool { return Is(n) && !vault.IsArchived(n) && !vault.IsProposed(n) }
+
 // Live is a live memory (a note of one of the memory types, neither
 // archived nor proposed) as the index holds it.
 type Live struct {
