@@ -70,6 +70,11 @@ type input struct {
 	Trigger        string          `json:"trigger"`
 	Reason         string          `json:"reason"`
 	TranscriptPath string          `json:"transcript_path"`
+	// A sub-agent's stop (Claude Code, Codex): its kind, its transcript
+	// and its last answer.
+	AgentType            string `json:"agent_type"`
+	AgentTranscriptPath  string `json:"agent_transcript_path"`
+	LastAssistantMessage string `json:"last_assistant_message"`
 	// MessagesToCompact is Cursor's preCompact count of the messages it
 	// is about to compact (nil: not sent).
 	MessagesToCompact *int `json:"messages_to_compact"`
@@ -126,6 +131,10 @@ func Read(c setup.Client, r io.Reader, now time.Time) (Event, error) {
 		if ev.Cwd == "" && len(in.WorkspaceRoots) > 0 {
 			ev.Cwd = in.WorkspaceRoots[0]
 		}
+	}
+	if kind == app.HookSubagentStop {
+		ev.Subagent = in.AgentType
+		ev.Found = subagentResult(in.LastAssistantMessage, in.AgentTranscriptPath)
 	}
 	if ev.Tool != "" {
 		ev.Paths, ev.Words, ev.Edits = toolCall(ev.Tool, in.ToolInput)

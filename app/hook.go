@@ -86,6 +86,10 @@ type HookEvent struct {
 	Compacted bool `json:"compacted,omitempty"`
 	// Reason is why the session ended, as the client says.
 	Reason string `json:"reason,omitempty"`
+	// Subagent is the kind of sub-agent that stopped ("Explore"), Found
+	// its last answer (cut short): what it found, for its parent.
+	Subagent string `json:"subagent,omitempty"`
+	Found    string `json:"found,omitempty"`
 }
 
 // HookAnswer is what a hook tells the agent.
@@ -770,6 +774,17 @@ func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 		return nil
 	}); err != nil {
 		return HookAnswer{}, err
+	}
+	if ev.Kind == HookSubagentStop && ev.Found != "" && focus.Task != "" {
+		// What the sub-agent found goes into the task it worked under,
+		// where its parent's next context (and any later session) reads it.
+		who := "A sub-agent"
+		if ev.Subagent != "" {
+			who = "Sub-agent " + ev.Subagent
+		}
+		if _, err := a.Tasks().Event(ctx, ev.Agent, focus.Task, "note", who+" found: "+ev.Found); err != nil {
+			return HookAnswer{}, err
+		}
 	}
 	note, err := a.writeSessionNote(ctx, ev)
 	if err != nil {

@@ -311,3 +311,30 @@ func TestOutcomeOnlyForCallsAbout(t *testing.T) {
 		t.Errorf("the session note does not say the outcome was not counted:\n%s", note)
 	}
 }
+
+// TestSubagentFindingsReachTheTask (issue 41, item 6): when a sub-agent
+// stops, its last answer is logged on the task it worked under, so the
+// parent's next context (the task's log) holds what it found.
+func TestSubagentFindingsReachTheTask(t *testing.T) {
+	for _, client := range []string{"claude-code", "codex"} {
+		t.Run(client, func(t *testing.T) {
+			l := newLoop(t, client)
+			l.send("p", "SessionStart", map[string]any{"source": "startup"})
+			l.send("p", "UserPromptSubmit", map[string]any{"prompt": "find where the CSV importer starts"})
+			l.send("p", "SubagentStop", map[string]any{"agent_id": "a1", "agent_type": "Explore", "stop_hook_active": false,
+				"last_assistant_message": "The importer starts in cmd/import/main.go;\nthe CSV reader is internal/csvread."})
+			task := mustRead(t, filepath.Join(l.vault, "tasks", "Ship the importer.md"))
+			if !strings.Contains(task, "note: Sub-agent Explore found: The importer starts in cmd/import/main.go; the CSV reader is internal/csvread.") {
+				t.Fatalf("the task's log:\n%s", task)
+			}
+			if told := l.send("p", "SessionStart", map[string]any{"source": "compact"}); !strings.Contains(told, "Sub-agent Explore found") {
+				t.Errorf("the parent's next context does not hold it:\n%s", told)
+			}
+			// A sub-agent that says nothing logs nothing.
+			l.send("p", "SubagentStop", map[string]any{"agent_id": "a2", "agent_type": "Plan", "stop_hook_active": false})
+			if task := mustRead(t, filepath.Join(l.vault, "tasks", "Ship the importer.md")); strings.Contains(task, "Plan found") {
+				t.Errorf("a silent sub-agent was logged:\n%s", task)
+			}
+		})
+	}
+}
