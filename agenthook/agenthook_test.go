@@ -26,7 +26,9 @@ func TestRead(t *testing.T) {
 		{setup.ClaudeCode, `{"hook_event_name":"PostToolUseFailure","session_id":"s","tool_name":"Bash","tool_use_id":"t","error":"exit 1"}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed && e.ToolUseID == "t" }},
 		{setup.ClaudeCode, `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Write","tool_input":{"file_path":"/p/a.go"},"tool_response":{"success":true}}`, app.HookAfterTool,
-			func(e app.HookEvent) bool { return !e.Failed && e.Edits && len(e.Paths) == 1 && e.Paths[0] == "/p/a.go" }},
+			func(e app.HookEvent) bool {
+				return !e.Failed && e.Edits && len(e.Paths) == 1 && e.Paths[0] == "/p/a.go"
+			}},
 		{setup.Codex, `{"hook_event_name":"PostToolUse","session_id":"c","turn_id":"1","model":"m","tool_name":"Bash","tool_response":{"exit_code":2}}`, app.HookAfterTool,
 			func(e app.HookEvent) bool { return e.Failed }},
 		{setup.Codex, `{"hook_event_name":"SessionEnd","session_id":"c","reason":"exit"}`, app.HookSessionEnd,
