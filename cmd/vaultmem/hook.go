@@ -14,7 +14,6 @@ import (
 	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/setup"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // hookFirstByte is how long a hook waits for the running server to take
@@ -177,7 +176,7 @@ const noVaultLine = "vaultmem: no memory vault for this project yet; the user ca
 
 // isVault reports whether dir holds a vault: its .vaultmem folder.
 func isVault(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, vault.DotDir))
+	info, err := os.Stat(filepath.Join(dir, app.DotDir))
 	return err == nil && info.IsDir()
 }
 
