@@ -92,6 +92,10 @@ type App struct {
 
 	ownerOnce sync.Once
 	owner     string
+
+	// l1 holds the notes a long-running App read or wrote lately (see
+	// ReadNote); nil for a command that runs and exits.
+	l1 *noteCache
 }
 
 // Find returns the vault folder for a command run in dir: flag (a --vault
@@ -168,6 +172,9 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
+	if o.Resident {
+		a.l1 = newNoteCache(256)
+	}
 	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
 	if o.NoIndex {
 		return a, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/vaultmem/vaultmem/eval"
 	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/recall"
@@ -211,3 +212,42 @@ func EvalLoCoMo(ctx context.Context, dir string, o EvalOptions) (*EvalReport, er
 	return eval.LoCoMo(ctx, dir, eval.Options{Budget: o.Budget, Intent: o.Intent,
 		Index: index.Options{NoVectors: o.NoVectors, Resident: true}, Together: o.Together, Answers: o.Answers})
 }
+
+// The sentinels and error types a front end words for its user (the MCP
+// server's tool errors), for errors.Is and errors.As.
+var (
+	// ErrNotFound matches a note (or file) that is not there (Invalid).
+	ErrNotFound = vault.ErrNotFound
+	// ErrOutside matches a path that leads out of the vault.
+	ErrOutside = vault.ErrOutside
+	// ErrInvalidPath matches a path the vault refuses (Invalid).
+	ErrInvalidPath = vault.ErrInvalidPath
+	// ErrTooLarge matches a note over max_note_size.
+	ErrTooLarge = vault.ErrTooLarge
+	// ErrBadFrontmatter matches frontmatter that does not parse.
+	ErrBadFrontmatter = markdown.ErrBadFrontmatter
+	// ErrTaskState matches a task change the task's state refuses
+	// (Conflict): another agent holds it, children are open.
+	ErrTaskState = task.ErrState
+	// ErrNoFocus matches a task use case that names no task while the
+	// agent has no focus.
+	ErrNoFocus = task.ErrNoFocus
+	// ErrNotTask matches a name of a note that is no task.
+	ErrNotTask = task.ErrNotTask
+	// ErrEmptyQuery matches recall's refusal of a query with no words (see
+	// also ErrNoQuery, app's own).
+	ErrEmptyQuery = recall.ErrEmptyQuery
+	// ErrBadBudget matches a recall budget out of range.
+	ErrBadBudget = recall.ErrBadBudget
+	// ErrBadPage matches a page out of bounds (Invalid).
+	ErrBadPage = index.ErrBadPage
+	// ErrBadQuery matches a query the index refuses.
+	ErrBadQuery = index.ErrBadQuery
+)
+
+// ConflictError is an edit refused because the note is not as the caller
+// read it (changed, gone, or there when a new note was asked for).
+type ConflictError = vault.ConflictError
+
+// SearchResult is a chunk Search found.
+type SearchResult = index.Result
