@@ -352,3 +352,28 @@ func (a *App) cacheNote(p string) {
 		a.l1.put(NoteText{Path: p, Content: string(content), Hash: hash}, a.Vault.Root())
 	}
 }
+
+// OrphansRequest asks for the notes no link joins to another.
+type OrphansRequest struct {
+	// NoSync answers from the index as it is (a front end that synced
+	// itself).
+	NoSync bool `json:"no_sync,omitempty"`
+}
+
+// Orphans returns the vault paths of the notes with no resolved link to
+// or from another note or file (a note's links to itself do not count),
+// sorted; the front end pages them (Paginate). Syncs first unless
+// req.NoSync. Errors: the index's.
+func (a *App) Orphans(ctx context.Context, req OrphansRequest) ([]string, error) {
+	if err := a.readable(ctx, req.NoSync); err != nil {
+		return nil, err
+	}
+	return a.ix.Orphans(ctx)
+}
+
+// IndexReadOnly says why the index cannot be written ("" when it can):
+// a front end refuses a command that only writes it (index) with it.
+func (a *App) IndexReadOnly() string { return a.ix.ReadOnly() }
+
+// Dir is the vault's folder, absolute.
+func (a *App) Dir() string { return a.Vault.Dir }

@@ -57,7 +57,7 @@ func TestNoteNameRule(t *testing.T) {
 	a, _ := notesApp(t, Options{})
 	for _, tc := range []struct {
 		name, want, err string
-		class          Class
+		class           Class
 	}{
 		{"Hub.md", "Hub.md", "", 0},
 		{"hub.MD", "Hub.md", "", 0},

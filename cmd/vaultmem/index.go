@@ -40,7 +40,7 @@ func (sh *shell) indexCommand() *cli.Command {
 				return err
 			}
 			defer a.Close()
-			if why := a.Index().ReadOnly(); why != "" {
+			if why := a.IndexReadOnly(); why != "" {
 				return fmt.Errorf("cannot update the index: %s", why)
 			}
 			st, err := a.Sync(ctx, app.SyncOptions{Vectors: true, Always: true})

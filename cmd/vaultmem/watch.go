@@ -57,7 +57,7 @@ func (sh *shell) watchCommand() *cli.Command {
 				},
 				Started: func() {
 					if !asJSON {
-						fmt.Fprintf(sh.stderr, "watching %s (Ctrl-C to stop)\n", a.Vault.Dir)
+						fmt.Fprintf(sh.stderr, "watching %s (Ctrl-C to stop)\n", a.Dir())
 					}
 				},
 			})
