@@ -7,11 +7,12 @@
 // since the agent read it, nor write outside the vault.
 //
 // It is a front end beside the CLI, and as thin: each tool turns its
-// arguments into a call of the application (package app: recall,
-// remember, search, list, Dream, the task and lesson stores) and its
-// answer into the tool's result. What only an agent needs (resources,
-// graph walks, startup progress, wording errors for an agent) lives here.
-// Nothing imports it but cmd/vaultmem.
+// arguments into a call of one use case of the application (package app:
+// recall, remember, search, read, write and walk notes, list, Dream, the
+// task and lesson use cases) and its answer into the tool's result. What
+// only an agent needs (resources, startup progress, wording errors for an
+// agent) lives here. It imports no vaultmem package but app (.ci/run
+// checks it), and nothing imports it but cmd/vaultmem.
 package mcpserver
 
 import (
