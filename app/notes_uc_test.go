@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -212,5 +213,81 @@ func TestWalkLinks(t *testing.T) {
 		if tc.req.Page.Limit == 1 && w.NextCursor == "" {
 			t.Errorf("WalkLinks(%+v): no next cursor for a page of one of two", tc.req)
 		}
+	}
+}
+
+// TestFramedNoteSource: a note handed to an agent as context wears the
+// frame with its kind as its source: MEMORY.md as the list, a memory as a
+// memory, any other note as a note.
+func TestFramedNoteSource(t *testing.T) {
+	ctx := context.Background()
+	a, _ := notesApp(t, Options{})
+	body := "Deploys go out from the release branch."
+	if _, err := a.WriteNote(ctx, WriteNoteRequest{Path: "memory/deploys.md",
+		Frontmatter: map[string]any{"type": "project", "name": "Deploys", "description": "how deploys go out"}, Body: &body}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, source string }{
+		{MemoryListFile, `source="MEMORY.md"`},
+		{"memory/deploys.md", `source="memory"`},
+		{"Hub.md", `source="note"`},
+	} {
+		n, err := a.ReadNote(ctx, ReadNoteRequest{Note: tc.path, PathOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := a.FramedNote("A note:", n)
+		if !strings.HasPrefix(got, "A note:") || !strings.Contains(got, tc.source) || !strings.Contains(got, tc.path) {
+			t.Errorf("FramedNote(%s) = %q, want the preamble, %s and the path", tc.path, got, tc.source)
+		}
+	}
+}
+
+// TestOrphans: the notes no link joins to another, after a sync that
+// sees a note added since (unless NoSync).
+func TestOrphans(t *testing.T) {
+	ctx := context.Background()
+	a, dir := notesApp(t, Options{})
+	writeFile(t, filepath.Join(dir, "alone.md"), "nobody links here\n")
+	stale, err := a.Orphans(ctx, OrphansRequest{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(stale, " "), "alone.md") {
+		t.Errorf("Orphans(NoSync) = %v: it synced", stale)
+	}
+	got, err := a.Orphans(ctx, OrphansRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(got, " "), "alone.md") || strings.Contains(strings.Join(got, " "), "Hub.md") {
+		t.Errorf("Orphans() = %v, want alone.md and not Hub.md", got)
+	}
+}
+
+// TestGitIgnores runs git: a file the repository's rules ignore, one they
+// do not, and a folder in no repository.
+func TestGitIgnores(t *testing.T) {
+	ctx := context.Background()
+	repo, outside := t.TempDir(), t.TempDir()
+	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Skipf("git init: %v: %s", err, out)
+	}
+	writeFile(t, filepath.Join(repo, ".gitignore"), ".claude/settings.local.json\n")
+	for _, tc := range []struct {
+		project, rel    string
+		ignored, inRepo bool
+	}{
+		{repo, ".claude/settings.local.json", true, true},
+		{repo, ".mcp.json", false, true},
+		{outside, ".mcp.json", false, false},
+	} {
+		ignored, inRepo := GitIgnores(ctx, tc.project, tc.rel)
+		if ignored != tc.ignored || inRepo != tc.inRepo {
+			t.Errorf("GitIgnores(%s) = %v, %v; want %v, %v", tc.rel, ignored, inRepo, tc.ignored, tc.inRepo)
+		}
+	}
+	if top, err := GitTopLevel(ctx, repo); err != nil || top == "" {
+		t.Errorf("GitTopLevel(repo) = %q, %v", top, err)
 	}
 }
