@@ -92,6 +92,10 @@ type App struct {
 
 	ownerOnce sync.Once
 	owner     string
+
+	// l1 holds the notes a long-running App read or wrote lately (see
+	// ReadNote); nil for a command that runs and exits.
+	l1 *noteCache
 }
 
 // Find returns the vault folder for a command run in dir: flag (a --vault
@@ -168,6 +172,9 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
+	if o.Resident {
+		a.l1 = newNoteCache(256)
+	}
 	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
 	if o.NoIndex {
 		return a, nil
@@ -249,10 +256,6 @@ func (a *App) Close() error {
 	return a.Vault.Close()
 }
 
-// Writer is the vault's one Writer: notes up to the config's
-// max_note_size.
-func (a *App) Writer() *vault.Writer { return a.writer }
-
 // Index is the vault's index (nil when opened with NoIndex).
 func (a *App) Index() *index.Index { return a.ix }
 
@@ -295,10 +298,6 @@ func (a *App) newLessons() (*lesson.Store, error) {
 	st.Matcher().SetRerank(lesson.Rerank(m))
 	return st, nil
 }
-
-// Recaller is the recall engine with the config's classifier, routes and
-// deadlines.
-func (a *App) Recaller() *recall.Engine { return recall.New(a.ix, a.recallOptions()) }
 
 // recallOptions turns the config into recall options.
 func (a *App) recallOptions() recall.Options {
@@ -345,9 +344,9 @@ func (a *App) Dreamer() *dream.Dreamer {
 		}})
 }
 
-// DreamGate is the config's gate of the runs of Dream a long-running
+// dreamGate is the config's gate of the runs of Dream a long-running
 // process starts on its own.
-func (a *App) DreamGate() dream.Gate {
+func (a *App) dreamGate() dream.Gate {
 	return dream.Gate{Every: a.Config.Dream.Every, Writes: a.Config.Dream.Writes, Quiet: a.Config.Dream.Quiet}
 }
 

@@ -15,6 +15,8 @@
 //
 // Errors carry a [Class] (an invalid request, a conflict, a cancellation)
 // that each front end maps to its own form: an exit code, a tool error.
-// app imports no front end, and only the front ends import it (.ci/run
-// checks both).
+// app imports no front end, and only the front ends import it; they
+// import no package below it (.ci/run checks all three): the lower
+// packages' result types and sentinels a front end prints or tests are
+// re-exported here as aliases (frontend.go).
 package app

@@ -23,7 +23,11 @@ func (a *App) Remember(ctx context.Context, m memory.Memory, o memory.Options) (
 	if a.opts.OnSync != nil {
 		a.opts.OnSync(st)
 	}
-	return a.Memory().Remember(ctx, m, o)
+	res, err := a.Memory().Remember(ctx, m, o)
+	if err == nil {
+		a.cacheNote(res.Path)
+	}
+	return res, err
 }
 
 // Dream runs Dream once (see dream.Dreamer.Run), the index brought up to
@@ -41,5 +45,11 @@ func (a *App) Dream(ctx context.Context, o dream.RunOptions) (*dream.Report, err
 	if a.opts.OnSync != nil {
 		a.opts.OnSync(st)
 	}
-	return a.Dreamer().Run(ctx, o)
+	rep, err := a.Dreamer().Run(ctx, o)
+	if err == nil {
+		for _, p := range rep.Changed {
+			a.cacheNote(p)
+		}
+	}
+	return rep, err
 }

@@ -53,13 +53,16 @@ type NoteView struct {
 	Warnings    []string           `json:"warnings"`
 }
 
-// Show returns the note req names. Errors: vault.ErrNotFound (wrapped)
-// when no note has that path or name; the index's.
+// Show returns the note req names, by the note use cases' name rule (see
+// notes_uc.go: a path, else a name; an ambiguous name is refused), the
+// index brought up to date first. Errors: vault.ErrNotFound (wrapped)
+// when no note has that path or name; an Invalid error for an ambiguous
+// name; the index's.
 func (a *App) Show(ctx context.Context, req NoteRequest) (NoteView, error) {
 	if err := a.fresh(ctx, false); err != nil {
 		return NoteView{}, err
 	}
-	p, err := a.ix.Lookup(ctx, req.Note)
+	p, err := a.indexedNote(ctx, req.Note, false)
 	if err != nil {
 		return NoteView{}, err
 	}
@@ -105,8 +108,11 @@ type Links struct {
 	Page  index.PageInfo `json:"page"`
 }
 
-// Links returns the links req chooses. Errors: index.ErrBadPage for a
-// page out of bounds; vault.ErrNotFound for a note that is not there.
+// Links returns the links req chooses, the note named by the note use
+// cases' name rule (an ambiguous name is refused), the index brought up
+// to date first. Errors: index.ErrBadPage for a page out of bounds;
+// vault.ErrNotFound for a note that is not there; an Invalid error for an
+// ambiguous name.
 func (a *App) Links(ctx context.Context, req LinksRequest) (Links, error) {
 	if err := a.fresh(ctx, false); err != nil {
 		return Links{}, err
@@ -114,7 +120,7 @@ func (a *App) Links(ctx context.Context, req LinksRequest) (Links, error) {
 	var out Links
 	f := index.EdgeFilter{Unresolved: req.Unresolved}
 	if req.Note != "" {
-		p, err := a.ix.Lookup(ctx, req.Note)
+		p, err := a.indexedNote(ctx, req.Note, false)
 		if err != nil {
 			return Links{}, err
 		}

@@ -6,9 +6,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vaultmem/vaultmem/frame"
-	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/app"
 )
 
 // The preambles above the frames of the MCP server's results (see
@@ -35,18 +33,6 @@ func framed[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, O
 		if err != nil {
 			return nil, out, fmt.Errorf("marshal the result: %w", err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: frame.JSON(toolPreamble, doc)}}}, out, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: app.FrameJSON(toolPreamble, doc)}}}, out, nil
 	}
-}
-
-// framedNote is a note's content as a resource gives it: in the frame,
-// escaped, with the note's kind as its source (MEMORY.md's list as
-// frame.SourceList). read_note gives the exact text, for editing.
-func (s *Server) framedNote(p, content string) string {
-	source := frame.SourceList
-	if p != s.memory.ListFile() {
-		kind, _ := markdown.Parse(p, []byte(content)).Frontmatter.JSON()["type"].(string)
-		source = recall.SourceOf(kind)
-	}
-	return frame.Frame(resourcePreamble, frame.Item{Source: source, Path: p, Text: content})
 }

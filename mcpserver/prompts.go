@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/memory"
 )
 
 // Instructions is the memory protocol an agent is given with the server:
@@ -88,7 +87,7 @@ func (s *Server) rememberPrompt(_ context.Context, req *mcp.GetPromptRequest) (*
 		return nil, err
 	}
 	kind := strings.ToLower(strings.TrimSpace(req.Params.Arguments["type"]))
-	if kind != "" && !memory.IsType(kind) {
+	if kind != "" && !app.IsMemoryType(kind) {
 		return nil, fmt.Errorf("invalid params: type %q: want user, feedback, project or reference", kind)
 	}
 	how := "choose its type (user, feedback, project or reference)"

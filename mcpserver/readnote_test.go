@@ -38,7 +38,7 @@ func TestReadNoteByName(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ arg, want string }{
-		{"dup", `ambiguous: "dup" names 2 notes: a/dup.md, b/dup.md; pass the path of the one to read`},
+		{"dup", `ambiguous: "dup" names 2 notes: a/dup.md, b/dup.md; give the path of the one meant`},
 		{"nowhere", `not found: no note has the path or name "nowhere"`},
 		{"c/dup", `not found: no note has the path or name "c/dup"`},
 	} {

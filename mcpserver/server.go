@@ -7,11 +7,12 @@
 // since the agent read it, nor write outside the vault.
 //
 // It is a front end beside the CLI, and as thin: each tool turns its
-// arguments into a call of the application (package app: recall,
-// remember, search, list, Dream, the task and lesson stores) and its
-// answer into the tool's result. What only an agent needs (resources,
-// graph walks, startup progress, wording errors for an agent) lives here.
-// Nothing imports it but cmd/vaultmem.
+// arguments into a call of one use case of the application (package app:
+// recall, remember, search, read, write and walk notes, list, Dream, the
+// task and lesson use cases) and its answer into the tool's result. What
+// only an agent needs (resources, startup progress, wording errors for an
+// agent) lives here. It imports no vaultmem package but app (.ci/run
+// checks it), and nothing imports it but cmd/vaultmem.
 package mcpserver
 
 import (
@@ -19,16 +20,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Options are what a Server serves. App is required.
@@ -58,14 +55,9 @@ type Options struct {
 
 // Server is an MCP server of one vault. Make one with New.
 type Server struct {
-	opts   Options
-	app    *app.App
-	ix     *index.Index
-	w      *vault.Writer
-	root   *os.Root
-	mcp    *mcp.Server
-	l1     *recent
-	memory *memory.Store
+	opts Options
+	app  *app.App
+	mcp  *mcp.Server
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
 	inputs map[string]*jsonschema.Schema
@@ -74,7 +66,7 @@ type Server struct {
 // New builds the server and its tools and resources. Errors: a missing
 // required option; an Agent that is no agent id (a *task.InvalidError).
 func New(o Options) (*Server, error) {
-	if o.App == nil || o.App.Index() == nil {
+	if o.App == nil || !o.App.HasIndex() {
 		return nil, errors.New("mcpserver: an App with its index open is required")
 	}
 	if o.Agent != "" {
@@ -84,15 +76,14 @@ func New(o Options) (*Server, error) {
 	}
 	// The lessons' store opens now, so that a vault whose lessons
 	// folder cannot be used fails the server's start, not a tool call.
-	if _, err := o.App.Lessons(); err != nil {
+	if err := o.App.CheckLessons(); err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	version := o.Version
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, app: o.App, ix: o.App.Index(), w: o.App.Writer(), root: o.App.Vault.Root(), l1: newRecent(256),
-		inputs: map[string]*jsonschema.Schema{}, memory: o.App.Memory(),
+	s := &Server{opts: o, app: o.App, inputs: map[string]*jsonschema.Schema{},
 		mcp: mcp.NewServer(&mcp.Implementation{Name: "vaultmem", Version: version}, &mcp.ServerOptions{
 			Instructions: Instructions,
 		})}
@@ -155,7 +146,7 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		if r.Params != nil {
 			cursor, token = r.Params.Cursor, r.Params.GetProgressToken()
 		}
-		offset, err := index.ParseCursor(cursor)
+		offset, err := app.ParseCursor(cursor)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
@@ -169,12 +160,12 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 				s.syncFailed(ctx, r.Session, err) // the list answers from the index as it was
 			}
 		}
-		notes, info, err := s.ix.ListPage(ctx, index.Query{}, index.Page{Offset: offset, Limit: index.MaxLimit})
+		list, err := s.app.List(ctx, app.ListRequest{Page: app.Page{Offset: offset, Limit: app.MaxLimit}, NoSync: true})
 		if err != nil {
 			return nil, err
 		}
-		res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, len(notes)), NextCursor: info.NextCursor}
-		for i, n := range notes {
+		res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, len(list.Notes)), NextCursor: list.Page.NextCursor}
+		for i, n := range list.Notes {
 			res.Resources[i] = &mcp.Resource{URI: URI(n.Path), Name: n.Path, Title: n.Title, Description: n.Description, MIMEType: "text/markdown"}
 		}
 		return res, nil
@@ -211,43 +202,9 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
-	note, err := s.read(p)
+	n, err := s.app.ReadNote(ctx, app.ReadNoteRequest{Note: p, PathOnly: true})
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: s.framedNote(note.path, note.content)}}}, nil
-}
-
-// note is a note as read from disk (or L1).
-type note struct {
-	path, content, hash string
-}
-
-// read reads a note by vault path, matched case-insensitively as Obsidian
-// matches names, through L1 when the file has not changed since this
-// server last read or wrote it.
-func (s *Server) read(p string) (note, error) {
-	rel, err := s.w.Resolve(p)
-	if err != nil {
-		return note{}, err
-	}
-	if info, err := s.root.Lstat(rel); err == nil {
-		if n, ok := s.l1.get(rel, info); ok {
-			return n, nil
-		}
-	}
-	content, hash, err := s.w.Read(rel)
-	if err != nil {
-		return note{}, err
-	}
-	n := note{rel, string(content), hash}
-	s.l1.put(n, s.root)
-	return n, nil
-}
-
-// remembered puts a note this server just wrote in L1.
-func (s *Server) remembered(p string) {
-	if content, hash, err := s.w.Read(p); err == nil {
-		s.l1.put(note{p, string(content), hash}, s.root)
-	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: s.app.FramedNote(resourcePreamble, n)}}}, nil
 }

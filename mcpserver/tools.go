@@ -4,17 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/task"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // RememberIn is the remember tool's input.
@@ -47,7 +39,7 @@ type SearchIn struct {
 
 // SearchOut is the search tool's output.
 type SearchOut struct {
-	Results []index.Result `json:"results"`
+	Results []app.SearchResult `json:"results"`
 	// NextCursor reads the next results; "" when there are none.
 	NextCursor string `json:"next_cursor,omitempty"`
 }
@@ -91,8 +83,8 @@ type LinksIn struct {
 // LinksOut is the links tool's output: one page of the links, and where it
 // lies among them all.
 type LinksOut struct {
-	Links []index.Hop `json:"links"`
-	index.PageInfo
+	Links []app.LinkHop `json:"links"`
+	app.PageInfo
 }
 
 // ListNotesIn is the list_notes tool's input.
@@ -120,7 +112,7 @@ type NoteItem struct {
 // where it lies among them all.
 type ListNotesOut struct {
 	Notes []NoteItem `json:"notes"`
-	index.PageInfo
+	app.PageInfo
 }
 
 // DreamIn is the dream tool's input.
@@ -144,7 +136,7 @@ func (s *Server) addTools() {
 		"(memories, notes, linked notes, dated notes) and cut to a token budget: call it first, with the question in plain words, " +
 		"when you need what the user or the project already decided or knows. The text content is the context to use; " +
 		"the structured result says where each piece comes from and why. Use search instead to find notes by exact words.",
-		InputSchema: schemaFor[RecallIn](bounds("budget", 0, recall.MaxBudget)),
+		InputSchema: schemaFor[RecallIn](bounds("budget", 0, app.RecallMaxBudget)),
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: &closed}}, s.recall)
 	addTool(s, &mcp.Tool{Name: "search", Description: "Find the sections and paragraphs of notes that match words (keyword), " +
 		"meaning (vector) or both (hybrid), optionally within one type, tag or folder; results are ranked, with a snippet each. " +
@@ -159,7 +151,7 @@ func (s *Server) addTools() {
 		InputSchema: schemaFor[WriteNoteIn](),
 		Annotations: &mcp.ToolAnnotations{Title: "Write note", DestructiveHint: ptr(true), OpenWorldHint: &closed}}, s.writeNote)
 	addTool(s, &mcp.Tool{Name: "links", Description: "The notes a note links to, the notes linking to it, or both, up to depth links away, a page at a time.",
-		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, index.MaxDepth), bounds("limit", 0, index.MaxLimit)),
+		InputSchema: schemaFor[LinksIn](enum("direction", "out", "in", "both"), bounds("depth", 0, app.MaxLinkDepth), bounds("limit", 0, app.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "Follow links", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.links))
 	{
 		addTool(s, &mcp.Tool{Name: "dream", Description: "Consolidate the memories: merge duplicates into the most complete one " +
@@ -170,7 +162,7 @@ func (s *Server) addTools() {
 			Annotations: &mcp.ToolAnnotations{Title: "Dream", DestructiveHint: &closed, IdempotentHint: true, OpenWorldHint: &closed}}, s.dream)
 	}
 	addTool(s, &mcp.Tool{Name: "list_notes", Description: "List notes by path, optionally of one type, with one tag or under one folder, a page at a time.",
-		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, index.MaxLimit)),
+		InputSchema: schemaFor[ListNotesIn](bounds("limit", 0, app.MaxLimit)),
 		Annotations: &mcp.ToolAnnotations{Title: "List notes", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.listNotes))
 	s.addTaskTools()
 	s.addLessonTools()
@@ -178,16 +170,15 @@ func (s *Server) addTools() {
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, memory.Result, error) {
+func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in RememberIn) (*mcp.CallToolResult, app.MemoryResult, error) {
 	if err := s.opts.Startup.wait(ctx, req); err != nil {
-		return nil, memory.Result{}, toolError(err)
+		return nil, app.MemoryResult{}, toolError(err)
 	}
-	res, err := s.app.Remember(ctx, memory.Memory{Type: memory.Type(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
-		memory.Options{Update: in.Update})
+	res, err := s.app.Remember(ctx, app.Memory{Type: app.MemoryType(in.Type), Name: in.Name, Description: in.Description, Body: in.Body},
+		app.MemoryOptions{Update: in.Update})
 	if err != nil {
-		return nil, memory.Result{}, toolError(err)
+		return nil, app.MemoryResult{}, toolError(err)
 	}
-	s.remembered(res.Path)
 	return nil, res, nil
 }
 
@@ -211,7 +202,7 @@ func (s *Server) syncIndex(ctx context.Context) error {
 	return err
 }
 
-func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *recall.Result, error) {
+func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallIn) (*mcp.CallToolResult, *app.RecallResult, error) {
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -233,7 +224,7 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
-	mode, err := index.ParseMode(in.Mode)
+	mode, err := app.ParseSearchMode(in.Mode)
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
@@ -241,14 +232,14 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if limit == 0 {
 		limit = 10
 	}
-	offset, err := index.ParseCursor(in.Cursor)
+	offset, err := app.ParseCursor(in.Cursor)
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	if limit < 1 || limit > maxSearchLimit || offset > index.MaxLimit {
-		return nil, SearchOut{}, toolError(fmt.Errorf("%w: limit from 1 to %d, and at most %d results in all", index.ErrBadPage, maxSearchLimit, index.MaxLimit))
+	if limit < 1 || limit > maxSearchLimit || offset > app.MaxLimit {
+		return nil, SearchOut{}, toolError(fmt.Errorf("%w: limit from 1 to %d, and at most %d results in all", app.ErrBadPage, maxSearchLimit, app.MaxLimit))
 	}
-	if len(index.Terms(in.Query)) == 0 {
+	if !app.HasWords(in.Query) {
 		return nil, SearchOut{}, errors.New("invalid query: it has no words to search for")
 	}
 	if err := s.fresh(ctx, req); err != nil {
@@ -267,152 +258,60 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 }
 
 func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in ReadNoteIn) (*mcp.CallToolResult, NoteOut, error) {
-	n, err := s.read(in.Path)
-	if errors.Is(err, vault.ErrNotFound) {
-		n, err = s.readNamed(ctx, req, in.Path)
+	// The tools wait for the first index (see Startup); a name is then
+	// looked up in the index as the watcher keeps it (app.ReadNote syncs
+	// once more for a name it does not know yet).
+	if err := s.opts.Startup.wait(ctx, req); err != nil {
+		return nil, NoteOut{}, toolError(err)
 	}
+	n, err := s.app.ReadNote(ctx, app.ReadNoteRequest{Note: in.Path, NoSync: true})
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
-	parsed := markdown.Parse(n.path, []byte(n.content))
-	out := NoteOut{Path: n.path, Frontmatter: parsed.Frontmatter.JSON(), Body: string(parsed.Body()), Hash: n.hash}
-	for _, w := range parsed.Warnings {
-		out.Warnings = append(out.Warnings, w.Error())
-	}
-	return nil, out, nil
+	return nil, NoteOut{Path: n.Path, Frontmatter: n.Frontmatter, Body: n.Body, Hash: n.Hash, Warnings: n.Warnings}, nil
 }
 
-// readNamed reads the note that name, which is no path of a note, stands
-// for as a [[wikilink]] names it (brackets and a |label allowed): by file
-// name, case-insensitively, a path-qualified name as a path suffix. A name
-// no note has is an error matching vault.ErrNotFound; a name several notes
-// have is an error listing them, as read_note must not guess which one is
-// meant. When no note has the name, the index is synced once more first:
-// a watcher indexes a note written a moment before only after a pause.
-func (s *Server) readNamed(ctx context.Context, req *mcp.CallToolRequest, name string) (note, error) {
-	ref := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(name), "[["), "]]"))
-	ref, _, _ = strings.Cut(ref, "|")
-	if err := s.fresh(ctx, req); err != nil {
-		return note{}, err
-	}
-	paths, err := s.ix.Named(ctx, ref)
-	if err == nil && len(paths) == 0 {
-		if err = s.syncIndex(ctx); err == nil {
-			paths, err = s.ix.Named(ctx, ref)
-		}
-	}
-	switch {
-	case err != nil:
-		return note{}, fmt.Errorf("look up the note named %q: %w", name, err)
-	case len(paths) == 0:
-		return note{}, fmt.Errorf("no note has the path or name %q (list_notes lists them): %w", name, vault.ErrNotFound)
-	case len(paths) > 1:
-		return note{}, fmt.Errorf("ambiguous: %q names %d notes: %s; pass the path of the one to read", name, len(paths), strings.Join(paths, ", "))
-	}
-	return s.read(paths[0])
-}
-
-// WriteNoteOut is what write_note did.
-type WriteNoteOut struct {
-	vault.EditResult
-	// ListError says why MEMORY.md could not list a memory written as a
-	// note (the note itself is written).
-	ListError string `json:"memory_index_error,omitempty"`
-}
+// WriteNoteOut is what write_note did: the note written and, for a
+// memory, why MEMORY.md could not list it (see app.App.WriteNote).
+type WriteNoteOut = app.NoteWritten
 
 func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
-	res, err := s.w.Apply(ctx, in.Path, vault.Edit{Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
+	out, err := s.app.WriteNote(ctx, app.WriteNoteRequest{Path: in.Path, Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
 	if err != nil {
 		return nil, WriteNoteOut{}, toolError(err)
-	}
-	s.remembered(res.Path)
-	out := WriteNoteOut{EditResult: res}
-	if n, err := s.read(res.Path); err == nil && memory.IsType(markdown.Parse(res.Path, []byte(n.content)).Type()) {
-		// A memory written as a note is listed in MEMORY.md at once, as
-		// remember lists it: the index learns of it first.
-		if err := s.syncIndex(ctx); err != nil {
-			out.ListError = err.Error()
-		}
-		if out.ListError == "" {
-			if _, err := s.memory.Relist(ctx); err != nil {
-				out.ListError = err.Error()
-			}
-		}
 	}
 	return nil, out, nil
 }
 
 func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn) (*mcp.CallToolResult, LinksOut, error) {
-	dir := in.Direction
-	if dir == "" {
-		dir = "both"
-	}
-	if dir != "out" && dir != "in" && dir != "both" {
-		return nil, LinksOut{}, fmt.Errorf("invalid direction %q: want out, in or both", in.Direction)
-	}
-	depth := in.Depth
-	if depth == 0 {
-		depth = 1
-	}
-	if depth < 1 || depth > index.MaxDepth {
-		return nil, LinksOut{}, fmt.Errorf("invalid depth %d: from 1 to %d", in.Depth, index.MaxDepth)
-	}
-	offset, err := index.ParseCursor(in.Cursor)
-	if err != nil {
-		return nil, LinksOut{}, toolError(err)
-	}
-	page, err := index.Page{Offset: offset, Limit: in.Limit}.Check()
+	offset, err := app.ParseCursor(in.Cursor)
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
-	p, err := s.notePath(ctx, in.Path)
+	walk, err := s.app.WalkLinks(ctx, app.WalkRequest{Note: in.Path, Direction: in.Direction, Depth: in.Depth,
+		Page: app.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
-	all, err := s.ix.Walk(ctx, p, index.Direction(dir), depth)
-	if err != nil {
-		return nil, LinksOut{}, toolError(err)
-	}
-	links, info, err := index.Paginate(all, page)
-	if err != nil {
-		return nil, LinksOut{}, toolError(err)
-	}
-	return nil, LinksOut{Links: links, PageInfo: info}, nil
-}
-
-// notePath finds the indexed note p names: its path, matched
-// case-insensitively as Obsidian matches names.
-func (s *Server) notePath(ctx context.Context, p string) (string, error) {
-	clean, err := s.w.Resolve(p)
-	if err != nil {
-		return "", err
-	}
-	found, err := s.ix.List(ctx, index.Query{Paths: []string{clean}})
-	if err != nil {
-		return "", err
-	}
-	if len(found) == 0 {
-		return "", fmt.Errorf("%w: %s", vault.ErrNotFound, clean)
-	}
-	return clean, nil
+	return nil, LinksOut(walk), nil
 }
 
 func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in ListNotesIn) (*mcp.CallToolResult, ListNotesOut, error) {
-	offset, err := index.ParseCursor(in.Cursor)
+	offset, err := app.ParseCursor(in.Cursor)
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	if _, err := (index.Page{Offset: offset, Limit: in.Limit}).Check(); err != nil {
+	if _, err := (app.Page{Offset: offset, Limit: in.Limit}).Check(); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
 	list, err := s.app.List(ctx, app.ListRequest{Type: in.Type, Tag: in.Tag, Folder: in.Folder,
-		Page: index.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
+		Page: app.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
@@ -426,7 +325,7 @@ func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in Lis
 // toolError words an error for an agent: what kind of failure, then the
 // detail. The kind comes from the error's type, never from its text.
 func toolError(err error) error {
-	var conflict *vault.ConflictError
+	var conflict *app.ConflictError
 	switch {
 	case errors.As(err, &conflict):
 		msg := fmt.Sprintf("conflict: %s changed since it was read", conflict.Path)
@@ -441,35 +340,35 @@ func toolError(err error) error {
 			msg = fmt.Sprintf("conflict: %s already exists; read_note it and pass its hash as expected_hash", conflict.Path)
 		}
 		return errors.New(msg)
-	case errors.Is(err, vault.ErrOutside):
+	case errors.Is(err, app.ErrOutside):
 		return fmt.Errorf("outside the vault: %v", err)
-	case errors.Is(err, vault.ErrInvalidPath):
+	case errors.Is(err, app.ErrInvalidPath):
 		return fmt.Errorf("invalid name: %v", err)
-	case errors.Is(err, vault.ErrNotFound):
+	case errors.Is(err, app.ErrNotFound):
 		return fmt.Errorf("not found: %v", err)
-	case errors.Is(err, vault.ErrTooLarge):
+	case errors.Is(err, app.ErrTooLarge):
 		return fmt.Errorf("too large: %v", err)
-	case errors.Is(err, markdown.ErrBadFrontmatter):
+	case errors.Is(err, app.ErrBadFrontmatter):
 		return fmt.Errorf("bad frontmatter: %v", err)
-	case errors.Is(err, memory.ErrInvalid), errors.Is(err, memory.ErrNameTaken):
-		var taken *memory.TakenError
+	case errors.Is(err, app.ErrMemoryInvalid), errors.Is(err, app.ErrNameTaken):
+		var taken *app.MemoryTakenError
 		if errors.As(err, &taken) {
 			return fmt.Errorf("conflict: %v", err)
 		}
 		return err // "invalid memory: <field> <why>"
-	case errors.Is(err, task.ErrInvalid):
+	case errors.Is(err, app.ErrTaskInvalid):
 		return fmt.Errorf("invalid: %v", err)
-	case errors.Is(err, task.ErrState):
+	case errors.Is(err, app.ErrTaskState):
 		return fmt.Errorf("conflict: %v", err) // it names the holder or the open children
-	case errors.Is(err, task.ErrNoFocus):
+	case errors.Is(err, app.ErrNoFocus):
 		return fmt.Errorf("no focus: %v", err)
-	case errors.Is(err, task.ErrNotTask):
+	case errors.Is(err, app.ErrNotTask):
 		return fmt.Errorf("not a task: %v", err)
-	case errors.Is(err, recall.ErrEmptyQuery):
+	case errors.Is(err, app.ErrEmptyQuery):
 		return errors.New("invalid query: it has no words to search for")
-	case errors.Is(err, recall.ErrBadBudget), errors.Is(err, index.ErrBadPage), errors.Is(err, index.ErrBadQuery):
+	case errors.Is(err, app.ErrBadBudget), errors.Is(err, app.ErrBadPage), errors.Is(err, app.ErrBadQuery):
 		return fmt.Errorf("invalid argument: %v", err)
-	case errors.Is(err, vault.ErrLockTimeout):
+	case errors.Is(err, app.ErrLockTimeout):
 		return fmt.Errorf("busy: %v", err) // it names the process holding the vault's lock; try again later
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("canceled: %v", err)
@@ -477,19 +376,16 @@ func toolError(err error) error {
 	return err
 }
 
-func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn) (*mcp.CallToolResult, *dream.Report, error) {
+func (s *Server) dream(ctx context.Context, req *mcp.CallToolRequest, in DreamIn) (*mcp.CallToolResult, *app.DreamReport, error) {
 	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return nil, nil, toolError(err)
 	}
 	// Dream plans from the index: it must know a memory remembered a
 	// moment before, which a watcher indexes only after a pause (app.Dream
 	// syncs now).
-	rep, err := s.app.Dream(ctx, dream.RunOptions{DryRun: in.DryRun, Full: in.Full})
+	rep, err := s.app.Dream(ctx, app.DreamOptions{DryRun: in.DryRun, Full: in.Full})
 	if err != nil {
 		return nil, nil, toolError(err)
-	}
-	for _, p := range rep.Changed {
-		s.remembered(p)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Summary()}}}, rep, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
 )
 
 // The CLI's handling of arguments, pages and progress, shared by the
@@ -19,17 +18,17 @@ import (
 // pageFlags adds --limit and --offset to a listing command's flags.
 func pageFlags(flags ...cli.Flag) []cli.Flag {
 	return append(flags,
-		&cli.IntFlag{Name: "limit", Value: index.MaxLimit, Usage: fmt.Sprintf("at most `N` items, up to %d", index.MaxLimit)},
+		&cli.IntFlag{Name: "limit", Value: app.MaxLimit, Usage: fmt.Sprintf("at most `N` items, up to %d", app.MaxLimit)},
 		&cli.IntFlag{Name: "offset", HideDefault: true, Usage: "skip the first `K` items (the next page)"})
 }
 
 // paginate returns the page of items --limit and --offset ask for.
-func paginate[T any](cmd *cli.Command, items []T) ([]T, index.PageInfo, error) {
+func paginate[T any](cmd *cli.Command, items []T) ([]T, app.PageInfo, error) {
 	limit := int(cmd.Int("limit"))
 	if limit < 1 {
-		return nil, index.PageInfo{}, usagef("--limit must be from 1 to %d", index.MaxLimit)
+		return nil, app.PageInfo{}, usagef("--limit must be from 1 to %d", app.MaxLimit)
 	}
-	page, info, err := index.Paginate(items, index.Page{Offset: int(cmd.Int("offset")), Limit: limit})
+	page, info, err := app.Paginate(items, app.Page{Offset: int(cmd.Int("offset")), Limit: limit})
 	if err != nil {
 		return nil, info, usageError{err}
 	}
@@ -38,7 +37,7 @@ func paginate[T any](cmd *cli.Command, items []T) ([]T, index.PageInfo, error) {
 
 // withPage adds a page's place in its list to a JSON answer: total, more
 // and next_offset (when there is a next page).
-func withPage(out map[string]any, info index.PageInfo) map[string]any {
+func withPage(out map[string]any, info app.PageInfo) map[string]any {
 	out["total"], out["more"] = info.Total, info.More
 	if info.More > 0 {
 		out["next_offset"] = info.NextOffset
@@ -47,7 +46,7 @@ func withPage(out map[string]any, info index.PageInfo) map[string]any {
 }
 
 // printMore says on stderr how to see the rest of a listing.
-func (sh *shell) printMore(info index.PageInfo) {
+func (sh *shell) printMore(info app.PageInfo) {
 	if info.More > 0 && !sh.quiet {
 		fmt.Fprintf(sh.stderr, "%d more: --offset %d\n", info.More, info.NextOffset)
 	}

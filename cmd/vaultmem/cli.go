@@ -11,8 +11,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // shell is what every command shares: the standard streams and the global
@@ -115,7 +113,7 @@ func (sh *shell) openDir(ctx context.Context, dir string, o app.Options) (*app.A
 		if holder != "" {
 			who += " (pid " + holder + ")"
 		}
-		fmt.Fprintf(sh.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", filepath.Join(dir, filepath.FromSlash(vault.LockFile)), who)
+		fmt.Fprintf(sh.stderr, "vaultmem: waiting for the vault lock %s, held by %s\n", filepath.Join(dir, filepath.FromSlash(app.LockFile)), who)
 	}
 	o.Progress = bar.update
 	o.HeavyWork = boundHeap
@@ -123,7 +121,7 @@ func (sh *shell) openDir(ctx context.Context, dir string, o app.Options) (*app.A
 		bar.done()
 		sh.warnf("%s", msg)
 	}
-	o.OnSync = func(st index.Stats) {
+	o.OnSync = func(st app.SyncStats) {
 		bar.done()
 		sh.warn(st)
 	}
@@ -160,7 +158,7 @@ func (sh *shell) warnf(format string, args ...any) {
 // and the problems in the notes it did, each naming the file (and line). A
 // note's warnings so show once per change of it, not at every command;
 // 'index', 'doctor' and 'watch' list them all.
-func (sh *shell) warn(st index.Stats) {
+func (sh *shell) warn(st app.SyncStats) {
 	read := make(map[string]bool, len(st.Read))
 	for _, p := range st.Read {
 		read[p] = true
@@ -172,7 +170,7 @@ func (sh *shell) warn(st index.Stats) {
 // indexed and the problems in the notes that were, each naming the file
 // (and line): all of them when only is nil, else those of the files in
 // only.
-func (sh *shell) printFindings(w io.Writer, skipped, warnings []index.Skip, only map[string]bool) {
+func (sh *shell) printFindings(w io.Writer, skipped, warnings []app.SyncSkip, only map[string]bool) {
 	if sh.quiet {
 		return
 	}

@@ -166,7 +166,7 @@ func TestErrors(t *testing.T) {
 		{"vault flag missing dir", empty, []string{"--vault", filepath.Join(empty, "nope"), "list"}, 1, "no such file or directory"},
 		{"unknown command", empty, []string{"frobnicate"}, 2, `no command "frobnicate"`},
 		{"unknown flag", dir, []string{"--vault", dir, "list", "--bogus"}, 2, "bogus"},
-		{"missing note", dir, []string{"--vault", dir, "show", "Nope"}, 1, "Nope: vault: note not found"},
+		{"missing note", dir, []string{"--vault", dir, "show", "Nope"}, 1, `no note has the path or name "Nope": vault: note not found`},
 		{"show without note", dir, []string{"--vault", dir, "show"}, 2, "show needs a NOTE"},
 		{"stray argument", dir, []string{"--vault", dir, "links", "extra"}, 2, "links takes no arguments"},
 	}

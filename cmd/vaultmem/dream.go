@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/dream"
 )
 
 func (sh *shell) dreamCommand() *cli.Command {
@@ -54,8 +53,8 @@ func (sh *shell) dreamCommand() *cli.Command {
 				return err
 			}
 			defer a.Close()
-			rep, err := a.Dream(ctx, dream.RunOptions{DryRun: cmd.Bool("dry-run"), Full: cmd.Bool("full"), Wait: cmd.Bool("wait")})
-			if errors.Is(err, dream.ErrRunning) {
+			rep, err := a.Dream(ctx, app.DreamOptions{DryRun: cmd.Bool("dry-run"), Full: cmd.Bool("full"), Wait: cmd.Bool("wait")})
+			if errors.Is(err, app.ErrDreamRunning) {
 				return codedError{err, exitConflict}
 			}
 			if err != nil {
@@ -71,7 +70,7 @@ func (sh *shell) dreamCommand() *cli.Command {
 }
 
 // printDream prints a report for a human.
-func (sh *shell) printDream(rep *dream.Report) {
+func (sh *shell) printDream(rep *app.DreamReport) {
 	w := sh.stdout
 	verb := "changed"
 	if rep.DryRun {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Exit codes.
@@ -17,7 +16,7 @@ const (
 	exitOK       = 0
 	exitError    = 1
 	exitUsage    = 2
-	exitConflict = 3 // also: busy, the vault lock held past the wait (vault.ErrLockTimeout)
+	exitConflict = 3 // also: busy, the vault lock held past the wait (app.ErrLockTimeout)
 	exitCanceled = 130
 )
 
@@ -53,7 +52,7 @@ func report(err error, stderr io.Writer) int {
 		code = exitUsage
 	case errors.As(err, &ce):
 		code = ce.code
-	case errors.Is(err, vault.ErrLockTimeout):
+	case errors.Is(err, app.ErrLockTimeout):
 		code = exitConflict
 	case app.ClassOf(err) == app.Canceled:
 		code = exitCanceled

@@ -6,8 +6,7 @@ import (
 	"slices"
 
 	"github.com/urfave/cli/v3"
-	"github.com/vaultmem/vaultmem/eval"
-	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/app"
 )
 
 func (sh *shell) evalCommand() *cli.Command {
@@ -42,8 +41,8 @@ func (sh *shell) evalCommand() *cli.Command {
 				if cmd.Int("budget") <= 0 {
 					return usagef("--budget must be a positive number of tokens")
 				}
-				rep, err := eval.LoCoMo(ctx, cmd.Args().First(), eval.Options{Budget: int(cmd.Int("budget")), Intent: intent,
-					Index: index.Options{NoVectors: cmd.Bool("no-vectors"), Resident: true}, Together: cmd.Bool("together"), Answers: cmd.Bool("questions")})
+				rep, err := app.EvalLoCoMo(ctx, cmd.Args().First(), app.EvalOptions{Budget: int(cmd.Int("budget")), Intent: intent,
+					NoVectors: cmd.Bool("no-vectors"), Together: cmd.Bool("together"), Answers: cmd.Bool("questions")})
 				if err != nil {
 					return err
 				}
@@ -57,7 +56,7 @@ func (sh *shell) evalCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) printEval(rep *eval.Report) {
+func (sh *shell) printEval(rep *app.EvalReport) {
 	defer sh.printMisses(rep.Answers)
 	fmt.Fprintf(sh.stdout, "LoCoMo evidence recall, %d questions, %d-token contexts (%d ms)\n\n", rep.Questions, rep.Budget, rep.MS)
 	fmt.Fprintf(sh.stdout, "%-10s %8s %10s %9s %12s %11s\n", "retriever", "overall", "multi-hop", "temporal", "open-domain", "single-hop")
@@ -88,7 +87,7 @@ func (sh *shell) printEval(rep *eval.Report) {
 
 // printMisses lists the questions recall did not fully answer: score,
 // id, category, intent and the question.
-func (sh *shell) printMisses(answers []eval.Answer) {
+func (sh *shell) printMisses(answers []app.EvalAnswer) {
 	if len(answers) == 0 {
 		return
 	}

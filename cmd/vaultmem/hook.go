@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 	"github.com/vaultmem/vaultmem/agenthook"
 	"github.com/vaultmem/vaultmem/app"
 	"github.com/vaultmem/vaultmem/setup"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // hookFirstByte is how long a hook waits for the running server to take
@@ -74,7 +72,7 @@ func (sh *shell) hook(ctx context.Context, client setup.Client, asJSON bool) (ou
 	if err != nil {
 		return nothing, err
 	}
-	if client == setup.ClaudeCode && cursorRunsItsOwn(ev.Cwd) {
+	if agenthook.AnsweredElsewhere(client, ev.Cwd) {
 		return nothing, nil
 	}
 	dir, ok := hookVault(sh.vaultFlag, ev.Cwd)
@@ -158,7 +156,7 @@ func deadlineOf(ctx context.Context) time.Time {
 // vault (it holds no .vaultmem/): a hook never makes one.
 func hookVault(flag, cwd string) (dir string, ok bool) {
 	if flag == "" {
-		flag = os.Getenv("CLAUDE_PLUGIN_OPTION_VAULT_DIR")
+		flag = agenthook.PluginVault()
 	}
 	if flag == "" {
 		if cwd == "" {
@@ -177,23 +175,6 @@ const noVaultLine = "vaultmem: no memory vault for this project yet; the user ca
 
 // isVault reports whether dir holds a vault: its .vaultmem folder.
 func isVault(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, vault.DotDir))
+	info, err := os.Stat(filepath.Join(dir, app.DotDir))
 	return err == nil && info.IsDir()
-}
-
-// cursorRunsItsOwn reports whether a Claude Code hook runs inside Cursor
-// (which runs Claude Code's hooks too) while Cursor has vaultmem's own
-// hooks set up: then the Claude Code one says nothing, so that no event is
-// answered twice.
-func cursorRunsItsOwn(cwd string) bool {
-	if os.Getenv("CURSOR_VERSION") == "" {
-		return false
-	}
-	home, _ := os.UserHomeDir()
-	for _, p := range []string{filepath.Join(cwd, ".cursor", "hooks.json"), filepath.Join(home, ".cursor", "hooks.json")} {
-		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte("hook --client cursor")) {
-			return true
-		}
-	}
-	return false
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
 )
 
 func (sh *shell) indexCommand() *cli.Command {
@@ -41,7 +40,7 @@ func (sh *shell) indexCommand() *cli.Command {
 				return err
 			}
 			defer a.Close()
-			if why := a.Index().ReadOnly(); why != "" {
+			if why := a.IndexReadOnly(); why != "" {
 				return fmt.Errorf("cannot update the index: %s", why)
 			}
 			st, err := a.Sync(ctx, app.SyncOptions{Vectors: true, Always: true})
@@ -56,10 +55,10 @@ func (sh *shell) indexCommand() *cli.Command {
 
 // printIndexed prints what the index command's sync did, every warning
 // included.
-func (sh *shell) printIndexed(cmd *cli.Command, st index.Stats) {
+func (sh *shell) printIndexed(cmd *cli.Command, st app.SyncStats) {
 	if cmd.Bool("json") {
 		sh.printJSON(struct {
-			index.Stats
+			app.SyncStats
 			MS int64 `json:"ms"`
 		}{st, st.Duration.Milliseconds()})
 		return

@@ -7,8 +7,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/obsidian"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 func (sh *shell) initCommand() *cli.Command {
@@ -73,7 +71,7 @@ func (sh *shell) printInit(res app.InitResult) {
 	w := sh.stdout
 	views := false // a view written
 	for _, v := range res.Views {
-		views = views || v.Status == obsidian.Created || v.Status == obsidian.Updated
+		views = views || v.Status == app.ViewCreated || v.Status == app.ViewUpdated
 	}
 	switch {
 	case len(res.Created) == 0 && res.Gitattributes == "unchanged" && !views:
@@ -88,7 +86,7 @@ func (sh *shell) printInit(res app.InitResult) {
 	}
 	if res.Adopted > 0 {
 		fmt.Fprintf(w, "  MEMORY.md: its list is now vaultmem's region, listing the %d memories from their notes (the file as it was: %s/%s)\n",
-			res.Adopted, vault.StateDir, app.AdoptedBackup)
+			res.Adopted, app.StateDir, app.AdoptedBackup)
 		switch res.KeptLines {
 		case 0:
 		case 1:
@@ -102,11 +100,11 @@ func (sh *shell) printInit(res app.InitResult) {
 	}
 	for _, v := range res.Views {
 		switch v.Status {
-		case obsidian.Created:
+		case app.ViewCreated:
 			fmt.Fprintf(w, "  wrote %s (Obsidian views)\n", v.Path)
-		case obsidian.Updated:
+		case app.ViewUpdated:
 			fmt.Fprintf(w, "  updated %s (Obsidian views)\n", v.Path)
-		case obsidian.Kept:
+		case app.ViewKept:
 			fmt.Fprintf(w, "  kept %s: %s\n", v.Path, v.Reason)
 		}
 	}

@@ -1,5 +1,7 @@
 // Command vaultmem is the command-line interface of vaultmem, a long-term
 // memory for AI agents kept in an Obsidian vault. Run `vaultmem --help`.
+// A front end over package app: it imports no vaultmem package but app,
+// agenthook, setup and mcpserver (.ci/run checks it).
 package main
 
 import (

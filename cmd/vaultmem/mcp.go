@@ -9,11 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/mcpserver"
-	"github.com/vaultmem/vaultmem/task"
-	"github.com/vaultmem/vaultmem/vault"
-	"github.com/vaultmem/vaultmem/watch"
 )
 
 // version is reported to MCP clients.
@@ -43,7 +39,7 @@ func (sh *shell) mcpCommand() *cli.Command {
 			}
 			agent := strings.TrimSpace(cmd.String("agent"))
 			if agent != "" {
-				if err := task.CheckAgent(agent); err != nil {
+				if err := app.CheckAgent(agent); err != nil {
 					return usagef("--%v", err)
 				}
 			}
@@ -56,7 +52,7 @@ func (sh *shell) mcpCommand() *cli.Command {
 				// server in it for good: not a folder to make a vault of
 				// unasked (a code repository), nor a vault to leave without
 				// its config and merge drivers.
-				return fmt.Errorf("%s is no vault yet (it has no %s folder): run 'vaultmem init' in it, or 'vaultmem setup CLIENT' to set up a vault and an agent at once", dir, vault.DotDir)
+				return fmt.Errorf("%s is no vault yet (it has no %s folder): run 'vaultmem init' in it, or 'vaultmem setup CLIENT' to set up a vault and an agent at once", dir, app.DotDir)
 			}
 			longRunning()
 			a, err := sh.openDir(ctx, dir, app.Options{Resident: true})
@@ -92,7 +88,7 @@ func (sh *shell) serveMCP(ctx context.Context, a *app.App, agent string) error {
 				startup.Finish(err)
 				srv.NotesChanged() // every note is listed now
 			},
-			OnBatch: func(b watch.Batch) {
+			OnBatch: func(b app.WatchBatch) {
 				if b.Err != nil {
 					logf("sync: %v", b.Err)
 				}
@@ -100,7 +96,7 @@ func (sh *shell) serveMCP(ctx context.Context, a *app.App, agent string) error {
 					srv.NotesChanged()
 				}
 			},
-			OnDream: func(rep *dream.Report) { logf("dream: %s", rep.Summary()) }})
+			OnDream: func(rep *app.DreamReport) { logf("dream: %s", rep.Summary()) }})
 		if err != nil {
 			logf("%v", err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
 )
 
 // The commands that read notes and links: show, links, backlinks,
@@ -73,7 +72,7 @@ func (sh *shell) printNote(v app.NoteView) {
 }
 
 // edgeTarget renders an edge's target with its fragment and state.
-func edgeTarget(e index.Edge) string {
+func edgeTarget(e app.Edge) string {
 	s := e.Target
 	if e.Heading != "" {
 		s += "#" + e.Heading
@@ -198,7 +197,7 @@ func (sh *shell) orphansCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			all, err := a.Index().Orphans(ctx)
+			all, err := a.Orphans(ctx, app.OrphansRequest{NoSync: true}) // withFresh synced
 			if err != nil {
 				return err
 			}
@@ -264,13 +263,13 @@ func (sh *shell) listCommand() *cli.Command {
 }
 
 // pageOf is the page --limit and --offset ask for.
-func pageOf(cmd *cli.Command) (index.Page, error) {
+func pageOf(cmd *cli.Command) (app.Page, error) {
 	if cmd.Int("limit") < 1 {
-		return index.Page{}, usagef("--limit must be from 1 to %d", index.MaxLimit)
+		return app.Page{}, usagef("--limit must be from 1 to %d", app.MaxLimit)
 	}
-	p, err := index.Page{Offset: int(cmd.Int("offset")), Limit: int(cmd.Int("limit"))}.Check()
+	p, err := app.Page{Offset: int(cmd.Int("offset")), Limit: int(cmd.Int("limit"))}.Check()
 	if err != nil {
-		return index.Page{}, usageError{err}
+		return app.Page{}, usageError{err}
 	}
 	return p, nil
 }

@@ -10,8 +10,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 func (sh *shell) rememberCommand() *cli.Command {
@@ -35,8 +33,8 @@ func (sh *shell) rememberCommand() *cli.Command {
 			&cli.StringFlag{Name: "expected-hash", Usage: "with --update: refuse (exit 3) if the memory's hash is no longer `HASH`"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			m := memory.Memory{
-				Type:        memory.Type(strings.ToLower(strings.TrimSpace(cmd.String("type")))),
+			m := app.Memory{
+				Type:        app.MemoryType(strings.ToLower(strings.TrimSpace(cmd.String("type")))),
 				Name:        strings.TrimSpace(cmd.String("name")),
 				Description: strings.TrimSpace(cmd.String("description")),
 			}
@@ -55,10 +53,10 @@ func (sh *shell) rememberCommand() *cli.Command {
 				return err
 			}
 			defer a.Close()
-			res, err := a.Remember(ctx, m, memory.Options{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
-			var taken *memory.TakenError
+			res, err := a.Remember(ctx, m, app.MemoryOptions{Update: cmd.Bool("update"), ExpectedHash: cmd.String("expected-hash")})
+			var taken *app.MemoryTakenError
 			switch {
-			case errors.Is(err, memory.ErrInvalid):
+			case errors.Is(err, app.ErrMemoryInvalid):
 				return flagError(err)
 			case errors.As(err, &taken) && !taken.Other:
 				return codedError{fmt.Errorf("%s already holds a different memory named %q; pass --update to replace it", taken.Path, taken.Name), exitConflict}
@@ -72,7 +70,7 @@ func (sh *shell) rememberCommand() *cli.Command {
 			}
 			fmt.Fprintln(sh.stdout, res.Path)
 			if res.ListError != "" {
-				sh.warnf("the memory is written, but %s is not: %s", vault.MemoryListFile, res.ListError)
+				sh.warnf("the memory is written, but %s is not: %s", app.MemoryListFile, res.ListError)
 			}
 			return nil
 		},
@@ -93,7 +91,7 @@ func isTerminal(r io.Reader) bool {
 // flagError turns an invalid-memory error into a usage error naming the
 // flag at fault.
 func flagError(err error) error {
-	var ie *memory.InvalidError
+	var ie *app.MemoryInvalidError
 	switch {
 	case errors.As(err, &ie) && ie.Field == "body":
 		return usagef("remember needs a BODY: give it as arguments or on standard input")

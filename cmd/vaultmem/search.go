@@ -7,9 +7,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/index"
-	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/task"
 )
 
 func (sh *shell) searchCommand() *cli.Command {
@@ -37,15 +34,15 @@ func (sh *shell) searchCommand() *cli.Command {
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			req := app.SearchRequest{Query: joinArgs(cmd), Limit: int(cmd.Int("limit")), Offset: int(cmd.Int("offset")),
 				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder"), All: cmd.Bool("all"), NoSync: cmd.Bool("no-sync")}
-			if len(index.Terms(req.Query)) == 0 {
+			if !app.HasWords(req.Query) {
 				return usagef("search needs a QUERY with words to look for")
 			}
 			var err error
-			if req.Mode, err = index.ParseMode(cmd.String("mode")); err != nil {
+			if req.Mode, err = app.ParseSearchMode(cmd.String("mode")); err != nil {
 				return usageError{err}
 			}
-			if req.Limit < 1 || req.Limit > index.MaxLimit || req.Offset < 0 || req.Offset > index.MaxLimit {
-				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", index.MaxLimit, index.MaxLimit)
+			if req.Limit < 1 || req.Limit > app.MaxLimit || req.Offset < 0 || req.Offset > app.MaxLimit {
+				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", app.MaxLimit, app.MaxLimit)
 			}
 			res, err := query(ctx, sh, app.OpSearch, req, 0, (*app.App).Search)
 			if err != nil {
@@ -101,11 +98,11 @@ func (sh *shell) recallCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			req := app.RecallRequest{Query: joinArgs(cmd), Budget: int(cmd.Int("budget")), NoFocus: cmd.Bool("no-focus")}
-			if len(index.Terms(req.Query)) == 0 {
+			if !app.HasWords(req.Query) {
 				return usagef("recall needs a QUERY with words to search for")
 			}
-			if req.Budget < 0 || req.Budget > recall.MaxBudget {
-				return usagef("--budget must be a number of tokens from 1 to %d", recall.MaxBudget)
+			if req.Budget < 0 || req.Budget > app.RecallMaxBudget {
+				return usagef("--budget must be a number of tokens from 1 to %d", app.RecallMaxBudget)
 			}
 			var err error
 			if req.Intent, err = intentFlag(cmd); err != nil {
@@ -130,7 +127,7 @@ func (sh *shell) recallCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) explain(res *recall.Result) {
+func (sh *shell) explain(res *app.RecallResult) {
 	fmt.Fprintf(sh.stderr, "intent %s (%.2f, %s), strategy %s, budget %d tokens\n", res.Intent, res.Confidence, res.Classifier, res.Strategy, res.Budget)
 	for _, st := range res.Stages {
 		note := ""
@@ -156,12 +153,12 @@ func (sh *shell) explain(res *recall.Result) {
 }
 
 // intentFlag reads --intent: "" when not given.
-func intentFlag(cmd *cli.Command) (recall.Intent, error) {
+func intentFlag(cmd *cli.Command) (app.RecallIntent, error) {
 	name := cmd.String("intent")
 	if name == "" {
 		return "", nil
 	}
-	in, err := recall.ParseIntent(name)
+	in, err := app.ParseRecallIntent(name)
 	if err != nil {
 		return "", usagef("--intent: %v", err)
 	}
@@ -173,7 +170,7 @@ func intentFlag(cmd *cli.Command) (recall.Intent, error) {
 func agentFlag() cli.Flag {
 	return &cli.StringFlag{Name: "agent",
 		Usage: "the `AGENT` id (a subagent's is its parent's, '/', its own: claude/tests); each has its own focus " +
-			"(default: $" + app.AgentEnv + ", else the config's hooks.agent, else " + task.DefaultAgent + ")"}
+			"(default: $" + app.AgentEnv + ", else the config's hooks.agent, else " + app.DefaultAgent + ")"}
 }
 
 // agentOf returns the checked agent id cmd acts for, by app's one rule
@@ -185,7 +182,7 @@ func (sh *shell) agentOf(cmd *cli.Command) (string, error) {
 		return "", err
 	}
 	agent, err := app.AgentIn(dir, cmd.String("agent"))
-	if errors.Is(err, task.ErrInvalid) {
+	if errors.Is(err, app.ErrTaskInvalid) {
 		if cmd.IsSet("agent") {
 			return "", usagef("--%v", err)
 		}

@@ -10,9 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/setup"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // newVaultName is the folder of the vault setup makes when it finds none.
@@ -154,11 +152,11 @@ func notIgnored(ctx context.Context, o setup.Options, res setup.Result) []string
 		if o.Global || c.For != setup.ForMachine || err != nil || strings.HasPrefix(rel, "..") {
 			continue
 		}
-		if _, err := gitrepo.Run(ctx, o.Project, "rev-parse", "--git-dir"); err != nil {
+		ignored, inRepo := app.GitIgnores(ctx, o.Project, rel)
+		if !inRepo {
 			return nil
 		}
-		// --no-index: the rules alone, whether or not the file is tracked.
-		if _, err := gitrepo.Run(ctx, o.Project, "check-ignore", "-q", "--no-index", "--", rel); err != nil {
+		if !ignored {
 			notes = append(notes, fmt.Sprintf("git does not ignore %s, which holds this machine's paths: "+
 				"add it to .gitignore (or .git/info/exclude) so that no commit gives it to the team.", filepath.ToSlash(rel)))
 		}
@@ -192,7 +190,7 @@ func (sh *shell) printSetup(o setup.Options, res setup.Result) {
 		scope = "you (every project)"
 	}
 	where := o.Vault
-	if _, err := os.Stat(filepath.Join(o.Vault, vault.DotDir)); err != nil {
+	if _, err := os.Stat(filepath.Join(o.Vault, app.DotDir)); err != nil {
 		where += " (new)"
 	}
 	switch {
@@ -246,7 +244,7 @@ func (sh *shell) setupOptions(ctx context.Context, cmd *cli.Command, client setu
 		return setup.Options{}, fmt.Errorf("setup: no home folder: %w", err)
 	}
 	project := wd
-	if top, err := gitrepo.TopLevel(ctx, wd); err == nil {
+	if top, err := app.GitTopLevel(ctx, wd); err == nil {
 		project = top
 	}
 	o := setup.Options{Client: client, Project: project, Home: home, Global: cmd.Bool("global"),

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // trustResult is what trust did, for --json.
@@ -45,7 +44,7 @@ func (sh *shell) trustCommand() *cli.Command {
 			if cmd.Bool("list") && cmd.Bool("remove") {
 				return usagef("trust: give --list or --remove, not both")
 			}
-			file, err := vault.TrustFile()
+			file, err := app.TrustFile()
 			if err != nil {
 				return err
 			}
@@ -58,7 +57,7 @@ func (sh *shell) trustCommand() *cli.Command {
 				}
 				if cmd.Bool("remove") {
 					var removed bool
-					if res.Vault, removed, err = vault.Untrust(dir); err != nil {
+					if res.Vault, removed, err = app.Untrust(dir); err != nil {
 						return err
 					}
 					res.Status, line = "removed", fmt.Sprintf("%s is no longer trusted (%s)", res.Vault, file)
@@ -67,7 +66,7 @@ func (sh *shell) trustCommand() *cli.Command {
 					}
 				} else {
 					var added bool
-					if res.Vault, added, err = vault.Trust(dir); err != nil {
+					if res.Vault, added, err = app.Trust(dir); err != nil {
 						return err
 					}
 					res.Status, line = "trusted", fmt.Sprintf("trusted %s (recorded in %s)", res.Vault, file)
@@ -76,7 +75,7 @@ func (sh *shell) trustCommand() *cli.Command {
 					}
 				}
 			}
-			if res.Trusted, err = vault.TrustedVaults(); err != nil {
+			if res.Trusted, err = app.TrustedVaults(); err != nil {
 				return err
 			}
 			if cmd.Bool("list") && !cmd.Bool("json") {

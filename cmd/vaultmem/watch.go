@@ -9,8 +9,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 	"github.com/vaultmem/vaultmem/app"
-	"github.com/vaultmem/vaultmem/dream"
-	"github.com/vaultmem/vaultmem/watch"
 )
 
 func (sh *shell) watchCommand() *cli.Command {
@@ -47,23 +45,23 @@ func (sh *shell) watchCommand() *cli.Command {
 					defer out.Unlock()
 					fmt.Fprintf(sh.stderr, "warning: "+format+"\n", args...)
 				},
-				OnBatch: func(b watch.Batch) {
+				OnBatch: func(b app.WatchBatch) {
 					out.Lock()
 					defer out.Unlock()
 					sh.printBatch(b, asJSON, &last)
 				},
-				OnDream: func(rep *dream.Report) {
+				OnDream: func(rep *app.DreamReport) {
 					out.Lock()
 					defer out.Unlock()
 					sh.printDreamEvent(rep, asJSON)
 				},
 				Started: func() {
 					if !asJSON {
-						fmt.Fprintf(sh.stderr, "watching %s (Ctrl-C to stop)\n", a.Vault.Dir)
+						fmt.Fprintf(sh.stderr, "watching %s (Ctrl-C to stop)\n", a.Dir())
 					}
 				},
 			})
-			if errors.Is(err, watch.ErrRunning) {
+			if errors.Is(err, app.ErrWatchRunning) {
 				return codedError{err, exitConflict}
 			}
 			if err != nil {
@@ -89,7 +87,7 @@ type batchEvent struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-func (sh *shell) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
+func (sh *shell) printBatch(b app.WatchBatch, asJSON bool, last *time.Time) {
 	st := b.Stats
 	ev := batchEvent{Event: "sync", Time: b.Time.UTC().Format(time.RFC3339Nano), Paths: b.Paths, Parsed: st.Parsed, Removed: st.Removed,
 		Embedded: st.Embedded, Notes: st.Notes, Chunks: st.Chunks, MS: st.Duration.Milliseconds(), Rescan: b.Rescan}
@@ -130,14 +128,14 @@ func (sh *shell) printBatch(b watch.Batch, asJSON bool, last *time.Time) {
 
 // dreamEvent is one line of `watch --json` for a Dream run.
 type dreamEvent struct {
-	Event   string        `json:"event"` // "dream"
-	Time    string        `json:"time"`
-	Summary string        `json:"summary"`
-	Report  *dream.Report `json:"report"`
+	Event   string           `json:"event"` // "dream"
+	Time    string           `json:"time"`
+	Summary string           `json:"summary"`
+	Report  *app.DreamReport `json:"report"`
 }
 
 // printDreamEvent reports a Dream run of the watcher.
-func (sh *shell) printDreamEvent(rep *dream.Report, asJSON bool) {
+func (sh *shell) printDreamEvent(rep *app.DreamReport, asJSON bool) {
 	now := time.Now()
 	if asJSON {
 		sh.printLine(dreamEvent{Event: "dream", Time: now.UTC().Format(time.RFC3339Nano), Summary: rep.Summary(), Report: rep})
