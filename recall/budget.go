@@ -34,7 +34,7 @@ const (
 
 // DefaultBudgetFill is the fill used when Options.BudgetFill is "": the
 // better of the two on LoCoMo (docs/recall.md, "Budget").
-const DefaultBudgetFill = FillGreedy
+const DefaultBudgetFill = FillShared
 
 // ParseBudgetFill checks a budget fill's name: "" (the default),
 // FillGreedy or FillShared.
