@@ -162,9 +162,9 @@ type Result struct {
 	Verifier string `json:"verifier,omitempty"`
 	// Rejected are the candidates the LLM verifier judged irrelevant and
 	// dropped, with its reason in Why.
-	Rejected []Item `json:"rejected,omitempty"`
-	Stages     []Stage `json:"stages"`
-	Items      []Item  `json:"items"`
+	Rejected []Item  `json:"rejected,omitempty"`
+	Stages   []Stage `json:"stages"`
+	Items    []Item  `json:"items"`
 	// Context is the exact text to give the agent.
 	Context    string `json:"context"`
 	UsedTokens int    `json:"used_tokens"`

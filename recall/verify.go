@@ -112,4 +112,3 @@ func verifyLLM(ctx context.Context, o *LLMOptions, query string, cands []*candid
 	}
 	return out, nil
 }
-
