@@ -350,13 +350,17 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 	}
 	key := "intent:" + e.llm.Model + ":" + strings.ToLower(q)
 	if v, ok := e.ix.Get(ctx, key); ok {
-		// "intent confidence", then a tab and the keywords, then a tab and
-		// the reasoning, when the LLM gave them.
+		// "intent confidence", then a tab and the keywords (separated by
+		// keywordSep: a keyword may hold spaces), then a tab and the
+		// reasoning, when the LLM gave them.
 		var c Classification
 		head, rest, _ := strings.Cut(v, "\t")
 		if _, err := fmt.Sscanf(head, "%s %g", &c.Intent, &c.Confidence); err == nil {
 			kw, reasoning, _ := strings.Cut(rest, "\t")
-			c.Keywords, c.Reasoning = strings.Fields(kw), reasoning
+			if kw != "" {
+				c.Keywords = strings.Split(kw, keywordSep)
+			}
+			c.Reasoning = reasoning
 			c.Classifier = "cache"
 			return c, nil
 		}
@@ -365,6 +369,6 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 	if err != nil || c.Confidence < llmThreshold {
 		c = local
 	}
-	e.ix.Put(ctx, key, fmt.Sprintf("%s %g\t%s\t%s", c.Intent, c.Confidence, strings.Join(c.Keywords, " "), c.Reasoning), 24*time.Hour) // a cache: failing to keep it costs a call
+	e.ix.Put(ctx, key, fmt.Sprintf("%s %g\t%s\t%s", c.Intent, c.Confidence, strings.Join(c.Keywords, keywordSep), c.Reasoning), 24*time.Hour) // a cache: failing to keep it costs a call
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/index"
@@ -28,6 +29,10 @@ const (
 	maxKeywords     = 5
 	maxKeywordBytes = 40
 )
+
+// keywordSep separates the keywords in the classifier's cache entry; no
+// keyword holds it (classifyLLM leaves out those with control characters).
+const keywordSep = "\x1f"
 
 // classifyLLM asks the chat endpoint. Any failure (timeout, HTTP error,
 // an answer that is not the JSON asked for, an unknown category) is an
@@ -60,7 +65,7 @@ func classifyLLM(ctx context.Context, o *LLMOptions, query string) (Classificati
 		if len(kws) == maxKeywords {
 			break
 		}
-		if k != "" && len(k) <= maxKeywordBytes && len(index.Terms(k)) > 0 {
+		if k != "" && len(k) <= maxKeywordBytes && len(index.Terms(k)) > 0 && !strings.ContainsFunc(k, unicode.IsControl) {
 			kws = append(kws, k)
 		}
 	}

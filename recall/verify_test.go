@@ -156,7 +156,7 @@ func TestClassifierKeywordsJoinTheQuery(t *testing.T) {
 		classify string
 		found    bool
 	}{
-		{"keywords", `{"category": "simple-fact", "confidence": 0.9, "reasoning": "asks for a fact", "keywords": ["invoices", "CSV", "", "` + strings.Repeat("x", 50) + `"]}`, true},
+		{"keywords", `{"category": "simple-fact", "confidence": 0.9, "reasoning": "asks for a fact", "keywords": ["invoices", "CSV export", "", "bell\u0007", "` + strings.Repeat("x", 50) + `"]}`, true},
 		{"none", `{"category": "simple-fact", "confidence": 0.9}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,7 +177,7 @@ func TestClassifierKeywordsJoinTheQuery(t *testing.T) {
 				if res.Classifier != classifier || found != tc.found {
 					t.Errorf("%s: billing found %v, want %v (%+v)", res.Classifier, found, tc.found, res.Items)
 				}
-				if tc.found && (strings.Join(res.Keywords, ",") != "invoices,CSV" || res.Reasoning != "asks for a fact") {
+				if tc.found && (strings.Join(res.Keywords, ",") != "invoices,CSV export" || res.Reasoning != "asks for a fact") {
 					t.Errorf("%s: keywords %q, reasoning %q", res.Classifier, res.Keywords, res.Reasoning)
 				}
 			}
