@@ -301,7 +301,7 @@ func (a *App) newLessons() (*lesson.Store, error) {
 
 // recallOptions turns the config into recall options.
 func (a *App) recallOptions() recall.Options {
-	o := recall.Options{LLM: chatOptions(a.Config.Recall.Classifier), NoDeadlines: !a.Config.Recall.Deadlines()}
+	o := recall.Options{LLM: chatOptions(a.Config.Recall.Classifier), NoDeadlines: !a.Config.Recall.Deadlines(), BudgetFill: a.Config.Recall.BudgetFill}
 	if len(a.Config.Recall.Routes) > 0 {
 		o.Routes = map[recall.Intent]recall.Route{}
 		for name, r := range a.Config.Recall.Routes {

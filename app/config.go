@@ -169,6 +169,10 @@ type RecallConfig struct {
 	// 800 ms); false runs every stage to its end: slower on a busy machine,
 	// but the same question always gets the same answer. Default true.
 	StageDeadlines *bool `yaml:"stage_deadlines"`
+	// BudgetFill is how the budget is shared among the items: "shared"
+	// or "greedy" (see recall.FillShared, recall.FillGreedy); "" means
+	// recall.DefaultBudgetFill.
+	BudgetFill string `yaml:"budget_fill"`
 }
 
 // Deadlines is StageDeadlines with its default.
@@ -332,6 +336,10 @@ recall:
   # Cut each search stage at its deadline (100, 300, 800 ms); false runs every
   # stage to its end, so the same question always gets the same answer.
   # stage_deadlines: true
+  # How the token budget is shared among what recall gives: shared caps each
+  # item at budget / items (a longer one cut and marked); greedy keeps items
+  # whole in rank order while they fit.
+  # budget_fill: shared
 
 # Dream consolidates the memories: merges duplicates (the others are kept,
 # archived), flags contradictions for you, dates "next Thursday", rewrites
@@ -601,6 +609,9 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 		if err := r.Validate(); err != nil {
 			return fmt.Errorf("%s: recall.routes.%s.%v", at("recall", "routes", name), name, err)
 		}
+	}
+	if _, err := recall.ParseBudgetFill(c.Recall.BudgetFill); err != nil {
+		return fmt.Errorf("%s: recall.budget_fill: %v", at("recall", "budget_fill"), err)
 	}
 	if err := checkLessons(c.Lessons.Rules, root, at); err != nil {
 		return err

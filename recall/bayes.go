@@ -150,7 +150,7 @@ func (b *bayes) classify(q string) Classification {
 	for k := range score {
 		sum += math.Exp(score[k] - score[best])
 	}
-	return Classification{Intents[best], 1 / sum, "examples"}
+	return Classification{Intent: Intents[best], Confidence: 1 / sum, Classifier: "examples"}
 }
 
 // questionFeatures are what the examples classifier weighs of a question:

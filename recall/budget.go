@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -19,22 +20,88 @@ const truncationMarker = " […truncated]"
 // minTruncated is the fewest tokens worth keeping of a truncated item.
 const minTruncated = 8
 
+// The budget fills (Options.BudgetFill).
+const (
+	// FillGreedy keeps items whole in rank order while they fit; the first
+	// that does not is truncated with a marker.
+	FillGreedy = "greedy"
+	// FillShared first caps each item at the budget left after the presets
+	// divided by the number of items (at least minTruncated tokens), cutting
+	// a longer one with the truncation marker, then fills as FillGreedy
+	// does: no long item takes the budget from the ones ranked after it.
+	FillShared = "shared"
+)
+
+// DefaultBudgetFill is the fill used when Options.BudgetFill is "": the
+// better of the two on LoCoMo (docs/recall.md, "Budget").
+const DefaultBudgetFill = FillShared
+
+// ParseBudgetFill checks a budget fill's name: "" (the default),
+// FillGreedy or FillShared.
+func ParseBudgetFill(s string) (string, error) {
+	switch s {
+	case "":
+		return DefaultBudgetFill, nil
+	case FillGreedy, FillShared:
+		return s, nil
+	}
+	return "", fmt.Errorf("recall: unknown budget fill %q (want %s or %s)", s, FillGreedy, FillShared)
+}
+
+// shares returns the text of each ranked item as the shared fill gives it:
+// cut, with the truncation marker, to the budget left after head divided
+// by the number of items with text (never below minTruncated tokens).
+func shares(ranked []*candidate, head []frame.Item, budget int) []string {
+	n := 0
+	for _, c := range ranked {
+		if strings.TrimSpace(c.hit.Text) != "" {
+			n++
+		}
+	}
+	out := make([]string, len(ranked))
+	if n == 0 {
+		return out
+	}
+	share := max(minTruncated, (budget-text.EstimateTokens(render(head, nil, nil)))/n)
+	for i, c := range ranked {
+		out[i] = c.hit.Text
+		if text.EstimateTokens(c.hit.Text) <= share {
+			continue
+		}
+		if cut := cutTo(c.hit.Text, share-text.EstimateTokens(truncationMarker)); cut != "" {
+			out[i] = cut + truncationMarker
+		}
+	}
+	return out
+}
+
 // fillBudget keeps ranked items while the context, after head (the
 // presets, already chosen) and in its frame, fits res.Budget; the first
 // one that does not fit is truncated with a marker, and the rest are
-// counted as dropped. Items without text are left out.
+// counted as dropped. Items without text are left out. With FillShared,
+// each item is first cut to its share (see shares).
 func (e *Engine) fillBudget(res *Result, ranked []*candidate, head []frame.Item) {
 	var picked []*candidate
 	var texts []string
 	fits := func(cs []*candidate, ts []string) bool {
 		return text.EstimateTokens(render(head, cs, ts)) <= res.Budget
 	}
+	full := make([]string, len(ranked))
+	for i, c := range ranked {
+		full[i] = c.hit.Text
+	}
+	if e.fill == FillShared {
+		full = shares(ranked, head, res.Budget)
+	}
 	for i, c := range ranked {
 		if strings.TrimSpace(c.hit.Text) == "" {
 			continue // a note without text (a task with neither description nor log yet): nothing to show
 		}
-		if fits(append(picked, c), append(texts, c.hit.Text)) {
-			picked, texts = append(picked, c), append(texts, c.hit.Text)
+		if fits(append(picked, c), append(texts, full[i])) {
+			picked, texts = append(picked, c), append(texts, full[i])
+			if full[i] != c.hit.Text {
+				res.Truncated = true
+			}
 			continue
 		}
 		// Cut this one to what is left, if that is worth it. Escaping in
@@ -42,7 +109,7 @@ func (e *Engine) fillBudget(res *Result, ranked []*candidate, head []frame.Item)
 		// it fits.
 		room := res.Budget - text.EstimateTokens(render(head, append(picked, c), append(texts, "")))
 		for n := room - text.EstimateTokens(truncationMarker); room >= minTruncated && n > 0; {
-			cut := cutTo(c.hit.Text, n)
+			cut := cutTo(strings.TrimSuffix(full[i], truncationMarker), n)
 			if cut == "" {
 				break
 			}

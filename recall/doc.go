@@ -13,9 +13,13 @@
 //     semantic-first), the memory layers to favour, the graph dimensions
 //     to expand along and a token budget; see [DefaultRoutes].
 //  3. Stages: fast (exact engine), extend (+ semantic, temporal, graph,
-//     feedback and context expansion), full (everything, deeper, + a
-//     lexical reranker), each under its own deadline; a stage runs only
-//     when the previous one did not return enough: see [Engine.Recall].
+//     feedback and context expansion), full (everything, deeper, + the
+//     verifier: the LLM judges the best candidates in one call and those
+//     it finds irrelevant are dropped; without one, or when it fails, a
+//     lexical reranker), each under its own deadline and giving at most
+//     its cap of items (5, 10, all: [StageCaps]); a stage runs only when
+//     the previous one did not return enough: see [Engine.Recall]. The
+//     LLM classifier's keywords join the query the engines search for.
 //     The temporal engine searches the notes dated on the days a question
 //     names (and, on the temporal route, those dated like the best hits;
 //     for a question asking how long, the first and last events of the
@@ -32,8 +36,10 @@
 //     a session note: an episode ranks below the memories, tasks and
 //     lessons with the same evidence) + layer bonus (<= 0.1) + recency
 //     bonus (<= 0.05, linear over 90 days).
-//  6. Budget: items are kept in rank order until the budget is spent; the
-//     last one is truncated with a marker rather than dropped.
+//  6. Budget: with the shared fill (the default), each item is first cut
+//     to the budget divided by the number of items; then, with either
+//     fill, items are kept in rank order until the budget is spent, the
+//     last one truncated with a marker rather than dropped.
 //
 // Tokens are counted everywhere with text.EstimateTokens (one per CJK
 // character, characters/4 rounded up otherwise), the same estimator the

@@ -27,6 +27,10 @@ type Options struct {
 	NoDeadlines bool
 	// Now is the time recency is measured from; nil means time.Now.
 	Now func() time.Time
+	// BudgetFill is how the budget is shared among the items: FillGreedy
+	// or FillShared; "" means DefaultBudgetFill. New panics on any other
+	// value: check a configured one with ParseBudgetFill.
+	BudgetFill string
 }
 
 // DefaultDeadlines are the fast, extend and full stages' deadlines when
@@ -80,11 +84,16 @@ type Engine struct {
 	deadlines   [3]time.Duration
 	noDeadlines bool
 	now         func() time.Time
+	fill        string
 }
 
 // New returns an engine over ix.
 func New(ix Index, opts Options) *Engine {
-	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, noDeadlines: opts.NoDeadlines, now: opts.Now}
+	fill, err := ParseBudgetFill(opts.BudgetFill)
+	if err != nil {
+		panic(err) // a programming error: configured values are checked at load
+	}
+	e := &Engine{ix: ix, llm: opts.LLM, routes: DefaultRoutes(), deadlines: opts.Deadlines, noDeadlines: opts.NoDeadlines, now: opts.Now, fill: fill}
 	for in, r := range opts.Routes {
 		e.routes[in] = r
 	}
@@ -140,9 +149,22 @@ type Result struct {
 	Intent     Intent  `json:"intent"`
 	Confidence float64 `json:"confidence"`
 	Classifier string  `json:"classifier"`
-	Strategy   string  `json:"strategy"`
-	Stages     []Stage `json:"stages"`
-	Items      []Item  `json:"items"`
+	// Reasoning and Keywords are the LLM classifier's, when it gave them;
+	// the keywords join the query the engines search for.
+	Reasoning string   `json:"reasoning,omitempty"`
+	Keywords  []string `json:"keywords,omitempty"`
+	Strategy  string   `json:"strategy"`
+	// Verifier says what checked the full stage's candidates: "llm" (the
+	// configured chat endpoint judged them), "reranker" (no LLM is
+	// configured) or "reranker (fallback: ...)" (the LLM failed or missed
+	// the stage's deadline); "" when the recall stopped before the full
+	// stage.
+	Verifier string `json:"verifier,omitempty"`
+	// Rejected are the candidates the LLM verifier judged irrelevant and
+	// dropped, with its reason in Why.
+	Rejected []Item  `json:"rejected,omitempty"`
+	Stages   []Stage `json:"stages"`
+	Items    []Item  `json:"items"`
 	// Context is the exact text to give the agent.
 	Context    string `json:"context"`
 	UsedTokens int    `json:"used_tokens"`
@@ -201,11 +223,18 @@ const MaxBudget = 100_000
 // MaxBudget.
 var ErrBadBudget = errors.New("recall: invalid budget")
 
+// StageCaps are the most ranked items each stage gives (fast, extend,
+// full); 0 means all of them. A recall that stops at a stage gives at most
+// its cap, and the "enough" rule (see enough) is judged on those.
+var StageCaps = [3]int{5, 10, 0}
+
 // Recall classifies the question, searches along its route in stages,
 // fuses, dedups and ranks what the engines found, and fills the budget
-// with the best of it. A stage runs only when the ones before did not find
-// enough: at least 3 items with at least half the top score, whose text
-// fills the budget. An engine failure or a stage deadline never fails the
+// with the best of it. A stage gives at most its cap of items (StageCaps),
+// and the next one runs only when the ones before did not find enough:
+// 3 items holding every search word of the query, filling half the budget
+// together. The full stage verifies its candidates (see verify). An
+// engine failure or a stage deadline never fails the
 // recall: it returns what the stages found. When the engines find nothing (no
 // note holds a word of the question, none is similar to it in meaning),
 // the context holds no note and NoEvidence says so.
@@ -232,8 +261,8 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		budget = route.Budget
 	}
 	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
-		Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
-	s := newSearch(e, q, route, budget)
+		Reasoning: cls.Reasoning, Keywords: cls.Keywords, Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
+	s := newSearch(e, q, route, budget, cls.Keywords)
 	s.hidden = r.Hidden
 	if route.Strategy != ExactOnly {
 		// The vectors are ranked while the fast stage ranks by keyword;
@@ -257,10 +286,18 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 			return nil, err
 		}
 		ranked := s.rank()
+		if c := StageCaps[i]; c > 0 && len(ranked) > c {
+			ranked = ranked[:c]
+		}
 		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
-			res.NoEvidence = len(ranked) == 0
+			res.NoEvidence = len(ranked) == 0 && len(s.rejected) == 0
+			res.Verifier = s.verifier
+			for _, c := range s.rejected {
+				res.Rejected = append(res.Rejected, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block, Kind: c.hit.Kind,
+					Source: sources(c), Layer: Layer(c.hit.Kind), Text: c.hit.Text, Why: c.verdict})
+			}
 			e.fillBudgetAfter(res, ranked, r)
 			return res, nil
 		}
@@ -305,7 +342,7 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 		if _, err := ParseIntent(string(given)); err != nil {
 			return Classification{}, err
 		}
-		return Classification{given, 1, "given"}, nil
+		return Classification{Intent: given, Confidence: 1, Classifier: "given"}, nil
 	}
 	local := classifyLocal(q)
 	if e.llm == nil {
@@ -313,8 +350,17 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 	}
 	key := "intent:" + e.llm.Model + ":" + strings.ToLower(q)
 	if v, ok := e.ix.Get(ctx, key); ok {
+		// "intent confidence", then a tab and the keywords (separated by
+		// keywordSep: a keyword may hold spaces), then a tab and the
+		// reasoning, when the LLM gave them.
 		var c Classification
-		if _, err := fmt.Sscanf(v, "%s %g", &c.Intent, &c.Confidence); err == nil {
+		head, rest, _ := strings.Cut(v, "\t")
+		if _, err := fmt.Sscanf(head, "%s %g", &c.Intent, &c.Confidence); err == nil {
+			kw, reasoning, _ := strings.Cut(rest, "\t")
+			if kw != "" {
+				c.Keywords = strings.Split(kw, keywordSep)
+			}
+			c.Reasoning = reasoning
 			c.Classifier = "cache"
 			return c, nil
 		}
@@ -323,6 +369,6 @@ func (e *Engine) classify(ctx context.Context, q string, given Intent) (Classifi
 	if err != nil || c.Confidence < llmThreshold {
 		c = local
 	}
-	e.ix.Put(ctx, key, fmt.Sprintf("%s %g", c.Intent, c.Confidence), 24*time.Hour) // a cache: failing to keep it costs a call
+	e.ix.Put(ctx, key, fmt.Sprintf("%s %g\t%s\t%s", c.Intent, c.Confidence, strings.Join(c.Keywords, keywordSep), c.Reasoning), 24*time.Hour) // a cache: failing to keep it costs a call
 	return c, nil
 }

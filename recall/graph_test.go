@@ -29,7 +29,7 @@ func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
 		{Temporal, false}, // temporal only
 		{SimpleFact, false},
 	} {
-		s := newSearch(e, "release train", e.routes[tc.intent], 500)
+		s := newSearch(e, "release train", e.routes[tc.intent], 500, nil)
 		hits, err := ix.Search(ctx, index.Query{Text: "release train", Mode: index.Keyword, Paths: []string{"release.md"}})
 		if err != nil || len(hits) == 0 {
 			t.Fatalf("search: %v, %d hits", err, len(hits))
@@ -58,7 +58,7 @@ func TestSemanticWaitsForThePrefetch(t *testing.T) {
 	})
 	e := New(ix, Options{NoDeadlines: true})
 	ctx := context.Background()
-	s := newSearch(e, "when does the release train leave", e.routes[Causal], 500)
+	s := newSearch(e, "when does the release train leave", e.routes[Causal], 500, nil)
 	s.prefetch(ctx)
 	gone, cancel := context.WithDeadline(ctx, time.Unix(0, 0))
 	defer cancel()

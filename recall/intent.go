@@ -128,6 +128,11 @@ type Classification struct {
 	// labelled questions: see bayes), "llm", "cache" (an earlier answer)
 	// or "given" (the caller named the intent).
 	Classifier string
+	// Reasoning and Keywords are what the LLM classifier says of the
+	// query: why this intent, and the words to search for beside the
+	// query's own (at most maxKeywords); empty from the other classifiers.
+	Reasoning string
+	Keywords  []string
 }
 
 // ClassifyRules classifies query by the rules: the first cue of an intent
@@ -158,13 +163,13 @@ func ClassifyRules(query string) Classification {
 	score := func(n int) float64 { return min(0.95, 0.6+0.15*float64(n-1)) }
 	switch {
 	case len(specific) >= 2 && hits[specific[0]] == hits[specific[1]]:
-		return Classification{Hybrid, 0.6, "rules"}
+		return Classification{Intent: Hybrid, Confidence: 0.6, Classifier: "rules"}
 	case len(specific) >= 1:
-		return Classification{specific[0], score(hits[specific[0]]), "rules"}
+		return Classification{Intent: specific[0], Confidence: score(hits[specific[0]]), Classifier: "rules"}
 	case hits[SimpleFact] > 0:
-		return Classification{SimpleFact, score(hits[SimpleFact]), "rules"}
+		return Classification{Intent: SimpleFact, Confidence: score(hits[SimpleFact]), Classifier: "rules"}
 	}
-	return Classification{Hybrid, 0.3, "rules"}
+	return Classification{Intent: Hybrid, Confidence: 0.3, Classifier: "rules"}
 }
 
 // classifyLocal names the intent of query without an LLM: the rules' answer,

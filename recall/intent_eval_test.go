@@ -3,6 +3,7 @@ package recall
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -121,7 +122,7 @@ func TestExamplesClassifier(t *testing.T) {
 		if got.Intent != want || got.Classifier != "examples" || got.Confidence < rulesThreshold {
 			t.Errorf("%q: %+v, want %s from the examples", q, got, want)
 		}
-		if again := classifyLocal(q); again != got {
+		if again := classifyLocal(q); !reflect.DeepEqual(again, got) {
 			t.Errorf("%q: %+v, then %+v", q, got, again)
 		}
 	}

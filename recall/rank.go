@@ -29,7 +29,7 @@ const (
 // rank scores every candidate (final = base x priority x episode + layer
 // bonus + recency bonus), sorts them best first and drops duplicates.
 func (s *search) rank() []*candidate {
-	all := s.top(len(s.cands))
+	all := slices.DeleteFunc(s.top(len(s.cands)), func(c *candidate) bool { return c.rejected })
 	if len(all) == 0 {
 		return nil
 	}
@@ -106,10 +106,15 @@ func why(c *candidate, layer string) string {
 			}
 		}
 	}
-	return strings.Join(parts, ", ") + "; " + layer
+	out := strings.Join(parts, ", ") + "; " + layer
+	if c.verdict != "" {
+		out += "; " + c.verdict
+	}
+	return out
 }
 
-// rerank, the full stage's verifier, moves up the candidates that hold
+// rerank, the full stage's verifier when no LLM is configured or the
+// LLM fails (see verify), moves up the candidates that hold
 // more of the query's words: each one's fused score grows by up to half
 // with the share of query words in its text.
 func (s *search) rerank() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -121,11 +122,14 @@ func TestRecallFindsDedupsAndExplains(t *testing.T) {
 	}
 }
 
-// chatServer is an OpenAI-compatible chat endpoint answering content.
+// chatServer is an OpenAI-compatible chat endpoint answering content; it
+// counts the calls of the intent classifier (not the verifier's).
 func chatServer(t *testing.T, status int, content string, delay time.Duration) (*httptest.Server, *atomic.Int64) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
+		if body, _ := io.ReadAll(r.Body); strings.Contains(string(body), "Classify the intent") {
+			calls.Add(1)
+		}
 		time.Sleep(delay)
 		if r.URL.Path != "/v1/chat/completions" {
 			http.NotFound(w, r)

@@ -26,6 +26,10 @@ type candidate struct {
 	// heading and text lower-cased, computed on first use.
 	text  []string
 	lower string
+	// verdict is the LLM verifier's judgement ("verified relevant: ..."),
+	// shown in the item's Why; rejected drops the candidate.
+	verdict  string
+	rejected bool
 }
 
 // words returns the words of c's text (see text.Words).
@@ -84,6 +88,10 @@ type search struct {
 	duration, endsDone bool
 	// hidden are the notes never given (Request.Hidden).
 	hidden map[string]bool
+	// verifier and rejected are what the full stage's check did (see
+	// verify): Result.Verifier, and the candidates the LLM dropped.
+	verifier string
+	rejected []*candidate
 }
 
 // cached returns m[k], asking get on first use; a failure is not kept.
@@ -134,10 +142,18 @@ func (s *search) keywordHits(ctx context.Context) []index.Result {
 	return s.keyword
 }
 
-func newSearch(e *Engine, q string, r Route, budget int) *search {
+// newSearch starts the search for q along r. The classifier's keywords
+// join the query the engines search for, while the "enough" rule still
+// asks for the query's own words (terms); they are left out when the
+// query would grow over index.MaxQueryBytes.
+func newSearch(e *Engine, q string, r Route, budget int, keywords []string) *search {
 	sq := withoutFrames(q)
+	terms := index.Terms(sq)
+	if kw := strings.Join(keywords, " "); kw != "" && len(sq)+1+len(kw) <= index.MaxQueryBytes {
+		sq += " " + kw
+	}
 	days, rest := dates.In(sq, e.now())
-	return &search{e: e, query: sq, route: r, budget: budget, terms: index.Terms(sq), cands: map[int64]*candidate{},
+	return &search{e: e, query: sq, route: r, budget: budget, terms: terms, cands: map[int64]*candidate{},
 		days: days, rest: rest, duration: asksDuration(q), linked: map[string][]string{}, dated: map[string][]string{}, around: map[int64][]index.Result{}}
 }
 
@@ -226,13 +242,14 @@ type stage struct {
 
 var stages = []stage{{"fast", fast}, {"extend", extend}, {"full", full}}
 
-// run runs the stage: the engines, then, at the full stage, the reranker.
+// run runs the stage: the engines, then, at the full stage, the verifier
+// (the LLM's, else the reranker).
 func (st stage) run(ctx context.Context, s *search) {
 	for _, e := range registry {
 		e.find(ctx, s, st.level)
 	}
 	if st.level == full {
-		s.rerank()
+		s.verify(ctx)
 	}
 }
 
