@@ -15,6 +15,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/setup"
 	"github.com/vaultmem/vaultmem/task"
@@ -168,7 +169,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
-	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
+	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout, Obsidian: obsidiancli.Open(v.Dir, cfg.Vault.Access)})
 	if o.NoIndex {
 		return a, nil
 	}
