@@ -118,6 +118,9 @@ func TestWriterObsidianAsks(t *testing.T) {
 	if h, err = w.Write(ctx, "n.md", []byte("a\nb\n"), h); err != nil { // an append
 		t.Fatal(err)
 	}
+	if h, err = w.Update(ctx, "n.md", func(b []byte) ([]byte, error) { return append(b, "c\n"...), nil }); err != nil { // an append
+		t.Fatal(err)
+	}
 	if h, err = w.Write(ctx, "n.md", []byte("c\n"), h); err != nil { // a rewrite
 		t.Fatal(err)
 	}
@@ -137,7 +140,7 @@ func TestWriterObsidianAsks(t *testing.T) {
 	if _, err := w.WriteView(ctx, "v.base", []byte("views: []\n"), ""); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"create n.md", "append n.md", "property n.md k", "move n.md m.md"}
+	want := []string{"create n.md", "append n.md", "append n.md", "property n.md k", "move n.md m.md"}
 	if len(o.asked) != len(want) {
 		t.Fatalf("asked %q, want %q", o.asked, want)
 	}

@@ -50,8 +50,9 @@ type WriterOptions struct {
 	// fails with a *LockError (ErrLockTimeout) naming the holder.
 	LockTimeout time.Duration
 	// Obsidian, when set, makes the changes of notes it can make (a new
-	// note, an append, one property set by [Writer.Apply], a
-	// [Writer.Move]) in the running app, under the same lock and checks;
+	// note, an append by [Writer.Write] or [Writer.Update], one property
+	// set by [Writer.Apply], a [Writer.Move]) in the running app, under
+	// the same lock and checks (see viaObsidian);
 	// any other change, and any it fails, the Writer makes itself. nil
 	// writes files directly.
 	Obsidian Obsidian
@@ -519,6 +520,9 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	}
 	if err := w.checkSize(rel, next); err != nil {
 		return "", err
+	}
+	if done, err := w.viaObsidian(ctx, rel, l, next, obsidianOp(rel, l, next)); err != nil || done {
+		return markdown.Hash(next), err
 	}
 	if err := w.replace(rel, at, next, true, old, false); err != nil {
 		return "", err
