@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/obsidiancli"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -190,6 +191,30 @@ func TestOtherChangeIsAConflict(t *testing.T) {
 	}
 	if got := readFile(t, dir, "n.md"); got != "a\nmangled\n" {
 		t.Errorf("n.md holds %q, want the CLI's %q left as it is", got, "a\nmangled\n")
+	}
+}
+
+// TestObsidiansYAMLKept: a property Obsidian writes its own way (a
+// quoted string) is the value asked for: the write is done, and the hash
+// returned is that of the note as Obsidian left it.
+func TestObsidiansYAMLKept(t *testing.T) {
+	ctx := context.Background()
+	standIn(t, "OBSIDIAN_STANDIN_QUOTE", "1")
+	w, dir := writer(t, obsidiancli.Auto)
+	h, err := w.Write(ctx, "n.md", []byte("---\nstatus: open\n---\nbody\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Apply(ctx, "n.md", vault.Edit{Frontmatter: map[string]any{"status": "done"}, ExpectedHash: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, dir, "n.md")
+	if want := "---\nstatus: \"done\"\n---\nbody\n"; got != want {
+		t.Errorf("n.md holds %q, want Obsidian's %q", got, want)
+	}
+	if res.Hash != markdown.Hash([]byte(got)) {
+		t.Errorf("Apply returned hash %.12s, not the note's %.12s", res.Hash, markdown.Hash([]byte(got)))
 	}
 }
 

@@ -1,6 +1,7 @@
 package obsidiancli_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,11 +19,13 @@ import (
 // acts on the files of the folder it runs in (the vault) as the CLI's
 // documentation says the command does. standInFail set to "all" makes
 // every command fail, "writes" every command but the probe; standInMangle
-// makes a write leave other content than asked.
+// makes a write leave other content than asked; standInQuote makes
+// property:set quote a text value, as YAML written another way.
 const (
 	standInLog    = "OBSIDIAN_STANDIN_LOG"
 	standInFail   = "OBSIDIAN_STANDIN_FAIL"
 	standInMangle = "OBSIDIAN_STANDIN_MANGLE"
+	standInQuote  = "OBSIDIAN_STANDIN_QUOTE"
 )
 
 func TestMain(m *testing.M) {
@@ -104,6 +107,9 @@ func actAsCLI(args []string) error {
 		}
 		if b, err = markdown.SetFrontmatter(p["path"], b, p["name"], markdown.FromJSON(v)); err != nil {
 			return err
+		}
+		if os.Getenv(standInQuote) != "" {
+			b = bytes.Replace(b, []byte(p["name"]+": "+p["value"]+"\n"), []byte(p["name"]+": \""+p["value"]+"\"\n"), 1)
 		}
 		return os.WriteFile(p["path"], []byte(mangle(string(b))), 0o644)
 	case "move":

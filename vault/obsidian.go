@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"reflect"
 
 	"github.com/vaultmem/vaultmem/markdown"
 )
@@ -50,14 +51,16 @@ func obsidianOp(rel string, l locked, content []byte) func(context.Context, Obsi
 }
 
 // viaObsidian lets Obsidian make the change op of the note rel, locked as
-// l, that should leave it holding want. It reports done when the note now
-// holds want; not done, and no error, when the note is as l found it
-// (Obsidian failed, refused or is not used): the caller writes it itself.
-// A note that is neither is a *ConflictError, never overwritten: someone
-// else changed it meanwhile, or Obsidian made another change than asked.
-func (w *Writer) viaObsidian(ctx context.Context, rel string, l locked, want []byte, op func(context.Context, Obsidian) error) (done bool, err error) {
+// l, that should leave it holding want, and returns the note's hash. It
+// reports done when the note now is want, byte for byte or as Obsidian
+// reads it (see sameNote: Obsidian writes YAML its own way); not done,
+// and no error, when the note is as l found it (Obsidian failed, refused
+// or is not used): the caller writes it itself. A note that is neither is
+// a *ConflictError, never overwritten: someone else changed it meanwhile,
+// or Obsidian made another change than asked.
+func (w *Writer) viaObsidian(ctx context.Context, rel string, l locked, want []byte, op func(context.Context, Obsidian) error) (hash string, done bool, err error) {
 	if w.opts.Obsidian == nil || op == nil || l.at != rel || ownFile(rel) {
-		return false, nil
+		return "", false, nil
 	}
 	// Its error is not looked at: a change made but reported failed, or
 	// the reverse, shows in the file.
@@ -65,15 +68,27 @@ func (w *Writer) viaObsidian(ctx context.Context, rel string, l locked, want []b
 	now, found, err := w.readNote(rel)
 	switch {
 	case err != nil:
-		return false, fmt.Errorf("write %s: %w", rel, err)
-	case found && bytes.Equal(now, want):
-		return true, nil
+		return "", false, fmt.Errorf("write %s: %w", rel, err)
+	case found && sameNote(rel, now, want):
+		return markdown.Hash(now), true, nil
 	case found == l.found && (!found || bytes.Equal(now, l.cur)):
-		return false, nil
-	case !found:
-		return false, &ConflictError{Path: rel, Expected: markdown.Hash(l.cur)}
+		return "", false, nil
 	}
-	return false, &ConflictError{Path: rel, Expected: markdown.Hash(l.cur), Actual: markdown.Hash(now)}
+	return "", false, &ConflictError{Path: rel, Expected: hashIf(l.cur, l.found), Actual: hashIf(now, found)}
+}
+
+// sameNote reports whether the notes a and b at rel are one as Obsidian
+// reads them: the same bytes, or the same body under frontmatter that
+// parses to the same values, however its YAML is written.
+func sameNote(rel string, a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	na, nb := markdown.Parse(rel, a), markdown.Parse(rel, b)
+	if na.Frontmatter == nil || nb.Frontmatter == nil || !bytes.Equal(a[na.BodyStart:], b[nb.BodyStart:]) {
+		return false
+	}
+	return reflect.DeepEqual(na.Frontmatter.JSON(), nb.Frontmatter.JSON())
 }
 
 // Move renames the note at the vault-relative path from to the path to,

@@ -240,8 +240,8 @@ func (w *Writer) write(ctx context.Context, rel string, content []byte, expected
 		if op == nil {
 			op = obsidianOp(rel, l, content)
 		}
-		if done, err := w.viaObsidian(ctx, rel, l, content, op); err != nil || done {
-			return markdown.Hash(content), err
+		if hash, done, err := w.viaObsidian(ctx, rel, l, content, op); err != nil || done {
+			return hash, err
 		}
 	}
 	if err := w.replace(rel, at, content, found, markdown.Hash(cur), expected == AnyHash); err != nil {
@@ -521,8 +521,8 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	if err := w.checkSize(rel, next); err != nil {
 		return "", err
 	}
-	if done, err := w.viaObsidian(ctx, rel, l, next, obsidianOp(rel, l, next)); err != nil || done {
-		return markdown.Hash(next), err
+	if hash, done, err := w.viaObsidian(ctx, rel, l, next, obsidianOp(rel, l, next)); err != nil || done {
+		return hash, err
 	}
 	if err := w.replace(rel, at, next, true, old, false); err != nil {
 		return "", err
