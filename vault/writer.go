@@ -52,9 +52,8 @@ type WriterOptions struct {
 	// Obsidian, when set, makes the changes of notes it can make (a new
 	// note, an append by [Writer.Write] or [Writer.Update], one property
 	// set by [Writer.Apply], a [Writer.Move]) in the running app, under
-	// the same lock and checks (see viaObsidian);
-	// any other change, and any it fails, the Writer makes itself. nil
-	// writes files directly.
+	// the same lock and checks; any other change, and any it leaves
+	// undone, the Writer makes itself. nil writes files directly.
 	Obsidian Obsidian
 }
 
