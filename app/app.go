@@ -15,6 +15,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/setup"
 	"github.com/vaultmem/vaultmem/task"
@@ -175,7 +176,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if o.Resident {
 		a.l1 = newNoteCache(256)
 	}
-	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout})
+	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout, Obsidian: obsidiancli.Open(v.Dir, cfg.Vault.Access)})
 	if o.NoIndex {
 		return a, nil
 	}

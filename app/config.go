@@ -21,6 +21,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
@@ -69,6 +70,13 @@ type Config struct {
 	Owner string `yaml:"owner"`
 	// Memory says whether the vault's memory is shared by several people.
 	Memory MemoryConfig `yaml:"memory"`
+	// Vault says how notes are written: vault.access is direct (files),
+	// cli (Obsidian's CLI when it answers) or auto (the CLI when it is on
+	// the PATH and answers; see package obsidiancli). Any other value
+	// fails at load.
+	Vault struct {
+		Access obsidiancli.Mode `yaml:"access"`
+	} `yaml:"vault"`
 }
 
 // MemoryConfig is the memory section of the config.
@@ -278,6 +286,7 @@ func DefaultConfig() Config {
 	c.Hooks.Lessons = 3
 	c.Hooks.Prompts = PromptsFirstLine
 	c.Hooks.Timeout = 8 * time.Second
+	c.Vault.Access = obsidiancli.Auto
 	return c
 }
 
@@ -635,6 +644,9 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 	}
 	if why := oneOf(h.Prompts, PromptKeepings); why != "" {
 		return fmt.Errorf("%s: hooks.prompts: %s", at("hooks", "prompts"), why)
+	}
+	if why := oneOf(c.Vault.Access, obsidiancli.Modes); why != "" {
+		return fmt.Errorf("%s: vault.access: %s", at("vault", "access"), why)
 	}
 	if h.Agent != "" {
 		if err := task.CheckAgent(h.Agent); err != nil {

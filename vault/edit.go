@@ -80,7 +80,7 @@ func (w *Writer) Apply(ctx context.Context, p string, e Edit) (EditResult, error
 	if !exists {
 		expected = ""
 	}
-	newHash, err := w.Write(ctx, rel, next, expected)
+	newHash, err := w.write(ctx, rel, next, expected, CleanPath, setProperty(rel, exists, e))
 	if err != nil {
 		return EditResult{}, err
 	}
@@ -92,6 +92,18 @@ func (w *Writer) Apply(ctx context.Context, p string, e Edit) (EditResult, error
 		status = "unchanged"
 	}
 	return EditResult{Path: rel, Hash: newHash, Status: status}, nil
+}
+
+// setProperty is the edit e of the note rel as [Obsidian] makes it: one
+// key set in a note that exists, the body kept; nil for any other edit.
+func setProperty(rel string, exists bool, e Edit) func(context.Context, Obsidian) error {
+	if !exists || e.Body != nil || len(e.Frontmatter) != 1 {
+		return nil
+	}
+	for k, v := range e.Frontmatter {
+		return func(ctx context.Context, o Obsidian) error { return o.SetProperty(ctx, rel, k, v) }
+	}
+	return nil
 }
 
 // newNote is the content of a note made by e.

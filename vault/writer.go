@@ -49,6 +49,12 @@ type WriterOptions struct {
 	// deadline, when earlier, ends the wait too. Either way the write
 	// fails with a *LockError (ErrLockTimeout) naming the holder.
 	LockTimeout time.Duration
+	// Obsidian, when set, makes the changes of notes it can make (a new
+	// note, an append by [Writer.Write] or [Writer.Update], one property
+	// set by [Writer.Apply], a [Writer.Move]) in the running app, under
+	// the same lock and checks; any other change, and any it leaves
+	// undone, the Writer makes itself. nil writes files directly.
+	Obsidian Obsidian
 }
 
 // Writer is the one way vaultmem writes notes. Every write is
@@ -173,7 +179,7 @@ func (w *Writer) Write(ctx context.Context, p string, content []byte, expected s
 	if err != nil {
 		return "", err
 	}
-	return w.write(ctx, rel, content, expected, CleanPath)
+	return w.write(ctx, rel, content, expected, CleanPath, nil)
 }
 
 // ReadView is [Writer.Read] for a view file vaultmem writes beside the
@@ -195,13 +201,15 @@ func (w *Writer) WriteView(ctx context.Context, p string, content []byte, expect
 	if err != nil {
 		return "", err
 	}
-	return w.write(ctx, rel, content, expected, CleanViewPath)
+	return w.write(ctx, rel, content, expected, CleanViewPath, nil)
 }
 
 // write is Write for the clean vault path rel; newName, set for a note or
 // a view file, checks the name of one that does not exist yet (it follows
 // Obsidian's rules), which must not clash in case with another's either.
-func (w *Writer) write(ctx context.Context, rel string, content []byte, expected string, newName func(string) (string, error)) (hash string, err error) {
+// op, when set, is the change as [Obsidian] would make it; nil lets write
+// find one (a new note, an append) for a note.
+func (w *Writer) write(ctx context.Context, rel string, content []byte, expected string, newName func(string) (string, error), op func(context.Context, Obsidian) error) (hash string, err error) {
 	if err := w.checkSize(rel, content); err != nil {
 		return "", err
 	}
@@ -226,6 +234,14 @@ func (w *Writer) write(ctx context.Context, rel string, content []byte, expected
 	}
 	if found && bytes.Equal(cur, content) {
 		return markdown.Hash(content), nil
+	}
+	if w.opts.Obsidian != nil && newName != nil {
+		if op == nil {
+			op = obsidianOp(rel, l, content)
+		}
+		if hash, done, err := w.viaObsidian(ctx, rel, l, content, op); err != nil || done {
+			return hash, err
+		}
 	}
 	if err := w.replace(rel, at, content, found, markdown.Hash(cur), expected == AnyHash); err != nil {
 		return "", err
@@ -259,7 +275,7 @@ func (w *Writer) WriteState(ctx context.Context, name string, content []byte, ex
 	if err := w.v.EnsureDir(StateDir); err != nil {
 		return "", err
 	}
-	return w.write(ctx, rel, content, expected, nil)
+	return w.write(ctx, rel, content, expected, nil, nil)
 }
 
 // UpdateState rewrites vaultmem's own state file name (see
@@ -503,6 +519,9 @@ func (w *Writer) Update(ctx context.Context, p string, fn func(current []byte) (
 	}
 	if err := w.checkSize(rel, next); err != nil {
 		return "", err
+	}
+	if hash, done, err := w.viaObsidian(ctx, rel, l, next, obsidianOp(rel, l, next)); err != nil || done {
+		return hash, err
 	}
 	if err := w.replace(rel, at, next, true, old, false); err != nil {
 		return "", err
