@@ -40,14 +40,12 @@ func TestServeInProcess(t *testing.T) {
 	// Asked as another process asks: the server takes it (no deadline
 	// but the test's: this is no timing test).
 	wait := AskOptions{FirstByte: time.Hour, Wait: time.Hour}
-	var found Search
-	answered, err := Ask(ctx, dir, OpSearch, SearchRequest{Query: "pnpm installs", Limit: 5}, &found, wait)
+	found, answered, err := Ask(ctx, dir, OpSearch, SearchRequest{Query: "pnpm installs", Limit: 5}, wait)
 	if !answered || err != nil || len(found.Results) == 0 || found.Results[0].Path != "memory/use-pnpm.md" {
 		t.Fatalf("search over the socket: answered %v, %v, %+v", answered, err, found.Results)
 	}
-	var ans HookAnswer
 	ev := HookEvent{Kind: HookSessionStart, Client: "claude-code", Session: "over-the-socket", Source: "startup", Time: time.Now()}
-	if answered, err := Ask(ctx, dir, OpHook, ev, &ans, wait); !answered || err != nil || ans.Context == "" {
+	if ans, answered, err := Ask(ctx, dir, OpHook, ev, wait); !answered || err != nil || ans.Context == "" {
 		t.Fatalf("a hook over the socket: answered %v, %v, %+v", answered, err, ans)
 	}
 	// A note written beside the server (Obsidian, git), in a folder new
@@ -59,8 +57,8 @@ func TestServeInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	search := func() []string {
-		var res Search
-		if answered, err := Ask(ctx, dir, OpSearch, SearchRequest{Query: "quokka telemetry", Limit: 5, NoSync: true}, &res, wait); !answered || err != nil {
+		res, answered, err := Ask(ctx, dir, OpSearch, SearchRequest{Query: "quokka telemetry", Limit: 5, NoSync: true}, wait)
+		if !answered || err != nil {
 			t.Fatalf("search over the socket: answered %v, %v", answered, err)
 		}
 		var paths []string
@@ -79,7 +77,7 @@ func TestServeInProcess(t *testing.T) {
 	}
 	// An op the server does not know (a newer client's) is left to the
 	// client to answer in its own process.
-	if answered, err := Ask(ctx, dir, "no-such-op", struct{}{}, &found, wait); answered || err != nil {
+	if answered, err := ask(ctx, dir, "no-such-op", struct{}{}, &found, wait); answered || err != nil {
 		t.Errorf("an unknown op: answered %v, %v", answered, err)
 	}
 	cancel()

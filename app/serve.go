@@ -11,6 +11,10 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/recall"
+	"github.com/vaultmem/vaultmem/task"
 )
 
 // While a long-running process (watch, mcp) holds a vault, it answers the
@@ -31,39 +35,51 @@ import (
 // still accepts), when the answer does not come within its wait, and when
 // it is larger than MaxAnswer.
 
-// The ops a server answers (see Handle).
-const (
-	OpSearch  = "search"
-	OpRecall  = "recall"
-	OpShow    = "show"
-	OpLinks   = "links"
-	OpList    = "list"
-	OpMatch   = "lessons.match"
-	OpContext = "tasks.context"
-	OpHook    = "hook"
-)
-
-// handlers are the ops, each from its JSON request to its result.
-var handlers = map[string]func(context.Context, *App, json.RawMessage) (any, error){
-	OpSearch:  handler((*App).Search),
-	OpRecall:  handler((*App).RecallFresh),
-	OpShow:    handler((*App).Show),
-	OpLinks:   handler((*App).Links),
-	OpList:    handler((*App).List),
-	OpMatch:   handler((*App).MatchLessons),
-	OpContext: handler((*App).TaskContext),
-	OpHook:    handler((*App).Hook),
+// Op is one op a server answers for a client: its name on the wire and
+// the use case it runs, typed by its request and its result, so that a
+// client's call (Ask) and the server's answer (Handle) cannot disagree on
+// either. The ops are the variables below; a server answers those in
+// handlers.
+type Op[Req, Res any] struct {
+	Name string
+	Run  func(*App, context.Context, Req) (Res, error)
 }
 
-// handler makes an op of an App method.
-func handler[Req, Res any](f func(*App, context.Context, Req) (Res, error)) func(context.Context, *App, json.RawMessage) (any, error) {
-	return func(ctx context.Context, a *App, raw json.RawMessage) (any, error) {
-		var req Req
-		if err := json.Unmarshal(raw, &req); err != nil {
-			return nil, invalid(fmt.Errorf("a request of %T: %w", req, err))
-		}
-		return f(a, ctx, req)
+// The ops a server answers (see Handle).
+var (
+	OpSearch  = Op[SearchRequest, Search]{"search", (*App).Search}
+	OpRecall  = Op[RecallRequest, *recall.Result]{"recall", (*App).RecallFresh}
+	OpShow    = Op[NoteRequest, NoteView]{"show", (*App).Show}
+	OpLinks   = Op[LinksRequest, Links]{"links", (*App).Links}
+	OpList    = Op[ListRequest, List]{"list", (*App).List}
+	OpMatch   = Op[MatchRequest, lesson.Result]{"lessons.match", (*App).MatchLessons}
+	OpContext = Op[ContextRequest, task.Context]{"tasks.context", (*App).TaskContext}
+	OpHook    = Op[HookEvent, HookAnswer]{"hook", (*App).Hook}
+)
+
+// handlers are the ops a server answers, by name.
+var handlers = map[string]func(context.Context, *App, json.RawMessage) (any, error){}
+
+func init() {
+	for _, h := range []struct {
+		name   string
+		handle func(context.Context, *App, json.RawMessage) (any, error)
+	}{
+		{OpSearch.Name, OpSearch.handle}, {OpRecall.Name, OpRecall.handle}, {OpShow.Name, OpShow.handle},
+		{OpLinks.Name, OpLinks.handle}, {OpList.Name, OpList.handle}, {OpMatch.Name, OpMatch.handle},
+		{OpContext.Name, OpContext.handle}, {OpHook.Name, OpHook.handle},
+	} {
+		handlers[h.name] = h.handle
 	}
+}
+
+// handle runs op on a for its request as JSON.
+func (op Op[Req, Res]) handle(ctx context.Context, a *App, raw json.RawMessage) (any, error) {
+	var req Req
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, invalid(fmt.Errorf("a request of %T: %w", req, err))
+	}
+	return op.Run(a, ctx, req)
 }
 
 // Handle runs op with args (its request, as JSON) on a: what a server
@@ -141,14 +157,20 @@ type AskOptions struct {
 // OnceTaken but did not answer it in time.
 var ErrUnanswered = errors.New("the vault's server took the request but did not answer in time")
 
-// Ask asks the server of the vault in dir, if one runs, to run op with
-// args, and decodes its result into out (a pointer). answered is false
+// Ask asks the server of the vault in dir, if one runs, to run op for
+// req, and returns its result. answered is false
 // when no server answered: none runs (or one of another user's), it did
 // not take the request or answer in time, or its answer is over
 // MaxAnswer; the caller then answers in its own process. An error the op
 // returned comes back as a *ClassError of its class; ctx's error when it
 // ends.
-func Ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answered bool, err error) {
+func Ask[Req, Res any](ctx context.Context, dir string, op Op[Req, Res], req Req, o AskOptions) (res Res, answered bool, err error) {
+	answered, err = ask(ctx, dir, op.Name, req, &res, o)
+	return res, answered, err
+}
+
+// ask is Ask for an op by name, its request args and its result out.
+func ask(ctx context.Context, dir, op string, args, out any, o AskOptions) (answered bool, err error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return false, err

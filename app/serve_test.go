@@ -56,8 +56,7 @@ func TestAskOnceTaken(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			stuckServer(t, dir, tc.handle)
-			var out map[string]any
-			answered, err := Ask(context.Background(), dir, OpHook, map[string]string{"a": "b"}, &out, tc.o)
+			_, answered, err := Ask(context.Background(), dir, OpHook, HookEvent{Kind: HookStop, Session: "s"}, tc.o)
 			if answered != tc.wantAnswered || !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
 				t.Errorf("Ask = %v, %v; want %v, %v", answered, err, tc.wantAnswered, tc.wantErr)
 			}

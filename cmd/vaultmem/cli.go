@@ -226,9 +226,8 @@ const (
 
 // query answers op with req: through the vault's running server (watch,
 // mcp) when one answers within firstByte (0: app.DefaultFirstByte), else
-// in this process by local, which is the App method the server runs.
-func query[Req, Res any](ctx context.Context, sh *shell, op string, req Req, firstByte time.Duration,
-	local func(*app.App, context.Context, Req) (Res, error)) (Res, error) {
+// in this process by the use case the op runs.
+func query[Req, Res any](ctx context.Context, sh *shell, op app.Op[Req, Res], req Req, firstByte time.Duration) (Res, error) {
 	var res Res
 	dir, err := sh.vaultDir()
 	if err != nil {
@@ -248,7 +247,7 @@ func query[Req, Res any](ctx context.Context, sh *shell, op string, req Req, fir
 		if mode == "require" {
 			o.FirstByte = o.Wait // to check that a server answers: it may take its time
 		}
-		answered, err := app.Ask(ctx, dir, op, req, &res, o)
+		res, answered, err := app.Ask(ctx, dir, op, req, o)
 		if answered {
 			return res, err
 		}
@@ -262,7 +261,7 @@ func query[Req, Res any](ctx context.Context, sh *shell, op string, req Req, fir
 		return res, err
 	}
 	defer a.Close()
-	return local(a, ctx, req)
+	return op.Run(a, ctx, req)
 }
 
 // printJSON writes v as indented JSON.

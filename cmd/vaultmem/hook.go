@@ -122,7 +122,7 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent, l
 		if mode == "require" {
 			o.FirstByte = wait
 		}
-		answered, err := app.Ask(ctx, dir, app.OpHook, ev, &ans, o)
+		ans, answered, err := app.Ask(ctx, dir, app.OpHook, ev, o)
 		if answered {
 			return ans, err
 		}

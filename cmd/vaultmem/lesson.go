@@ -95,7 +95,7 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 				return nil
 			}
 			s := app.Situation{Text: strings.Join(cmd.Args().Slice(), " "), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path")}
-			res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: int(cmd.Int("k"))}, 0, (*app.App).MatchLessons)
+			res, err := query(ctx, sh, app.OpMatch, app.MatchRequest{Situation: s, K: int(cmd.Int("k"))}, 0)
 			if err != nil {
 				return err
 			}

@@ -25,7 +25,7 @@ func (sh *shell) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			view, err := query(ctx, sh, app.OpShow, app.NoteRequest{Note: arg}, 0, (*app.App).Show)
+			view, err := query(ctx, sh, app.OpShow, app.NoteRequest{Note: arg}, 0)
 			if err != nil {
 				return err
 			}
@@ -157,7 +157,7 @@ func (sh *shell) printLinks(ctx context.Context, cmd *cli.Command, req app.Links
 	if req.Page, err = pageOf(cmd); err != nil {
 		return err
 	}
-	res, err := query(ctx, sh, app.OpLinks, req, 0, (*app.App).Links)
+	res, err := query(ctx, sh, app.OpLinks, req, 0)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (sh *shell) printLinks(ctx context.Context, cmd *cli.Command, req app.Links
 		// as they are when each page is read.
 		for res.Page.More > 0 {
 			req.Page.Offset = res.Page.NextOffset
-			next, err := query(ctx, sh, app.OpLinks, req, 0, (*app.App).Links)
+			next, err := query(ctx, sh, app.OpLinks, req, 0)
 			if err != nil {
 				return err
 			}
@@ -239,7 +239,7 @@ func (sh *shell) listCommand() *cli.Command {
 			if req.Page, err = pageOf(cmd); err != nil {
 				return err
 			}
-			res, err := query(ctx, sh, app.OpList, req, 0, (*app.App).List)
+			res, err := query(ctx, sh, app.OpList, req, 0)
 			if err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ func (sh *shell) searchCommand() *cli.Command {
 			if req.Limit < 1 || req.Limit > app.MaxLimit || req.Offset < 0 || req.Offset > app.MaxLimit {
 				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", app.MaxLimit, app.MaxLimit)
 			}
-			res, err := query(ctx, sh, app.OpSearch, req, 0, (*app.App).Search)
+			res, err := query(ctx, sh, app.OpSearch, req, 0)
 			if err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func (sh *shell) recallCommand() *cli.Command {
 			if req.Agent, err = sh.agentOf(cmd); err != nil {
 				return err
 			}
-			res, err := query(ctx, sh, app.OpRecall, req, 0, (*app.App).RecallFresh)
+			res, err := query(ctx, sh, app.OpRecall, req, 0)
 			if err != nil {
 				return err
 			}

@@ -430,7 +430,7 @@ func (sh *shell) taskContextCommand() *cli.Command {
 				return usagef("--budget must be from 1 to %d tokens", app.TaskMaxBudget)
 			}
 			req := app.ContextRequest{Task: ref, Agent: agent, Budget: int(cmd.Int("budget"))}
-			c, err := query(ctx, sh, app.OpContext, req, 0, (*app.App).TaskContext)
+			c, err := query(ctx, sh, app.OpContext, req, 0)
 			if err != nil {
 				return err
 			}
