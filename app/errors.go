@@ -7,6 +7,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -37,7 +38,8 @@ func ClassOf(err error) Class {
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists), errors.Is(err, lesson.ErrArchived),
 		errors.Is(err, memory.ErrNameTaken), errors.Is(err, task.ErrState), errors.Is(err, vault.ErrLockTimeout):
 		return Conflict
-	case errors.Is(err, ErrNoQuery), errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
+	case errors.Is(err, ErrNoQuery), errors.Is(err, index.ErrBadQuery), errors.Is(err, recall.ErrBadBudget),
+		errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
 		errors.Is(err, lesson.ErrInvalid), errors.Is(err, memory.ErrInvalid), errors.Is(err, vault.ErrInvalidPath):
 		return Invalid
 	}

@@ -51,10 +51,6 @@ func Paginate[T any](items []T, p Page) ([]T, PageInfo, error) { return index.Pa
 // naming the modes otherwise.
 func ParseSearchMode(s string) (SearchMode, error) { return index.ParseMode(s) }
 
-// HasWords reports whether q holds a word Search or Recall can look for:
-// what ErrNoQuery refuses, for a front end that words its own hint.
-func HasWords(q string) bool { return len(index.Terms(q)) > 0 }
-
 // Recall's results and bounds.
 type (
 	// RecallResult is what Recall gives: the context and how it was found.
@@ -234,9 +230,6 @@ var (
 	ErrNoFocus = task.ErrNoFocus
 	// ErrNotTask matches a name of a note that is no task.
 	ErrNotTask = task.ErrNotTask
-	// ErrEmptyQuery matches recall's refusal of a query with no words (see
-	// also ErrNoQuery, app's own).
-	ErrEmptyQuery = recall.ErrEmptyQuery
 	// ErrBadBudget matches a recall budget out of range.
 	ErrBadBudget = recall.ErrBadBudget
 	// ErrBadPage matches a page out of bounds (Invalid).

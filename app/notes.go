@@ -213,15 +213,28 @@ type Search struct {
 	EmbedError string `json:"embed_error,omitempty"`
 }
 
+// Check refuses a search that cannot be run: a query with no word to
+// search for (ErrNoQuery), or over index.MaxQueryBytes, a page out of
+// bounds (an Invalid error). Search checks with it, and a front end may
+// before it opens the vault, adding its own hint to the same words.
+func (req SearchRequest) Check() error {
+	switch q := strings.TrimSpace(req.Query); {
+	case len(q) > index.MaxQueryBytes:
+		return fmt.Errorf("%w: the query is %d bytes, over the %d-byte limit", index.ErrBadQuery, len(q), index.MaxQueryBytes)
+	case len(index.Terms(q)) == 0:
+		return ErrNoQuery
+	case req.Limit < 1 || req.Limit > index.MaxLimit || req.Offset < 0 || req.Offset > index.MaxLimit:
+		return invalid(fmt.Errorf("limit from 1 to %d, and offset from 0 to %d", index.MaxLimit, index.MaxLimit))
+	}
+	return nil
+}
+
 // Search finds the chunks that best match req.Query, the index brought
 // up to date as the search runs (see WhileSyncing). Errors: ErrNoQuery;
 // an Invalid error for a page out of bounds; the index's.
 func (a *App) Search(ctx context.Context, req SearchRequest) (Search, error) {
-	if len(index.Terms(req.Query)) == 0 {
-		return Search{}, ErrNoQuery
-	}
-	if req.Limit < 1 || req.Limit > index.MaxLimit || req.Offset < 0 || req.Offset > index.MaxLimit {
-		return Search{}, invalid(fmt.Errorf("limit from 1 to %d, and offset from 0 to %d", index.MaxLimit, index.MaxLimit))
+	if err := req.Check(); err != nil {
+		return Search{}, err
 	}
 	q := index.Query{Text: req.Query, Mode: req.Mode, Limit: req.Offset + req.Limit + 1,
 		Type: req.Type, Tag: req.Tag, Folder: req.Folder, All: req.All}

@@ -2,11 +2,9 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"maps"
+	"strings"
 
-	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 )
@@ -28,8 +26,9 @@ type RecallRequest struct {
 	Hide []string `json:"hide,omitempty"`
 }
 
-// ErrNoQuery is returned for a question with no word to search for.
-var ErrNoQuery = errors.New("app: the query has no words to search for")
+// ErrNoQuery is returned for a question or a search with no word to
+// search for: recall's own refusal, one sentinel for both.
+var ErrNoQuery = recall.ErrEmptyQuery
 
 // Recall answers a question with the context an agent should see, within
 // a token budget: the agent's focused task's context first (a quarter of
@@ -44,7 +43,7 @@ func (a *App) Recall(ctx context.Context, req RecallRequest) (*recall.Result, er
 // RecallFresh is Recall on an index brought up to date first, the recall
 // overlapping the sync (see WhileSyncing): what a one-shot command does.
 func (a *App) RecallFresh(ctx context.Context, req RecallRequest) (*recall.Result, error) {
-	if err := checkRecall(req); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
 	res, _, err := WhileSyncing(ctx, a, func(ctx context.Context, early bool) (*recall.Result, error) {
@@ -62,19 +61,15 @@ func (a *App) RecallFresh(ctx context.Context, req RecallRequest) (*recall.Resul
 	return res, err
 }
 
-// checkRecall refuses a question that cannot be answered.
-func checkRecall(req RecallRequest) error {
-	if len(index.Terms(req.Query)) == 0 {
-		return ErrNoQuery
-	}
-	if req.Budget < 0 || req.Budget > recall.MaxBudget {
-		return fmt.Errorf("app: the budget must be a number of tokens from 1 to %d", recall.MaxBudget)
-	}
-	return nil
+// Check refuses a question that cannot be answered (see
+// recall.CheckRequest): Recall checks with it, and a front end may before
+// it opens the vault, adding its own hint to the same words.
+func (req RecallRequest) Check() error {
+	return recall.CheckRequest(strings.TrimSpace(req.Query), req.Budget)
 }
 
 func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options) (*recall.Result, error) {
-	if err := checkRecall(req); err != nil {
+	if err := req.Check(); err != nil {
 		return nil, err
 	}
 	r := recall.Request{Query: req.Query, Budget: req.Budget, Intent: req.Intent}

@@ -131,7 +131,7 @@ func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) 
 	if p, ok := graph.New(candidates, nil).Lookup(nameOrPath); ok {
 		return p, nil
 	}
-	return "", fmt.Errorf("%s: %w (give a vault path or a note name; 'vaultmem list' shows them)", nameOrPath, vault.ErrNotFound)
+	return "", fmt.Errorf("%s: %w: no note has that vault path or name", nameOrPath, vault.ErrNotFound)
 }
 
 // LinkText is what a wikilink to the note at p says: its name when a link

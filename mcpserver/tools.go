@@ -239,8 +239,8 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if limit < 1 || limit > maxSearchLimit || offset > app.MaxLimit {
 		return nil, SearchOut{}, toolError(fmt.Errorf("%w: limit from 1 to %d, and at most %d results in all", app.ErrBadPage, maxSearchLimit, app.MaxLimit))
 	}
-	if !app.HasWords(in.Query) {
-		return nil, SearchOut{}, errors.New("invalid query: it has no words to search for")
+	if err := (app.SearchRequest{Query: in.Query, Limit: limit, Offset: offset}).Check(); err != nil {
+		return nil, SearchOut{}, toolError(err) // before waiting for the index
 	}
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, SearchOut{}, toolError(err)
@@ -364,7 +364,7 @@ func toolError(err error) error {
 		return fmt.Errorf("no focus: %v", err)
 	case errors.Is(err, app.ErrNotTask):
 		return fmt.Errorf("not a task: %v", err)
-	case errors.Is(err, app.ErrEmptyQuery):
+	case errors.Is(err, app.ErrNoQuery):
 		return errors.New("invalid query: it has no words to search for")
 	case errors.Is(err, app.ErrBadBudget), errors.Is(err, app.ErrBadPage), errors.Is(err, app.ErrBadQuery):
 		return fmt.Errorf("invalid argument: %v", err)

@@ -223,6 +223,23 @@ const MaxBudget = 100_000
 // MaxBudget.
 var ErrBadBudget = errors.New("recall: invalid budget")
 
+// CheckRequest refuses a question recall cannot answer, in the words
+// every front end gives: a query over index.MaxQueryBytes
+// (index.ErrBadQuery), one without a word to search for (ErrEmptyQuery),
+// a budget out of range (ErrBadBudget). Recall checks with it, and so
+// does a front end before it opens the vault.
+func CheckRequest(query string, budget int) error {
+	switch {
+	case len(query) > index.MaxQueryBytes:
+		return fmt.Errorf("%w: the query is %d bytes, over the %d-byte limit", index.ErrBadQuery, len(query), index.MaxQueryBytes)
+	case len(index.Terms(query)) == 0:
+		return ErrEmptyQuery
+	case budget < 0 || budget > MaxBudget:
+		return fmt.Errorf("%w: %d tokens; give 1 to %d (0: the intent's own budget)", ErrBadBudget, budget, MaxBudget)
+	}
+	return nil
+}
+
 // StageCaps are the most ranked items each stage gives (fast, extend,
 // full); 0 means all of them. A recall that stops at a stage gives at most
 // its cap, and the "enough" rule (see enough) is judged on those.
@@ -243,13 +260,8 @@ var StageCaps = [3]int{5, 10, 0}
 // an unknown Intent; ctx's error.
 func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	q := strings.TrimSpace(r.Query)
-	switch {
-	case len(q) > index.MaxQueryBytes:
-		return nil, fmt.Errorf("%w: the query is %d bytes, over the %d-byte limit", index.ErrBadQuery, len(q), index.MaxQueryBytes)
-	case len(index.Terms(q)) == 0:
-		return nil, ErrEmptyQuery
-	case r.Budget < 0 || r.Budget > MaxBudget:
-		return nil, fmt.Errorf("%w: %d tokens; give 1 to %d (0: the intent's own budget)", ErrBadBudget, r.Budget, MaxBudget)
+	if err := CheckRequest(q, r.Budget); err != nil {
+		return nil, err
 	}
 	cls, err := e.classify(ctx, q, r.Intent)
 	if err != nil {

@@ -34,15 +34,18 @@ func (sh *shell) searchCommand() *cli.Command {
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			req := app.SearchRequest{Query: joinArgs(cmd), Limit: int(cmd.Int("limit")), Offset: int(cmd.Int("offset")),
 				Type: cmd.String("type"), Tag: cmd.String("tag"), Folder: cmd.String("folder"), All: cmd.Bool("all"), NoSync: cmd.Bool("no-sync")}
-			if !app.HasWords(req.Query) {
+			// app's check, before the vault is opened; the words of the hint
+			// are the CLI's (its flags).
+			if err := req.Check(); errors.Is(err, app.ErrNoQuery) {
 				return usagef("search needs a QUERY with words to look for")
+			} else if errors.Is(err, app.ErrBadPage) || app.ClassOf(err) == app.Invalid {
+				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", app.MaxLimit, app.MaxLimit)
+			} else if err != nil {
+				return usageError{err}
 			}
 			var err error
 			if req.Mode, err = app.ParseSearchMode(cmd.String("mode")); err != nil {
 				return usageError{err}
-			}
-			if req.Limit < 1 || req.Limit > app.MaxLimit || req.Offset < 0 || req.Offset > app.MaxLimit {
-				return usagef("--limit must be from 1 to %d, and --offset from 0 to %d", app.MaxLimit, app.MaxLimit)
 			}
 			res, err := query(ctx, sh, app.OpSearch, req, 0)
 			if err != nil {
@@ -98,11 +101,13 @@ func (sh *shell) recallCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			req := app.RecallRequest{Query: joinArgs(cmd), Budget: int(cmd.Int("budget")), NoFocus: cmd.Bool("no-focus")}
-			if !app.HasWords(req.Query) {
+			// app's check, before the vault is opened; the hint is the CLI's.
+			if err := req.Check(); errors.Is(err, app.ErrNoQuery) {
 				return usagef("recall needs a QUERY with words to search for")
-			}
-			if req.Budget < 0 || req.Budget > app.RecallMaxBudget {
+			} else if errors.Is(err, app.ErrBadBudget) {
 				return usagef("--budget must be a number of tokens from 1 to %d", app.RecallMaxBudget)
+			} else if err != nil {
+				return usageError{err}
 			}
 			var err error
 			if req.Intent, err = intentFlag(cmd); err != nil {
