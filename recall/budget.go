@@ -25,10 +25,10 @@ const (
 	// FillGreedy keeps items whole in rank order while they fit; the first
 	// that does not is truncated with a marker.
 	FillGreedy = "greedy"
-	// FillShared first caps each item at the budget left after the presets
-	// divided by the number of items (at least minTruncated tokens), cutting
-	// a longer one with the truncation marker, then fills as FillGreedy
-	// does: no long item takes the budget from the ones ranked after it.
+	// FillShared first shares the budget left after the presets among the
+	// best items (see shares), cutting an item longer than its share with
+	// the truncation marker, then fills as FillGreedy does: no long item
+	// takes the budget from the ones ranked after it.
 	FillShared = "shared"
 )
 
@@ -48,31 +48,103 @@ func ParseBudgetFill(s string) (string, error) {
 	return "", fmt.Errorf("recall: unknown budget fill %q (want %s or %s)", s, FillGreedy, FillShared)
 }
 
-// shares returns the text of each ranked item as the shared fill gives it:
-// cut, with the truncation marker, to the budget left after head divided
-// by the number of items with text (never below minTruncated tokens).
+// minShare is the least text a shared fill gives each item it shares the
+// budget among: it shares it among no more items than fit with their
+// frames and that much text each, so that fifty short notes each keep
+// their sentence rather than a few words of it.
+const minShare = 16
+
+// shares returns the text of each ranked item as the shared fill gives it.
+// The budget left after head is shared among the first k items with text
+// (as many as fit with their own frames and minShare tokens each, all of
+// a shorter one) by
+// water-filling: the cap is the largest c for which the k items cut to c
+// tokens fit beside their frames, so an item shorter than its share keeps
+// all of it and leaves the rest to the longer ones; a longer item is cut,
+// with the truncation marker. Items after the first k keep their text:
+// the fill drops what does not fit.
 func shares(ranked []*candidate, head []frame.Item, budget int) []string {
-	n := 0
-	for _, c := range ranked {
-		if strings.TrimSpace(c.hit.Text) != "" {
-			n++
-		}
-	}
 	out := make([]string, len(ranked))
-	if n == 0 {
-		return out
-	}
-	share := max(minTruncated, (budget-text.EstimateTokens(render(head, nil, nil)))/n)
 	for i, c := range ranked {
 		out[i] = c.hit.Text
-		if text.EstimateTokens(c.hit.Text) <= share {
+	}
+	wrapper := text.EstimateTokens(render(nil, nil, nil))
+	avail := budget - text.EstimateTokens(render(head, nil, nil))
+	var idx, sizes []int
+	need := 0 // the frames so far, and minShare of text each (all of a shorter one)
+	for i, c := range ranked {
+		if strings.TrimSpace(c.hit.Text) == "" {
 			continue
 		}
-		if cut := cutTo(c.hit.Text, share-text.EstimateTokens(truncationMarker)); cut != "" {
-			out[i] = cut + truncationMarker
+		size := text.EstimateTokens(c.hit.Text)
+		n := text.EstimateTokens(render(nil, ranked[i:i+1], []string{"x"})) - wrapper - 1 + min(size, minShare)
+		if len(idx) > 0 && need+n > avail {
+			break
 		}
+		need += n
+		idx = append(idx, i)
+		sizes = append(sizes, size)
+	}
+	if len(idx) == 0 {
+		return out
+	}
+	// The frames of the k items as they render together (items of one
+	// section share one), and their whole texts when those fit.
+	picked := make([]*candidate, len(idx))
+	for j, i := range idx {
+		picked[j] = ranked[i]
+	}
+	whole := make([]string, len(idx))
+	for j, i := range idx {
+		whole[j] = out[i]
+	}
+	if text.EstimateTokens(render(head, picked, whole)) <= budget {
+		return out
+	}
+	// (An item without text renders no frame: each holds one token, not
+	// counted.) Token estimates of a text's parts round up apart, so the
+	// cap is lowered, a token at a time, until the k items fit.
+	ones := make([]string, len(idx))
+	for j := range ones {
+		ones[j] = "x"
+	}
+	limit := waterLevel(sizes, budget-text.EstimateTokens(render(head, picked, ones))+len(idx))
+	for range 16 {
+		texts := make([]string, len(idx))
+		for j, i := range idx {
+			texts[j] = out[i]
+			if sizes[j] <= limit {
+				continue
+			}
+			if cut := cutTo(out[i], max(minTruncated, limit)-text.EstimateTokens(truncationMarker)); cut != "" {
+				texts[j] = cut + truncationMarker
+			}
+		}
+		if text.EstimateTokens(render(head, picked, texts)) <= budget || limit <= minTruncated {
+			for j, i := range idx {
+				out[i] = texts[j]
+			}
+			break
+		}
+		limit--
 	}
 	return out
+}
+
+// waterLevel is the largest cap c for which the sizes, each cut to c, sum
+// to at most total (every size, when they all fit).
+func waterLevel(sizes []int, total int) int {
+	sorted := slices.Clone(sizes)
+	slices.Sort(sorted)
+	left := total
+	for i, s := range sorted {
+		rest := len(sorted) - i
+		if s*rest > left {
+			return left / rest
+		}
+		left -= s
+	}
+	return sorted[len(sorted)-1]
 }
 
 // fillBudget keeps ranked items while the context, after head (the

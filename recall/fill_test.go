@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,8 +11,8 @@ import (
 
 // TestBudgetFills fills the same fixed candidate list, a long item ranked
 // first and three short ones after it, with each fill: greedy lets the
-// first take the budget; shared caps each at its share (budget ÷ items),
-// truncates the long one with the marker and keeps the rank order.
+// first take the budget; shared shares it (see shares), truncates the long
+// one with the marker and keeps the rank order.
 func TestBudgetFills(t *testing.T) {
 	long := strings.Repeat("the deploy freeze starts when the release review ends and nobody merges ", 40)
 	texts := []string{long, "Deploys go out on Tuesdays.", "The freeze lasts a week.", "Ana owns the release review."}
@@ -50,8 +51,8 @@ func TestBudgetFills(t *testing.T) {
 			if !strings.HasSuffix(first.Text, truncationMarker) || !strings.Contains(res.Context, strings.TrimSpace(truncationMarker)) {
 				t.Errorf("the long item is not marked as truncated: %q", first.Text)
 			}
-			if share := budget / len(texts); tc.longCut != (first.Tokens <= share) {
-				t.Errorf("the long item has %d tokens; cut to its share of %d: %v, want %v", first.Tokens, share, first.Tokens <= share, tc.longCut)
+			if cut := len(res.Items) > 1; cut != tc.longCut {
+				t.Errorf("the long item has %d tokens of %d, beside %d others; cut to its share: %v, want %v", first.Tokens, budget, len(res.Items)-1, cut, tc.longCut)
 			}
 			for i, it := range res.Items[1:] {
 				if it.Text != texts[i+1] {
@@ -62,41 +63,63 @@ func TestBudgetFills(t *testing.T) {
 	}
 }
 
-// TestShares: each item's text is cut to the budget ÷ the items with text,
-// never below minTruncated tokens; an item within its share is kept whole.
+// TestShares: the budget is shared among as many items as fit with their
+// frames and minShare tokens each, by water-filling: items that fit whole
+// are kept whole, an item shorter than its share keeps all of it, a longer
+// one is cut with the marker, and the items past those sharing keep their
+// text (the fill drops them).
 func TestShares(t *testing.T) {
+	long := strings.Repeat("word ", 200) // 250 tokens
 	for _, tc := range []struct {
 		name   string
 		texts  []string
 		budget int
 		cut    []bool
 	}{
-		{"one long among short", []string{strings.Repeat("word ", 200), "short", ""}, 400, []bool{true, false, false}},
+		{"all fit whole", []string{long, "short", ""}, 400, []bool{false, false, false}},
+		{"one long among short", []string{long, "short", "also short"}, 150, []bool{true, false, false}},
+		{"two long share", []string{long, long}, 200, []bool{true, true}},
+		{"too small for two: one shares", []string{long, long}, 40, []bool{true, false}},
 		{"all within", []string{"a b c", "d e f"}, 400, []bool{false, false}},
-		{"tiny share floored", []string{strings.Repeat("word ", 40), strings.Repeat("word ", 40)}, 10, []bool{true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var cs []*candidate
 			for i, tx := range tc.texts {
-				cs = append(cs, &candidate{hit: index.Result{Chunk: int64(i), Path: "n.md", Text: tx}})
+				cs = append(cs, &candidate{hit: index.Result{Chunk: int64(i), Path: fmt.Sprintf("n%d.md", i), Text: tx}})
 			}
 			got := shares(cs, nil, tc.budget)
-			n := 0
-			for _, tx := range tc.texts {
-				if strings.TrimSpace(tx) != "" {
-					n++
-				}
-			}
-			share := max(minTruncated, (tc.budget-text.EstimateTokens(render(nil, nil, nil)))/n)
+			var kept []*candidate
+			var texts []string
 			for i, g := range got {
 				if cut := g != tc.texts[i]; cut != tc.cut[i] {
 					t.Errorf("item %d cut %v, want %v", i, cut, tc.cut[i])
 				}
-				if g != tc.texts[i] && (!strings.HasSuffix(g, truncationMarker) || text.EstimateTokens(g) > share) {
-					t.Errorf("item %d: %d tokens for a share of %d, or no marker: %q", i, text.EstimateTokens(g), share, g)
+				if g != tc.texts[i] && !strings.HasSuffix(g, truncationMarker) {
+					t.Errorf("item %d cut without the marker: %q", i, g)
+				}
+				if tc.cut[i] {
+					kept, texts = append(kept, cs[i]), append(texts, g)
+				}
+			}
+			if len(kept) > 1 {
+				if n := text.EstimateTokens(render(nil, kept, texts)); n > tc.budget {
+					t.Errorf("the items cut to their shares take %d tokens of %d", n, tc.budget)
 				}
 			}
 		})
+	}
+}
+
+func TestWaterLevel(t *testing.T) {
+	for _, tc := range []struct {
+		sizes       []int
+		total, want int
+	}{
+		{[]int{10, 10}, 100, 10}, {[]int{100, 10}, 60, 50}, {[]int{100, 100}, 60, 30}, {[]int{5, 100, 7}, 42, 30}, {[]int{3}, 1, 1},
+	} {
+		if got := waterLevel(tc.sizes, tc.total); got != tc.want {
+			t.Errorf("waterLevel(%v, %d) = %d, want %d", tc.sizes, tc.total, got, tc.want)
+		}
 	}
 }
 
