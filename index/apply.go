@@ -423,7 +423,24 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		}
 	}
 	if w.lessons {
-		if err := setMeta(ctx, tx, metaLessonsVersion, newVersion()); err != nil {
+		prev, err := ix.meta(ctx, tx, metaLessonsVersion)
+		if err != nil {
+			return nil, err
+		}
+		cur := newVersion()
+		var paths []string
+		if len(p.todo)+len(p.removed) <= maxLessonsChange {
+			paths = slices.Clone(p.removed)
+			for _, f := range p.todo {
+				paths = append(paths, f.path)
+			}
+		} else {
+			paths = make([]string, maxLessonsChange+1) // too many to list
+		}
+		if err := setMeta(ctx, tx, metaLessonsVersion, cur); err != nil {
+			return nil, err
+		}
+		if err := setMeta(ctx, tx, metaLessonsChange, lessonsChange(prev, cur, paths)); err != nil {
 			return nil, err
 		}
 	}
