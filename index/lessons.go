@@ -25,7 +25,7 @@ func lessonRow(l lesson.Lesson) []any {
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
-	return ix.lessons(ctx, "", nil)
+	return ix.lessons(ctx, "", nil, false)
 }
 
 // LessonsAt returns the lesson notes at paths (vault-relative), by path;
@@ -39,7 +39,7 @@ func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson
 		for i, p := range batch {
 			args[i] = p
 		}
-		ls, err := ix.lessons(ctx, "WHERE n.path IN (?"+strings.Repeat(", ?", len(batch)-1)+")", args)
+		ls, err := ix.lessons(ctx, "WHERE n.path IN (?"+strings.Repeat(", ?", len(batch)-1)+")", args, false)
 		if err != nil {
 			return nil, err
 		}
@@ -49,10 +49,22 @@ func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson
 	return out, nil
 }
 
-// lessons reads the lessons the condition where (with args) selects.
-func (ix *Index) lessons(ctx context.Context, where string, args []any) ([]lesson.Lesson, error) {
+// LessonHeads returns every lesson note as Lessons does, but without its
+// Text and Terms (empty): what a review of the lessons needs, read
+// without their largest columns.
+func (ix *Index) LessonHeads(ctx context.Context) ([]lesson.Lesson, error) {
+	return ix.lessons(ctx, "", nil, true)
+}
+
+// lessons reads the lessons the condition where (with args) selects;
+// with heads, without their text and terms.
+func (ix *Index) lessons(ctx context.Context, where string, args []any, heads bool) ([]lesson.Lesson, error) {
+	cols := "l.text, l.terms"
+	if heads {
+		cols = "'', ''"
+	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
-		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
+		l.applications, l.last_applied, l.pinned, l.problems, l.tags, `+cols+`
 		FROM lessons l CROSS JOIN notes n ON n.id = l.note_id `+where+` ORDER BY n.path`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
@@ -63,7 +75,7 @@ func (ix *Index) lessons(ctx context.Context, where string, args []any) ([]lesso
 		var l lesson.Lesson
 		var trigger, problems, tags, terms string
 		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Proposed, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
-			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags, &terms); err != nil {
+			&l.Applications, &l.LastApplied, &l.Pinned, &problems, &tags, &l.Text, &terms); err != nil {
 			return nil, err
 		}
 		l.Terms = strings.Fields(terms)

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -45,5 +46,38 @@ func TestLessonsChange(t *testing.T) {
 	tv.sync()
 	if _, _, _, ok, err := tv.ix.LessonsChange(ctx); ok || err != nil {
 		t.Errorf("after a sync of %d paths LessonsChange says ok %v, %v; want false", maxLessonsChange+2, ok, err)
+	}
+}
+
+// TestLessonHeads: the lessons without text and terms are Lessons' but
+// for those two.
+func TestLessonHeads(t *testing.T) {
+	ctx := context.Background()
+	tv := newTestVault(t, "", Options{NoVectors: true})
+	tv.write("lessons/A.md", "---\ntype: lesson\nname: A\ntrigger:\n  - run tests\n  - \"[bad\"\ntags: [x, y]\nstrength: 0.2\n---\nLong body words.\n")
+	tv.write("lessons/B.md", "---\ntype: lesson\nname: B\nstatus: proposed\ntrigger: tool:Bash\n---\nOther.\n")
+	tv.sync()
+	all, err := tv.ix.Lessons(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, err := tv.ix.LessonHeads(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || len(heads) != 2 {
+		t.Fatalf("%d lessons, %d heads; want 2", len(all), len(heads))
+	}
+	for i := range all {
+		if heads[i].Text != "" || len(heads[i].Terms) != 0 {
+			t.Errorf("%s: head has text %q, terms %q", heads[i].Path, heads[i].Text, heads[i].Terms)
+		}
+		if all[i].Text == "" || len(all[i].Terms) == 0 {
+			t.Errorf("%s: the lesson has no text or terms", all[i].Path)
+		}
+		all[i].Text, all[i].Terms = "", heads[i].Terms
+		if !reflect.DeepEqual(all[i], heads[i]) {
+			t.Errorf("head %+v\nlesson %+v", heads[i], all[i])
+		}
 	}
 }
