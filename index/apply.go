@@ -427,20 +427,18 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		if err != nil {
 			return nil, err
 		}
-		cur := newVersion()
-		var paths []string
+		cur, change := newVersion(), ""
 		if len(p.todo)+len(p.removed) <= maxLessonsChange {
-			paths = slices.Clone(p.removed)
+			paths := slices.Clone(p.removed)
 			for _, f := range p.todo {
 				paths = append(paths, f.path)
 			}
-		} else {
-			paths = make([]string, maxLessonsChange+1) // too many to list
+			change = lessonsChange(prev, cur, paths)
 		}
 		if err := setMeta(ctx, tx, metaLessonsVersion, cur); err != nil {
 			return nil, err
 		}
-		if err := setMeta(ctx, tx, metaLessonsChange, lessonsChange(prev, cur, paths)); err != nil {
+		if err := setMeta(ctx, tx, metaLessonsChange, change); err != nil {
 			return nil, err
 		}
 	}

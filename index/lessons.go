@@ -139,10 +139,10 @@ func (ix *Index) LessonsChange(ctx context.Context) (prev, cur string, paths []s
 
 // lessonsChange is the value of the lessons change row for a sync that
 // takes the lessons from version prev to cur, having written or removed
-// the files at paths; "" when there are too many to list, or no version
-// before.
+// the files at paths; "" when there is no version before, or a path that
+// cannot be listed a line each.
 func lessonsChange(prev, cur string, paths []string) string {
-	if prev == "" || len(paths) > maxLessonsChange || slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, "\n") }) {
+	if prev == "" || slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, "\n") }) {
 		return ""
 	}
 	return strings.Join(append([]string{prev, cur}, paths...), "\n")
