@@ -68,7 +68,11 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	// resolves links by the files they can name (see keyedResolver): its
 	// cost does not grow with the vault. It keeps what it read as a
 	// partial list.
-	partial := only != nil && (cache == nil || cache.partial)
+	//
+	// Not in memory: its links are looked up on another connection (see
+	// keyedResolver), which a shared in-memory database would lock out
+	// while this transaction writes.
+	partial := only != nil && !ix.memory && (cache == nil || cache.partial)
 	switch {
 	case partial:
 		if cache == nil {
@@ -135,7 +139,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	}
 	slices.Sort(p.removed)
 	if partial {
-		p.resolver = resolver{keyed: newKeyedResolver(ctx, tx, p.todo, p.removed)}
+		p.resolver = resolver{keyed: newKeyedResolver(ctx, ix.db, p.todo, p.removed)}
 	} else {
 		p.resolver = cache.resolverFor(added, p.removed)
 	}

@@ -44,10 +44,13 @@ func storedAt(ctx context.Context, q querier, paths []string) (map[string]fileSt
 // would, loading from the index only the files a link can name: those
 // whose graph.FileKey is one of the keys the link's target gives (see
 // graph.LinkKey). A sync of a few paths then resolves their links without
-// building a resolver over the whole vault. Files this sync writes or
-// removes are taken from present and removed, not from the index, whose
-// rows for them change while the sync writes. It is safe for concurrent
-// use.
+// building a resolver over the whole vault. It reads the index on a
+// connection of its own, not the sync's transaction, which the goroutines
+// that parse notes cannot share with the one that writes: in write-ahead
+// logging that connection sees the index as it was before the sync (which
+// holds the write lock, so no other writer commits meanwhile). The files
+// this sync writes or removes are taken from present and removed instead.
+// It is safe for concurrent use.
 type keyedResolver struct {
 	ctx     context.Context
 	q       querier
@@ -62,8 +65,8 @@ type keyedResolver struct {
 }
 
 // newKeyedResolver returns the keyed resolver over the index's files in q
-// as changed by a sync that finds the files todo present (size ≥ 0) and
-// removes those at removed.
+// (a pool, not the sync's transaction) as changed by a sync that finds
+// the files todo present (size ≥ 0) and removes those at removed.
 func newKeyedResolver(ctx context.Context, q querier, todo []seen, removed []string) *keyedResolver {
 	r := &keyedResolver{ctx: ctx, q: q, present: map[string][]string{}, removed: map[string]bool{},
 		g: graph.New(nil, nil), loaded: map[string]bool{}}
