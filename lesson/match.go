@@ -381,7 +381,11 @@ func ConflictCopyReason(p string, c ConflictCopy) string {
 func newLessonSet(version string, ls []Lesson) *lessonSet {
 	set := &lessonSet{version: version, all: ls, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
 	total := 0
-	tf := map[int32]int32{}
+	// tf counts a lesson's terms by id, and seen lists the ids it counted
+	// in the order first met: a slice, not a map, as this loop runs once
+	// for every word of every lesson.
+	var tf []int32
+	var seen []int32
 	copies := ConflictCopies(ls)
 	for _, l := range ls {
 		if _, copied := copies[l.Path]; copied || l.Archived || l.Proposed || hasMatchProblem(l) || len(l.Trigger) == 0 {
@@ -418,18 +422,23 @@ func newLessonSet(version string, ls []Lesson) *lessonSet {
 		}
 		e.length = len(l.Terms)
 		total += len(l.Terms)
-		clear(tf)
+		seen = seen[:0]
 		for _, t := range l.Terms {
 			id, ok := set.termIDs[t]
 			if !ok {
 				id = int32(len(set.postings))
 				set.termIDs[t] = id
 				set.postings = append(set.postings, nil)
+				tf = append(tf, 0)
+			}
+			if tf[id] == 0 {
+				seen = append(seen, id)
 			}
 			tf[id]++
 		}
-		for id, n := range tf {
-			set.postings[id] = append(set.postings[id], posting{doc, n})
+		for _, id := range seen {
+			set.postings[id] = append(set.postings[id], posting{doc, tf[id]})
+			tf[id] = 0
 		}
 		set.lessons = append(set.lessons, e)
 	}
