@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -17,11 +18,14 @@ import (
 // plan is one sync's changes as apply found them, and what write learns
 // while it applies them.
 type plan struct {
-	fsys     fs.FS
-	todo     []seen               // the files whose size or time changed
-	removed  []string             // the stored files gone from the vault, in path order
-	stored   map[string]fileState // what the index held before
-	resolver resolver             // over the files present now
+	fsys    fs.FS
+	todo    []seen               // the files whose size or time changed
+	removed []string             // the stored files gone from the vault, in path order
+	stored  map[string]fileState // what the index held before
+	// partial says stored holds only the paths this sync looks at, not
+	// every file of the index.
+	partial  bool
+	resolver resolver // over the files present now
 	now      time.Time
 	progress Progress
 	warm     *warmStart
@@ -56,14 +60,46 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 		return nil, err
 	}
 	cache := ix.takeFiles(gen)
-	if cache == nil {
+	if cache != nil && cache.partial && only == nil {
+		cache = nil // a walk compares every stored file
+	}
+	// A process that keeps no whole file list and looks at a few paths (a
+	// hook's write, then Refresh) reads the rows of those paths alone, and
+	// resolves links by the files they can name (see keyedResolver): its
+	// cost does not grow with the vault. It keeps what it read as a
+	// partial list.
+	//
+	// Not in memory: its links are looked up on another connection (see
+	// keyedResolver), which a shared in-memory database would lock out
+	// while this transaction writes.
+	partial := only != nil && !ix.memory && (cache == nil || cache.partial)
+	switch {
+	case partial:
+		if cache == nil {
+			cache = &fileCache{gen: gen, files: map[string]fileState{}, partial: true, looked: map[string]bool{}}
+		}
+		var missing []string
+		for _, p := range only {
+			if !cache.looked[p] {
+				missing = append(missing, p)
+			}
+		}
+		stored, err := storedAt(ctx, tx, missing)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(cache.files, stored)
+		for _, p := range missing {
+			cache.looked[p] = true
+		}
+	case cache == nil:
 		stored, err := ix.stored(ctx, tx)
 		if err != nil {
 			return nil, err
 		}
 		cache = &fileCache{gen: gen, files: stored}
 	}
-	p := &plan{fsys: fsys, stored: cache.files, now: now, progress: progress, st: st}
+	p := &plan{fsys: fsys, stored: cache.files, partial: partial, now: now, progress: progress, st: st}
 	var added []string // paths the index does not hold yet
 	visit := func(f seen) {
 		s, ok := p.stored[f.path]
@@ -102,7 +138,11 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 		return nil, nil // nothing changed
 	}
 	slices.Sort(p.removed)
-	p.resolver = cache.resolverFor(added, p.removed)
+	if partial {
+		p.resolver = resolver{keyed: newKeyedResolver(ctx, ix.db, p.todo, p.removed)}
+	} else {
+		p.resolver = cache.resolverFor(added, p.removed)
+	}
 	if p.warm, err = ix.newWarmStart(ctx, tx); err != nil {
 		return nil, err
 	}
@@ -149,6 +189,11 @@ func (ix *Index) indexedAlready(ctx context.Context, fsys fs.FS, paths []string)
 	if c != nil && gen != "" && c.gen == gen {
 		for _, p := range paths {
 			s, held := c.files[p]
+			if c.partial && !c.looked[p] {
+				// a partial list does not know whether the index holds p
+				clear(states)
+				break
+			}
 			states[p] = state{s, held}
 		}
 	}
@@ -285,7 +330,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	// Filling an empty index, FTS5 merges nothing on the way and all of
 	// it once at the end: less work than merging as it goes, and one
 	// segment for the queries after.
-	bulk := len(p.stored) == 0 && len(p.todo) > 0
+	bulk := len(p.stored) == 0 && !p.partial && len(p.todo) > 0
 	if !bulk && len(p.todo) >= largeSync {
 		if _, err := tx.ExecContext(ctx, "PRAGMA cache_size = "+strconv.Itoa(largeSyncCache)); err != nil {
 			return nil, fmt.Errorf("sync: page cache: %w", err)
@@ -333,7 +378,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	}
 	// The links of the notes written now were resolved against the files
 	// present now.
-	if len(p.stored) == 0 {
+	if len(p.stored) == 0 && !p.partial {
 		p.gone = nil // every link in the index is fresh
 	}
 	if err := w.flushFTS(ctx); err != nil {
@@ -344,6 +389,13 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	}
 	if err := w.reresolve(ctx, p.gone, p.resolver, w.written); err != nil {
 		return nil, err
+	}
+	if p.resolver.keyed != nil {
+		// A link it could not look up was stored as unresolved: the
+		// transaction must not commit.
+		if err := p.resolver.keyed.failed(); err != nil {
+			return nil, fmt.Errorf("resolve links: %w", err)
+		}
 	}
 	if bulk {
 		for _, cmd := range []string{`INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`,
@@ -375,7 +427,22 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		}
 	}
 	if w.lessons {
-		if err := setMeta(ctx, tx, metaLessonsVersion, newVersion()); err != nil {
+		prev, err := ix.meta(ctx, tx, metaLessonsVersion)
+		if err != nil {
+			return nil, err
+		}
+		cur, change := newVersion(), ""
+		if len(p.todo)+len(p.removed) <= maxLessonsChange {
+			paths := slices.Clone(p.removed)
+			for _, f := range p.todo {
+				paths = append(paths, f.path)
+			}
+			change = lessonsChange(prev, cur, paths)
+		}
+		if err := setMeta(ctx, tx, metaLessonsVersion, cur); err != nil {
+			return nil, err
+		}
+		if err := setMeta(ctx, tx, metaLessonsChange, change); err != nil {
 			return nil, err
 		}
 	}

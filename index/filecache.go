@@ -30,6 +30,11 @@ type fileCache struct {
 	gen      string
 	files    map[string]fileState
 	resolver *graph.Resolver
+	// partial says files holds only the paths syncs of a few paths
+	// looked at (see apply), those in looked, not every file of the
+	// index; it has no resolver.
+	partial bool
+	looked  map[string]bool
 }
 
 // takeFiles hands the caller the cached file list if it is at version
@@ -84,7 +89,7 @@ func (c *fileCache) resolverFor(added, removed []string) resolver {
 			files = append(files, seen{path: p})
 		}
 		c.resolver = newResolver(files, nil).g
-		return resolver{c.resolver}
+		return resolver{g: c.resolver}
 	}
 	for _, p := range removed {
 		c.resolver.Remove(p)
@@ -92,5 +97,5 @@ func (c *fileCache) resolverFor(added, removed []string) resolver {
 	for _, p := range added {
 		c.resolver.Add(p, false)
 	}
-	return resolver{c.resolver}
+	return resolver{g: c.resolver}
 }

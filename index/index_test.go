@@ -298,20 +298,38 @@ func TestOpenTogether(t *testing.T) {
 // rebuilt from scratch every time, whatever this process kept in memory,
 // and its links must resolve as a resolver built from the walk says.
 func TestRefreshAndSyncMatchRebuild(t *testing.T) {
-	t.Run("default", refreshAndSyncMatchRebuild)
+	t.Run("default", func(t *testing.T) { refreshAndSyncMatchRebuild(t, false, 2) })
 	// Full-text rows inserted one at a time, between the other rows of
 	// their note and of the notes removed in the same sync.
 	t.Run("unbatched", func(t *testing.T) {
 		defer func(n int) { ftsBatchBytes = n }(ftsBatchBytes)
 		ftsBatchBytes = 1
-		refreshAndSyncMatchRebuild(t)
+		refreshAndSyncMatchRebuild(t, false, 2)
 	})
+	// Each refresh in a new process, which holds no file list: it reads
+	// the rows of the changed paths alone and resolves links by key
+	// (keyedResolver).
+	t.Run("fresh process", func(t *testing.T) { refreshAndSyncMatchRebuild(t, true, 2) })
+	// Runs of refreshes in one process that began with none: the partial
+	// file list it keeps between them.
+	t.Run("partial list", func(t *testing.T) { refreshAndSyncMatchRebuild(t, false, 7) })
 }
 
-func refreshAndSyncMatchRebuild(t *testing.T) {
+// refreshAndSyncMatchRebuild syncs at every syncEvery-th step and
+// refreshes the changed paths at the others; with reopen, each refresh
+// is by a newly opened index.
+func refreshAndSyncMatchRebuild(t *testing.T, reopen bool, syncEvery int) {
 	tv := newTestVault(t, "", Options{NoVectors: true})
-	pool := []string{"Note.md", "note.md", "a/Note.md", "a/b/Other.md", "Other.md", "c/Third.md", "img.png", "a/img.png", "Bin.md"}
-	targets := []string{"Note", "note", "a/Note", "Other", "b/Other", "Third", "img.png", "a/img.png", "Bin", "Missing"}
+	// "\u212Aey.md" (a Kelvin sign) and "d/key.MD" have the key "key" that
+	// SQLite's lower() does not give their names; "Über" is no ASCII.
+	pool := []string{"Note.md", "note.md", "a/Note.md", "a/b/Other.md", "Other.md", "c/Third.md", "img.png", "a/img.png", "Bin.md",
+		"\u212Aey.md", "d/key.MD", "Über.md", "e/über.md"}
+	targets := []string{"Note", "note", "a/Note", "Other", "b/Other", "Third", "img.png", "a/img.png", "Bin", "Missing",
+		"key", "KEY", "d/key", "Über", "über", "e/Über"}
+	if reopen || syncEvery != 2 {
+		tv.ix.Close()
+		tv.ix = tv.open() // no file list yet
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	present := map[string]bool{}
 	ctx := context.Background()
@@ -335,10 +353,20 @@ func refreshAndSyncMatchRebuild(t *testing.T) {
 				present[p] = true
 			}
 		}
-		if step%2 == 0 {
+		if step%syncEvery == 0 {
 			tv.sync()
-		} else if err := tv.ix.Refresh(ctx, os.DirFS(tv.dir), changed...); err != nil {
-			t.Fatal(err)
+			if syncEvery != 2 {
+				tv.ix.Close()
+				tv.ix = tv.open() // the next refreshes begin without a file list
+			}
+		} else {
+			if reopen {
+				tv.ix.Close()
+				tv.ix = tv.open()
+			}
+			if err := tv.ix.Refresh(ctx, os.DirFS(tv.dir), changed...); err != nil {
+				t.Fatal(err)
+			}
 		}
 		tv.assertFresh()
 		if drift, err := tv.ix.Check(ctx, os.DirFS(tv.dir)); err != nil || len(drift) > 0 {

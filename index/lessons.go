@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,9 +25,47 @@ func lessonRow(l lesson.Lesson) []any {
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
 func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
+	return ix.lessons(ctx, "", nil, false)
+}
+
+// LessonsAt returns the lesson notes at paths (vault-relative), by path;
+// a path that holds no lesson note is left out.
+func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson, error) {
+	out := []lesson.Lesson{}
+	for len(paths) > 0 {
+		batch := paths[:min(len(paths), 500)]
+		paths = paths[len(batch):]
+		args := make([]any, len(batch))
+		for i, p := range batch {
+			args[i] = p
+		}
+		ls, err := ix.lessons(ctx, "WHERE n.path IN (?"+strings.Repeat(", ?", len(batch)-1)+")", args, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ls...)
+	}
+	slices.SortFunc(out, func(a, b lesson.Lesson) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// LessonHeads returns every lesson note as Lessons does, but without its
+// Text and Terms (empty): what a review of the lessons needs, read
+// without their largest columns.
+func (ix *Index) LessonHeads(ctx context.Context) ([]lesson.Lesson, error) {
+	return ix.lessons(ctx, "", nil, true)
+}
+
+// lessons reads the lessons the condition where (with args) selects;
+// with heads, without their text and terms.
+func (ix *Index) lessons(ctx context.Context, where string, args []any, heads bool) ([]lesson.Lesson, error) {
+	cols := "l.text, l.terms"
+	if heads {
+		cols = "'', ''"
+	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
-		l.applications, l.last_applied, l.pinned, l.text, l.problems, l.tags, l.terms
-		FROM lessons l CROSS JOIN notes n ON n.id = l.note_id ORDER BY n.path`)
+		l.applications, l.last_applied, l.pinned, l.problems, l.tags, `+cols+`
+		FROM lessons l CROSS JOIN notes n ON n.id = l.note_id `+where+` ORDER BY n.path`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
 	}
@@ -36,7 +75,7 @@ func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 		var l lesson.Lesson
 		var trigger, problems, tags, terms string
 		if err := rows.Scan(&l.Path, &l.Hash, &l.Archived, &l.Proposed, &l.Name, &trigger, &l.ActionBias, &l.Domain, &l.Strength, &l.Confidence,
-			&l.Applications, &l.LastApplied, &l.Pinned, &l.Text, &problems, &tags, &terms); err != nil {
+			&l.Applications, &l.LastApplied, &l.Pinned, &problems, &tags, &l.Text, &terms); err != nil {
 			return nil, err
 		}
 		l.Terms = strings.Fields(terms)
@@ -68,3 +107,47 @@ const metaLessonsVersion = "lessons_version"
 func (ix *Index) LessonsVersion(ctx context.Context) (string, error) {
 	return ix.meta(ctx, ix.db, metaLessonsVersion)
 }
+
+// metaLessonsChange names the meta row that says what the last sync that
+// changed a lesson changed: the lessons version before it, the version it
+// set, and the paths it wrote or removed, one a line (see LessonsChange).
+// A sync of more than maxLessonsChange paths leaves it empty.
+const metaLessonsChange = "lessons_change"
+
+// maxLessonsChange is the most paths a lessons change lists: past it,
+// reading every lesson again costs no more.
+const maxLessonsChange = 64
+
+// LessonsChange says what the last sync that changed a lesson changed:
+// the lessons version before it (prev), the one it set (cur), and the
+// vault paths it wrote or removed, among them every lesson it changed. A
+// cache of the lessons at version prev brings itself to cur by reading
+// the lessons at paths again (LessonsAt) instead of every lesson. ok is
+// false when the index cannot say (a sync of many paths, or an index
+// older than this record).
+func (ix *Index) LessonsChange(ctx context.Context) (prev, cur string, paths []string, ok bool, err error) {
+	v, err := ix.meta(ctx, ix.db, metaLessonsChange)
+	if err != nil || v == "" {
+		return "", "", nil, false, err
+	}
+	f := strings.Split(v, "\n")
+	if len(f) < 2 || f[0] == "" || f[1] == "" {
+		return "", "", nil, false, nil
+	}
+	return f[0], f[1], f[2:], true, nil
+}
+
+// lessonsChange is the value of the lessons change row for a sync that
+// takes the lessons from version prev to cur, having written or removed
+// the files at paths; "" when there is no version before, or a path that
+// cannot be listed a line each.
+func lessonsChange(prev, cur string, paths []string) string {
+	if prev == "" || slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, "\n") }) {
+		return ""
+	}
+	return strings.Join(append([]string{prev, cur}, paths...), "\n")
+}
+
+// Index brings a lesson Matcher up to date by the lessons a change
+// touched.
+var _ lesson.ChangeIndex = (*Index)(nil)

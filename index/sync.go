@@ -582,7 +582,11 @@ func (ix *Index) recorded(ctx context.Context) (skipped, warnings []Skip, err er
 
 // resolver resolves links against the files present now. Only paths
 // matter, so it is built from the walk, without loading any note.
-type resolver struct{ g *graph.Resolver }
+// keyed, when set, resolves instead of g (see keyedResolver).
+type resolver struct {
+	g     *graph.Resolver
+	keyed *keyedResolver
+}
 
 // newResolver resolves against files; the notes among them named in
 // unreadable count as attachments.
@@ -599,10 +603,13 @@ func newResolver(files []seen, unreadable []string) resolver {
 			others = append(others, f.path)
 		}
 	}
-	return resolver{graph.New(notes, others)}
+	return resolver{g: graph.New(notes, others)}
 }
 
 func (r resolver) resolve(source string, l markdown.Link) (string, bool) {
+	if r.keyed != nil {
+		return r.keyed.resolve(source, l)
+	}
 	return r.g.Resolve(source, l)
 }
 

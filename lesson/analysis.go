@@ -30,6 +30,12 @@ const ProposedReason = "proposed by Dream from a session (status: proposed): out
 // success rate can call it weak.
 const weakOutcomes = 3
 
+// headIndex is an Index that can list the lessons without their text and
+// terms (see index.LessonHeads), which review does not read.
+type headIndex interface {
+	LessonHeads(ctx context.Context) ([]Lesson, error)
+}
+
 // Review lists the lessons flagged (strength below ReviewBelow), weak (at
 // least three outcomes logged, fewer than half of them successes),
 // proposed by Dream and not yet accepted, a sync service's conflict copy
@@ -38,7 +44,11 @@ const weakOutcomes = 3
 // matching until fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
-	lessons, err := s.ix.Lessons(ctx)
+	read := s.ix.Lessons
+	if h, ok := s.ix.(headIndex); ok {
+		read = h.LessonHeads // review reads neither text nor terms
+	}
+	lessons, err := read(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -213,11 +213,18 @@ func (m *Matcher) lessons(ctx context.Context) (*lessonSet, error) {
 	if set != nil && set.version == v {
 		return set, nil
 	}
-	ls, err := m.ix.Lessons(ctx)
+	next, err := m.changed(ctx, set, v)
 	if err != nil {
 		return nil, err
 	}
-	set = newLessonSet(v, ls)
+	if next == nil {
+		ls, err := m.ix.Lessons(ctx)
+		if err != nil {
+			return nil, err
+		}
+		next = newLessonSet(v, ls)
+	}
+	set = next
 	m.mu.Lock()
 	m.set = set
 	if m.cache != nil {
@@ -227,9 +234,63 @@ func (m *Matcher) lessons(ctx context.Context) (*lessonSet, error) {
 	return set, nil
 }
 
+// ChangeIndex is an Index that can say what its last change of the
+// lessons changed, so that a Matcher holding the lessons from before it
+// reads only the lessons at those paths again (see index.LessonsChange):
+// what a process that writes an outcome, then matches again, does.
+type ChangeIndex interface {
+	Index
+	// LessonsChange returns the lessons version before the last change
+	// (prev), the one after it (cur), and the paths it changed, which
+	// include every lesson it changed; ok false when it cannot say.
+	LessonsChange(ctx context.Context) (prev, cur string, paths []string, ok bool, err error)
+	// LessonsAt returns the lessons at paths, by path, as Lessons would.
+	LessonsAt(ctx context.Context, paths []string) ([]Lesson, error)
+}
+
+// changed returns set brought to version v by the index's record of the
+// last change, or nil when the index keeps none that leads from set's
+// version to v.
+func (m *Matcher) changed(ctx context.Context, set *lessonSet, v string) (*lessonSet, error) {
+	ci, ok := m.ix.(ChangeIndex)
+	if set == nil || !ok {
+		return nil, nil
+	}
+	prev, cur, paths, ok, err := ci.LessonsChange(ctx)
+	if err != nil || !ok || prev != set.version || cur != v {
+		return nil, err
+	}
+	fresh, err := ci.LessonsAt(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	return newLessonSet(v, replaceLessons(set.all, paths, fresh)), nil
+}
+
+// replaceLessons is ls, by path, with the lessons at paths replaced by
+// fresh (the lessons at those paths now; a path with none now has none).
+func replaceLessons(ls []Lesson, paths []string, fresh []Lesson) []Lesson {
+	gone := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		gone[p] = true
+	}
+	out := make([]Lesson, 0, len(ls)+len(fresh))
+	for _, l := range ls {
+		if !gone[l.Path] {
+			out = append(out, l)
+		}
+	}
+	out = append(out, fresh...)
+	slices.SortStableFunc(out, func(a, b Lesson) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
 // lessonSet is every matchable lesson, indexed for the fast path.
 type lessonSet struct {
 	version string
+	// all are the lessons it was built from, matchable or not, by path:
+	// what a change of a few of them rebuilds it from.
+	all     []Lesson
 	lessons []entry
 	// byWord maps an analyzed trigger word to the lessons whose trigger
 	// has it; byTool a lower-cased tool name to its lessons; globbed are
@@ -318,9 +379,13 @@ func ConflictCopyReason(p string, c ConflictCopy) string {
 }
 
 func newLessonSet(version string, ls []Lesson) *lessonSet {
-	set := &lessonSet{version: version, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
+	set := &lessonSet{version: version, all: ls, byWord: map[string][]int32{}, byTool: map[string][]int32{}, termIDs: map[string]int32{}}
 	total := 0
-	tf := map[int32]int32{}
+	// tf counts a lesson's terms by id, and seen lists the ids it counted
+	// in the order first met: a slice, not a map, as this loop runs once
+	// for every word of every lesson.
+	var tf []int32
+	var seen []int32
 	copies := ConflictCopies(ls)
 	for _, l := range ls {
 		if _, copied := copies[l.Path]; copied || l.Archived || l.Proposed || hasMatchProblem(l) || len(l.Trigger) == 0 {
@@ -357,18 +422,23 @@ func newLessonSet(version string, ls []Lesson) *lessonSet {
 		}
 		e.length = len(l.Terms)
 		total += len(l.Terms)
-		clear(tf)
+		seen = seen[:0]
 		for _, t := range l.Terms {
 			id, ok := set.termIDs[t]
 			if !ok {
 				id = int32(len(set.postings))
 				set.termIDs[t] = id
 				set.postings = append(set.postings, nil)
+				tf = append(tf, 0)
+			}
+			if tf[id] == 0 {
+				seen = append(seen, id)
 			}
 			tf[id]++
 		}
-		for id, n := range tf {
-			set.postings[id] = append(set.postings[id], posting{doc, n})
+		for _, id := range seen {
+			set.postings[id] = append(set.postings[id], posting{doc, tf[id]})
+			tf[id] = 0
 		}
 		set.lessons = append(set.lessons, e)
 	}
