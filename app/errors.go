@@ -14,7 +14,10 @@ import (
 
 // Class says how a front end should take an error: a mistake in what was
 // asked (the CLI's exit 2), a clash with the vault as it is (exit 3), the
-// caller's cancellation (exit 130), or anything else (exit 1).
+// caller's cancellation (exit 130), something named that is not there
+// (exit 1, with the CLI's hint), or anything else (exit 1). A server's
+// answer carries its error's class, so a front end words it the same
+// whether it answered in process or not.
 type Class int
 
 // The classes of errors.
@@ -23,6 +26,7 @@ const (
 	Invalid               // the request is wrong: a bad argument, a name that is no note
 	Conflict              // the vault is not as the request assumed: a note changed, exists, is taken or archived, or another process holds its lock past the wait
 	Canceled              // the caller's context ended
+	NotFound              // what the request names is not there: a note, a task, a lesson (the CLI's exit 1)
 )
 
 // ClassOf returns the class of err.
@@ -42,6 +46,8 @@ func ClassOf(err error) Class {
 		errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
 		errors.Is(err, lesson.ErrInvalid), errors.Is(err, memory.ErrInvalid), errors.Is(err, vault.ErrInvalidPath):
 		return Invalid
+	case errors.Is(err, vault.ErrNotFound):
+		return NotFound
 	}
 	return Failure
 }

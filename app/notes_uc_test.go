@@ -67,7 +67,7 @@ func TestNoteNameRule(t *testing.T) {
 		{"a/dup", "a/dup.md", "", 0},
 		{"b/dup.md", "b/dup.md", "", 0},
 		{"dup", "", `ambiguous: "dup" names 2 notes: a/dup.md, b/dup.md`, Invalid},
-		{"nowhere", "", `no note has the path or name "nowhere"`, Failure},
+		{"nowhere", "", `no note has the path or name "nowhere"`, NotFound},
 	} {
 		read, rerr := a.ReadNote(ctx, ReadNoteRequest{Note: tc.name})
 		view, serr := a.Show(ctx, NoteRequest{Note: tc.name})
@@ -88,7 +88,7 @@ func TestNoteNameRule(t *testing.T) {
 			if got.err == nil || !strings.Contains(got.err.Error(), tc.err) || ClassOf(got.err) != tc.class {
 				t.Errorf("%s(%q): error %v (class %d), want one holding %q, class %d", use, tc.name, got.err, ClassOf(got.err), tc.err, tc.class)
 			}
-			if tc.class == Failure && !errors.Is(got.err, ErrNotFound) {
+			if tc.class == NotFound && !errors.Is(got.err, ErrNotFound) {
 				t.Errorf("%s(%q): %v does not match ErrNotFound", use, tc.name, got.err)
 			}
 		}

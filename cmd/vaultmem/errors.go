@@ -66,7 +66,7 @@ func report(err error, stderr io.Writer) int {
 		msg = "interrupted"
 	}
 	fmt.Fprintf(stderr, "vaultmem: %s\n", msg)
-	if errors.Is(err, app.ErrNotFound) {
+	if app.ClassOf(err) == app.NotFound {
 		// The CLI's own hint: the domain's error says what, not which
 		// command shows more.
 		fmt.Fprintln(stderr, "'vaultmem list' shows the notes, by vault path.")
