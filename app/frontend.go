@@ -192,6 +192,9 @@ type EvalOptions struct {
 	Together bool
 	// Answers keeps each question's answer in the report.
 	Answers bool
+	// BudgetFill is recall's budget fill (recall.budget_fill: greedy or
+	// shared; "" the default).
+	BudgetFill string
 }
 
 type (
@@ -205,7 +208,11 @@ type (
 // eval.LoCoMo): a harness over its own vaults, not a use case of an
 // opened one, so it takes no App.
 func EvalLoCoMo(ctx context.Context, dir string, o EvalOptions) (*EvalReport, error) {
-	return eval.LoCoMo(ctx, dir, eval.Options{Budget: o.Budget, Intent: o.Intent,
+	fill, err := recall.ParseBudgetFill(o.BudgetFill)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	return eval.LoCoMo(ctx, dir, eval.Options{Budget: o.Budget, Intent: o.Intent, BudgetFill: fill,
 		Index: index.Options{NoVectors: o.NoVectors, Resident: true}, Together: o.Together, Answers: o.Answers})
 }
 

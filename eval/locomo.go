@@ -90,6 +90,8 @@ type Options struct {
 	Together bool
 	// Answers keeps recall's score on each question (Report.Answers).
 	Answers bool
+	// BudgetFill is recall's budget fill (recall.Options.BudgetFill).
+	BudgetFill string
 }
 
 // LoCoMo measures evidence recall on the LoCoMo benchmark in dir (qa.jsonl
@@ -174,7 +176,7 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		eng := recall.New(ix, recall.Options{NoDeadlines: true}) // the same answers on a busy machine
+		eng := recall.New(ix, recall.Options{NoDeadlines: true, BudgetFill: o.BudgetFill}) // no deadlines: the same answers on a busy machine
 		for _, q := range bySample[sample] {
 			cat := Categories[q.Category]
 			res, err := eng.Recall(ctx, recall.Request{Query: q.Question, Budget: budget, Intent: intent})

@@ -29,6 +29,7 @@ func (sh *shell) evalCommand() *cli.Command {
 				&cli.BoolFlag{Name: "no-vectors", Usage: "index without embeddings (keyword engines only), to see what the embedder adds"},
 				&cli.BoolFlag{Name: "together", Usage: "index every conversation in one vault, as a vault of many people is"},
 				&cli.BoolFlag{Name: "questions", Usage: "also give recall's score on each question (--json: answers; else the ones under 1)"},
+				&cli.StringFlag{Name: "budget-fill", Usage: "recall's budget fill, `FILL`: shared (the default) or greedy (see recall.budget_fill)"},
 			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() != 1 {
@@ -42,7 +43,8 @@ func (sh *shell) evalCommand() *cli.Command {
 					return usagef("--budget must be a positive number of tokens")
 				}
 				rep, err := app.EvalLoCoMo(ctx, cmd.Args().First(), app.EvalOptions{Budget: int(cmd.Int("budget")), Intent: intent,
-					NoVectors: cmd.Bool("no-vectors"), Together: cmd.Bool("together"), Answers: cmd.Bool("questions")})
+					NoVectors: cmd.Bool("no-vectors"), Together: cmd.Bool("together"), Answers: cmd.Bool("questions"),
+					BudgetFill: cmd.String("budget-fill")})
 				if err != nil {
 					return err
 				}
