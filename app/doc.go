@@ -10,7 +10,7 @@
 // A long-running process calls [App.Serve]: it keeps the index current
 // with a watcher, keeps MEMORY.md listing the memories, runs Dream when
 // its gate opens, and answers the read use cases for CLI processes over a
-// local socket ([App.Handle], [Ask]), with the same methods a front end calls
+// local socket (package localrpc; [App.Handle], [Ask], the ops [Op]), with the same methods a front end calls
 // in process.
 //
 // Errors carry a [Class] (an invalid request, a conflict, a cancellation)

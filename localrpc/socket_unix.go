@@ -1,6 +1,6 @@
 //go:build !windows
 
-package app
+package localrpc
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-
-	"github.com/vaultmem/vaultmem/vault"
 )
 
 // maxSocketPath is the longest socket path this code binds: macOS allows
@@ -22,15 +20,15 @@ import (
 // ".PID" first.
 const maxSocketPath = 103 - 8
 
-// ServerAddress is the socket of vault dir's server: in .vaultmem/tmp when
-// the path fits a socket address and that folder is this user's and
-// closed to others (or not made yet), else in a folder of this user's
-// under the system's temporary folder, named by a hash of dir. In a
-// vault shared with other local users, .vaultmem/tmp may be another's, or
-// open to the group: whoever may change it could move a socket of theirs
-// into place.
-func ServerAddress(dir string) string {
-	p := filepath.Join(dir, filepath.FromSlash(vault.TmpDir), "serve.sock")
+// Address is the socket of the server of the vault in folder dir: in
+// private (the vault's own temporary folder) when the path fits a socket
+// address and that folder is this user's and closed to others (or not
+// made yet), else in a folder of this user's under the system's temporary
+// folder, named by a hash of dir. In a vault shared with other local
+// users, private may be another's, or open to the group: whoever may
+// change it could move a socket of theirs into place.
+func Address(dir, private string) string {
+	p := filepath.Join(private, "serve.sock")
 	if len(p) <= maxSocketPath {
 		if err := closedFolder(filepath.Dir(p), 0o022); err == nil || errors.Is(err, fs.ErrNotExist) {
 			return p

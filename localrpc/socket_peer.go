@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd
 
-package app
+package localrpc
 
 import (
 	"fmt"

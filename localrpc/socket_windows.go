@@ -1,4 +1,4 @@
-package app
+package localrpc
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// ServerAddress is the named pipe of vault dir's server for this user:
-// \\.\pipe\vaultmem-HASH, HASH a hash of the user's SID and dir (named
-// pipes share one namespace on a machine).
-func ServerAddress(dir string) string {
+// Address is the named pipe of the server of the vault in folder dir for
+// this user: \\.\pipe\vaultmem-HASH, HASH a hash of the user's SID and dir
+// (named pipes share one namespace on a machine; private, the vault's own
+// temporary folder, is not used).
+func Address(dir, _ string) string {
 	sid, _ := userSID() // without it, the pipe is still the vault's
 	sum := sha256.Sum256([]byte(sid + "\x00" + dir))
 	return `\\.\pipe\vaultmem-` + hex.EncodeToString(sum[:12])

@@ -1,6 +1,6 @@
 //go:build unix && !linux && !darwin && !freebsd
 
-package app
+package localrpc
 
 import "net"
 
