@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/vaultmem/vaultmem/index/internal/vectors"
 )
 
 // vectorsOf opens the index anew, as another process would, and returns
@@ -153,8 +155,23 @@ func TestVectorPackDelta(t *testing.T) {
 	if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
 		t.Errorf("a damaged delta: used %v, or not the database's vectors", mapped)
 	}
+	// A delta ahead of the index (its change never committed) is ignored.
+	d, err := vectors.DecodeDelta(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Target = "feedface"
+	if err := os.WriteFile(tv.ix.deltaPath(), vectors.EncodeDelta(d), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
+		t.Errorf("a delta ahead of the index: used %v, or not the database's vectors", mapped)
+	}
 	if err := os.WriteFile(tv.ix.deltaPath(), whole, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if _, mapped := vectorsOf(t, tv); !mapped {
+		t.Error("the delta written back was not used")
 	}
 
 	// Many new vectors at once pass deltaShare: the pack is written whole.
