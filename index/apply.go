@@ -453,7 +453,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}
 	if w.chunks {
-		ix.advanceVectors(before, after, func(vs *vectors.Set, version string) *vectors.Set { return vs.Without(w.dropped, version) })
+		ix.advanceVectors(before, after, vectors.Change{DropNotes: w.dropped}, warmed != nil)
 	}
 	if warmed != nil {
 		ix.keepWarm(warmed)

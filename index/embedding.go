@@ -457,7 +457,7 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	ix.advanceVectors(before, after, func(vs *vectors.Set, version string) *vectors.Set { return vs.With(ids, notes, stored, version) })
+	ix.advanceVectors(before, after, vectors.Change{IDs: ids, Notes: notes, Vecs: stored}, false)
 	return nil
 }
 

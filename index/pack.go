@@ -19,9 +19,28 @@ import (
 // is used only while the index is still at that version. Every
 // transaction that changes chunks or vectors sets a new random version.
 // Its format is package vectors' (see vectors.WritePack).
+//
+// A few new or dropped vectors (a prompt's sync embeds a session note's
+// new chunks) do not make a new pack of every vector: each change this
+// process commits is added to the pack's delta (deltaFile, see
+// vectors.EncodeDelta), which names the pack's version (its base) and the
+// version the changes bring it to (its target). A reader loads the pack
+// and applies the delta when the delta's base is the pack's version and
+// its target the index's; any other delta, or a damaged one, is ignored,
+// and the vectors are read from the database. The pack is written whole
+// (and the delta dropped) when the delta would pass deltaShare of the
+// pack, when a change is not one this process made whole (another
+// process's, with no delta written, or a warm start), or when the
+// embedder changes.
 const (
 	packFile           = "vectors.pack"
+	deltaFile          = "vectors.delta"
 	metaVectorsVersion = "vectors_version"
+	// deltaShare is the largest delta kept beside a pack, as a share of
+	// the pack's vectors: vectors added plus notes dropped. Past it, a
+	// load that copies the pack's arrays to apply the delta costs as much
+	// as reading a new pack, and the pack is written whole.
+	deltaShare = 0.10
 )
 
 // bumpVectorsVersion marks, inside tx, that chunks or vectors changed,
@@ -37,20 +56,93 @@ func bumpVectorsVersion(ctx context.Context, tx *sql.Tx) (before, after string, 
 	return before, after, err
 }
 
-func (ix *Index) packPath() string { return filepath.Join(filepath.Dir(ix.path), packFile) }
+func (ix *Index) packPath() string  { return filepath.Join(filepath.Dir(ix.path), packFile) }
+func (ix *Index) deltaPath() string { return filepath.Join(filepath.Dir(ix.path), deltaFile) }
+
+// journal adds change, which this process committed from version before
+// to after, to the pack's delta, when the delta (or the pack, without
+// one) is at before; otherwise the chain of changes from the pack is
+// broken, and the delta is left to be ignored. A delta that would grow
+// past deltaShare of the pack is removed instead, so that Pack writes
+// the pack whole. Failures only cost a later process a whole pack.
+func (ix *Index) journal(before, after string, change vectors.Change, partial bool) {
+	if ix.opts.NoVectors || ix.readOnly != "" || ix.memory || before == "" {
+		return
+	}
+	base, dims, n, ok := ix.packHeader()
+	if !ok {
+		return
+	}
+	d, err := ix.readDelta()
+	switch {
+	case err == nil && d.Base == base && d.Target == before:
+	case base == before:
+		d = &vectors.Delta{Base: base, Dims: dims}
+	default:
+		return // no chain from the pack: Pack writes it whole
+	}
+	d.Target = after
+	d.Changes = append(d.Changes, change)
+	if partial || !d.Fits(change) || float64(d.Size()) > deltaShare*float64(n) {
+		os.Remove(ix.deltaPath())
+		return
+	}
+	b := vectors.EncodeDelta(d)
+	if vault.WriteCacheFile(ix.deltaPath(), func(w io.Writer) error { _, err := w.Write(b); return err }) != nil {
+		os.Remove(ix.deltaPath())
+	}
+}
+
+// readDelta reads the pack's delta; an error when there is none or it is
+// damaged.
+func (ix *Index) readDelta() (*vectors.Delta, error) {
+	b, err := os.ReadFile(ix.deltaPath())
+	if err != nil {
+		return nil, err
+	}
+	d, err := vectors.DecodeDelta(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ix.deltaPath(), err)
+	}
+	return d, nil
+}
+
+// packHeader reads the version, dimensions and count of vectors of the
+// pack; ok is false when there is no readable pack.
+func (ix *Index) packHeader() (version string, dims, n int, ok bool) {
+	f, err := os.Open(ix.packPath())
+	if err != nil {
+		return "", 0, 0, false
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	k, _ := io.ReadFull(f, head)
+	return vectors.PackHeader(head[:k])
+}
+
+// deltaCurrent reports whether the pack at packVersion and its delta
+// give the vectors at version.
+func (ix *Index) deltaCurrent(packVersion, version string) bool {
+	d, err := ix.readDelta()
+	return err == nil && packVersion != "" && d.Base == packVersion && d.Target == version
+}
 
 // Pack writes the vector pack when it is missing or out of date. Callers
 // that sync and then leave later searches to other processes (the CLI)
-// call it after every sync: when the pack is current it costs one small
-// read; otherwise one read of every vector and one file write. A
-// long-running process keeps its vectors in memory and need not.
+// call it after every sync: when the pack, or the pack and its delta
+// (see deltaFile), are current it costs two small reads; otherwise one
+// read of every vector and one file write. A long-running process keeps
+// its vectors in memory and need not.
 func (ix *Index) Pack(ctx context.Context) error {
 	if ix.opts.NoVectors || ix.readOnly != "" {
 		return nil
 	}
 	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)
-	if err != nil || version == "" || ix.packVersion() == version {
+	if err != nil || version == "" {
 		return err
+	}
+	if pv := ix.packVersion(); pv == version || ix.deltaCurrent(pv, version) {
+		return nil
 	}
 	// Every vector is read (after a cold index, the process's heap is
 	// still full of the index's garbage): heavy work (see Options.HeavyWork).
@@ -58,6 +150,11 @@ func (ix *Index) Pack(ctx context.Context) error {
 	vs, err := ix.vectors(ctx)
 	if err != nil || vs.FromPack() || vs.Len() == 0 {
 		return err
+	}
+	// The old delta goes first: one written after it, by a process that
+	// saw this pack, is at this pack's version and stays.
+	if err := os.Remove(ix.deltaPath()); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("remove vector delta: %w", err)
 	}
 	if err := vault.WriteCacheFile(ix.packPath(), func(w io.Writer) error { return vectors.WritePack(w, vs) }); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
@@ -76,7 +173,8 @@ func (ix *Index) packVersion() string {
 	return vectors.PackVersion(f)
 }
 
-// readPack loads the vector pack if it was made at version.
+// readPack loads the vector pack if it was made at version, or if it and
+// its delta give the vectors at version (see deltaFile).
 //
 // A process that is not resident (a CLI command) maps the pack instead of
 // reading it, which saves copying its megabytes; the mapping lasts until
@@ -88,17 +186,41 @@ func (ix *Index) readPack(version string) (*vectors.Set, error) {
 		if err != nil {
 			return nil, err
 		}
-		return vectors.DecodePack(b, version)
+		return ix.decodePack(b, version)
 	}
 	b, unmap, err := vectors.MapFile(ix.packPath())
 	if err != nil {
 		return nil, err
 	}
-	vs, err := vectors.DecodePack(b, version)
+	vs, err := ix.decodePack(b, version)
 	if err != nil {
 		unmap()
 		return nil, err
 	}
 	ix.unmaps = append(ix.unmaps, unmap) // under ix.mu, held by ix.vectors
 	return vs, nil
+}
+
+// decodePack reads the vectors at version from pack b, applying the
+// delta when the pack is at the delta's base and the delta at version.
+func (ix *Index) decodePack(b []byte, version string) (*vectors.Set, error) {
+	pv, _, _, ok := vectors.PackHeader(b)
+	if !ok || pv == version {
+		return vectors.DecodePack(b, version)
+	}
+	d, err := ix.readDelta()
+	if err != nil {
+		return nil, err
+	}
+	if d.Base != pv || d.Target != version {
+		return nil, fmt.Errorf("%s: at %s to %s, not %s to %s", ix.deltaPath(), d.Base, d.Target, pv, version)
+	}
+	vs, err := vectors.DecodePack(b, pv)
+	if err != nil {
+		return nil, err
+	}
+	if vs.Dims() != d.Dims {
+		return nil, fmt.Errorf("%s: vectors of %d dimensions, the pack's of %d", ix.deltaPath(), d.Dims, vs.Dims())
+	}
+	return d.Apply(vs), nil
 }

@@ -10,19 +10,23 @@ import (
 
 // advanceVectors brings the in-memory vectors from version before to
 // after by change, after this process committed that change: when they
-// were at before, change makes the set at after (the version it is
-// given) without a read of every vector; otherwise (not loaded, or
-// another process changed the index in between) they are read again on
-// next use.
-func (ix *Index) advanceVectors(before, after string, change func(vs *vectors.Set, version string) *vectors.Set) {
+// were at before, change makes the set at after without a read of every
+// vector; otherwise (not loaded, or another process changed the index in
+// between) they are read again on next use. The change also extends the
+// vector pack's delta (see journal), so that the next process loads the
+// pack and the delta instead of every vector. partial says the change
+// holds only part of what the transaction did (a warm start's vectors go
+// in beside it): it moves nothing along, and the pack is written whole.
+func (ix *Index) advanceVectors(before, after string, change vectors.Change, partial bool) {
+	ix.journal(before, after, change, partial)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	switch {
 	case ix.vec == nil:
-	case before == "" || ix.vec.Version() != before:
+	case partial || before == "" || ix.vec.Version() != before:
 		ix.vec = nil
 	default:
-		ix.vec = change(ix.vec, after)
+		ix.vec = ix.vec.Apply(change, after)
 	}
 }
 

@@ -20,16 +20,17 @@ func (vs *Set) Nearest(ctx context.Context, q []float32, k int, keep func(note, 
 	if len(q) != vs.dims || k <= 0 {
 		return nil, nil
 	}
-	parts := min(runtime.GOMAXPROCS(0), len(vs.ids)/minVectorsPerPart, 8)
+	n := vs.Len()
+	parts := min(runtime.GOMAXPROCS(0), n/minVectorsPerPart, 8)
 	if parts <= 1 {
-		found := vs.scan(ctx, q, k, keep, 0, len(vs.ids))
+		found := vs.scan(ctx, q, k, keep, 0, n)
 		return found, ctx.Err()
 	}
 	found := make([][]rank.Scored, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			found[p] = vs.scan(ctx, q, k, keep, p*len(vs.ids)/parts, (p+1)*len(vs.ids)/parts)
+			found[p] = vs.scan(ctx, q, k, keep, p*n/parts, (p+1)*n/parts)
 		})
 	}
 	wg.Wait()
@@ -48,24 +49,26 @@ const scanCheck = 4096
 // minVectorsPerPart is the fewest vectors worth a goroutine of their own.
 const minVectorsPerPart = 8192
 
-// scan returns the k best of the vectors from index i to j, best first;
-// nil when ctx ends first.
+// scan returns the k best of the vectors from index from to to (over
+// both segments, see Set.more), best first; nil when ctx ends first.
 func (vs *Set) scan(ctx context.Context, q []float32, k int, keep func(note, chunk int64) bool, from, to int) []rank.Scored {
 	h := make(rank.Heap, 0, k+1)
 	d := vs.dims
-	for i := from; i < to; i++ {
-		if (i-from)%scanCheck == 0 && ctx.Err() != nil {
-			return nil
-		}
-		if keep != nil && !keep(vs.notes[i], vs.ids[i]) || vs.isDead(i) {
-			continue
-		}
-		c := rank.Scored{ID: vs.ids[i], Score: float64(vs.scales[i] * dotCodes(q, vs.codes[i*d:i*d+d]))}
-		if len(h) < k {
-			heap.Push(&h, c)
-		} else if rank.Better(c, h[0]) {
-			h[0] = c
-			heap.Fix(&h, 0)
+	for seg, off := vs, 0; seg != nil; seg, off = seg.more, off+len(seg.ids) {
+		for j := max(from-off, 0); j < min(to-off, len(seg.ids)); j++ {
+			if i := off + j; (i-from)%scanCheck == 0 && ctx.Err() != nil {
+				return nil
+			}
+			if keep != nil && !keep(seg.notes[j], seg.ids[j]) || vs.isDead(off+j) {
+				continue
+			}
+			c := rank.Scored{ID: seg.ids[j], Score: float64(seg.scales[j] * dotCodes(q, seg.codes[j*d:j*d+d]))}
+			if len(h) < k {
+				heap.Push(&h, c)
+			} else if rank.Better(c, h[0]) {
+				h[0] = c
+				heap.Fix(&h, 0)
+			}
 		}
 	}
 	out := make([]rank.Scored, len(h))

@@ -23,9 +23,10 @@ var packCRC = crc32.MakeTable(crc32.Castagnoli)
 // note ids (int64 each), the vectors' scales (float32 each) and their
 // codes (dimensions int8 each), all little-endian, and a CRC-32C of
 // everything before it. It streams: a pack of 235,000 vectors (36 MB) is
-// never held as bytes. Dropped vectors are left out.
+// never held as bytes. Dropped vectors are left out, and a set of two
+// segments (see Set.more) is written as one.
 func WritePack(w io.Writer, vs *Set) error {
-	if vs.ndead > 0 {
+	if vs.ndead > 0 || vs.more != nil {
 		vs = vs.compact()
 	}
 	n := len(vs.ids)

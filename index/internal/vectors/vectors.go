@@ -28,6 +28,12 @@ type Set struct {
 	// once searches can see it: Without and With make new ones.
 	dead  []uint64
 	ndead int
+	// more holds the vectors added after those of the arrays above, when
+	// those had no room for them (a pack's arrays are its file's bytes):
+	// vector i of the set is more's i-len(ids)th past them. A few new
+	// vectors then cost a copy of themselves, not of every vector. more
+	// has no more of its own; dead and ndead count over both.
+	more *Set
 }
 
 // New returns an empty set of vectors of dims dimensions, made by the
@@ -50,7 +56,12 @@ func (vs *Set) Add(id, note int64, vec []byte) {
 
 // Len is the number of vectors vs holds, counting those dropped but not
 // yet compacted away (see Without).
-func (vs *Set) Len() int { return len(vs.ids) }
+func (vs *Set) Len() int {
+	if vs.more != nil {
+		return len(vs.ids) + len(vs.more.ids)
+	}
+	return len(vs.ids)
+}
 
 // EmbedID is the ID of the embedder that made the vectors.
 func (vs *Set) EmbedID() string { return vs.embedID }
@@ -72,15 +83,19 @@ func (vs *Set) isDead(i int) bool {
 func (vs *Set) Without(notes map[int64]bool, version string) *Set {
 	nv := *vs
 	nv.version, nv.fromPack = version, false
-	nv.dead = make([]uint64, (len(vs.ids)+63)/64)
+	nv.dead = make([]uint64, (vs.Len()+63)/64)
 	copy(nv.dead, vs.dead)
-	for i, n := range vs.notes {
-		if notes[n] && !vs.isDead(i) {
-			nv.dead[i>>6] |= 1 << (i & 63)
-			nv.ndead++
+	i := 0
+	for seg := vs; seg != nil; seg = seg.more {
+		for _, n := range seg.notes {
+			if notes[n] && !vs.isDead(i) {
+				nv.dead[i>>6] |= 1 << (i & 63)
+				nv.ndead++
+			}
+			i++
 		}
 	}
-	if nv.ndead*8 >= len(nv.ids) {
+	if nv.ndead*8 >= nv.Len() {
 		return nv.compact()
 	}
 	return &nv
@@ -89,10 +104,43 @@ func (vs *Set) Without(notes map[int64]bool, version string) *Set {
 // With returns vs with the encoded vectors vecs (see Encode) of chunks
 // ids (of notes notes), at version. It appends to vs's arrays past their
 // length, where no search of vs looks; callers change only the index's
-// current set, one at a time (index does, under its lock).
+// current set, one at a time (index does, under its lock). When vs's
+// arrays have no room (a pack's), the vectors go in its second segment
+// (see Set.more) instead of a copy of every vector, when they are few
+// beside vs's (see segmentShare).
 func (vs *Set) With(ids, notes []int64, vecs [][]byte, version string) *Set {
-	nv := *vs
+	var nv *Set
+	noRoom := cap(vs.codes)-len(vs.codes) < len(vecs)*vs.dims || cap(vs.scales)-len(vs.scales) < len(vecs)
+	if vs.more != nil || noRoom && len(vecs)*segmentShare < len(vs.ids) {
+		cp := *vs
+		tail := vs.more
+		if tail == nil {
+			tail = New(vs.dims, vs.embedID, version, len(ids))
+		}
+		cp.more = tail.appended(ids, notes, vecs)
+		nv = &cp
+	} else {
+		nv = vs.appended(ids, notes, vecs)
+	}
 	nv.version, nv.fromPack = version, false
+	if vs.dead != nil {
+		nv.dead = make([]uint64, (nv.Len()+63)/64)
+		copy(nv.dead, vs.dead)
+	}
+	return nv
+}
+
+// segmentShare: vectors added to a set whose arrays have no room go in a
+// second segment when the set holds more than segmentShare times as many
+// (a copy of every vector would cost more than a few times theirs), else
+// in a copy with room to grow.
+const segmentShare = 8
+
+// appended returns a copy of vs with the vectors appended to its own
+// arrays: in place past their length when they have room, else in new
+// arrays with a quarter more room.
+func (vs *Set) appended(ids, notes []int64, vecs [][]byte) *Set {
+	nv := *vs
 	nv.ids = append(vs.ids[:len(vs.ids):len(vs.ids)], ids...)
 	nv.notes = append(vs.notes[:len(vs.notes):len(vs.notes)], notes...)
 	if cap(vs.codes)-len(vs.codes) >= len(vecs)*vs.dims && cap(vs.scales)-len(vs.scales) >= len(vecs) {
@@ -106,23 +154,24 @@ func (vs *Set) With(ids, notes []int64, vecs [][]byte, version string) *Set {
 		nv.codes = append(nv.codes, asInt8s(v[4:4+vs.dims])...)
 		nv.scales = append(nv.scales, math.Float32frombits(binary.LittleEndian.Uint32(v)))
 	}
-	if vs.dead != nil {
-		nv.dead = make([]uint64, (len(nv.ids)+63)/64)
-		copy(nv.dead, vs.dead)
-	}
 	return &nv
 }
 
-// compact returns vs without its dead vectors, in new arrays.
+// compact returns vs without its dead vectors, in new arrays of one
+// segment.
 func (vs *Set) compact() *Set {
-	n := len(vs.ids) - vs.ndead
+	n := vs.Len() - vs.ndead
 	nv := New(vs.dims, vs.embedID, vs.version, n)
-	for i := range vs.ids {
-		if !vs.isDead(i) {
-			nv.ids = append(nv.ids, vs.ids[i])
-			nv.notes = append(nv.notes, vs.notes[i])
-			nv.scales = append(nv.scales, vs.scales[i])
-			nv.codes = append(nv.codes, vs.codes[i*vs.dims:(i+1)*vs.dims]...)
+	i := 0
+	for seg := vs; seg != nil; seg = seg.more {
+		for j := range seg.ids {
+			if !vs.isDead(i) {
+				nv.ids = append(nv.ids, seg.ids[j])
+				nv.notes = append(nv.notes, seg.notes[j])
+				nv.scales = append(nv.scales, seg.scales[j])
+				nv.codes = append(nv.codes, seg.codes[j*vs.dims:(j+1)*vs.dims]...)
+			}
+			i++
 		}
 	}
 	return nv
