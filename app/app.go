@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/config"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/embed"
 	"github.com/vaultmem/vaultmem/index"
@@ -353,7 +354,7 @@ func (a *App) dreamGate() dream.Gate {
 
 // chatOptions turns a chat endpoint of the config into options; nil when
 // none is configured.
-func chatOptions(c ChatConfig) *chat.Options {
+func chatOptions(c config.ChatConfig) *chat.Options {
 	if c.URL == "" {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/config"
 	"github.com/vaultmem/vaultmem/dream"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -143,7 +144,7 @@ func initFolders(dir string) (InitResult, error) {
 			return res, err
 		}
 	}
-	configText := defaultConfigFile(res.ClaudeCode)
+	configText := config.DefaultConfigFile(res.ClaudeCode)
 	if err := mkdir(vault.DotDir); err != nil {
 		return res, err
 	}
@@ -172,13 +173,6 @@ func initFolders(dir string) (InitResult, error) {
 	res.Created = created
 	return res, nil
 }
-
-// ClaudeCodeMemoryLine replaces "memory: memory" in the config Init writes
-// for a Claude Code memory folder.
-const ClaudeCodeMemoryLine = `  # Detected as a Claude Code memory folder (MEMORY.md and memory notes
-  # at the top level): new memories are written next to the others.
-  memory: .
-`
 
 // isClaudeCodeFolder reports whether dir is laid out as Claude Code keeps
 // a project's memories (~/.claude/projects/<project>/memory/): MEMORY.md

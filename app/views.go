@@ -13,13 +13,6 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// ClaudeCodeViewsLine replaces "views: views" in the config Init writes
-// for a Claude Code memory folder, where init makes no folder.
-const ClaudeCodeViewsLine = `  # No Obsidian bases in a Claude Code memory folder (init makes no folder
-  # here); name a folder to have them.
-  views: ""
-`
-
 // viewsFolder is the config's views folder, slash-separated, "" for the
 // top.
 func viewsFolder(cfg Config) string {
