@@ -52,18 +52,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.ReadLog()
+	tally, err := s.logTally() // outcomes, successes
 	if err != nil {
 		return nil, err
-	}
-	tally := map[string][2]int{} // outcomes, successes
-	for _, r := range recs {
-		t := tally[r.Lesson]
-		t[0]++
-		if r.Outcome == "success" {
-			t[1]++
-		}
-		tally[r.Lesson] = t
 	}
 	out := []Review{}
 	copies := ConflictCopies(lessons)
