@@ -28,16 +28,20 @@ const tallyVersion = 1
 type tally [2]int
 
 // fileTally is one log file's counts, with what the file was when counted.
+// The counts stay raw JSON until a file changes: decoding every file's
+// counts at each review cost more than the totals it saves reading.
 type fileTally struct {
-	Size    int64            `json:"size"`
-	ModNano int64            `json:"mod_ns"`
-	Lessons map[string]tally `json:"lessons"`
+	Size    int64           `json:"size"`
+	ModNano int64           `json:"mod_ns"`
+	Counts  json.RawMessage `json:"counts"`
 }
 
-// tallyCache is TallyFile's content.
+// tallyCache is TallyFile's content: each cached file's counts and their
+// sum, Totals, kept in step with them (the file is written whole, at once).
 type tallyCache struct {
 	Version int                   `json:"version"`
 	Files   map[string]*fileTally `json:"files"`
+	Totals  map[string]tally      `json:"totals"`
 }
 
 // logTally counts the outcome log's records per lesson path: outcomes and
@@ -47,14 +51,23 @@ type tallyCache struct {
 // from the cache's, and a file that is not a regular file in the vault's
 // folder (or a Store without FS or CacheDir) is always read.
 func (s *Store) logTally() (map[string]tally, error) {
+	out, ok, err := s.countLog(s.loadTally())
+	if err == nil && !ok { // a damaged cache: count again without it
+		out, _, err = s.countLog(&tallyCache{Files: map[string]*fileTally{}})
+	}
+	return out, err
+}
+
+// countLog is logTally from the cache cached, which it writes again when a
+// file changed; not ok when a cached file's counts do not decode.
+func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 	files, err := s.w.ListState(LogDir)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	cached := s.loadTally()
 	next := &tallyCache{Version: tallyVersion, Files: map[string]*fileTally{}}
-	changed := false
-	out := map[string]tally{}
+	fresh := map[string]map[string]tally{} // the files read and cacheable
+	uncached := map[string]tally{}          // the counts of the files that cannot be cached
 	for _, name := range append([]string{LogFile}, files...) {
 		if !strings.HasSuffix(name, ".jsonl") {
 			continue
@@ -63,7 +76,6 @@ func (s *Store) logTally() (map[string]tally, error) {
 		if ok {
 			if c := cached.Files[name]; c != nil && c.Size == info.Size() && c.ModNano == info.ModTime().UnixNano() {
 				next.Files[name] = c
-				addTally(out, c.Lessons)
 				continue
 			}
 		}
@@ -72,11 +84,11 @@ func (s *Store) logTally() (map[string]tally, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		recs, err := parseLog(vault.StateDir+"/"+name, b)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		counts := map[string]tally{}
 		for _, r := range recs {
@@ -87,26 +99,58 @@ func (s *Store) logTally() (map[string]tally, error) {
 			}
 			counts[r.Lesson] = t
 		}
-		addTally(out, counts)
 		// The stat is taken before the read: a line appended in between
-		// makes the cached size smaller than the file's, so the next
-		// review reads the file again rather than trusting short counts.
-		if ok && int64(len(b)) == info.Size() {
-			next.Files[name] = &fileTally{Size: info.Size(), ModNano: info.ModTime().UnixNano(), Lessons: counts}
+		// makes the file longer than the stat said, and then its counts
+		// are not cached, lest the next review trust short counts.
+		if !ok || int64(len(b)) != info.Size() {
+			addTally(uncached, counts, 1)
+			continue
 		}
-		changed = true
+		raw, err := json.Marshal(counts)
+		if err != nil {
+			return nil, false, err
+		}
+		next.Files[name] = &fileTally{Size: info.Size(), ModNano: info.ModTime().UnixNano(), Counts: raw}
+		fresh[name] = counts
 	}
-	if changed || len(next.Files) != len(cached.Files) {
+	totals := cached.Totals
+	if len(fresh) > 0 || len(next.Files) != len(cached.Files) {
+		// Some file changed, came or went: the totals lose the counts of
+		// the cached files not kept and gain those of the files read.
+		totals = map[string]tally{}
+		addTally(totals, cached.Totals, 1)
+		for name, c := range cached.Files {
+			if next.Files[name] == c {
+				continue
+			}
+			var old map[string]tally
+			if json.Unmarshal(c.Counts, &old) != nil {
+				return nil, false, nil
+			}
+			addTally(totals, old, -1)
+		}
+		for _, counts := range fresh {
+			addTally(totals, counts, 1)
+		}
+		for l, t := range totals {
+			if t[0] == 0 {
+				delete(totals, l)
+			}
+		}
+		next.Totals = totals
 		s.saveTally(next)
 	}
-	return out, nil
+	out := map[string]tally{}
+	addTally(out, totals, 1)
+	addTally(out, uncached, 1)
+	return out, true, nil
 }
 
-// addTally adds the counts of from to into.
-func addTally(into, from map[string]tally) {
+// addTally adds sign times the counts of from to into.
+func addTally(into, from map[string]tally, sign int) {
 	for l, t := range from {
 		u := into[l]
-		into[l] = tally{u[0] + t[0], u[1] + t[1]}
+		into[l] = tally{u[0] + sign*t[0], u[1] + sign*t[1]}
 	}
 }
 
@@ -137,7 +181,7 @@ func (s *Store) loadTally() *tallyCache {
 		return empty
 	}
 	var c tallyCache
-	if json.Unmarshal(b, &c) != nil || c.Version != tallyVersion || c.Files == nil {
+	if json.Unmarshal(b, &c) != nil || c.Version != tallyVersion || c.Files == nil || c.Totals == nil {
 		return empty
 	}
 	return &c

@@ -79,11 +79,16 @@ func TestReviewCachedLogCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "lessons/a.md,lessons/c.md", ""},
+		{"a cache whose counts do not decode", func() {
+			damaged := `{"version":1,"files":{"` + strings.TrimPrefix(ann, vault.StateDir+"/") + `":{"size":1,"mod_ns":1,"counts":"x"}},"totals":{"lessons/b.md":[9,0]}}`
+			f.write(vault.CacheDir+"/"+lesson.TallyFile, damaged)
+		}, "lessons/a.md,lessons/c.md", ""},
+		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+lesson.TallyFile, "{") }, "lessons/a.md,lessons/c.md", ""},
 		{"a line that is no record", func() { appendLog(ann, "not json\n") }, "", ann + ":4: not an outcome record"},
 	} {
 		step.do()
-		want, wantErr := f.s.Review(f.ctx, false) // no cache: the whole log read
 		got, err := cached.Review(f.ctx, false)
+		want, wantErr := f.s.Review(f.ctx, false) // no cache: the whole log read
 		again, againErr := cached.Review(f.ctx, false) // from the cache it just wrote
 		if step.wantErr != "" {
 			for _, e := range []error{wantErr, err, againErr} {
