@@ -67,7 +67,7 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 	}
 	next := &tallyCache{Version: tallyVersion, Files: map[string]*fileTally{}}
 	fresh := map[string]map[string]tally{} // the files read and cacheable
-	uncached := map[string]tally{}          // the counts of the files that cannot be cached
+	uncached := map[string]tally{}         // the counts of the files that cannot be cached
 	for _, name := range append([]string{LogFile}, files...) {
 		if !strings.HasSuffix(name, ".jsonl") {
 			continue

@@ -88,7 +88,7 @@ func TestReviewCachedLogCounts(t *testing.T) {
 	} {
 		step.do()
 		got, err := cached.Review(f.ctx, false)
-		want, wantErr := f.s.Review(f.ctx, false) // no cache: the whole log read
+		want, wantErr := f.s.Review(f.ctx, false)      // no cache: the whole log read
 		again, againErr := cached.Review(f.ctx, false) // from the cache it just wrote
 		if step.wantErr != "" {
 			for _, e := range []error{wantErr, err, againErr} {
