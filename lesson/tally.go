@@ -1,6 +1,8 @@
 package lesson
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -12,36 +14,40 @@ import (
 )
 
 // TallyFile, in the cache folder (Options.CacheDir), holds the outcome
-// log's counts per lesson, per log file, with the size and modification
-// time each file had when counted. Review's weak rule needs only these
-// counts, and reading every person's every month of the log at each
-// session's start cost tens of milliseconds on a big vault; a log file is
-// only appended to, so one whose size and time are unchanged is counted
-// from here and only the file being written this month is read again.
-const TallyFile = "lesson-outcome-tally.json"
+// log's counts per lesson, with the size and modification time each log
+// file had when counted; TallyFilesFile holds the counts of each file, read
+// only when a file changed. Review's weak rule needs only these counts,
+// and reading every person's every month of the log at each session's
+// start cost tens of milliseconds on a big vault; a log file is only
+// appended to, so one whose size and time are unchanged is counted from
+// here and only the file being written this month is read again.
+const (
+	TallyFile      = "lesson-outcome-tally.json"
+	TallyFilesFile = "lesson-outcome-tally-files.json"
+)
 
 // tallyVersion changes when the meaning of TallyFile's counts does; a
 // file of another version is ignored.
-const tallyVersion = 1
+const tallyVersion = 2
 
 // tally is a lesson's logged outcomes and how many were successes.
 type tally [2]int
 
-// fileTally is one log file's counts, with what the file was when counted.
-// The counts stay raw JSON until a file changes: decoding every file's
-// counts at each review cost more than the totals it saves reading.
-type fileTally struct {
-	Size    int64           `json:"size"`
-	ModNano int64           `json:"mod_ns"`
-	Counts  json.RawMessage `json:"counts"`
+// stamp is what a log file was when counted.
+type stamp struct {
+	Size    int64 `json:"size"`
+	ModNano int64 `json:"mod_ns"`
 }
 
-// tallyCache is TallyFile's content: each cached file's counts and their
-// sum, Totals, kept in step with them (the file is written whole, at once).
+// tallyCache is TallyFile's content: the stamps of the files counted, the
+// sum of their counts, and the SHA-256 of the TallyFilesFile that holds
+// each one's counts (so that a files file written by another process in
+// between is known not to go with these totals).
 type tallyCache struct {
-	Version int                   `json:"version"`
-	Files   map[string]*fileTally `json:"files"`
-	Totals  map[string]tally      `json:"totals"`
+	Version  int              `json:"version"`
+	Files    map[string]stamp `json:"files"`
+	Totals   map[string]tally `json:"totals"`
+	FilesSum string           `json:"files_sha256"`
 }
 
 // logTally counts the outcome log's records per lesson path: outcomes and
@@ -53,29 +59,31 @@ type tallyCache struct {
 func (s *Store) logTally() (map[string]tally, error) {
 	out, ok, err := s.countLog(s.loadTally())
 	if err == nil && !ok { // a damaged cache: count again without it
-		out, _, err = s.countLog(&tallyCache{Files: map[string]*fileTally{}})
+		out, _, err = s.countLog(&tallyCache{})
 	}
 	return out, err
 }
 
 // countLog is logTally from the cache cached, which it writes again when a
-// file changed; not ok when a cached file's counts do not decode.
+// file changed; not ok when the counts of cached files were needed but
+// TallyFilesFile does not go with cached.
 func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 	files, err := s.w.ListState(LogDir)
 	if err != nil {
 		return nil, false, err
 	}
-	next := &tallyCache{Version: tallyVersion, Files: map[string]*fileTally{}}
+	kept := map[string]stamp{}
 	fresh := map[string]map[string]tally{} // the files read and cacheable
-	uncached := map[string]tally{}         // the counts of the files that cannot be cached
+	freshStamps := map[string]stamp{}
+	uncached := map[string]tally{} // the counts of the files that cannot be cached
 	for _, name := range append([]string{LogFile}, files...) {
 		if !strings.HasSuffix(name, ".jsonl") {
 			continue
 		}
-		info, ok := s.statLog(name)
+		st, ok := s.statLog(name)
 		if ok {
-			if c := cached.Files[name]; c != nil && c.Size == info.Size() && c.ModNano == info.ModTime().UnixNano() {
-				next.Files[name] = c
+			if c, found := cached.Files[name]; found && c == st {
+				kept[name] = c
 				continue
 			}
 		}
@@ -102,43 +110,41 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		// The stat is taken before the read: a line appended in between
 		// makes the file longer than the stat said, and then its counts
 		// are not cached, lest the next review trust short counts.
-		if !ok || int64(len(b)) != info.Size() {
+		if !ok || int64(len(b)) != st.Size {
 			addTally(uncached, counts, 1)
 			continue
 		}
-		raw, err := json.Marshal(counts)
-		if err != nil {
-			return nil, false, err
-		}
-		next.Files[name] = &fileTally{Size: info.Size(), ModNano: info.ModTime().UnixNano(), Counts: raw}
-		fresh[name] = counts
+		fresh[name], freshStamps[name] = counts, st
 	}
 	totals := cached.Totals
-	if len(fresh) > 0 || len(next.Files) != len(cached.Files) {
+	if len(fresh) > 0 || len(kept) != len(cached.Files) {
 		// Some file changed, came or went: the totals lose the counts of
 		// the cached files not kept and gain those of the files read.
-		totals = map[string]tally{}
-		addTally(totals, cached.Totals, 1)
-		for name, c := range cached.Files {
-			if next.Files[name] == c {
-				continue
-			}
-			var old map[string]tally
-			if json.Unmarshal(c.Counts, &old) != nil {
+		perFile := map[string]map[string]tally{}
+		if len(cached.Files) > 0 {
+			var ok bool
+			if perFile, ok = s.loadFileCounts(cached.FilesSum); !ok {
 				return nil, false, nil
 			}
-			addTally(totals, old, -1)
 		}
-		for _, counts := range fresh {
+		totals = map[string]tally{}
+		addTally(totals, cached.Totals, 1)
+		for name := range cached.Files {
+			if _, ok := kept[name]; !ok {
+				addTally(totals, perFile[name], -1)
+				delete(perFile, name)
+			}
+		}
+		for name, counts := range fresh {
 			addTally(totals, counts, 1)
+			perFile[name], kept[name] = counts, freshStamps[name]
 		}
 		for l, t := range totals {
 			if t[0] == 0 {
 				delete(totals, l)
 			}
 		}
-		next.Totals = totals
-		s.saveTally(next)
+		s.saveTally(&tallyCache{Version: tallyVersion, Files: kept, Totals: totals}, perFile)
 	}
 	out := map[string]tally{}
 	addTally(out, totals, 1)
@@ -157,55 +163,88 @@ func addTally(into, from map[string]tally, sign int) {
 // statLog returns the state file name's information when the Store can
 // cache its counts: it has the vault's files and a cache folder, and the
 // file is a regular file (not a link, which ReadState does not follow).
-func (s *Store) statLog(name string) (fs.FileInfo, bool) {
+func (s *Store) statLog(name string) (stamp, bool) {
 	if s.fsys == nil || s.cacheDir == "" {
-		return nil, false
+		return stamp{}, false
 	}
 	info, err := fs.Lstat(s.fsys, vault.StateDir+"/"+name)
 	if err != nil || !info.Mode().IsRegular() {
-		return nil, false
+		return stamp{}, false
 	}
-	return info, true
+	return stamp{Size: info.Size(), ModNano: info.ModTime().UnixNano()}, true
 }
 
 // loadTally reads TallyFile; an absent, unreadable or other version's
 // file is an empty cache, since every count in it can be made again from
 // the log.
 func (s *Store) loadTally() *tallyCache {
-	empty := &tallyCache{Files: map[string]*fileTally{}}
 	if s.cacheDir == "" || s.fsys == nil {
-		return empty
+		return &tallyCache{}
 	}
 	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFile))
 	if err != nil {
-		return empty
+		return &tallyCache{}
 	}
 	var c tallyCache
-	if json.Unmarshal(b, &c) != nil || c.Version != tallyVersion || c.Files == nil || c.Totals == nil {
-		return empty
+	if json.Unmarshal(b, &c) != nil || c.Version != tallyVersion || c.Totals == nil {
+		return &tallyCache{}
 	}
 	return &c
 }
 
-// saveTally writes c to TallyFile through a temporary file and a rename,
-// so a concurrent review reads the old cache or the new one, never half.
-// A failure is ignored: the cache only saves time (a read-only vault's
-// review still answers, reading the whole log).
-func (s *Store) saveTally(c *tallyCache) {
+// loadFileCounts reads TallyFilesFile, each cached file's counts; not ok
+// when it is absent, damaged, or not the one whose SHA-256 is sum.
+func (s *Store) loadFileCounts(sum string) (map[string]map[string]tally, bool) {
+	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFilesFile))
+	if err != nil {
+		return nil, false
+	}
+	if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != sum {
+		return nil, false
+	}
+	var out map[string]map[string]tally
+	if json.Unmarshal(b, &out) != nil || out == nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// saveTally writes perFile to TallyFilesFile, then c, with the files
+// file's SHA-256, to TallyFile, each through a temporary file and a
+// rename, so a concurrent review reads an old file or a new one, never
+// half of one. A failure is ignored: the cache only saves time (a
+// read-only vault's review still answers, reading the whole log).
+func (s *Store) saveTally(c *tallyCache, perFile map[string]map[string]tally) {
 	if s.cacheDir == "" || s.fsys == nil {
 		return
 	}
-	b, err := json.Marshal(c)
-	if err != nil {
+	b, err := json.Marshal(perFile)
+	if err != nil || writeCache(filepath.Join(s.cacheDir, TallyFilesFile), b) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(s.cacheDir, TallyFile+".*")
+	h := sha256.Sum256(b)
+	c.FilesSum = hex.EncodeToString(h[:])
+	if b, err = json.Marshal(c); err == nil {
+		writeCache(filepath.Join(s.cacheDir, TallyFile), b)
+	}
+}
+
+// writeCache replaces the file p with b through a temporary file beside
+// it and a rename.
+func writeCache(p string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
 	if err != nil {
-		return
+		return err
 	}
 	_, werr := tmp.Write(b)
 	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(s.cacheDir, TallyFile)) != nil {
+	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
+		return err
 	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }

@@ -79,8 +79,8 @@ func TestReviewCachedLogCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "lessons/a.md,lessons/c.md", ""},
-		{"a cache whose counts do not decode", func() {
-			damaged := `{"version":1,"files":{"` + strings.TrimPrefix(ann, vault.StateDir+"/") + `":{"size":1,"mod_ns":1,"counts":"x"}},"totals":{"lessons/b.md":[9,0]}}`
+		{"a cache whose totals the files file does not go with", func() {
+			damaged := `{"version":2,"files":{"` + strings.TrimPrefix(ann, vault.StateDir+"/") + `":{"size":1,"mod_ns":1}},"totals":{"lessons/b.md":[9,0]},"files_sha256":"x"}`
 			f.write(vault.CacheDir+"/"+lesson.TallyFile, damaged)
 		}, "lessons/a.md,lessons/c.md", ""},
 		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+lesson.TallyFile, "{") }, "lessons/a.md,lessons/c.md", ""},
