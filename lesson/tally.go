@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -210,10 +211,10 @@ func (s *Store) loadFileCounts(sum string) (map[string]map[string]tally, bool) {
 }
 
 // saveTally writes perFile to TallyFilesFile, then c, with the files
-// file's SHA-256, to TallyFile, each through a temporary file and a
-// rename, so a concurrent review reads an old file or a new one, never
-// half of one. A failure is ignored: the cache only saves time (a
-// read-only vault's review still answers, reading the whole log).
+// file's SHA-256, to TallyFile (vault.WriteCacheFile: a concurrent review
+// reads an old file or a new one, never half of one). A failure is
+// ignored: the cache only saves time (a read-only vault's review still
+// answers, reading the whole log).
 func (s *Store) saveTally(c *tallyCache, perFile map[string]map[string]tally) {
 	if s.cacheDir == "" || s.fsys == nil {
 		return
@@ -229,22 +230,10 @@ func (s *Store) saveTally(c *tallyCache, perFile map[string]map[string]tally) {
 	}
 }
 
-// writeCache replaces the file p with b through a temporary file beside
-// it and a rename.
+// writeCache replaces the cache file p with b.
 func writeCache(p string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".*")
-	if err != nil {
+	return vault.WriteCacheFile(p, func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	})
 }
