@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -29,15 +30,18 @@ const (
 
 // tallyVersion changes when the meaning of TallyFile's counts does; a
 // file of another version is ignored.
-const tallyVersion = 2
+const tallyVersion = 3
 
 // tally is a lesson's logged outcomes and how many were successes.
 type tally [2]int
 
-// stamp is what a log file was when counted.
+// stamp is what a log file was when counted: its size and time, and the
+// SHA-256 of what was counted, by which a file that only grew since is
+// known and only its new lines are parsed.
 type stamp struct {
-	Size    int64 `json:"size"`
-	ModNano int64 `json:"mod_ns"`
+	Size    int64  `json:"size"`
+	ModNano int64  `json:"mod_ns"`
+	Sum     string `json:"sha256,omitempty"`
 }
 
 // tallyCache is TallyFile's content: the stamps of the files counted, the
@@ -75,6 +79,7 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 	}
 	kept := map[string]stamp{}
 	fresh := map[string]map[string]tally{} // the files read and cacheable
+	grown := map[string]bool{}             // of those, the ones whose new lines alone were counted
 	freshStamps := map[string]stamp{}
 	uncached := map[string]tally{} // the counts of the files that cannot be cached
 	for _, name := range append([]string{LogFile}, files...) {
@@ -82,11 +87,10 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 			continue
 		}
 		st, ok := s.statLog(name)
-		if ok {
-			if c, found := cached.Files[name]; found && c == st {
-				kept[name] = c
-				continue
-			}
+		c, found := cached.Files[name]
+		if ok && found && c.Size == st.Size && c.ModNano == st.ModNano {
+			kept[name] = c
+			continue
 		}
 		b, _, err := s.w.ReadState(name)
 		if errors.Is(err, vault.ErrNotFound) {
@@ -95,7 +99,14 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		recs, err := parseLog(vault.StateDir+"/"+name, b)
+		// A file only appended to since it was counted (what was counted
+		// is still its start, ending a line) has only its new lines
+		// parsed; any other change has the whole file parsed again.
+		from, first := 0, 1
+		if ok && found && c.Sum != "" && c.Size > 0 && c.Size < int64(len(b)) && b[c.Size-1] == '\n' && sum(b[:c.Size]) == c.Sum {
+			from, first = int(c.Size), 1+bytes.Count(b[:c.Size], []byte("\n"))
+		}
+		recs, err := parseLog(vault.StateDir+"/"+name, b[from:], first)
 		if err != nil {
 			return nil, false, err
 		}
@@ -112,15 +123,20 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		// makes the file longer than the stat said, and then its counts
 		// are not cached, lest the next review trust short counts.
 		if !ok || int64(len(b)) != st.Size {
+			if from > 0 { // the counted start stays in the cache
+				kept[name] = c
+			}
 			addTally(uncached, counts, 1)
 			continue
 		}
-		fresh[name], freshStamps[name] = counts, st
+		st.Sum = sum(b)
+		fresh[name], freshStamps[name], grown[name] = counts, st, from > 0
 	}
 	totals := cached.Totals
 	if len(fresh) > 0 || len(kept) != len(cached.Files) {
 		// Some file changed, came or went: the totals lose the counts of
-		// the cached files not kept and gain those of the files read.
+		// the cached files not kept and gain those of the files read (of
+		// a file that grew, those of its new lines).
 		perFile := map[string]map[string]tally{}
 		if len(cached.Files) > 0 {
 			var ok bool
@@ -131,13 +147,19 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		totals = map[string]tally{}
 		addTally(totals, cached.Totals, 1)
 		for name := range cached.Files {
-			if _, ok := kept[name]; !ok {
+			if _, ok := kept[name]; !ok && !grown[name] {
 				addTally(totals, perFile[name], -1)
 				delete(perFile, name)
 			}
 		}
 		for name, counts := range fresh {
 			addTally(totals, counts, 1)
+			if grown[name] {
+				all := map[string]tally{}
+				addTally(all, perFile[name], 1)
+				addTally(all, counts, 1)
+				counts = all
+			}
 			perFile[name], kept[name] = counts, freshStamps[name]
 		}
 		for l, t := range totals {
@@ -151,6 +173,12 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 	addTally(out, totals, 1)
 	addTally(out, uncached, 1)
 	return out, true, nil
+}
+
+// sum is the SHA-256 of b, in hex.
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // addTally adds sign times the counts of from to into.
@@ -194,13 +222,13 @@ func (s *Store) loadTally() *tallyCache {
 }
 
 // loadFileCounts reads TallyFilesFile, each cached file's counts; not ok
-// when it is absent, damaged, or not the one whose SHA-256 is sum.
-func (s *Store) loadFileCounts(sum string) (map[string]map[string]tally, bool) {
+// when it is absent, damaged, or not the one whose SHA-256 is want.
+func (s *Store) loadFileCounts(want string) (map[string]map[string]tally, bool) {
 	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFilesFile))
 	if err != nil {
 		return nil, false
 	}
-	if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != sum {
+	if sum(b) != want {
 		return nil, false
 	}
 	var out map[string]map[string]tally
@@ -223,8 +251,7 @@ func (s *Store) saveTally(c *tallyCache, perFile map[string]map[string]tally) {
 	if err != nil || writeCache(filepath.Join(s.cacheDir, TallyFilesFile), b) != nil {
 		return
 	}
-	h := sha256.Sum256(b)
-	c.FilesSum = hex.EncodeToString(h[:])
+	c.FilesSum = sum(b)
 	if b, err = json.Marshal(c); err == nil {
 		writeCache(filepath.Join(s.cacheDir, TallyFile), b)
 	}

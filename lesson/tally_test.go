@@ -79,12 +79,18 @@ func TestReviewCachedLogCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "lessons/a.md,lessons/c.md", ""},
+		{"a file rewritten, not only appended to", func() {
+			f.write(ann, strings.Repeat(outcomeLine("lessons/a.md", "success"), 3)+outcomeLine("lessons/a.md", "failure"))
+		}, "lessons/c.md", ""},
+		{"a file appended to again", func() {
+			appendLog(ann, outcomeLine("lessons/a.md", "failure"), outcomeLine("lessons/a.md", "failure"), outcomeLine("lessons/a.md", "failure"))
+		}, "lessons/a.md,lessons/c.md", ""},
 		{"a cache whose totals the files file does not go with", func() {
 			damaged := `{"version":2,"files":{"` + strings.TrimPrefix(ann, vault.StateDir+"/") + `":{"size":1,"mod_ns":1}},"totals":{"lessons/b.md":[9,0]},"files_sha256":"x"}`
 			f.write(vault.CacheDir+"/"+lesson.TallyFile, damaged)
 		}, "lessons/a.md,lessons/c.md", ""},
 		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+lesson.TallyFile, "{") }, "lessons/a.md,lessons/c.md", ""},
-		{"a line that is no record", func() { appendLog(ann, "not json\n") }, "", ann + ":4: not an outcome record"},
+		{"a line that is no record", func() { appendLog(ann, "not json\n") }, "", ann + ":8: not an outcome record"},
 	} {
 		step.do()
 		got, err := cached.Review(f.ctx, false)
