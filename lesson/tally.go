@@ -137,30 +137,44 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		// Some file changed, came or went: the totals lose the counts of
 		// the cached files not kept and gain those of the files read (of
 		// a file that grew, those of its new lines).
-		perFile := map[string]map[string]tally{}
+		perFile := map[string]json.RawMessage{} // each file's counts, decoded only for the files that changed
 		if len(cached.Files) > 0 {
 			var ok bool
 			if perFile, ok = s.loadFileCounts(cached.FilesSum); !ok {
 				return nil, false, nil
 			}
 		}
+		counted := func(name string) (map[string]tally, bool) {
+			var c map[string]tally
+			return c, json.Unmarshal(perFile[name], &c) == nil && c != nil
+		}
 		totals = map[string]tally{}
 		addTally(totals, cached.Totals, 1)
 		for name := range cached.Files {
 			if _, ok := kept[name]; !ok && !grown[name] {
-				addTally(totals, perFile[name], -1)
+				old, ok := counted(name)
+				if !ok {
+					return nil, false, nil
+				}
+				addTally(totals, old, -1)
 				delete(perFile, name)
 			}
 		}
 		for name, counts := range fresh {
 			addTally(totals, counts, 1)
 			if grown[name] {
-				all := map[string]tally{}
-				addTally(all, perFile[name], 1)
-				addTally(all, counts, 1)
-				counts = all
+				old, ok := counted(name)
+				if !ok {
+					return nil, false, nil
+				}
+				addTally(old, counts, 1)
+				counts = old
 			}
-			perFile[name], kept[name] = counts, freshStamps[name]
+			raw, err := json.Marshal(counts)
+			if err != nil {
+				return nil, false, err
+			}
+			perFile[name], kept[name] = raw, freshStamps[name]
 		}
 		for l, t := range totals {
 			if t[0] == 0 {
@@ -223,7 +237,7 @@ func (s *Store) loadTally() *tallyCache {
 
 // loadFileCounts reads TallyFilesFile, each cached file's counts; not ok
 // when it is absent, damaged, or not the one whose SHA-256 is want.
-func (s *Store) loadFileCounts(want string) (map[string]map[string]tally, bool) {
+func (s *Store) loadFileCounts(want string) (map[string]json.RawMessage, bool) {
 	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFilesFile))
 	if err != nil {
 		return nil, false
@@ -231,7 +245,7 @@ func (s *Store) loadFileCounts(want string) (map[string]map[string]tally, bool) 
 	if sum(b) != want {
 		return nil, false
 	}
-	var out map[string]map[string]tally
+	var out map[string]json.RawMessage
 	if json.Unmarshal(b, &out) != nil || out == nil {
 		return nil, false
 	}
@@ -243,7 +257,7 @@ func (s *Store) loadFileCounts(want string) (map[string]map[string]tally, bool) 
 // reads an old file or a new one, never half of one). A failure is
 // ignored: the cache only saves time (a read-only vault's review still
 // answers, reading the whole log).
-func (s *Store) saveTally(c *tallyCache, perFile map[string]map[string]tally) {
+func (s *Store) saveTally(c *tallyCache, perFile map[string]json.RawMessage) {
 	if s.cacheDir == "" || s.fsys == nil {
 		return
 	}
