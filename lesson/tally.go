@@ -8,8 +8,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -235,38 +238,49 @@ func (s *Store) loadTally() *tallyCache {
 	return &c
 }
 
-// loadFileCounts reads TallyFilesFile, each cached file's counts; not ok
-// when it is absent, damaged, or not the one whose SHA-256 is want.
+// loadFileCounts reads TallyFilesFile, each cached file's counts, its
+// JSON left undecoded; not ok when it is absent, damaged, or not the one
+// whose SHA-256 is want.
 func (s *Store) loadFileCounts(want string) (map[string]json.RawMessage, bool) {
 	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFilesFile))
-	if err != nil {
+	if err != nil || sum(b) != want {
 		return nil, false
 	}
-	if sum(b) != want {
-		return nil, false
-	}
-	var out map[string]json.RawMessage
-	if json.Unmarshal(b, &out) != nil || out == nil {
-		return nil, false
+	out := map[string]json.RawMessage{}
+	for line := range bytes.Lines(b) {
+		q, raw, found := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t"))
+		name, err := strconv.Unquote(string(q))
+		if !found || err != nil {
+			return nil, false
+		}
+		out[name] = raw
 	}
 	return out, true
 }
 
 // saveTally writes perFile to TallyFilesFile, then c, with the files
 // file's SHA-256, to TallyFile (vault.WriteCacheFile: a concurrent review
-// reads an old file or a new one, never half of one). A failure is
-// ignored: the cache only saves time (a read-only vault's review still
-// answers, reading the whole log).
+// reads an old file or a new one, never half of one). The files file is a
+// line a file, its quoted name, a tab and its counts' JSON, so that the
+// counts of the files that did not change are copied, neither decoded nor
+// encoded. A failure is ignored: the cache only saves time (a read-only
+// vault's review still answers, reading the whole log).
 func (s *Store) saveTally(c *tallyCache, perFile map[string]json.RawMessage) {
 	if s.cacheDir == "" || s.fsys == nil {
 		return
 	}
-	b, err := json.Marshal(perFile)
-	if err != nil || writeCache(filepath.Join(s.cacheDir, TallyFilesFile), b) != nil {
+	var buf bytes.Buffer
+	for _, name := range slices.Sorted(maps.Keys(perFile)) {
+		buf.WriteString(strconv.Quote(name))
+		buf.WriteByte('\t')
+		buf.Write(perFile[name])
+		buf.WriteByte('\n')
+	}
+	if writeCache(filepath.Join(s.cacheDir, TallyFilesFile), buf.Bytes()) != nil {
 		return
 	}
-	c.FilesSum = sum(b)
-	if b, err = json.Marshal(c); err == nil {
+	c.FilesSum = sum(buf.Bytes())
+	if b, err := json.Marshal(c); err == nil {
 		writeCache(filepath.Join(s.cacheDir, TallyFile), b)
 	}
 }
