@@ -42,7 +42,10 @@ type headIndex interface {
 // of another lesson (see ConflictCopies; out of matching), or with
 // problems in their frontmatter (named by line; such a lesson is out of
 // matching until fixed), and the notes in the lessons folder whose
-// frontmatter does not parse; with all, every lesson. Weakest first.
+// frontmatter does not parse; with all, every lesson. Weakest first. The
+// weak rule's counts come from the cache folder when the Store has one
+// (see TallyFile), so that only the log files changed since the last
+// review are read; the answers are those of reading the whole log.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	read := s.ix.Lessons
 	if h, ok := s.ix.(headIndex); ok {
@@ -52,18 +55,9 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.ReadLog()
+	tally, err := s.logTally() // outcomes, successes
 	if err != nil {
 		return nil, err
-	}
-	tally := map[string][2]int{} // outcomes, successes
-	for _, r := range recs {
-		t := tally[r.Lesson]
-		t[0]++
-		if r.Outcome == "success" {
-			t[1]++
-		}
-		tally[r.Lesson] = t
 	}
 	out := []Review{}
 	copies := ConflictCopies(lessons)

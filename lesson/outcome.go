@@ -253,7 +253,7 @@ func (s *Store) ReadLog() ([]Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		recs, err := parseLog(vault.StateDir+"/"+name, b)
+		recs, err := parseLog(vault.StateDir+"/"+name, b, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -263,12 +263,13 @@ func (s *Store) ReadLog() ([]Record, error) {
 	return out, nil
 }
 
-// parseLog parses the log in b, read from file.
-func parseLog(file string, b []byte) ([]Record, error) {
+// parseLog parses the log in b, read from file, whose first line is the
+// file's line first (a tail of the file read alone starts past 1).
+func parseLog(file string, b []byte, first int) ([]Record, error) {
 	out := []Record{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for line := 1; sc.Scan(); line++ {
+	for line := first; sc.Scan(); line++ {
 		t := bytes.TrimSpace(sc.Bytes())
 		if len(t) == 0 || markdown.IsConflictMarker(string(t)) {
 			continue // a merge without the union driver: both sides' lines are the log

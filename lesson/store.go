@@ -44,6 +44,10 @@ type Options struct {
 	// Person names whose outcome log file the Store appends to (see
 	// LogName), asked at the first outcome; nil or "" is "default".
 	Person func() string
+	// CacheDir is the vault's cache folder, where Review keeps the outcome
+	// log's counts (see TallyFile); "" (or a nil FS) keeps none, and each
+	// review reads the whole log.
+	CacheDir string
 }
 
 // Store reads and writes the lessons of one vault. It is safe for
@@ -57,6 +61,8 @@ type Store struct {
 	rules  Rules
 	m      *Matcher
 	person func() string
+	// cacheDir is Options.CacheDir.
+	cacheDir string
 }
 
 // NewStore returns the lesson Store of the vault w writes, whose lessons
@@ -66,7 +72,7 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher, person: o.Person}
+	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher, person: o.Person, cacheDir: o.CacheDir}
 	if s.folder == "" {
 		s.folder = "lessons"
 	}
