@@ -258,7 +258,9 @@ func (a *App) Close() error {
 	return a.Vault.Close()
 }
 
-// Index is the vault's index (nil when opened with NoIndex).
+// Index is the vault's index (nil when opened with NoIndex): for tests
+// and tools that drive the index itself. No front end uses it (.ci/run
+// holds them to app's use cases).
 func (a *App) Index() *index.Index { return a.ix }
 
 // notify tells Options.Notify, if set.
@@ -268,22 +270,22 @@ func (a *App) notify(format string, args ...any) {
 	}
 }
 
-// Memory is the store of memories and MEMORY.md.
-func (a *App) Memory() *memory.Store {
+// memoryStore is the store of memories and MEMORY.md.
+func (a *App) memoryStore() *memory.Store {
 	folder := a.Vault.Folders().Memory
 	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log),
 		Owner: a.Owner, Sharing: a.Config.Memory.Sharing()})
 }
 
-// Tasks is the store of the task tree.
-func (a *App) Tasks() *task.Store {
+// taskStore is the store of the task tree.
+func (a *App) taskStore() *task.Store {
 	return task.NewStore(a.writer, a.ix, task.Options{Folder: a.Vault.Folders().Tasks, FS: a.Vault.FS()})
 }
 
-// Lessons is the store of lessons, with the config's rules and, when the
+// openLessons is the store of lessons, with the config's rules and, when the
 // config turns it on, the learned router: made once, so that its matcher's
 // hot cache lives as long as the App.
-func (a *App) Lessons() (*lesson.Store, error) {
+func (a *App) openLessons() (*lesson.Store, error) {
 	a.lessonsOnce.Do(func() { a.lessons, a.lessonsErr = a.newLessons() })
 	return a.lessons, a.lessonsErr
 }
@@ -313,19 +315,19 @@ func (a *App) recallOptions() recall.Options {
 	return o
 }
 
-// Dreamer is Dream over the vault, with the config's log, commit and LLM
+// dreamer is Dream over the vault, with the config's log, commit and LLM
 // (dream.llm, else recall.classifier), decaying the lessons as it runs
 // and, with the LLM, proposing memories and lessons from the session
 // notes (unless dream.propose is false).
-func (a *App) Dreamer() *dream.Dreamer {
+func (a *App) dreamer() *dream.Dreamer {
 	llm := chatOptions(a.Config.Dream.LLM)
 	if llm == nil {
 		llm = chatOptions(a.Config.Recall.Classifier)
 	}
-	return dream.New(a.Vault, a.writer, a.ix, a.Memory(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
+	return dream.New(a.Vault, a.writer, a.ix, a.memoryStore(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
 		Commit: a.Config.Dream.Commit, LLM: llm, Propose: a.Config.Dream.Proposals(),
 		AddLesson: func(ctx context.Context, l lesson.New) (string, error) {
-			st, err := a.Lessons()
+			st, err := a.openLessons()
 			if err != nil {
 				return "", err
 			}
@@ -333,7 +335,7 @@ func (a *App) Dreamer() *dream.Dreamer {
 			return added.Path, err
 		},
 		Lessons: func(ctx context.Context, today string, dryRun bool) ([]string, error) {
-			st, err := a.Lessons()
+			st, err := a.openLessons()
 			if err != nil {
 				return nil, err
 			}

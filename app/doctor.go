@@ -125,7 +125,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 	if err := a.checkDream(ctx, fix, &rep); err != nil {
 		return rep, err
 	}
-	if rep.TaskProblems, err = a.Tasks().Problems(ctx); err != nil {
+	if rep.TaskProblems, err = a.taskStore().Problems(ctx); err != nil {
 		return rep, err
 	}
 	rep.TaskProblems = NonNil(rep.TaskProblems)
@@ -146,7 +146,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 		return rep, err
 	}
 	rep.Proposed = NonNil(rep.Proposed)
-	if rep.Unowned, err = a.Memory().Unowned(ctx); err != nil {
+	if rep.Unowned, err = a.memoryStore().Unowned(ctx); err != nil {
 		return rep, err
 	}
 	rep.Unowned = NonNil(rep.Unowned)
@@ -175,7 +175,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 // checkDream reports a Dream run that stopped while it wrote, and with
 // fix finishes it and lists the memories again without those it archived.
 func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
-	d := a.Dreamer()
+	d := a.dreamer()
 	var err error
 	if rep.InterruptedDream, err = d.Interrupted(); err != nil || rep.InterruptedDream == "" {
 		return err
@@ -190,7 +190,7 @@ func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
 	if _, err := a.Sync(ctx, SyncOptions{Always: true}); err != nil {
 		return err
 	}
-	if _, err := a.Memory().Relist(ctx); err != nil {
+	if _, err := a.memoryStore().Relist(ctx); err != nil {
 		return err
 	}
 	rep.Fixed = true

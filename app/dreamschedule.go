@@ -35,7 +35,7 @@ func (s *dreamScheduler) run(ctx context.Context) {
 	if !s.app.Config.Dream.Auto {
 		return
 	}
-	d, gate := s.app.Dreamer(), s.app.dreamGate()
+	d, gate := s.app.dreamer(), s.app.dreamGate()
 	every := min(max(gate.Quiet/2, 100*time.Millisecond), time.Minute)
 	if gate.Quiet <= 0 {
 		every = 30 * time.Second

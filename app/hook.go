@@ -267,7 +267,7 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 	}
 	var items []frame.Item
 	var given []string
-	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	focus, err := a.taskStore().Focus(ctx, ev.Agent)
 	if err != nil {
 		return HookAnswer{}, err
 	}
@@ -283,14 +283,14 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		items = append(items, frame.Item{Source: frame.SourceVaultmem, Title: "Before the compaction", Text: c.Text})
 	}
 	if focus.Task != "" {
-		tc, err := a.Tasks().Context(ctx, ev.Agent, "", a.Config.Hooks.SessionBudget/2)
+		tc, err := a.taskStore().Context(ctx, ev.Agent, "", a.Config.Hooks.SessionBudget/2)
 		if err != nil {
 			return HookAnswer{}, err
 		}
 		items = append(items, frame.Item{Source: frame.SourceTask, Path: focus.Task, Title: "Your focused task", Text: tc.Context})
 		given = append(given, focus.Task)
 	}
-	mine, theirs, shared, err := a.Memory().Personal(ctx)
+	mine, theirs, shared, err := a.memoryStore().Personal(ctx)
 	if err != nil {
 		return HookAnswer{}, err
 	}
@@ -300,11 +300,11 @@ func (a *App) sessionStart(ctx context.Context, ev HookEvent) (HookAnswer, error
 		// group does in a vault one person keeps.
 		items = append(items, frame.Item{Source: frame.SourceMemory, Title: "About the user (their own user memories, which MEMORY.md, shared with their teammates, does not list)", Text: personalLines(mine)})
 	}
-	list, err := a.Memory().ListText()
+	list, err := a.memoryStore().ListText()
 	if err != nil {
 		return HookAnswer{}, err
 	}
-	items = append(items, frame.Item{Source: frame.SourceList, Path: a.Memory().ListFile(), Title: "What you remember", Text: list})
+	items = append(items, frame.Item{Source: frame.SourceList, Path: a.memoryStore().ListFile(), Title: "What you remember", Text: list})
 	review, err := a.needsReview(ctx, theirs)
 	if err != nil {
 		return HookAnswer{}, err
@@ -343,7 +343,7 @@ func personalLines(es []memory.Entry) string {
 // proposed but a teammate's.
 func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, error) {
 	var b strings.Builder
-	ls, err := a.Lessons()
+	ls, err := a.openLessons()
 	if err != nil {
 		return "", err
 	}
@@ -354,7 +354,7 @@ func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, 
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- lesson %s (%s): %s\n", r.Name, r.Path, strings.Join(r.Reasons, "; "))
 	}
-	flags, err := a.Memory().Standing(ctx)
+	flags, err := a.memoryStore().Standing(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -435,7 +435,7 @@ func (a *App) promptContext(ctx context.Context, ev HookEvent) (HookAnswer, erro
 	skip := trivial(terms, text.Words(query)) || a.Config.Hooks.PromptBudget == 0
 	focus, notice := "", ""
 	if !skip {
-		if f, err := a.Tasks().Focus(ctx, ev.Agent); err == nil {
+		if f, err := a.taskStore().Focus(ctx, ev.Agent); err == nil {
 			focus, notice = f.Task, f.Notice
 		}
 	}
@@ -621,7 +621,7 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 	if err != nil || len(shown) == 0 {
 		return err
 	}
-	ls, err := a.Lessons()
+	ls, err := a.openLessons()
 	if err != nil {
 		return err
 	}
@@ -677,7 +677,7 @@ func (a *App) toolOutcome(ctx context.Context, ev HookEvent) error {
 // nothing (Claude Code's /compact of a short conversation, Gemini CLI's
 // check before every turn), and that leaves no checkpoint in a log.
 func (a *App) checkpoint(ctx context.Context, ev HookEvent) error {
-	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	focus, err := a.taskStore().Focus(ctx, ev.Agent)
 	if err != nil {
 		return err
 	}
@@ -713,7 +713,7 @@ func (a *App) compacted(ctx context.Context, ev HookEvent) error {
 	if err != nil || c.Task == "" {
 		return err
 	}
-	_, err = a.Tasks().Event(ctx, ev.Agent, c.Task, "note", "Checkpoint before the conversation was compacted: "+c.Text)
+	_, err = a.taskStore().Event(ctx, ev.Agent, c.Task, "note", "Checkpoint before the conversation was compacted: "+c.Text)
 	return err
 }
 
@@ -759,7 +759,7 @@ func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 			return HookAnswer{}, err
 		}
 	}
-	focus, err := a.Tasks().Focus(ctx, ev.Agent)
+	focus, err := a.taskStore().Focus(ctx, ev.Agent)
 	if err != nil {
 		return HookAnswer{}, err
 	}
@@ -782,7 +782,7 @@ func (a *App) stop(ctx context.Context, ev HookEvent) (HookAnswer, error) {
 		if ev.Subagent != "" {
 			who = "Sub-agent " + ev.Subagent
 		}
-		if _, err := a.Tasks().Event(ctx, ev.Agent, focus.Task, "note", who+" found: "+ev.Found); err != nil {
+		if _, err := a.taskStore().Event(ctx, ev.Agent, focus.Task, "note", who+" found: "+ev.Found); err != nil {
 			return HookAnswer{}, err
 		}
 	}

@@ -34,7 +34,7 @@ func hookApp(t *testing.T) *App {
 		Body: "Always use pnpm for package installs in this repository."}, memory.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	ls, err := a.Lessons()
+	ls, err := a.openLessons()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,10 +42,10 @@ func hookApp(t *testing.T) *App {
 		ActionBias: "run make migrate before the integration tests"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Tasks().Add(ctx, task.New{Title: "Ship the importer", Description: "Import the CSV exports."}); err != nil {
+	if _, err := a.taskStore().Add(ctx, task.New{Title: "Ship the importer", Description: "Import the CSV exports."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Tasks().Start(ctx, task.DefaultAgent, "Ship the importer", false); err != nil {
+	if _, err := a.taskStore().Start(ctx, task.DefaultAgent, "Ship the importer", false); err != nil {
 		t.Fatal(err)
 	}
 	return a
@@ -145,7 +145,7 @@ func TestHookConcurrentInProcess(t *testing.T) {
 	if len(notes) != n {
 		t.Errorf("%d session notes, want %d", len(notes), n)
 	}
-	ls, _ := a.Lessons()
+	ls, _ := a.openLessons()
 	h, err := ls.History(context.Background(), "Run migrations first")
 	if err != nil {
 		t.Fatal(err)

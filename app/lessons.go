@@ -88,7 +88,7 @@ func (a *App) lessonStore(ctx context.Context, noSync bool) (*lesson.Store, erro
 	if err != nil {
 		return nil, err
 	}
-	return a.Lessons()
+	return a.openLessons()
 }
 
 // LessonAddRequest is a new lesson: its title (also its note's name), when

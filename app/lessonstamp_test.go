@@ -117,7 +117,7 @@ func TestLessonsOnlySync(t *testing.T) {
 			}
 		}, true},
 		{"the index's lessons changed since (a lesson vaultmem wrote)", func(t *testing.T, a *App, dir string) {
-			st, err := a.Lessons()
+			st, err := a.openLessons()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,7 +23,7 @@ func (a *App) Remember(ctx context.Context, m memory.Memory, o memory.Options) (
 	if a.opts.OnSync != nil {
 		a.opts.OnSync(st)
 	}
-	res, err := a.Memory().Remember(ctx, m, o)
+	res, err := a.memoryStore().Remember(ctx, m, o)
 	if err == nil {
 		a.cacheNote(res.Path)
 	}
@@ -45,7 +45,7 @@ func (a *App) Dream(ctx context.Context, o dream.RunOptions) (*dream.Report, err
 	if a.opts.OnSync != nil {
 		a.opts.OnSync(st)
 	}
-	rep, err := a.Dreamer().Run(ctx, o)
+	rep, err := a.dreamer().Run(ctx, o)
 	if err == nil {
 		for _, p := range rep.Changed {
 			a.cacheNote(p)

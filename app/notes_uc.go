@@ -100,7 +100,7 @@ func (a *App) ReadNote(ctx context.Context, req ReadNoteRequest) (NoteRead, erro
 // note as context rather than to edit it.
 func (a *App) FramedNote(preamble string, n NoteRead) string {
 	source := frame.SourceList
-	if n.Path != a.Memory().ListFile() {
+	if n.Path != a.memoryStore().ListFile() {
 		kind, _ := n.Frontmatter["type"].(string)
 		source = recall.SourceOf(kind)
 	}
@@ -163,7 +163,7 @@ func (a *App) WriteNote(ctx context.Context, req WriteNoteRequest) (NoteWritten,
 	// pause, and MEMORY.md is made from the index.
 	if _, err := a.Sync(ctx, SyncOptions{Always: true}); err != nil {
 		out.ListError = err.Error()
-	} else if _, err := a.Memory().Relist(ctx); err != nil {
+	} else if _, err := a.memoryStore().Relist(ctx); err != nil {
 		out.ListError = err.Error()
 	}
 	return out, nil
@@ -254,7 +254,7 @@ func (a *App) HasIndex() bool { return a.ix != nil }
 // why it cannot be used: a server checks it at its start, so that a
 // vault whose lessons folder is unusable fails there, not in a tool call.
 func (a *App) CheckLessons() error {
-	_, err := a.Lessons()
+	_, err := a.openLessons()
 	return err
 }
 

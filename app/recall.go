@@ -75,7 +75,7 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 	r := recall.Request{Query: req.Query, Budget: req.Budget, Intent: req.Intent}
 	// In a vault several people share, a teammate's user memories are
 	// theirs alone.
-	_, theirs, _, err := a.Memory().Personal(ctx)
+	_, theirs, _, err := a.memoryStore().Personal(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 		if err := task.CheckAgent(agent); err != nil {
 			return nil, err
 		}
-		c, ok, err := a.Tasks().FocusContext(ctx, agent, req.Budget)
+		c, ok, err := a.taskStore().FocusContext(ctx, agent, req.Budget)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 		}
 	}
 	if recall.HowTo(req.Query) {
-		st, err := a.Lessons()
+		st, err := a.openLessons()
 		if err != nil {
 			return nil, err
 		}

@@ -123,7 +123,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 // change is vaultmem's write, or a human's edit outside the list, which
 // listing again keeps).
 func (a *App) relistAfter(ctx context.Context, b watch.Batch, logf func(string, ...any)) {
-	store := a.Memory()
+	store := a.memoryStore()
 	if len(b.Paths) == 1 && b.Paths[0] == store.ListFile() {
 		return
 	}

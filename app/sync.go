@@ -152,7 +152,7 @@ func (a *App) memoriesChanged(st index.Stats) bool {
 	if st.Removed > 0 {
 		return true
 	}
-	folder, list := a.Vault.Folders().Memory, a.Memory().ListFile()
+	folder, list := a.Vault.Folders().Memory, a.memoryStore().ListFile()
 	for _, p := range st.Read {
 		if p == list || memory.InFolder(p, folder) {
 			return true
@@ -171,7 +171,7 @@ func (a *App) memoriesChanged(st index.Stats) bool {
 // still matches the notes (doctor). MEMORY.md that cannot be written, or
 // indexed, is told, never an error of the command that synced.
 func (a *App) relist(ctx context.Context) {
-	store := a.Memory()
+	store := a.memoryStore()
 	list := store.ListFile()
 	current, before, err := a.writer.Read(list)
 	if err != nil || !bytes.Contains(current, []byte(memory.Begin)) {

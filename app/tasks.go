@@ -110,7 +110,7 @@ func (a *App) tasks(ctx context.Context, noSync bool) (*task.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.Tasks(), nil
+	return a.taskStore(), nil
 }
 
 // agentOr is agent, or task.DefaultAgent when none is named.

@@ -68,7 +68,7 @@ type CanvasAnswer struct {
 // meanwhile (Conflict), a root that is no task, a bad file name (Invalid).
 func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, error) {
 	var ans CanvasAnswer
-	st := a.Tasks()
+	st := a.taskStore()
 	top, err := st.Tree(ctx, req.Root, req.All)
 	if err != nil {
 		return ans, err
