@@ -66,20 +66,9 @@ func (a *App) lessonsListing(ctx context.Context) (digest string, racy bool, err
 			return "", false, fmt.Errorf("list the lessons folder: %w", f.Err)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t\n", path.Clean(f.Path), f.Size, f.ModTime, f.Symlink)
-		racy = racy || racyTime(f.ModTime, now)
+		racy = racy || index.Racy(f.ModTime, now)
 	}
 	return hex.EncodeToString(h.Sum(nil)), racy, nil
-}
-
-// racyTime is the index's rule for a modification time too recent to
-// trust (see index's racyWindow): 100 ms for a time with a fraction of a
-// second, 2 s for a file system that keeps whole seconds.
-func racyTime(mtime int64, now time.Time) bool {
-	w := 2 * time.Second
-	if mtime%int64(time.Second) != 0 {
-		w = 100 * time.Millisecond
-	}
-	return now.Sub(time.Unix(0, mtime)) < w
 }
 
 // lessonsStamp is the stamp's text for a listing and the index's lessons

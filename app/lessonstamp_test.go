@@ -429,8 +429,8 @@ func TestLessonsStampNotRacy(t *testing.T) {
 		{now.Truncate(time.Second).Add(-time.Second).UnixNano(), true}, // whole seconds: 2 s
 		{now.Truncate(time.Second).Add(-3 * time.Second).UnixNano(), false},
 	} {
-		if got := racyTime(tc.mtime, now); got != tc.racy {
-			t.Errorf("racyTime(%v before now): %v, want %v", now.Sub(time.Unix(0, tc.mtime)), got, tc.racy)
+		if got := index.Racy(tc.mtime, now); got != tc.racy {
+			t.Errorf("Racy(%v before now): %v, want %v", now.Sub(time.Unix(0, tc.mtime)), got, tc.racy)
 		}
 	}
 }

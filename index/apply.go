@@ -468,7 +468,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 func (p *plan) store(ctx context.Context, w *writer, r parsed) error {
 	old, had := p.stored[r.f.path]
 	mtime := r.f.mtime
-	if racy(mtime, p.now) {
+	if Racy(mtime, p.now) {
 		mtime = 0 // check it again next time
 	}
 	switch {

@@ -240,8 +240,8 @@ func TestRacy(t *testing.T) {
 		{now.Add(-3 * time.Second), false},
 		{now.Add(-1500 * time.Millisecond), false},
 	} {
-		if got := racy(tt.mtime.UnixNano(), now); got != tt.want {
-			t.Errorf("racy(%v before now) = %v, want %v", now.Sub(tt.mtime), got, tt.want)
+		if got := Racy(tt.mtime.UnixNano(), now); got != tt.want {
+			t.Errorf("Racy(%v before now) = %v, want %v", now.Sub(tt.mtime), got, tt.want)
 		}
 	}
 }

@@ -82,9 +82,11 @@ const (
 	fineRacyWindow = 100 * time.Millisecond
 )
 
-// racy reports whether a file modified at mtime (Unix nanoseconds) is too
-// recent at now for its size and time to tell that it did not change.
-func racy(mtime int64, now time.Time) bool {
+// Racy reports whether a file modified at mtime (Unix nanoseconds) is too
+// recent at now for its size and time to tell that it did not change: a
+// write in the same tick of the file system's clock would leave both as
+// they are. The rule every look at a file's time by vaultmem shares.
+func Racy(mtime int64, now time.Time) bool {
 	w := racyWindow
 	if mtime%int64(time.Second) != 0 {
 		w = fineRacyWindow
@@ -295,7 +297,7 @@ func walkSignature(files []seen, now time.Time) string {
 	h := fnv.New64a()
 	var buf [17]byte
 	for _, f := range files {
-		if racy(f.mtime, now) {
+		if Racy(f.mtime, now) {
 			return ""
 		}
 		h.Write([]byte(f.path))
