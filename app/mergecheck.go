@@ -13,6 +13,7 @@ import (
 	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -45,7 +46,7 @@ func ownFileFix(p string) string {
 		return "both sides' text outside the list is between the markers: keep what you want, delete the marker lines, git add it (the list itself is rewritten from the notes)"
 	case state == dream.CheckpointFile:
 		return "safe to delete: git rm it (the next Dream looks at every memory)"
-	case state == obsidian.StateFile, state == dream.SessionsFile, state == reviewsFile, state == lesson.LogFile, strings.HasPrefix(state, lesson.LogDir+"/"):
+	case state == obsidian.StateFile, state == dream.SessionsFile, state == memory.ReviewsFile, state == lesson.LogFile, strings.HasPrefix(state, lesson.LogDir+"/"):
 		return unionFix
 	case strings.HasPrefix(p, vault.StateDir+"/"):
 		return "keep one version, delete the marker lines, git add it"

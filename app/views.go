@@ -13,36 +13,6 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// viewsFolder is the config's views folder, slash-separated, "" for the
-// top.
-func viewsFolder(cfg Config) string {
-	return strings.Trim(path.Clean("/"+strings.TrimSpace(cfg.Folders.Views)), "/")
-}
-
-// writeBases writes the Obsidian bases into the views folder of the vault
-// dir (none when the config names no folder), never over a person's edit
-// (see obsidian.Write).
-func writeBases(ctx context.Context, dir string, cfg Config) ([]obsidian.Written, error) {
-	if strings.TrimSpace(cfg.Folders.Views) == "" {
-		return []obsidian.Written{}, nil
-	}
-	rules, err := cfg.Lessons.Rules.Check()
-	if err != nil {
-		return nil, err
-	}
-	v, err := vault.Open(dir, vault.Folders{Memory: cfg.Folders.Memory, Tasks: cfg.Folders.Tasks, Lessons: cfg.Folders.Lessons})
-	if err != nil {
-		return nil, err
-	}
-	defer v.Close()
-	w := vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize})
-	out, err := obsidian.Write(ctx, w, viewsFolder(cfg), obsidian.Bases(obsidian.Options{ReviewBelow: rules.ReviewBelow}))
-	if err != nil {
-		return out, fmt.Errorf("init: views: %w", err)
-	}
-	return out, nil
-}
-
 // CanvasRequest asks for the task tree as a JSON Canvas.
 type CanvasRequest struct {
 	// Root is the task whose tree it is ("" for the whole vault's).
@@ -75,7 +45,7 @@ func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, 
 	}
 	file := strings.TrimSpace(req.File)
 	if file == "" {
-		file = defaultCanvas(viewsFolder(a.Config), top)
+		file = defaultCanvas(a.Config.ViewsFolder(), top)
 	} else if ext := path.Ext(file); !isExtension(ext) {
 		file += vault.CanvasExt // "Plan", "Plan v1.2"
 	}

@@ -831,3 +831,9 @@ func keyLine(n *yaml.Node, keys ...string) int {
 	}
 	return n.Line
 }
+
+// ViewsFolder is the views folder, slash-separated and cleaned, "" for
+// the vault's top.
+func (c Config) ViewsFolder() string {
+	return strings.Trim(path.Clean("/"+strings.TrimSpace(c.Folders.Views)), "/")
+}
