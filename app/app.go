@@ -29,6 +29,11 @@ type Options struct {
 	// NoIndex opens no index: for what needs only the files (a merge
 	// driver, init).
 	NoIndex bool
+	// directWrites writes the files directly, never through Obsidian's
+	// CLI (vault.access): a hook's process, which lives for one event,
+	// would ask the CLI (a subprocess, up to 5 s, which may start the
+	// app) before its first write, within the hook's own time.
+	directWrites bool
 	// Resident opens the index for a long-running process (see
 	// index.Options.Resident).
 	Resident bool
@@ -177,7 +182,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 	if o.Resident {
 		a.l1 = newNoteCache(256)
 	}
-	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout, Obsidian: obsidiancli.Open(v.Dir, cfg.Vault.Access)})
+	a.writer = vault.NewWriter(v, vault.WriterOptions{MaxNoteSize: cfg.MaxNoteSize, LockWait: o.LockWait, LockTimeout: o.LockTimeout, Obsidian: a.obsidian(v.Dir, o)})
 	if o.NoIndex {
 		return a, nil
 	}
@@ -186,6 +191,15 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// obsidian is the Writer's way to Obsidian's CLI, as vault.access says,
+// unless o writes directly.
+func (a *App) obsidian(dir string, o Options) vault.Obsidian {
+	if o.directWrites {
+		return nil
+	}
+	return obsidiancli.Open(dir, a.Config.Vault.Access)
 }
 
 // attachIndex opens the index of an App opened without one.

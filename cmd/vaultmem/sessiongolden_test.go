@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -336,5 +337,35 @@ func TestSubagentFindingsReachTheTask(t *testing.T) {
 				t.Errorf("a silent sub-agent was logged:\n%s", task)
 			}
 		})
+	}
+}
+
+// TestHookWritesDirectly: a hook's process lives for one event; with
+// Obsidian's CLI on the PATH (vault.access: auto, the default) it still
+// writes the session note directly, never running the CLI, which takes a
+// subprocess's time and may start the app.
+func TestHookWritesDirectly(t *testing.T) {
+	vaultDir, project := hookVaultFor(t)
+	bin := t.TempDir()
+	mark := filepath.Join(t.TempDir(), "obsidian-ran")
+	writeFile(t, filepath.Join(bin, "obsidian"), "#!/bin/sh\ntouch '"+mark+"'\necho \"$PWD\"\n")
+	if err := os.Chmod(filepath.Join(bin, "obsidian"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "VAULTMEM_SERVER=off"}
+	for _, ev := range []string{
+		hookEvent("s-direct", project, "SessionStart", map[string]any{"source": "startup"}),
+		hookEvent("s-direct", project, "UserPromptSubmit", map[string]any{"prompt": "which package manager for installs?"}),
+		hookEvent("s-direct", project, "Stop", nil),
+	} {
+		if r := vaultmemGuarded(t, vaultDir, ev, env, "--vault", vaultDir, "hook", "--client", "claude-code"); r.code != 0 || r.stderr != "" {
+			t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+		}
+	}
+	if notes, _ := filepath.Glob(filepath.Join(vaultDir, "sessions", "*.md")); len(notes) != 1 {
+		t.Fatalf("session notes %v", notes)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("a hook ran Obsidian's CLI")
 	}
 }
