@@ -24,6 +24,12 @@ type RecallRequest struct {
 	// Hide are vault paths of notes not to give (a session's own note,
 	// which holds what it is doing, not memory).
 	Hide []string `json:"hide,omitempty"`
+	// Given and Recent are the session's working memory (L1; see
+	// WorkingMemory and recall.Request): what the agent has already
+	// (recall.ItemKey keys, or note paths for whole notes), never given
+	// again, and the notes it just wrote, ranked a little higher.
+	Given  []string `json:"given,omitempty"`
+	Recent []string `json:"recent,omitempty"`
 }
 
 // ErrNoQuery is returned for a question or a search with no word to
@@ -89,6 +95,7 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 			r.Hidden[p] = true
 		}
 	}
+	r.Given, r.Recent = set(req.Given), set(req.Recent)
 	if !req.NoFocus {
 		agent := req.Agent
 		if agent == "" {
@@ -119,4 +126,16 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 		}
 	}
 	return recall.New(a.ix, opts).Recall(ctx, r)
+}
+
+// set is the set of ss; nil for none.
+func set(ss []string) map[string]bool {
+	if len(ss) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
 }

@@ -61,6 +61,10 @@ type Server struct {
 	// inputs are the tools' input schemas by name (see addTool), set by
 	// New and only read after.
 	inputs map[string]*jsonschema.Schema
+	// working is the session's working memory (L1): what recall gave the
+	// agent and the notes it read or wrote (see app.WorkingMemory). A
+	// server on standard input and output serves one session.
+	working app.WorkingMemory
 }
 
 // New builds the server and its tools and resources. Errors: a missing

@@ -24,6 +24,7 @@ type RecallIn struct {
 	Budget int    `json:"budget,omitempty" jsonschema:"at most this many tokens of context, up to 100000 (0 or omitted: by the question's intent, 500-2000)"`
 	AgentIn
 	NoFocus bool `json:"no_focus,omitempty" jsonschema:"leave out the context of the agent's focused task (put first otherwise)"`
+	Repeat  bool `json:"repeat,omitempty" jsonschema:"give again what this session was given already (left out otherwise: after the conversation was compacted, say)"`
 }
 
 // SearchIn is the search tool's input.
@@ -179,6 +180,7 @@ func (s *Server) remember(ctx context.Context, req *mcp.CallToolRequest, in Reme
 	if err != nil {
 		return nil, app.MemoryResult{}, toolError(err)
 	}
+	s.working.Wrote(res.Path)
 	return nil, res, nil
 }
 
@@ -210,13 +212,23 @@ func (s *Server) recall(ctx context.Context, req *mcp.CallToolRequest, in Recall
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
-	res, err := s.app.Recall(ctx, app.RecallRequest{Query: in.Query, Budget: in.Budget, Agent: agent, NoFocus: in.NoFocus})
+	r := app.RecallRequest{Query: in.Query, Budget: in.Budget, Agent: agent, NoFocus: in.NoFocus}
+	if !in.Repeat {
+		r = s.working.Request(r)
+	}
+	res, err := s.app.Recall(ctx, r)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
+	s.working.Gave(res)
 	text := res.Context
-	if text == "" {
+	switch {
+	case text == "" && res.Repeats > 0:
+		text = fmt.Sprintf("What the vault holds on this (%d passages) was given earlier in this session; call again with repeat: true to have it again.", res.Repeats)
+	case text == "":
 		text = "Nothing in the vault matches this question."
+	case res.Repeats > 0:
+		text += fmt.Sprintf("\n(%d more passages were given earlier in this session; repeat: true gives them again.)", res.Repeats)
 	}
 	// The text is the context alone: the agent reads it, and it costs the
 	// budget and no more; the rest is in the structured result.
@@ -268,6 +280,7 @@ func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in Read
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
+	s.working.Read(n.Path)
 	return nil, NoteOut{Path: n.Path, Frontmatter: n.Frontmatter, Body: n.Body, Hash: n.Hash, Warnings: n.Warnings}, nil
 }
 
@@ -280,6 +293,7 @@ func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in Write
 	if err != nil {
 		return nil, WriteNoteOut{}, toolError(err)
 	}
+	s.working.Wrote(out.Path)
 	return nil, out, nil
 }
 

@@ -233,7 +233,7 @@ func (e *Engine) fillBudgetAfter(res *Result, ranked []*candidate, r Request) {
 		items = append(items, Item{Path: p.Path, Source: p.Source, Layer: p.Layer, Tokens: text.EstimateTokens(it.Render()), Text: t, Why: p.Why})
 	}
 	e.fillBudget(res, ranked, head)
-	res.Items = append(items, res.Items...)
+	res.Items = append(append([]Item{}, items...), res.Items...) // [] in JSON when empty, never null
 }
 
 // presetSource is the frame's source of a preset's text.

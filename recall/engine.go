@@ -129,6 +129,11 @@ type Request struct {
 	// own user memories (see memory.Store.Personal); for a prompt hook,
 	// the session's own note (its episode so far, not memory).
 	Hidden map[string]bool
+	// Given are what the agent has from earlier in its session (see
+	// ItemKey; a note's path stands for all of it): never given again,
+	// the stages search on for what it does not have. Recent are the
+	// notes it just wrote, ranked a little higher. See working.go.
+	Given, Recent map[string]bool
 }
 
 // Preset is context a caller found itself, put in the budget before what
@@ -173,6 +178,9 @@ type Result struct {
 	// ranked items that did not fit at all.
 	Truncated bool `json:"truncated"`
 	Dropped   int  `json:"dropped"`
+	// Repeats counts the chunks the engines found that the agent was
+	// given already in its session (Request.Given), left out.
+	Repeats int `json:"repeats,omitempty"`
 	// NoEvidence says the engines found nothing for the query: no note
 	// holds a word of it or is near it in meaning (index.Search leaves
 	// out vector hits without a real similarity) or is dated on a day it
@@ -275,7 +283,7 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 	res := &Result{Query: q, Intent: cls.Intent, Confidence: cls.Confidence, Classifier: cls.Classifier,
 		Reasoning: cls.Reasoning, Keywords: cls.Keywords, Strategy: route.Strategy, Budget: budget, Stages: []Stage{}, Items: []Item{}}
 	s := newSearch(e, q, route, budget, cls.Keywords)
-	s.hidden = r.Hidden
+	s.hidden, s.givenKeys, s.recent = r.Hidden, r.Given, r.Recent
 	if route.Strategy != ExactOnly {
 		// The vectors are ranked while the fast stage ranks by keyword;
 		// the recall's end stops what is left of it.
@@ -304,7 +312,8 @@ func (e *Engine) Recall(ctx context.Context, r Request) (*Result, error) {
 		res.Stages = append(res.Stages, Stage{Name: stage.name, MS: float64(time.Since(start).Microseconds()) / 1000,
 			Results: len(ranked), TimedOut: timedOut})
 		if i == len(stages)-1 || enough(ranked, s.terms, budget) {
-			res.NoEvidence = len(ranked) == 0 && len(s.rejected) == 0
+			res.NoEvidence = len(ranked) == 0 && len(s.rejected) == 0 && len(s.repeats) == 0
+			res.Repeats = len(s.repeats)
 			res.Verifier = s.verifier
 			for _, c := range s.rejected {
 				res.Rejected = append(res.Rejected, Item{Path: c.hit.Path, Heading: c.hit.Heading, Block: c.hit.Block, Kind: c.hit.Kind,

@@ -26,7 +26,8 @@ const (
 	recencyDays   = 90
 )
 
-// rank scores every candidate (final = base x priority x episode + layer
+// rank scores every candidate (final = base x priority x episode x
+// recent + layer
 // bonus + recency bonus), sorts them best first and drops duplicates.
 func (s *search) rank() []*candidate {
 	all := slices.DeleteFunc(s.top(len(s.cands)), func(c *candidate) bool { return c.rejected })
@@ -62,6 +63,9 @@ func (s *search) rank() []*candidate {
 		}
 		if c.hit.Kind == session.Type {
 			c.final *= episodeFactor
+		}
+		if c.recent = s.recent[c.hit.Path]; c.recent {
+			c.final *= recentBoost
 		}
 		layer := Layer(c.hit.Kind)
 		if slices.Contains(s.route.Layers, layer) {
@@ -107,6 +111,9 @@ func why(c *candidate, layer string) string {
 		}
 	}
 	out := strings.Join(parts, ", ") + "; " + layer
+	if c.recent {
+		out += "; written in this session"
+	}
 	if c.verdict != "" {
 		out += "; " + c.verdict
 	}

@@ -30,6 +30,8 @@ type candidate struct {
 	// shown in the item's Why; rejected drops the candidate.
 	verdict  string
 	rejected bool
+	// recent says the agent just wrote the chunk's note (Request.Recent).
+	recent bool
 }
 
 // words returns the words of c's text (see text.Words).
@@ -88,6 +90,10 @@ type search struct {
 	duration, endsDone bool
 	// hidden are the notes never given (Request.Hidden).
 	hidden map[string]bool
+	// givenKeys are what the agent has already (Request.Given), repeats
+	// the keys of the chunks left out for it (Result.Repeats), and recent
+	// the notes it just wrote (Request.Recent).
+	givenKeys, repeats, recent map[string]bool
 	// verifier and rejected are what the full stage's check did (see
 	// verify): Result.Verifier, and the candidates the LLM dropped.
 	verifier string
@@ -179,10 +185,18 @@ const rrfK = 60
 // chunk keeps one vote per engine, the largest it was given. A chunk of
 // Dream's log is never one: searches leave that note out, and the engines
 // that open notes by their links or dates must not bring it back; nor is
-// a chunk of a hidden note (Request.Hidden).
+// a chunk of a hidden note (Request.Hidden), nor one the agent was given
+// already in its session (Request.Given).
 func (s *search) add(engine string, hits []index.Result, weight float64) {
 	for rank, h := range hits {
 		if h.Kind == index.DreamLogType || s.hidden[h.Path] {
+			continue
+		}
+		if s.given(h.Path, h.Heading, h.Block) {
+			if s.repeats == nil {
+				s.repeats = map[string]bool{}
+			}
+			s.repeats[ItemKey(h.Path, h.Heading, h.Block)] = true
 			continue
 		}
 		c := s.candidate(h)
