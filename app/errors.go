@@ -6,6 +6,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
@@ -29,27 +30,66 @@ const (
 	NotFound              // what the request names is not there: a note, a task, a lesson (the CLI's exit 1)
 )
 
-// ClassOf returns the class of err.
+// kinds is the one classification of errors: each sentinel a package
+// below app returns, the class a front end takes it as, and the word an
+// agent is told it is (Label), "" when the error's own message says so.
+// The first row an error matches is its kind.
+var kinds = []struct {
+	err   error
+	class Class
+	label string
+}{
+	{vault.ErrConflict, Conflict, "conflict"},
+	{vault.ErrExists, Conflict, ""},
+	{lesson.ErrArchived, Conflict, ""},
+	{vault.ErrOutside, Failure, "outside the vault"},
+	{vault.ErrInvalidPath, Invalid, "invalid name"},
+	{vault.ErrNotFound, NotFound, "not found"},
+	{vault.ErrTooLarge, Failure, "too large"},
+	{markdown.ErrBadFrontmatter, Failure, "bad frontmatter"},
+	{memory.ErrNameTaken, Conflict, "conflict"},
+	{memory.ErrInvalid, Invalid, ""}, // "invalid memory: <field> <why>"
+	{task.ErrInvalid, Invalid, "invalid"},
+	{task.ErrState, Conflict, "conflict"}, // it names the holder or the open children
+	{task.ErrNoFocus, Failure, "no focus"},
+	{task.ErrNotTask, Failure, "not a task"},
+	{lesson.ErrInvalid, Invalid, ""},
+	{ErrNoQuery, Invalid, "invalid query"},
+	{recall.ErrBadBudget, Invalid, "invalid argument"},
+	{index.ErrBadPage, Invalid, "invalid argument"},
+	{index.ErrBadQuery, Invalid, "invalid argument"},
+	{vault.ErrLockTimeout, Conflict, "busy"}, // it names the process holding the vault's lock
+	{context.Canceled, Canceled, "canceled"},
+	{context.DeadlineExceeded, Failure, "canceled"},
+}
+
+// kindOf returns the row of kinds err matches; ok is false for none.
+func kindOf(err error) (class Class, label string, ok bool) {
+	for _, k := range kinds {
+		if errors.Is(err, k.err) {
+			return k.class, k.label, true
+		}
+	}
+	return Failure, "", false
+}
+
+// ClassOf returns the class of err: a ClassError's own, else its kind's
+// (see kinds), else Failure.
 func ClassOf(err error) Class {
 	var ce *ClassError
-	switch {
-	case err == nil:
-		return Failure
-	case errors.As(err, &ce):
+	if errors.As(err, &ce) {
 		return ce.Class
-	case errors.Is(err, context.Canceled):
-		return Canceled
-	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists), errors.Is(err, lesson.ErrArchived),
-		errors.Is(err, memory.ErrNameTaken), errors.Is(err, task.ErrState), errors.Is(err, vault.ErrLockTimeout):
-		return Conflict
-	case errors.Is(err, ErrNoQuery), errors.Is(err, index.ErrBadQuery), errors.Is(err, recall.ErrBadBudget),
-		errors.Is(err, index.ErrBadPage), errors.Is(err, task.ErrInvalid),
-		errors.Is(err, lesson.ErrInvalid), errors.Is(err, memory.ErrInvalid), errors.Is(err, vault.ErrInvalidPath):
-		return Invalid
-	case errors.Is(err, vault.ErrNotFound):
-		return NotFound
 	}
-	return Failure
+	c, _, _ := kindOf(err)
+	return c
+}
+
+// Label is the word that says what kind of failure err is, for an agent
+// that reads the error ("not found", "conflict", "invalid argument"); ""
+// when err's own message says it.
+func Label(err error) string {
+	_, l, _ := kindOf(err)
+	return l
 }
 
 // ClassError is an error of a known class: one a front end makes of an

@@ -354,38 +354,11 @@ func toolError(err error) error {
 			msg = fmt.Sprintf("conflict: %s already exists; read_note it and pass its hash as expected_hash", conflict.Path)
 		}
 		return errors.New(msg)
-	case errors.Is(err, app.ErrOutside):
-		return fmt.Errorf("outside the vault: %v", err)
-	case errors.Is(err, app.ErrInvalidPath):
-		return fmt.Errorf("invalid name: %v", err)
-	case errors.Is(err, app.ErrNotFound):
-		return fmt.Errorf("not found: %v", err)
-	case errors.Is(err, app.ErrTooLarge):
-		return fmt.Errorf("too large: %v", err)
-	case errors.Is(err, app.ErrBadFrontmatter):
-		return fmt.Errorf("bad frontmatter: %v", err)
-	case errors.Is(err, app.ErrMemoryInvalid), errors.Is(err, app.ErrNameTaken):
-		var taken *app.MemoryTakenError
-		if errors.As(err, &taken) {
-			return fmt.Errorf("conflict: %v", err)
-		}
-		return err // "invalid memory: <field> <why>"
-	case errors.Is(err, app.ErrTaskInvalid):
-		return fmt.Errorf("invalid: %v", err)
-	case errors.Is(err, app.ErrTaskState):
-		return fmt.Errorf("conflict: %v", err) // it names the holder or the open children
-	case errors.Is(err, app.ErrNoFocus):
-		return fmt.Errorf("no focus: %v", err)
-	case errors.Is(err, app.ErrNotTask):
-		return fmt.Errorf("not a task: %v", err)
 	case errors.Is(err, app.ErrNoQuery):
 		return errors.New("invalid query: it has no words to search for")
-	case errors.Is(err, app.ErrBadBudget), errors.Is(err, app.ErrBadPage), errors.Is(err, app.ErrBadQuery):
-		return fmt.Errorf("invalid argument: %v", err)
-	case errors.Is(err, app.ErrLockTimeout):
-		return fmt.Errorf("busy: %v", err) // it names the process holding the vault's lock; try again later
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("canceled: %v", err)
+	}
+	if l := app.Label(err); l != "" {
+		return fmt.Errorf("%s: %v", l, err)
 	}
 	return err
 }
