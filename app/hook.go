@@ -104,15 +104,17 @@ func (a *App) hookPolicy() *hookpolicy.Policy {
 // as every front end's do) and the index's few calls it makes.
 type hookUses struct{ a *App }
 
-// Proposed, Refresh and List are the index's (hookpolicy.Index).
+// Proposed is the index's: the notes Dream proposed.
 func (u hookUses) Proposed(ctx context.Context) ([]memory.Proposal, error) {
 	return u.a.ix.Proposed(ctx)
 }
 
+// Refresh is the index's: the notes at paths read again from fsys.
 func (u hookUses) Refresh(ctx context.Context, fsys fs.FS, paths ...string) error {
 	return u.a.ix.Refresh(ctx, fsys, paths...)
 }
 
+// List is the index's: the notes q asks for.
 func (u hookUses) List(ctx context.Context, q index.Query) ([]index.NoteInfo, error) {
 	return u.a.ix.List(ctx, q)
 }
