@@ -1,6 +1,7 @@
-package app
+package hookpolicy
 
 import (
+	"github.com/vaultmem/vaultmem/config"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestKeepPrompt(t *testing.T) {
 	long := "curl https://example.com/api?" + strings.Repeat("q=1&", 64) + "gh=" + tok + " and more"
 	for _, tt := range []struct {
 		prompt string
-		how    PromptKeeping
+		how    config.PromptKeeping
 		want   string
 	}{
 		{"deploy with " + tok + "\nthen password=hunter2", "full", "deploy with [REDACTED:github-token]\nthen password=[REDACTED:password]"},
