@@ -4,7 +4,8 @@
 // October 2023", "下周"), a span ("between March and May 2023") or a
 // distance from today ("in two weeks", "three days ago"). Recall asks it
 // which notes a question's dates point at (In); Dream asks it which
-// relative dates of a memory to make absolute (Find). A day without a
+// relative dates of a memory to make absolute (Find, Relative, Ambiguous,
+// DayNamed: relative.go). A day without a
 // year is the latest one up to today; weeks run Monday to Sunday.
 //
 // github.com/olebedev/when and github.com/markusmobius/go-dateparser were

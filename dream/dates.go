@@ -28,81 +28,13 @@ import (
 // words: [[note#Ship next Friday]]) is left as it is, or the link would
 // break; so is every heading when the index cannot say.
 //
-// And only phrases that name one day for certain. "Next Friday" said on a
-// Thursday is tomorrow to some English speakers and the Friday of the
-// week after to others ("last Monday" said on a Thursday likewise), so a
-// "next" or "last" weekday that falls within the week it was said in is
-// left as it is and listed in the report's Skipped; "this Friday" (the
-// Friday of the Monday to Sunday week it was said in, or the coming one
-// when said on a Sunday), "this coming Friday", and "next Friday" said on
-// a Saturday or Sunday name one day.
-
-// phraseDay is the day the phrase said, all of it, names from base (see
-// dates.Span.Day); ok is false when it names none.
-func phraseDay(said string, base time.Time) (day time.Time, ok bool) {
-	for _, f := range dates.Find(said, base) {
-		if f.Start == 0 && f.End == len(said) && !f.Day.IsZero() {
-			return f.Day, true
-		}
-	}
-	return time.Time{}, false
-}
-
-// nextOrLast matches an English "next" or "last" weekday.
-var nextOrLast = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(next|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)$`)
-})
-
-// ambiguous reports whether phrase, said on day base, names a "next" or
-// "last" weekday that English speakers read two ways, and the two days it
-// may be: the weekday ahead (or behind) within base's Monday to Sunday
-// week, and the one a week later (earlier).
-func ambiguous(phrase string, base time.Time) (near, far time.Time, ok bool) {
-	m := nextOrLast().FindStringSubmatch(phrase)
-	if m == nil {
-		return time.Time{}, time.Time{}, false
-	}
-	monFirst := func(d time.Weekday) int { return (int(d) + 6) % 7 }
-	var target time.Weekday
-	for d := time.Sunday; d <= time.Saturday; d++ {
-		if strings.EqualFold(d.String(), m[2]) {
-			target = d
-		}
-	}
-	diff := monFirst(target) - monFirst(base.Weekday())
-	if strings.EqualFold(m[1], "next") && diff > 0 {
-		near = base.AddDate(0, 0, diff)
-		return near, near.AddDate(0, 0, 7), true
-	}
-	if strings.EqualFold(m[1], "last") && diff < 0 {
-		near = base.AddDate(0, 0, diff)
-		return near, near.AddDate(0, 0, -7), true
-	}
-	return time.Time{}, time.Time{}, false
-}
+// And only phrases that name one day for certain (dates.Relative); a
+// "next" or "last" weekday that English reads two ways (dates.Ambiguous)
+// is left as it is and listed in the report's Skipped.
 
 // phraseBase is the day relativeDates finds phrases from: where a phrase
 // is does not depend on the day it counts from.
 var phraseBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// definite are the phrases that name one day: a bare weekday ("on
-// Monday", often a habit), a time of day ("tonight") or "in 3 hours" are
-// left as they are.
-var definite = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(today|tomorrow|yesterday|the\s+day\s+(after\s+tomorrow|before\s+yesterday)|` +
-		`(next|last|this|coming|past|this\s+coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
-		`(in|within)\s+\S+(\s+few)?\s+(days?|weeks?|months?|years?)|` +
-		`\S+\s+(days?|weeks?|months?|years?)\s+(ago|from\s+(now|today))|` +
-		`今天|明天|昨天|后天|前天|[上下这本]个?(周|星期|礼拜)[一二三四五六日天]|` +
-		`[0-9一二两三四五六七八九十]+\s*(天|周|个?星期|个月|年)(以?后|之后|以?前|之前))$`)
-})
-
-// mayHold finds, in one scan, the lines where a definite phrase may be,
-// so that the date parser (some forty expressions) reads no other line.
-var mayHold = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[今明昨后前]天|[上下这本]个?(周|星期|礼拜)|[天周期月年](以?后|之后|以?前|之前)|(?i)\b(today|tomorrow|yesterday|ago|from\s+now|` +
-		`(next|last|this|coming|past)\s+(mon|tues|wednes|thurs|fri|satur|sun)day|(in|within)\s+\S+(\s+few)?\s+(day|week|month|year)s?)\b`)
-})
 
 // annotated matches the date Dream added after a phrase.
 var annotated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ \(\d{4}-\d{2}-\d{2}\)`) })
@@ -134,7 +66,7 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			continue
 		}
 		for _, f := range found {
-			if a, b, ok := ambiguous(f.text, base); ok {
+			if a, b, ok := dates.Ambiguous(f.text, base); ok {
 				rep.skip(m.path, f.line, "%q said on %s, a %s, may mean %s or %s: left as it is (write the date to make it certain)",
 					f.text, base.Format(time.DateOnly), base.Weekday(), a.Format(time.DateOnly), b.Format(time.DateOnly))
 			}
@@ -142,10 +74,10 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 		next := slices.Clone(n.Content)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so offsets hold
 			f := found[i]
-			if _, _, ok := ambiguous(f.text, base); ok {
+			if _, _, ok := dates.Ambiguous(f.text, base); ok {
 				continue
 			}
-			day, ok := phraseDay(f.text, base)
+			day, ok := dates.DayNamed(f.text, base)
 			if !ok {
 				continue
 			}
@@ -191,18 +123,18 @@ type phrase struct {
 // markdown.Note.Prose: never code, math, HTML, a comment, a link, a tag or
 // the frontmatter) that have no date after them yet.
 func relativeDates(n *markdown.Note) []phrase {
-	if !mayHold().Match(n.Body()) {
+	if !dates.MayHoldRelative(n.Body()) {
 		return nil // most memories: no need to parse the note again
 	}
 	var out []phrase
 	for _, s := range n.Prose() {
 		text := string(n.Content[s.Start:s.End])
-		if !mayHold().MatchString(text) {
+		if !dates.MayHoldRelative(n.Content[s.Start:s.End]) {
 			continue
 		}
 		for _, f := range dates.Find(text, phraseBase) {
 			said := text[f.Start:f.End]
-			if !definite().MatchString(said) || annotated().Match(n.Content[s.Start+f.End:]) {
+			if !dates.Relative(said) || annotated().Match(n.Content[s.Start+f.End:]) {
 				continue
 			}
 			ph := phrase{text: said, end: s.Start + f.End, line: s.Line + strings.Count(text[:f.Start], "\n")}
