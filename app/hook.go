@@ -124,7 +124,8 @@ func (u hookUses) Fresh(ctx context.Context) error { return u.a.fresh(ctx, false
 
 // Recall is RecallFresh.
 func (u hookUses) Recall(ctx context.Context, q hookpolicy.RecallQuery) (*recall.Result, error) {
-	return u.a.RecallFresh(ctx, RecallRequest{Query: q.Query, Budget: q.Budget, Agent: q.Agent, NoFocus: q.NoFocus, Hide: q.Hide})
+	return u.a.RecallFresh(ctx, RecallRequest{Query: q.Query, Budget: q.Budget, Agent: q.Agent, NoFocus: q.NoFocus, Hide: q.Hide,
+		Given: q.Given, Recent: q.Recent})
 }
 
 // Match is MatchLessons.

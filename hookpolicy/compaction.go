@@ -49,6 +49,7 @@ func (h *Policy) compacted(ctx context.Context, ev Event) error {
 		if cp := st.Checkpoint; cp != nil && !cp.Compacted {
 			cp.Compacted = true
 			c = *cp
+			st.Forget() // the conversation no longer holds what it was given
 		}
 		return nil
 	})

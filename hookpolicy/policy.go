@@ -101,6 +101,10 @@ type RecallQuery struct {
 	NoFocus bool
 	// Hide are the vault paths of notes not to give.
 	Hide []string
+	// Given and Recent are the session's working memory: what it was
+	// given (recall.ItemKey keys), not given again, and the notes it just
+	// wrote, ranked a little higher (see recall.Request).
+	Given, Recent []string
 }
 
 // Recaller answers a prompt with what the vault holds for it, within a

@@ -89,7 +89,8 @@ func (h *Policy) promptContext(ctx context.Context, ev Event) (Answer, error) {
 	if st.Note != "" {
 		hide = []string{st.Note} // the session's own note: what it does, not memory
 	}
-	res, err := h.Recall.Recall(ctx, RecallQuery{Query: query, Budget: h.Settings.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true, Hide: hide})
+	res, err := h.Recall.Recall(ctx, RecallQuery{Query: query, Budget: h.Settings.Hooks.PromptBudget, Agent: ev.Agent, NoFocus: true, Hide: hide,
+		Given: st.Given, Recent: st.Wrote})
 	if errors.Is(err, recall.ErrEmptyQuery) {
 		return Answer{}, nil
 	}
@@ -106,7 +107,7 @@ func (h *Policy) promptContext(ctx context.Context, ev Event) (Answer, error) {
 		items = append(items, frame.Item{Source: frame.SourceTask, Path: focus, Title: "Not yours", Text: notice + "."})
 	}
 	for _, it := range res.Items {
-		key := it.Path + "#" + it.Heading + "^" + it.Block
+		key := recall.ItemKey(it.Path, it.Heading, it.Block)
 		if st.WasGiven(key) || slices.Contains(keys, key) ||
 			!covers(terms, it.Path+" "+it.Heading+" "+it.Text, h.Settings.Hooks.MinCoverage) {
 			continue

@@ -33,6 +33,26 @@ func (h *Policy) relativePaths(cwd string, paths []string) []string {
 	return out
 }
 
+// vaultNotes are the vault paths of the notes among paths (absolute, or
+// relative to cwd) that lie in the vault.
+func (h *Policy) vaultNotes(cwd string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			if cwd == "" {
+				continue
+			}
+			p = filepath.Join(cwd, p)
+		}
+		rel, err := filepath.Rel(h.Vault.Dir, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || !strings.EqualFold(filepath.Ext(rel), ".md") {
+			continue
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out
+}
+
 // toolLessons gives the lessons for a tool call: those strong enough
 // (not flagged for review) that match more than the tool's name, and
 // remembers them for the call's outcome.
@@ -82,6 +102,9 @@ func (h *Policy) toolOutcome(ctx context.Context, ev Event) error {
 		if ev.Edits && !ev.Failed {
 			for _, p := range changed {
 				st.AddFile(p)
+			}
+			for _, p := range h.vaultNotes(ev.Cwd, ev.Paths) {
+				st.AddWrote(p)
 			}
 		}
 		return nil

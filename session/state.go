@@ -41,6 +41,10 @@ type State struct {
 	Outcomes []Outcome `json:"outcomes"`
 	// Files are the files the agent changed, as its tool calls named them.
 	Files []string `json:"files"`
+	// Wrote are the vault's notes the agent changed (vault paths), the
+	// latest last, at most MaxWrote: recall ranks them a little higher
+	// (the session's working memory).
+	Wrote []string `json:"wrote,omitempty"`
 	// Tasks are the tasks the session worked on (its focus when it
 	// prompted, compacted or stopped).
 	Tasks      []string    `json:"tasks"`
@@ -230,6 +234,22 @@ func (st *State) Give(keys ...string) []string {
 
 // WasGiven reports whether key was given in this session.
 func (st *State) WasGiven(key string) bool { return slices.Contains(st.Given, key) }
+
+// MaxWrote is the most notes State.Wrote keeps.
+const MaxWrote = 16
+
+// AddWrote records that the agent changed the vault's note p.
+func (st *State) AddWrote(p string) {
+	st.Wrote = slices.DeleteFunc(st.Wrote, func(x string) bool { return x == p })
+	st.Wrote = append(st.Wrote, p)
+	if len(st.Wrote) > MaxWrote {
+		st.Wrote = slices.Delete(st.Wrote, 0, len(st.Wrote)-MaxWrote)
+	}
+}
+
+// Forget forgets what the session was given: after a compaction the
+// conversation no longer holds it, and it may be given again.
+func (st *State) Forget() { st.Given = nil }
 
 // AddFile records a file the agent changed.
 func (st *State) AddFile(p string) {
