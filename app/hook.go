@@ -363,7 +363,7 @@ func (a *App) needsReview(ctx context.Context, theirs map[string]bool) (string, 
 			fmt.Fprintf(&b, "- memories %s and %s %s: %s\n", f.A, f.B, f.Kind.Phrase(), f.Reason)
 		}
 	}
-	proposals, err := a.ix.Proposed(ctx)
+	proposals, err := a.ix.Kinds().Proposed(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -896,7 +896,7 @@ func lessonPaths(st *session.State) []string {
 func (a *App) noteNames(ctx context.Context, paths []string) session.Names {
 	titles := map[string]string{}
 	if len(paths) > 0 {
-		if infos, err := a.ix.List(ctx, index.Query{Paths: paths}); err == nil {
+		if infos, err := a.ix.Searcher().List(ctx, index.Query{Paths: paths}); err == nil {
 			for _, n := range infos {
 				titles[n.Path] = n.Title
 			}

@@ -118,6 +118,13 @@ type Index struct {
 	readOnly string
 	memory   bool
 	pin      *sql.Conn
+
+	// The parts over the database (see seams.go), made by newIndex.
+	graph    *Graph
+	searcher *Searcher
+	kinds    *Kinds
+	cache    *Cache
+	vstore   *vectorStore
 }
 
 // DBFile is the cache's file name inside the cache folder.
@@ -331,7 +338,7 @@ func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index,
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{db: db, path: p, opts: opts, memory: mode == inMemory}
+	ix := newIndex(db, p, opts, mode == inMemory)
 	if mode == inMemory {
 		// The database lives while one connection to it does.
 		if ix.pin, err = db.Conn(ctx); err != nil {

@@ -37,7 +37,7 @@ type Options struct {
 // Options leave them zero.
 var DefaultDeadlines = [3]time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond}
 
-// Index is what recall asks of the index; *index.Index is one. It is
+// Index is what recall asks of the index; index.Recall is one. It is
 // made of the small interfaces each part of recall uses.
 type Index interface {
 	searcher
@@ -74,7 +74,7 @@ type cache interface {
 	Put(ctx context.Context, key, value string, ttl time.Duration) error
 }
 
-var _ Index = (*index.Index)(nil)
+var _ Index = index.Recall{}
 
 // Engine recalls from one index. It is safe for concurrent use.
 type Engine struct {
