@@ -105,10 +105,8 @@ type Index struct {
 	// lets one goroutine at a time load or update it.
 	lex     *residentLexicon
 	lexLoad sync.Mutex
-	// stmts are the statements of constant SQL prepared so far (see
-	// prepared), under stmtsMu (ix.mu may be held while one is used).
-	stmts   map[string]*sql.Stmt
-	stmtsMu sync.Mutex
+	// stmts are the statements of constant SQL prepared so far.
+	stmts *statements
 	// hide is what queries hide, kept while the files do not change.
 	hide *hiddenNotes
 
@@ -526,7 +524,7 @@ func Remove(dir string) error {
 // vector packs it mapped: no search may run during or after it.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
-	ix.closeStmts()
+	ix.stmts.close()
 	ix.vec = nil
 	for _, unmap := range ix.unmaps {
 		unmap()
@@ -577,7 +575,7 @@ func (ix *Index) meta(ctx context.Context, q querier, key string) (string, error
 	var err error
 	if q == querier(ix.db) { // not in a transaction: the statement prepared once
 		var stmt *sql.Stmt
-		if stmt, err = ix.prepared(ctx, query); err != nil {
+		if stmt, err = ix.stmts.prepared(ctx, query); err != nil {
 			return "", err
 		}
 		err = stmt.QueryRowContext(ctx, key).Scan(&v)

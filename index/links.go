@@ -246,7 +246,7 @@ func (g *Graph) Linked(ctx context.Context, path string) ([]string, error) {
 
 // paths returns the paths query (constant SQL, see prepared) selects.
 func (g *Graph) paths(ctx context.Context, query string, args ...any) ([]string, error) {
-	stmt, err := g.ix.prepared(ctx, query)
+	stmt, err := g.ix.stmts.prepared(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("read links %s: %w", g.ix.path, err)
 	}

@@ -26,7 +26,7 @@ func (sr *Searcher) Around(ctx context.Context, chunk int64, n int) ([]Result, e
 // chunks loads the chunks whose ids query (constant SQL, see prepared)
 // selects, in its order, without snippets.
 func (sr *Searcher) chunks(ctx context.Context, query string, args ...any) ([]Result, error) {
-	stmt, err := sr.ix.prepared(ctx, query)
+	stmt, err := sr.ix.stmts.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}

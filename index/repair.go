@@ -65,7 +65,7 @@ func (ix *Index) Repair(ctx context.Context, fsys fs.FS, progress Progress) (Rep
 // in memory of the old one.
 func (ix *Index) rebuild(ctx context.Context) error {
 	ix.mu.Lock()
-	ix.closeStmts()
+	ix.stmts.close()
 	ix.vec, ix.lsa, ix.files = nil, nil, nil
 	ix.mu.Unlock()
 	ix.lexLoad.Lock()

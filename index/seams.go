@@ -52,7 +52,7 @@ func (ix *Index) Cache() *Cache { return ix.cache }
 
 // newIndex is an Index over db, with its parts.
 func newIndex(db *sql.DB, p string, opts Options, memory bool) *Index {
-	ix := &Index{db: db, path: p, opts: opts, memory: memory}
+	ix := &Index{db: db, path: p, opts: opts, memory: memory, stmts: &statements{db: db}}
 	ix.graph = &Graph{ix}
 	ix.searcher = &Searcher{ix}
 	ix.kinds = &Kinds{ix}

@@ -387,7 +387,7 @@ func (sr *Searcher) ranker(ctx context.Context) (ranker, error) {
 	if l != nil {
 		return l, nil
 	}
-	return ftsRanker{sr.ix.db, sr.ix.prepared}, nil
+	return ftsRanker{sr.ix.db, sr.ix.stmts.prepared}, nil
 }
 
 // commonShare is the share of chunks above which a query word is common;
@@ -658,7 +658,7 @@ func (sr *Searcher) results(ctx context.Context, ranked []rank.Scored, q Query) 
 // loadResults reads the chunks ids (decimal) into byID, without scores
 // or snippets.
 func (sr *Searcher) loadResults(ctx context.Context, ids []string, byID map[int64]Result) error {
-	stmt, err := sr.ix.prepared(ctx, resultsSQL)
+	stmt, err := sr.ix.stmts.prepared(ctx, resultsSQL)
 	if err != nil {
 		return fmt.Errorf("load results: %w", err)
 	}
@@ -683,34 +683,3 @@ func (sr *Searcher) loadResults(ctx context.Context, ids []string, byID map[int6
 // statement for any number of ids, prepared once (see prepared).
 const resultsSQL = `SELECT c.id, n.path, n.kind, CASE WHEN c.date != '' THEN c.date ELSE n.date END, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
 	FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))`
-
-// prepared returns the statement of query, which must be constant SQL
-// (the statements are kept for the Index's life), preparing it on first
-// use: a resident index's recall ran a dozen statements, and preparing
-// each every time cost more than some of them took to run.
-func (ix *Index) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	ix.stmtsMu.Lock()
-	defer ix.stmtsMu.Unlock()
-	if st, ok := ix.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := ix.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if ix.stmts == nil {
-		ix.stmts = map[string]*sql.Stmt{}
-	}
-	ix.stmts[query] = st
-	return st, nil
-}
-
-// closeStmts closes the prepared statements.
-func (ix *Index) closeStmts() {
-	ix.stmtsMu.Lock()
-	defer ix.stmtsMu.Unlock()
-	for _, st := range ix.stmts {
-		st.Close()
-	}
-	ix.stmts = nil
-}
