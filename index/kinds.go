@@ -54,4 +54,8 @@ var (
 	_ task.Index         = Stores{}
 	_ lesson.Index       = Stores{}
 	_ lesson.ChangeIndex = Stores{}
+	// lesson's review lists the lessons by their heads when its index can.
+	_ interface {
+		LessonHeads(ctx context.Context) ([]lesson.Lesson, error)
+	} = Stores{}
 )

@@ -174,7 +174,7 @@ type Result struct {
 	Truncated bool `json:"truncated"`
 	Dropped   int  `json:"dropped"`
 	// NoEvidence says the engines found nothing for the query: no note
-	// holds a word of it or is near it in meaning (index.Search leaves
+	// holds a word of it or is near it in meaning (index.Searcher.Search leaves
 	// out vector hits without a real similarity) or is dated on a day it
 	// names. The context then holds only the focused task's and the
 	// presets' layers, if any: no context rather than unrelated notes.
