@@ -287,13 +287,13 @@ func (a *App) notify(format string, args ...any) {
 // memoryStore is the store of memories and MEMORY.md.
 func (a *App) memoryStore() *memory.Store {
 	folder := a.Vault.Folders().Memory
-	return memory.NewStore(a.writer, a.ix, memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log),
+	return memory.NewStore(a.writer, a.ix.Stores(), memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log),
 		Owner: a.Owner, Sharing: a.Config.Memory.Sharing()})
 }
 
 // taskStore is the store of the task tree.
 func (a *App) taskStore() *task.Store {
-	return task.NewStore(a.writer, a.ix, task.Options{Folder: a.Vault.Folders().Tasks, FS: a.Vault.FS()})
+	return task.NewStore(a.writer, a.ix.Stores(), task.Options{Folder: a.Vault.Folders().Tasks, FS: a.Vault.FS()})
 }
 
 // openLessons is the store of lessons, with the config's rules and, when the
@@ -305,7 +305,7 @@ func (a *App) openLessons() (*lesson.Store, error) {
 }
 
 func (a *App) newLessons() (*lesson.Store, error) {
-	st, err := lesson.NewStore(a.writer, a.ix, lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir)})
+	st, err := lesson.NewStore(a.writer, a.ix.Stores(), lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir)})
 	if err != nil || !a.Config.Lessons.Router {
 		return st, err
 	}
@@ -338,7 +338,7 @@ func (a *App) dreamer() *dream.Dreamer {
 	if llm == nil {
 		llm = chatOptions(a.Config.Recall.Classifier)
 	}
-	return dream.New(a.Vault, a.writer, a.ix, a.memoryStore(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
+	return dream.New(a.Vault, a.writer, a.ix.Stores(), a.memoryStore(), dream.Options{Folder: a.Vault.Folders().Memory, LogFile: a.Config.Dream.Log,
 		Commit: a.Config.Dream.Commit, LLM: llm, Propose: a.Config.Dream.Proposals(),
 		AddLesson: func(ctx context.Context, l lesson.New) (string, error) {
 			st, err := a.openLessons()

@@ -129,7 +129,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 		return rep, err
 	}
 	rep.TaskProblems = NonNil(rep.TaskProblems)
-	lessons, err := a.ix.Lessons(ctx)
+	lessons, err := a.ix.Kinds().Lessons(ctx)
 	if err != nil {
 		return rep, err
 	}
@@ -142,7 +142,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 	if rep.ConflictCopies, err = a.conflictCopies(ctx); err != nil {
 		return rep, err
 	}
-	if rep.Proposed, err = a.ix.Proposed(ctx); err != nil {
+	if rep.Proposed, err = a.ix.Kinds().Proposed(ctx); err != nil {
 		return rep, err
 	}
 	rep.Proposed = NonNil(rep.Proposed)
@@ -200,7 +200,7 @@ func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
 // conflictCopies lists the live memories, tasks and lessons that are a
 // sync service's copy of another live note of their kind.
 func (a *App) conflictCopies(ctx context.Context) ([]ConflictCopy, error) {
-	notes, err := a.ix.List(ctx, index.Query{})
+	notes, err := a.ix.Searcher().List(ctx, index.Query{})
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ type hookUses struct{ a *App }
 
 // Proposed is the index's: the notes Dream proposed.
 func (u hookUses) Proposed(ctx context.Context) ([]memory.Proposal, error) {
-	return u.a.ix.Proposed(ctx)
+	return u.a.ix.Kinds().Proposed(ctx)
 }
 
 // Refresh is the index's: the notes at paths read again from fsys.
@@ -116,7 +116,7 @@ func (u hookUses) Refresh(ctx context.Context, fsys fs.FS, paths ...string) erro
 
 // List is the index's: the notes q asks for.
 func (u hookUses) List(ctx context.Context, q index.Query) ([]index.NoteInfo, error) {
-	return u.a.ix.List(ctx, q)
+	return u.a.ix.Searcher().List(ctx, q)
 }
 
 // Fresh syncs the index before a session's start reads it.

@@ -95,7 +95,7 @@ func (a *App) lessonsUnchanged(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	version, err := a.ix.LessonsVersion(ctx)
+	version, err := a.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		return false
 	}
@@ -108,7 +108,7 @@ func (a *App) lessonsUnchanged(ctx context.Context) bool {
 // listing at the next look. A stamp that cannot be written only costs the
 // next tool hook a sync.
 func (a *App) stampLessons(ctx context.Context, listing string) {
-	version, err := a.ix.LessonsVersion(ctx)
+	version, err := a.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		return
 	}

@@ -151,7 +151,7 @@ func TestLessonsOnlySync(t *testing.T) {
 			if _, err := b.Sync(t.Context(), SyncOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			hits, err := b.Index().Search(t.Context(), index.Query{Text: "written after the last sync", Mode: index.Keyword, Paths: []string{"notes/Other.md"}})
+			hits, err := b.Index().Searcher().Search(t.Context(), index.Query{Text: "written after the last sync", Mode: index.Keyword, Paths: []string{"notes/Other.md"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -330,7 +330,7 @@ func TestWhileSyncingOrder(t *testing.T) {
 			var calls []bool
 			hits, _, err := WhileSyncing(t.Context(), a, func(ctx context.Context, early bool) ([]index.Result, error) {
 				calls = append(calls, early)
-				return a.Index().Search(ctx, index.Query{Text: "zebrafinch", Mode: index.Keyword})
+				return a.Index().Searcher().Search(ctx, index.Query{Text: "zebrafinch", Mode: index.Keyword})
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -70,7 +70,7 @@ func (a *App) Show(ctx context.Context, req NoteRequest) (NoteView, error) {
 	if err != nil {
 		return NoteView{}, err
 	}
-	found, err := a.ix.List(ctx, index.Query{Paths: []string{p}})
+	found, err := a.ix.Searcher().List(ctx, index.Query{Paths: []string{p}})
 	if err != nil {
 		return NoteView{}, err
 	}
@@ -80,10 +80,10 @@ func (a *App) Show(ctx context.Context, req NoteRequest) (NoteView, error) {
 	info := found[0]
 	view := NoteView{Path: p, Name: info.Name, Type: info.Type, Title: info.Title, Aliases: info.Aliases, Tags: info.Tags,
 		Frontmatter: n.Frontmatter.JSON(), Headings: NonNil(n.Headings), Blocks: NonNil(n.Blocks), Hash: n.Hash, Warnings: []string{}}
-	if view.Links, err = a.ix.Edges(ctx, index.EdgeFilter{From: p}); err != nil {
+	if view.Links, err = a.ix.Graph().Edges(ctx, index.EdgeFilter{From: p}); err != nil {
 		return NoteView{}, err
 	}
-	if view.Backlinks, err = a.ix.Edges(ctx, index.EdgeFilter{To: p}); err != nil {
+	if view.Backlinks, err = a.ix.Graph().Edges(ctx, index.EdgeFilter{To: p}); err != nil {
 		return NoteView{}, err
 	}
 	for _, w := range n.Warnings {
@@ -126,7 +126,7 @@ func (a *App) Links(ctx context.Context, req LinksRequest) (Links, error) {
 		}
 		out.Note, f.To = p, p
 	}
-	edges, info, err := a.ix.EdgePage(ctx, f, req.Page)
+	edges, info, err := a.ix.Graph().EdgePage(ctx, f, req.Page)
 	if err != nil {
 		return Links{}, err
 	}
@@ -175,7 +175,7 @@ func (a *App) List(ctx context.Context, req ListRequest) (List, error) {
 		return List{}, err
 	}
 	q := index.Query{Type: strings.ToLower(strings.TrimSpace(req.Type)), Tag: req.Tag, Folder: req.Folder}
-	notes, info, err := a.ix.ListPage(ctx, q, req.Page)
+	notes, info, err := a.ix.Searcher().ListPage(ctx, q, req.Page)
 	if err != nil {
 		return List{}, err
 	}
@@ -238,7 +238,7 @@ func (a *App) Search(ctx context.Context, req SearchRequest) (Search, error) {
 	}
 	q := index.Query{Text: req.Query, Mode: req.Mode, Limit: req.Offset + req.Limit + 1,
 		Type: req.Type, Tag: req.Tag, Folder: req.Folder, All: req.All}
-	search := func(ctx context.Context, _ bool) ([]index.Result, error) { return a.ix.Search(ctx, q) }
+	search := func(ctx context.Context, _ bool) ([]index.Result, error) { return a.ix.Searcher().Search(ctx, q) }
 	var out Search
 	var results []index.Result
 	var err error

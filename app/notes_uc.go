@@ -231,7 +231,7 @@ func (a *App) WalkLinks(ctx context.Context, req WalkRequest) (LinkWalk, error) 
 	if err != nil {
 		return LinkWalk{}, err
 	}
-	all, err := a.ix.Walk(ctx, p, index.Direction(dir), depth)
+	all, err := a.ix.Graph().Walk(ctx, p, index.Direction(dir), depth)
 	if err != nil {
 		return LinkWalk{}, err
 	}
@@ -283,10 +283,10 @@ func noteRef(name string) string {
 // of an ambiguous name; the index's.
 func (a *App) noteNamed(ctx context.Context, name string, noSync bool) (string, error) {
 	ref := noteRef(name)
-	paths, err := a.ix.Named(ctx, ref)
+	paths, err := a.ix.Graph().Named(ctx, ref)
 	if err == nil && len(paths) == 0 && noSync {
 		if _, err = a.Sync(ctx, SyncOptions{Always: true}); err == nil {
-			paths, err = a.ix.Named(ctx, ref)
+			paths, err = a.ix.Graph().Named(ctx, ref)
 		}
 	}
 	switch {
@@ -305,7 +305,7 @@ func (a *App) noteNamed(ctx context.Context, name string, noSync bool) (string, 
 // else a note name.
 func (a *App) indexedNote(ctx context.Context, name string, noSync bool) (string, error) {
 	if p, err := a.writer.Resolve(name); err == nil {
-		found, err := a.ix.List(ctx, index.Query{Paths: []string{p}})
+		found, err := a.ix.Searcher().List(ctx, index.Query{Paths: []string{p}})
 		if err != nil {
 			return "", err
 		}
@@ -368,7 +368,7 @@ func (a *App) Orphans(ctx context.Context, req OrphansRequest) ([]string, error)
 	if err := a.readable(ctx, req.NoSync); err != nil {
 		return nil, err
 	}
-	return a.ix.Orphans(ctx)
+	return a.ix.Graph().Orphans(ctx)
 }
 
 // IndexReadOnly says why the index cannot be written ("" when it can):

@@ -125,7 +125,7 @@ func (a *App) recall(ctx context.Context, req RecallRequest, opts recall.Options
 			r.Presets = append(r.Presets, recall.LessonsPreset(lines))
 		}
 	}
-	return recall.New(a.ix, opts).Recall(ctx, r)
+	return recall.New(a.ix.Recall(), opts).Recall(ctx, r)
 }
 
 // set is the set of ss; nil for none.

@@ -93,7 +93,7 @@ func (a *App) Serve(ctx context.Context, o ServeOptions) error {
 	defer background.Wait()
 	// The keyword index and the vectors, before the first query needs
 	// them; a failure only means that query loads them.
-	background.Go(func() { a.ix.Warm(ctx) })
+	background.Go(func() { a.ix.Searcher().Warm(ctx) })
 	stopServing, err := a.listen(ctx, logf)
 	if err != nil {
 		logf("%v; CLI commands answer in their own process", err)

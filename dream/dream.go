@@ -18,7 +18,7 @@ import (
 // whose frontmatter does not parse, the links to a memory, the memories
 // merged away that notes still link to, the proposals waiting to be
 // accepted and the session notes.
-// *index.Index is one. It must be current with the vault (synced, or kept
+// index.Stores is one. It must be current with the vault (synced, or kept
 // so by a watcher); what it lags behind on, Dream reads from disk.
 type Index interface {
 	Memories(ctx context.Context) ([]memory.Live, error)
@@ -32,7 +32,7 @@ type Index interface {
 	Sessions(ctx context.Context) ([]index.SessionNote, error)
 }
 
-var _ Index = (*index.Index)(nil)
+var _ Index = index.Stores{}
 
 // Options configure a Dreamer. The zero value works.
 type Options struct {

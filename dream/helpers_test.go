@@ -73,7 +73,7 @@ func (tv *testVault) dreamer(o Options) *Dreamer {
 	w := vault.NewWriter(tv.v, vault.WriterOptions{})
 	clock := func() time.Time { return tv.now }
 	o.Now = clock
-	return New(tv.v, w, tv.ix, memory.NewStore(w, tv.ix, memory.StoreOptions{Folder: o.Folder, Now: clock}), o)
+	return New(tv.v, w, tv.ix.Stores(), memory.NewStore(w, tv.ix.Stores(), memory.StoreOptions{Folder: o.Folder, Now: clock}), o)
 }
 
 func (tv *testVault) write(p, content string) {

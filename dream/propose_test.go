@@ -92,7 +92,7 @@ func (s *stubLLM) count(marker string) int {
 func (tv *testVault) proposer(llm *stubLLM) *Dreamer {
 	w := vault.NewWriter(tv.v, vault.WriterOptions{})
 	clock := func() time.Time { return tv.now }
-	ls, err := lesson.NewStore(w, tv.ix, lesson.Options{FS: tv.v.FS(), Now: clock})
+	ls, err := lesson.NewStore(w, tv.ix.Stores(), lesson.Options{FS: tv.v.FS(), Now: clock})
 	if err != nil {
 		tv.t.Fatal(err)
 	}
@@ -196,11 +196,11 @@ func TestProposeFromSessions(t *testing.T) {
 	}
 
 	// Not live: not a memory, and not matched.
-	live, err := tv.ix.Memories(ctx)
+	live, err := tv.ix.Kinds().Memories(ctx)
 	if err != nil || len(live) != 1 || live[0].Path != "memory/deploys.md" {
 		t.Fatalf("live memories %+v, %v", live, err)
 	}
-	m := lesson.NewMatcher(tv.ix, lesson.MatcherOptions{CacheSize: -1})
+	m := lesson.NewMatcher(tv.ix.Stores(), lesson.MatcherOptions{CacheSize: -1})
 	match := func() []string {
 		t.Helper()
 		tv.sync()
@@ -220,7 +220,7 @@ func TestProposeFromSessions(t *testing.T) {
 	// The lesson does not decay while proposed, however old.
 	old := tv.now
 	tv.now = tv.now.AddDate(0, 3, 0)
-	ls, _ := lesson.NewStore(vault.NewWriter(tv.v, vault.WriterOptions{}), tv.ix, lesson.Options{FS: tv.v.FS(), Now: func() time.Time { return tv.now }})
+	ls, _ := lesson.NewStore(vault.NewWriter(tv.v, vault.WriterOptions{}), tv.ix.Stores(), lesson.Options{FS: tv.v.FS(), Now: func() time.Time { return tv.now }})
 	if ds, _, err := ls.Decay(ctx, tv.now.Format(time.DateOnly), false); err != nil || len(ds) != 0 {
 		t.Errorf("decayed %+v, %v", ds, err)
 	}
@@ -236,7 +236,7 @@ func TestProposeFromSessions(t *testing.T) {
 	}
 	tv.write(memPath, strings.Replace(mem, "status: proposed\n", "status: accepted\n", 1))
 	tv.sync()
-	store := memory.NewStore(vault.NewWriter(tv.v, vault.WriterOptions{}), tv.ix, memory.StoreOptions{})
+	store := memory.NewStore(vault.NewWriter(tv.v, vault.WriterOptions{}), tv.ix.Stores(), memory.StoreOptions{})
 	if _, err := store.Relist(ctx); err != nil {
 		t.Fatal(err)
 	}

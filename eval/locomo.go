@@ -176,7 +176,7 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		eng := recall.New(ix, recall.Options{NoDeadlines: true, BudgetFill: o.BudgetFill}) // no deadlines: the same answers on a busy machine
+		eng := recall.New(ix.Recall(), recall.Options{NoDeadlines: true, BudgetFill: o.BudgetFill}) // no deadlines: the same answers on a busy machine
 		for _, q := range bySample[sample] {
 			cat := Categories[q.Category]
 			res, err := eng.Recall(ctx, recall.Request{Query: q.Question, Budget: budget, Intent: intent})
@@ -190,7 +190,7 @@ func LoCoMo(ctx context.Context, dir string, o Options) (*Report, error) {
 				answers = append(answers, Answer{q.ID, sample, cat, q.Question, string(res.Intent), share})
 			}
 			for _, mode := range []index.Mode{index.Keyword, index.Hybrid} {
-				hits, err := ix.Search(ctx, index.Query{Text: q.Question, Mode: mode, Limit: 200})
+				hits, err := ix.Searcher().Search(ctx, index.Query{Text: q.Question, Mode: mode, Limit: 200})
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", q.ID, err)
 				}

@@ -59,7 +59,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	if err != nil {
 		return nil, err
 	}
-	cache := ix.takeFiles(gen)
+	cache := ix.cache.takeFiles(gen)
 	if cache != nil && cache.partial && only == nil {
 		cache = nil // a walk compares every stored file
 	}
@@ -134,7 +134,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 		}
 	}
 	if len(p.todo) == 0 && len(p.removed) == 0 {
-		ix.keepFiles(cache)
+		ix.cache.keepFiles(cache)
 		return nil, nil // nothing changed
 	}
 	slices.Sort(p.removed)
@@ -143,7 +143,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 	} else {
 		p.resolver = cache.resolverFor(added, p.removed)
 	}
-	if p.warm, err = ix.newWarmStart(ctx, tx); err != nil {
+	if p.warm, err = ix.searcher.newWarmStart(ctx, tx); err != nil {
 		return nil, err
 	}
 	next := newVersion()
@@ -162,7 +162,7 @@ func (ix *Index) apply(ctx context.Context, fsys fs.FS, files []seen, only []str
 		return p.warm, err
 	}
 	cache.applyChanges(next, states)
-	ix.keepFiles(cache)
+	ix.cache.keepFiles(cache)
 	return p.warm, nil
 }
 
@@ -287,7 +287,7 @@ func (ix *Index) SyncPaths(ctx context.Context, fsys fs.FS, paths []string) (st 
 		if err != nil {
 			return st, fmt.Errorf("index %s: %w", ix.path, err)
 		}
-		if err := ix.embedPending(ctx, &st); err != nil {
+		if err := ix.vstore.embedPending(ctx, &st); err != nil {
 			return st, fmt.Errorf("index %s: %w", ix.path, err)
 		}
 	}
@@ -410,7 +410,7 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 	// with the chunks; the chunks without one wait for it.
 	var warmed *warmStored
 	if p.warm != nil {
-		if warmed, err = ix.storeWarm(ctx, tx, w, p.warm); err != nil {
+		if warmed, err = ix.searcher.storeWarm(ctx, tx, w, p.warm); err != nil {
 			return nil, err
 		}
 	}
@@ -453,10 +453,10 @@ func (ix *Index) write(ctx context.Context, tx *sql.Tx, p *plan) (map[string]*fi
 		return nil, fmt.Errorf("commit index update: %w", err)
 	}
 	if w.chunks {
-		ix.advanceVectors(before, after, vectors.Change{DropNotes: w.dropped}, warmed != nil)
+		ix.vstore.advanceVectors(before, after, vectors.Change{DropNotes: w.dropped}, warmed != nil)
 	}
 	if warmed != nil {
-		ix.keepWarm(warmed)
+		ix.searcher.keepWarm(warmed)
 		p.st.Embedded += warmed.embedded
 	}
 	return w.states, nil

@@ -154,7 +154,7 @@ func BenchmarkSearch(b *testing.B) {
 	qs := benchQueries(b, ix)
 	ctx := context.Background()
 	// Warm the vector set and the model, as a running server has them.
-	if _, err := ix.Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
+	if _, err := ix.Searcher().Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
 		b.Fatal(err)
 	}
 	// The same cache through a resident handle: keyword ranking from the
@@ -164,7 +164,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer resident.Close()
-	if _, err := resident.Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
+	if _, err := resident.Searcher().Search(ctx, Query{Text: qs[0], Mode: Hybrid}); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -178,7 +178,7 @@ func BenchmarkSearch(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				start := time.Now()
-				res, err := c.ix.Search(ctx, Query{Text: qs[i%len(qs)], Mode: c.mode, Limit: 10})
+				res, err := c.ix.Searcher().Search(ctx, Query{Text: qs[i%len(qs)], Mode: c.mode, Limit: 10})
 				lat = append(lat, time.Since(start))
 				if err != nil || len(res) == 0 {
 					b.Fatalf("search %q: %v, %d results", qs[i%len(qs)], err, len(res))
@@ -208,7 +208,7 @@ func BenchmarkLexiconLoad(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&heap)
 		before := heap.HeapAlloc
-		if _, err := ix.Search(ctx, Query{Text: "cache", Mode: Keyword}); err != nil {
+		if _, err := ix.Searcher().Search(ctx, Query{Text: "cache", Mode: Keyword}); err != nil {
 			b.Fatal(err)
 		}
 		runtime.GC()
@@ -287,7 +287,7 @@ func BenchmarkLexiconCatchUp(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer resident.Close()
-	if err := resident.Warm(ctx); err != nil {
+	if err := resident.Searcher().Warm(ctx); err != nil {
 		b.Fatal(err)
 	}
 	fsys := os.DirFS(dir)
@@ -304,7 +304,7 @@ func BenchmarkLexiconCatchUp(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		res, err := resident.Search(ctx, Query{Text: word, Mode: Keyword})
+		res, err := resident.Searcher().Search(ctx, Query{Text: word, Mode: Keyword})
 		lat = append(lat, time.Since(start))
 		if err != nil || len(res) != 1 {
 			b.Fatalf("%s after catching up: %d results, %v", word, len(res), err)

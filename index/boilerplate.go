@@ -181,18 +181,18 @@ func (w *writer) settleBoilerplate(ctx context.Context) error {
 // boilerplate returns the ids of the boilerplate chunks, which no search
 // matches; kept, with the hidden notes, while the index's files do not
 // change (see hidden). The map is shared: callers do not change it.
-func (ix *Index) boilerplate(ctx context.Context) (map[int64]bool, error) {
-	if _, err := ix.hidden(ctx, hide{}); err != nil {
+func (sr *Searcher) boilerplate(ctx context.Context) (map[int64]bool, error) {
+	if _, err := sr.hidden(ctx, hide{}); err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.hide.boiler, nil
+	sr.ix.mu.Lock()
+	defer sr.ix.mu.Unlock()
+	return sr.ix.hide.boiler, nil
 }
 
 // readBoilerplate adds the ids of the boilerplate chunks to into.
-func (ix *Index) readBoilerplate(ctx context.Context, into map[int64]bool) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id FROM chunks WHERE boiler`)
+func (sr *Searcher) readBoilerplate(ctx context.Context, into map[int64]bool) error {
+	rows, err := sr.ix.db.QueryContext(ctx, `SELECT id FROM chunks WHERE boiler`)
 	if err != nil {
 		return fmt.Errorf("read boilerplate: %w", err)
 	}

@@ -55,7 +55,7 @@ func TestBoilerplateNotes(t *testing.T) {
 // searchHits returns "path|heading" of every hit of query in mode.
 func searchHits(t *testing.T, ix *Index, query string, mode Mode) []string {
 	t.Helper()
-	res, err := ix.Search(context.Background(), Query{Text: query, Mode: mode, Limit: 50})
+	res, err := ix.Searcher().Search(context.Background(), Query{Text: query, Mode: mode, Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestSearchLeavesOutDrawingsAndComments(t *testing.T) {
 	tv := newTestVault(t, "excalidraw", Options{NoVectors: true})
 	tv.sync()
 
-	res, err := tv.ix.Search(ctx, Query{Text: "what is a 51% attack", Mode: Keyword, Limit: 20})
+	res, err := tv.ix.Searcher().Search(ctx, Query{Text: "what is a 51% attack", Mode: Keyword, Limit: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestSearchLeavesOutDrawingsAndComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"hidden inline", "hidden block", "Ethereum Classic", "versionNonce"} {
-		res, err := tv.ix.Search(ctx, Query{Text: q, Mode: Keyword, AnyWord: true})
+		res, err := tv.ix.Searcher().Search(ctx, Query{Text: q, Mode: Keyword, AnyWord: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestCommentsHoldNoLinksOrTags(t *testing.T) {
 		t.Errorf("links of Comments.md: got %s, want %s", got, want)
 	}
 	for tag, want := range map[string]int{"shown": 1, "hiddeninline": 0, "hiddenblock": 0, "codetag": 0, "todo": 0, "security": 1} {
-		notes, err := tv.ix.List(ctx, Query{Tag: tag})
+		notes, err := tv.ix.Searcher().List(ctx, Query{Tag: tag})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestCommentsHoldNoLinksOrTags(t *testing.T) {
 			t.Errorf("notes tagged #%s: %v, want %d", tag, notes, want)
 		}
 	}
-	out, err := tv.ix.Outgoing(ctx, "51% Attack.md")
+	out, err := tv.ix.Graph().Outgoing(ctx, "51% Attack.md")
 	if err != nil {
 		t.Fatal(err)
 	}

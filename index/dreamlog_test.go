@@ -38,7 +38,7 @@ func searchHidesDreamLog(t *testing.T, opts Options) {
 	const log = "memory/dream-log.md"
 	found := func(q Query) bool {
 		t.Helper()
-		hits, err := tv.ix.Search(ctx, q)
+		hits, err := tv.ix.Searcher().Search(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,19 +56,19 @@ func searchHidesDreamLog(t *testing.T, opts Options) {
 		}
 	}
 
-	notes, err := tv.ix.List(ctx, Query{Type: DreamLogType})
+	notes, err := tv.ix.Searcher().List(ctx, Query{Type: DreamLogType})
 	if err != nil || len(notes) != 1 || notes[0].Path != log {
 		t.Errorf("notes of type %s: %+v %v, want [%s]", DreamLogType, notes, err, log)
 	}
-	out, err := tv.ix.Outgoing(ctx, log)
+	out, err := tv.ix.Graph().Outgoing(ctx, log)
 	if err != nil || !slices.Contains(out, "memory/project_freeze.md") {
 		t.Errorf("the dream log links to %v %v, want memory/project_freeze.md among them", out, err)
 	}
-	back, err := tv.ix.Backlinks(ctx, log)
+	back, err := tv.ix.Graph().Backlinks(ctx, log)
 	if err != nil || !slices.Equal(back, []string{"notes/howto.md"}) {
 		t.Errorf("backlinks of the dream log: %v %v, want [notes/howto.md]", back, err)
 	}
-	memories, err := tv.ix.Memories(ctx)
+	memories, err := tv.ix.Kinds().Memories(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,14 +29,14 @@ type lsaState struct {
 // currentLSA returns the model this process holds while it is the one the
 // index stores, nil when it holds none or another process has stored a
 // newer one since.
-func (ix *Index) currentLSA(ctx context.Context) (*lsaState, error) {
-	ix.mu.Lock()
-	state := ix.lsa
-	ix.mu.Unlock()
+func (vx *vectorStore) currentLSA(ctx context.Context) (*lsaState, error) {
+	vx.ix.mu.Lock()
+	state := vx.ix.lsa
+	vx.ix.mu.Unlock()
 	if state == nil {
 		return nil, nil
 	}
-	version, err := ix.meta(ctx, ix.db, metaLSAVersion)
+	version, err := vx.ix.meta(ctx, vx.ix.db, metaLSAVersion)
 	if err != nil || version != state.version {
 		return nil, err
 	}
@@ -71,14 +71,14 @@ const embedTextSQL = `n.title || char(10) || c.heading || char(10) || c.text`
 // do not fail the sync: they are reported in st.EmbedError and keyword
 // search still works. (A cold index stored its warm start's model and
 // vectors with its chunks: see storeWarm.)
-func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
-	if ix.opts.NoVectors {
+func (vx *vectorStore) embedPending(ctx context.Context, st *Stats) error {
+	if vx.ix.opts.NoVectors {
 		return nil
 	}
-	if done, err := ix.vectorsDone(ctx); done || err != nil {
+	if done, err := vx.vectorsDone(ctx); done || err != nil {
 		return err
 	}
-	e, err := ix.embedder(ctx)
+	e, err := vx.embedder(ctx)
 	if err != nil {
 		st.EmbedError = err.Error()
 		return nil
@@ -86,17 +86,17 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 	if e == nil {
 		return nil // nothing to embed yet
 	}
-	if err := ix.useEmbedder(ctx, e.ID()); err != nil {
+	if err := vx.useEmbedder(ctx, e.ID()); err != nil {
 		return err
 	}
-	pending, err := ix.pending(ctx, true)
+	pending, err := vx.pending(ctx, true)
 	if err != nil {
 		return err
 	}
 	for len(pending) > 0 {
 		batch := pending[:min(len(pending), embedBatch)]
 		pending = pending[len(batch):]
-		texts, err := ix.embedTexts(ctx, batch)
+		texts, err := vx.embedTexts(ctx, batch)
 		if err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 		for i, v := range vecs {
 			enc[i] = vectors.Encode(v)
 		}
-		if err := ix.storeVectors(ctx, batch, enc); err != nil {
+		if err := vx.storeVectors(ctx, batch, enc); err != nil {
 			return err
 		}
 		st.Embedded += len(batch)
@@ -127,36 +127,36 @@ func (ix *Index) embedPending(ctx context.Context, st *Stats) error {
 // embedder: no chunk waits in the pending table (which a new chunk enters
 // unless its sync stored its vector with it, and storing its vector
 // leaves) and the embedder is the one the vectors were made with.
-func (ix *Index) vectorsDone(ctx context.Context) (bool, error) {
+func (vx *vectorStore) vectorsDone(ctx context.Context) (bool, error) {
 	var waiting bool
-	if err := ix.db.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM pending)").Scan(&waiting); err != nil || waiting {
+	if err := vx.ix.db.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM pending)").Scan(&waiting); err != nil || waiting {
 		return false, err
 	}
-	if ix.opts.Embedder == nil {
+	if vx.ix.opts.Embedder == nil {
 		return true, nil
 	}
-	id, err := ix.meta(ctx, ix.db, "embedder")
-	return id == ix.opts.Embedder.ID(), err
+	id, err := vx.ix.meta(ctx, vx.ix.db, "embedder")
+	return id == vx.ix.opts.Embedder.ID(), err
 }
 
 // embedder returns the configured embedder, or the vault's LSA model,
 // fitting (or refitting) it when needed. It returns nil, nil when there is
 // no text to fit on yet.
-func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
-	if ix.opts.Embedder != nil {
-		return ix.opts.Embedder, nil
+func (vx *vectorStore) embedder(ctx context.Context) (Embedder, error) {
+	if vx.ix.opts.Embedder != nil {
+		return vx.ix.opts.Embedder, nil
 	}
-	state, err := ix.currentLSA(ctx)
+	state, err := vx.currentLSA(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if state == nil {
-		if state, err = ix.loadLSA(ctx); err != nil {
+		if state, err = vx.loadLSA(ctx); err != nil {
 			return nil, err
 		}
 	}
 	var total int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
+	if err := vx.ix.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks").Scan(&total); err != nil {
 		return nil, err
 	}
 	if total == 0 {
@@ -164,7 +164,7 @@ func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
 	}
 	refit := state == nil || float64(total) >= refitGrowth*float64(state.fitChunks)
 	if !refit {
-		pending, err := ix.pending(ctx, true)
+		pending, err := vx.pending(ctx, true)
 		if err != nil {
 			return nil, err
 		}
@@ -178,47 +178,47 @@ func (ix *Index) embedder(ctx context.Context) (Embedder, error) {
 	}
 	if refit {
 		var err error
-		if state, err = ix.fitLSA(ctx); err != nil {
+		if state, err = vx.fitLSA(ctx); err != nil {
 			return nil, err
 		}
 	}
-	ix.mu.Lock()
-	ix.lsa = state
-	ix.mu.Unlock()
+	vx.ix.mu.Lock()
+	vx.ix.lsa = state
+	vx.ix.mu.Unlock()
 	return state.model, nil
 }
 
 // loadLSA reads the stored model; nil when there is none.
-func (ix *Index) loadLSA(ctx context.Context) (*lsaState, error) {
-	version, err := ix.meta(ctx, ix.db, metaLSAVersion)
+func (vx *vectorStore) loadLSA(ctx context.Context) (*lsaState, error) {
+	version, err := vx.ix.meta(ctx, vx.ix.db, metaLSAVersion)
 	if err != nil {
 		return nil, err
 	}
-	b := ix.readLSAFile(version)
+	b := vx.readLSAFile(version)
 	if b == nil {
-		err = ix.db.QueryRowContext(ctx, "SELECT value FROM blobs WHERE key = 'lsa'").Scan(&b)
+		err = vx.ix.db.QueryRowContext(ctx, "SELECT value FROM blobs WHERE key = 'lsa'").Scan(&b)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("load embedder: %w", err)
 		}
-		ix.writeLSAFile(version, b)
+		vx.writeLSAFile(version, b)
 	}
 	m, err := embed.UnmarshalLSA(b)
 	if err != nil {
 		return nil, nil // unreadable: fit again
 	}
-	n, _ := ix.meta(ctx, ix.db, "lsa_fit_chunks")
+	n, _ := vx.ix.meta(ctx, vx.ix.db, "lsa_fit_chunks")
 	fit, _ := strconv.Atoi(n)
 	return &lsaState{model: m, fitChunks: fit, version: version}, nil
 }
 
 // fitLSA fits the default embedder on every chunk (its directions on a
 // sample of them: see embed.LSAOptions.Sample) and stores it.
-func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
+func (vx *vectorStore) fitLSA(ctx context.Context) (*lsaState, error) {
 	// In path order, so that the same notes give the same model.
-	rows, err := ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
+	rows, err := vx.ix.db.QueryContext(ctx, "SELECT "+embedTextSQL+" FROM chunks c JOIN notes n ON n.id = c.note_id ORDER BY n.path, c.seq")
 	if err != nil {
 		return nil, fmt.Errorf("read chunks to fit embedder: %w", err)
 	}
@@ -236,12 +236,12 @@ func (ix *Index) fitLSA(ctx context.Context) (*lsaState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fit embedder: %w", err)
 	}
-	return ix.storeLSA(ctx, m, len(docs))
+	return vx.storeLSA(ctx, m, len(docs))
 }
 
 // storeLSA keeps model m, fitted on n chunks, in the cache.
-func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, error) {
-	tx, err := ix.db.BeginTx(ctx, nil)
+func (vx *vectorStore) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, error) {
+	tx, err := vx.ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (ix *Index) storeLSA(ctx context.Context, m *embed.LSA, n int) (*lsaState, 
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("store embedder: %w", err)
 	}
-	ix.writeLSAFile(state.version, b)
+	vx.writeLSAFile(state.version, b)
 	return state, nil
 }
 
@@ -288,11 +288,11 @@ const (
 
 // readLSAFile returns the model in lsaFile if it is of version; nil
 // otherwise.
-func (ix *Index) readLSAFile(version string) []byte {
-	if version == "" || ix.memory {
+func (vx *vectorStore) readLSAFile(version string) []byte {
+	if version == "" || vx.ix.memory {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(ix.path), lsaFile))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(vx.ix.path), lsaFile))
 	if err != nil {
 		return nil
 	}
@@ -305,28 +305,28 @@ func (ix *Index) readLSAFile(version string) []byte {
 
 // writeLSAFile writes the model b of version to lsaFile, if it can; the
 // model's own checksum catches a file a crash cut short.
-func (ix *Index) writeLSAFile(version string, b []byte) {
-	if version == "" || ix.memory || !ix.writable() {
+func (vx *vectorStore) writeLSAFile(version string, b []byte) {
+	if version == "" || vx.ix.memory || !vx.ix.writable() {
 		return
 	}
-	vault.WriteCacheFile(filepath.Join(filepath.Dir(ix.path), lsaFile), func(w io.Writer) error {
+	vault.WriteCacheFile(filepath.Join(filepath.Dir(vx.ix.path), lsaFile), func(w io.Writer) error {
 		_, err := w.Write(append([]byte(version+"\n"), b...))
 		return err
 	})
 }
 
 // useEmbedder drops the vectors of another embedder.
-func (ix *Index) useEmbedder(ctx context.Context, id string) error {
-	cur, err := ix.meta(ctx, ix.db, "embedder")
+func (vx *vectorStore) useEmbedder(ctx context.Context, id string) error {
+	cur, err := vx.ix.meta(ctx, vx.ix.db, "embedder")
 	if err != nil || cur == id {
 		return err
 	}
-	tx, err := ix.db.BeginTx(ctx, nil)
+	tx, err := vx.ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := ix.switchEmbedder(ctx, tx, id, true); err != nil {
+	if err := vx.switchEmbedder(ctx, tx, id, true); err != nil {
 		return err
 	}
 	if _, _, err := bumpVectorsVersion(ctx, tx); err != nil {
@@ -335,15 +335,15 @@ func (ix *Index) useEmbedder(ctx context.Context, id string) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	ix.invalidate()
+	vx.invalidate()
 	return nil
 }
 
 // switchEmbedder records id as the embedder of the vectors in tx, and
 // drops every vector if it was another; then, with queue set, every chunk
 // waits for one of id.
-func (ix *Index) switchEmbedder(ctx context.Context, tx *sql.Tx, id string, queue bool) error {
-	cur, err := ix.meta(ctx, tx, "embedder")
+func (vx *vectorStore) switchEmbedder(ctx context.Context, tx *sql.Tx, id string, queue bool) error {
+	cur, err := vx.ix.meta(ctx, tx, "embedder")
 	if err != nil || cur == id {
 		return err
 	}
@@ -360,12 +360,12 @@ func (ix *Index) switchEmbedder(ctx context.Context, tx *sql.Tx, id string, queu
 
 // pending lists the chunks without a vector, with their embed texts when
 // withText is set.
-func (ix *Index) pending(ctx context.Context, withText bool) ([]pendingChunk, error) {
+func (vx *vectorStore) pending(ctx context.Context, withText bool) ([]pendingChunk, error) {
 	text := "''"
 	if withText {
 		text = embedTextSQL
 	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, c.note_id, n.path, c.seq, "+text+` FROM pending p
+	rows, err := vx.ix.db.QueryContext(ctx, "SELECT c.id, c.note_id, n.path, c.seq, "+text+` FROM pending p
 		CROSS JOIN chunks c ON c.id = p.chunk_id JOIN notes n ON n.id = c.note_id ORDER BY p.chunk_id`)
 	if err != nil {
 		return nil, fmt.Errorf("find chunks to embed: %w", err)
@@ -384,7 +384,7 @@ func (ix *Index) pending(ctx context.Context, withText bool) ([]pendingChunk, er
 
 // embedTexts returns the embed texts of batch, reading those that pending
 // left out. A chunk deleted since has none ("").
-func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string, error) {
+func (vx *vectorStore) embedTexts(ctx context.Context, batch []pendingChunk) ([]string, error) {
 	texts := make([]string, len(batch))
 	ids := map[int64]bool{}
 	for i, p := range batch {
@@ -396,7 +396,7 @@ func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string
 	if len(ids) == 0 {
 		return texts, nil
 	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM chunks c JOIN notes n ON n.id = c.note_id
+	rows, err := vx.ix.db.QueryContext(ctx, "SELECT c.id, "+embedTextSQL+` FROM chunks c JOIN notes n ON n.id = c.note_id
 		WHERE c.id IN (SELECT value FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read chunks to embed: %w", err)
@@ -421,8 +421,8 @@ func (ix *Index) embedTexts(ctx context.Context, batch []pendingChunk) ([]string
 
 // storeVectors stores the encoded vectors (see vectors.Encode) of the
 // chunks of batch, and takes them out of the pending table.
-func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]byte) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
+func (vx *vectorStore) storeVectors(ctx context.Context, batch []pendingChunk, vecs [][]byte) error {
+	tx, err := vx.ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -457,7 +457,7 @@ func (ix *Index) storeVectors(ctx context.Context, batch []pendingChunk, vecs []
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	ix.advanceVectors(before, after, vectors.Change{IDs: ids, Notes: notes, Vecs: stored}, false)
+	vx.advanceVectors(before, after, vectors.Change{IDs: ids, Notes: notes, Vecs: stored}, false)
 	return nil
 }
 

@@ -43,7 +43,7 @@ func entityRows(n *markdown.Note) [][2]string {
 // name (case-insensitively), those notes: the ones naming the whole name
 // when some do, else those where it is the first word of a name. Paths,
 // by path; one query for all the names.
-func (ix *Index) EntityNotes(ctx context.Context, names []string) (map[string][]string, error) {
+func (g *Graph) EntityNotes(ctx context.Context, names []string) (map[string][]string, error) {
 	out := map[string][]string{}
 	if len(names) == 0 {
 		return out, nil
@@ -52,7 +52,7 @@ func (ix *Index) EntityNotes(ctx context.Context, names []string) (map[string][]
 	for i, n := range names {
 		args[i] = strings.ToLower(strings.Join(strings.Fields(n), " "))
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT e.name, e.kind, n.path FROM entities e JOIN notes n ON n.id = e.note_id
+	rows, err := g.ix.db.QueryContext(ctx, `SELECT DISTINCT e.name, e.kind, n.path FROM entities e JOIN notes n ON n.id = e.note_id
 		WHERE e.name IN (?`+strings.Repeat(", ?", len(names)-1)+`) ORDER BY e.name, e.kind DESC, n.path`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the notes of %v: %w", names, err)

@@ -40,7 +40,7 @@ func TestSearchNeedsEvidence(t *testing.T) {
 	tv.sync()
 
 	for _, mode := range []Mode{Keyword, Vector, Hybrid} {
-		got, err := tv.ix.Search(ctx, Query{Text: "xylophonist zzyzx", Mode: mode})
+		got, err := tv.ix.Searcher().Search(ctx, Query{Text: "xylophonist zzyzx", Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestSearchNeedsEvidence(t *testing.T) {
 
 	// Every chunk ranked by vector, were they all hits: the ones about
 	// other topics are not.
-	got, err := tv.ix.Search(ctx, Query{Text: "bake bread in the oven", Mode: Vector, Limit: 100})
+	got, err := tv.ix.Searcher().Search(ctx, Query{Text: "bake bread in the oven", Mode: Vector, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestSearchNeedsEvidence(t *testing.T) {
 
 	tv.write("quokka.md", "# Marsupial\n\nThe quokka lives on Rottnest Island.\n")
 	tv.sync()
-	got, err = tv.ix.Search(ctx, Query{Text: "quokka"})
+	got, err = tv.ix.Searcher().Search(ctx, Query{Text: "quokka"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,21 +92,21 @@ func TestVectorPack(t *testing.T) {
 	tv.sync()
 	ctx := context.Background()
 	q := Query{Text: "when do deploys go out", Mode: Vector, Limit: 3}
-	want, err := tv.ix.Search(ctx, q)
+	want, err := tv.ix.Searcher().Search(ctx, q)
 	if err != nil || len(want) == 0 {
 		t.Fatalf("vector search: %v %v", want, err)
 	}
 	if err := tv.ix.Pack(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(tv.ix.packPath()); err != nil {
+	if _, err := os.Stat(tv.ix.vstore.packPath()); err != nil {
 		t.Fatalf("no pack written: %v", err)
 	}
 
 	// A new process reads the pack and finds the same.
 	ix2 := tv.open()
 	defer ix2.Close()
-	got, err := ix2.Search(ctx, q)
+	got, err := ix2.Searcher().Search(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestVectorPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resident.Close()
-	if got, err := resident.Search(ctx, q); err != nil || !reflect.DeepEqual(got, want) || !resident.vec.FromPack() || len(resident.unmaps) != 0 {
+	if got, err := resident.Searcher().Search(ctx, q); err != nil || !reflect.DeepEqual(got, want) || !resident.vec.FromPack() || len(resident.unmaps) != 0 {
 		t.Errorf("resident: %v, %v; from the pack %v, %d mapped", got, err, resident.vec.FromPack(), len(resident.unmaps))
 	}
 
@@ -135,7 +135,7 @@ func TestVectorPack(t *testing.T) {
 	tv.sync()
 	ix3 := tv.open()
 	defer ix3.Close()
-	if _, err := ix3.Search(ctx, q); err != nil {
+	if _, err := ix3.Searcher().Search(ctx, q); err != nil {
 		t.Fatal(err)
 	}
 	if ix3.vec.FromPack() {
@@ -144,17 +144,17 @@ func TestVectorPack(t *testing.T) {
 	if err := tv.ix.Pack(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := tv.ix.meta(ctx, tv.ix.db, metaVectorsVersion); tv.ix.packVersion() != v {
-		t.Errorf("pack version %q, index at %q", tv.ix.packVersion(), v)
+	if v, _ := tv.ix.meta(ctx, tv.ix.db, metaVectorsVersion); tv.ix.vstore.packVersion() != v {
+		t.Errorf("pack version %q, index at %q", tv.ix.vstore.packVersion(), v)
 	}
 
 	// A damaged pack is ignored.
-	if err := os.WriteFile(tv.ix.packPath(), []byte("vaultmem-vectors\x02garbage"), 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.vstore.packPath(), []byte("vaultmem-vectors\x02garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ix4 := tv.open()
 	defer ix4.Close()
-	if _, err := ix4.Search(ctx, q); err != nil || ix4.vec.FromPack() {
+	if _, err := ix4.Searcher().Search(ctx, q); err != nil || ix4.vec.FromPack() {
 		t.Errorf("damaged pack: err %v, used %v", err, ix4.vec != nil && ix4.vec.FromPack())
 	}
 }
@@ -192,7 +192,7 @@ func TestReadersWorkWhileAWriterHoldsTheCache(t *testing.T) {
 	}
 	reader := tv.open()
 	defer reader.Close()
-	res, err := reader.Search(ctx, Query{Text: "freeze", Mode: Keyword})
+	res, err := reader.Searcher().Search(ctx, Query{Text: "freeze", Mode: Keyword})
 	if err != nil {
 		t.Fatalf("search while a writer holds the cache: %v", err)
 	}
@@ -261,7 +261,7 @@ func TestVersion(t *testing.T) {
 	if v, _ := tv.ix.Version(ctx); v != v1 {
 		t.Errorf("a sync that changed nothing: %q, was %q", v, v1)
 	}
-	if _, err := tv.ix.Search(ctx, Query{Text: "freeze"}); err != nil {
+	if _, err := tv.ix.Searcher().Search(ctx, Query{Text: "freeze"}); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := tv.ix.Version(ctx); v != v1 {
@@ -293,13 +293,13 @@ func TestVectorsFollowSyncs(t *testing.T) {
 	q := Query{Text: "ferry timetable harbour", Mode: Vector, Limit: 5}
 	same := func(step string) {
 		t.Helper()
-		got, err := tv.ix.Search(ctx, q)
+		got, err := tv.ix.Searcher().Search(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fresh := tv.open()
 		defer fresh.Close()
-		want, err := fresh.Search(ctx, q)
+		want, err := fresh.Searcher().Search(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}

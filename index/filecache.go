@@ -39,11 +39,11 @@ type fileCache struct {
 
 // takeFiles hands the caller the cached file list if it is at version
 // gen; nil otherwise. Until keepFiles, no other caller gets it.
-func (ix *Index) takeFiles(gen string) *fileCache {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	c := ix.files
-	ix.files = nil
+func (ca *Cache) takeFiles(gen string) *fileCache {
+	ca.ix.mu.Lock()
+	defer ca.ix.mu.Unlock()
+	c := ca.ix.files
+	ca.ix.files = nil
 	if c == nil || gen == "" || c.gen != gen {
 		return nil
 	}
@@ -51,10 +51,10 @@ func (ix *Index) takeFiles(gen string) *fileCache {
 }
 
 // keepFiles makes c the cached file list.
-func (ix *Index) keepFiles(c *fileCache) {
-	ix.mu.Lock()
-	ix.files = c
-	ix.mu.Unlock()
+func (ca *Cache) keepFiles(c *fileCache) {
+	ca.ix.mu.Lock()
+	ca.ix.files = c
+	ca.ix.mu.Unlock()
 }
 
 // applyChanges brings c to version gen: changes are the new states of

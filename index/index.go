@@ -105,10 +105,8 @@ type Index struct {
 	// lets one goroutine at a time load or update it.
 	lex     *residentLexicon
 	lexLoad sync.Mutex
-	// stmts are the statements of constant SQL prepared so far (see
-	// prepared), under stmtsMu (ix.mu may be held while one is used).
-	stmts   map[string]*sql.Stmt
-	stmtsMu sync.Mutex
+	// stmts are the statements of constant SQL prepared so far.
+	stmts *statements
 	// hide is what queries hide, kept while the files do not change.
 	hide *hiddenNotes
 
@@ -118,6 +116,13 @@ type Index struct {
 	readOnly string
 	memory   bool
 	pin      *sql.Conn
+
+	// The parts over the database (see seams.go), made by newIndex.
+	graph    *Graph
+	searcher *Searcher
+	kinds    *Kinds
+	cache    *Cache
+	vstore   *vectorStore
 }
 
 // DBFile is the cache's file name inside the cache folder.
@@ -331,7 +336,7 @@ func open(ctx context.Context, p string, opts Options, mode accessMode) (*Index,
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{db: db, path: p, opts: opts, memory: mode == inMemory}
+	ix := newIndex(db, p, opts, mode == inMemory)
 	if mode == inMemory {
 		// The database lives while one connection to it does.
 		if ix.pin, err = db.Conn(ctx); err != nil {
@@ -519,7 +524,7 @@ func Remove(dir string) error {
 // vector packs it mapped: no search may run during or after it.
 func (ix *Index) Close() error {
 	ix.mu.Lock()
-	ix.closeStmts()
+	ix.stmts.close()
 	ix.vec = nil
 	for _, unmap := range ix.unmaps {
 		unmap()
@@ -570,7 +575,7 @@ func (ix *Index) meta(ctx context.Context, q querier, key string) (string, error
 	var err error
 	if q == querier(ix.db) { // not in a transaction: the statement prepared once
 		var stmt *sql.Stmt
-		if stmt, err = ix.prepared(ctx, query); err != nil {
+		if stmt, err = ix.stmts.prepared(ctx, query); err != nil {
 			return "", err
 		}
 		err = stmt.QueryRowContext(ctx, key).Scan(&v)

@@ -285,7 +285,7 @@ func TestOpenTogether(t *testing.T) {
 			}
 		}
 		tv.ix = tv.open()
-		if n, err := tv.ix.Memories(context.Background()); err != nil || len(n) != 4 {
+		if n, err := tv.ix.Kinds().Memories(context.Background()); err != nil || len(n) != 4 {
 			t.Errorf("old cache %v: %d memories after, %v", old, len(n), err)
 		}
 	}
@@ -417,7 +417,7 @@ func TestSearchTakesLoadedChunks(t *testing.T) {
 	tv.sync()
 	ctx := context.Background()
 	q := Query{Text: "tests freeze release pipeline mobile senior project", Mode: Keyword, Limit: 20, AnyWord: true}
-	want, err := tv.ix.Search(ctx, q)
+	want, err := tv.ix.Searcher().Search(ctx, q)
 	if err != nil || len(want) < 3 {
 		t.Fatalf("%d results, %v: too few to test", len(want), err)
 	}
@@ -434,7 +434,7 @@ func TestSearchTakesLoadedChunks(t *testing.T) {
 		r, ok := held[id]
 		return r, ok
 	}
-	got, err := tv.ix.Search(ctx, q)
+	got, err := tv.ix.Searcher().Search(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +582,7 @@ func TestStoreVectorsOfChunksGone(t *testing.T) {
 	if _, err := tv.ix.SyncWithoutVectors(ctx, os.DirFS(tv.dir), nil); err != nil {
 		t.Fatal(err)
 	}
-	batch, err := tv.ix.pending(ctx, false)
+	batch, err := tv.ix.vstore.pending(ctx, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -601,7 +601,7 @@ func TestStoreVectorsOfChunksGone(t *testing.T) {
 	if len(want) == 0 || len(want) == len(batch) {
 		t.Fatalf("pending %+v: want chunks of both notes", batch)
 	}
-	if err := tv.ix.storeVectors(ctx, batch, vecs); err != nil {
+	if err := tv.ix.vstore.storeVectors(ctx, batch, vecs); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := tv.ix.db.QueryContext(ctx, `SELECT v.chunk_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN notes n ON n.id = c.note_id WHERE n.path != 'base.md'`)
@@ -641,7 +641,7 @@ func TestSyncOfANoteLargerThanTheReadAhead(t *testing.T) {
 	if st.Notes != 3 || len(st.Skipped) != 0 {
 		t.Fatalf("synced %+v", st)
 	}
-	hits, err := tv.ix.Search(context.Background(), Query{Text: "harbours", Mode: Keyword, Limit: 1})
+	hits, err := tv.ix.Searcher().Search(context.Background(), Query{Text: "harbours", Mode: Keyword, Limit: 1})
 	if err != nil || len(hits) != 1 || hits[0].Path != "long.md" {
 		t.Errorf("search: %+v, %v", hits, err)
 	}

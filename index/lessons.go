@@ -24,13 +24,13 @@ func lessonRow(l lesson.Lesson) []any {
 // by path.
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
-func (ix *Index) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
-	return ix.lessons(ctx, "", nil, false)
+func (k *Kinds) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
+	return k.lessons(ctx, "", nil, false)
 }
 
 // LessonsAt returns the lesson notes at paths (vault-relative), by path;
 // a path that holds no lesson note is left out.
-func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson, error) {
+func (k *Kinds) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson, error) {
 	out := []lesson.Lesson{}
 	for len(paths) > 0 {
 		batch := paths[:min(len(paths), 500)]
@@ -39,7 +39,7 @@ func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson
 		for i, p := range batch {
 			args[i] = p
 		}
-		ls, err := ix.lessons(ctx, "WHERE n.path IN (?"+strings.Repeat(", ?", len(batch)-1)+")", args, false)
+		ls, err := k.lessons(ctx, "WHERE n.path IN (?"+strings.Repeat(", ?", len(batch)-1)+")", args, false)
 		if err != nil {
 			return nil, err
 		}
@@ -52,22 +52,22 @@ func (ix *Index) LessonsAt(ctx context.Context, paths []string) ([]lesson.Lesson
 // LessonHeads returns every lesson note as Lessons does, but without its
 // Text and Terms (empty): what a review of the lessons needs, read
 // without their largest columns.
-func (ix *Index) LessonHeads(ctx context.Context) ([]lesson.Lesson, error) {
-	return ix.lessons(ctx, "", nil, true)
+func (k *Kinds) LessonHeads(ctx context.Context) ([]lesson.Lesson, error) {
+	return k.lessons(ctx, "", nil, true)
 }
 
 // lessons reads the lessons the condition where (with args) selects;
 // with heads, without their text and terms.
-func (ix *Index) lessons(ctx context.Context, where string, args []any, heads bool) ([]lesson.Lesson, error) {
+func (k *Kinds) lessons(ctx context.Context, where string, args []any, heads bool) ([]lesson.Lesson, error) {
 	cols := "l.text, l.terms"
 	if heads {
 		cols = "'', ''"
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT n.path, n.hash, n.archived, n.proposed, l.name, l.trigger, l.action_bias, l.domain, l.strength, l.confidence,
 		l.applications, l.last_applied, l.pinned, l.problems, l.tags, `+cols+`
 		FROM lessons l CROSS JOIN notes n ON n.id = l.note_id `+where+` ORDER BY n.path`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read lessons in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read lessons in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	out := []lesson.Lesson{}
@@ -104,8 +104,8 @@ const metaLessonsVersion = "lessons_version"
 
 // LessonsVersion is a string that changes whenever a sync changes a
 // lesson (and only then): what caches of lessons are keyed by.
-func (ix *Index) LessonsVersion(ctx context.Context) (string, error) {
-	return ix.meta(ctx, ix.db, metaLessonsVersion)
+func (k *Kinds) LessonsVersion(ctx context.Context) (string, error) {
+	return k.ix.meta(ctx, k.ix.db, metaLessonsVersion)
 }
 
 // metaLessonsChange names the meta row that says what the last sync that
@@ -125,8 +125,8 @@ const maxLessonsChange = 64
 // the lessons at paths again (LessonsAt) instead of every lesson. ok is
 // false when the index cannot say (a sync of many paths, or an index
 // older than this record).
-func (ix *Index) LessonsChange(ctx context.Context) (prev, cur string, paths []string, ok bool, err error) {
-	v, err := ix.meta(ctx, ix.db, metaLessonsChange)
+func (k *Kinds) LessonsChange(ctx context.Context) (prev, cur string, paths []string, ok bool, err error) {
+	v, err := k.ix.meta(ctx, k.ix.db, metaLessonsChange)
 	if err != nil || v == "" {
 		return "", "", nil, false, err
 	}
@@ -147,7 +147,3 @@ func lessonsChange(prev, cur string, paths []string) string {
 	}
 	return strings.Join(append([]string{prev, cur}, paths...), "\n")
 }
-
-// Index brings a lesson Matcher up to date by the lessons a change
-// touched.
-var _ lesson.ChangeIndex = (*Index)(nil)

@@ -19,23 +19,23 @@ func TestLessonsChange(t *testing.T) {
 	}
 	tv.write("lessons/A.md", lessonNote("A"))
 	tv.sync()
-	before, err := tv.ix.LessonsVersion(ctx)
+	before, err := tv.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tv.write("lessons/A.md", lessonNote("A")+"More.\n")
 	tv.write("notes/plain.md", "# Plain\n")
 	tv.sync()
-	after, err := tv.ix.LessonsVersion(ctx)
+	after, err := tv.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prev, cur, paths, ok, err := tv.ix.LessonsChange(ctx)
+	prev, cur, paths, ok, err := tv.ix.Kinds().LessonsChange(ctx)
 	slices.Sort(paths)
 	if err != nil || !ok || prev != before || cur != after || !slices.Equal(paths, []string{"lessons/A.md", "notes/plain.md"}) {
 		t.Errorf("LessonsChange = %q, %q, %q, %v, %v; want %q, %q, [lessons/A.md notes/plain.md]", prev, cur, paths, ok, err, before, after)
 	}
-	ls, err := tv.ix.LessonsAt(ctx, paths)
+	ls, err := tv.ix.Kinds().LessonsAt(ctx, paths)
 	if err != nil || len(ls) != 1 || ls[0].Path != "lessons/A.md" {
 		t.Errorf("LessonsAt(%q) = %+v, %v", paths, ls, err)
 	}
@@ -44,7 +44,7 @@ func TestLessonsChange(t *testing.T) {
 	}
 	tv.write("lessons/B.md", lessonNote("B"))
 	tv.sync()
-	if _, _, _, ok, err := tv.ix.LessonsChange(ctx); ok || err != nil {
+	if _, _, _, ok, err := tv.ix.Kinds().LessonsChange(ctx); ok || err != nil {
 		t.Errorf("after a sync of %d paths LessonsChange says ok %v, %v; want false", maxLessonsChange+2, ok, err)
 	}
 }
@@ -57,11 +57,11 @@ func TestLessonHeads(t *testing.T) {
 	tv.write("lessons/A.md", "---\ntype: lesson\nname: A\ntrigger:\n  - run tests\n  - \"[bad\"\ntags: [x, y]\nstrength: 0.2\n---\nLong body words.\n")
 	tv.write("lessons/B.md", "---\ntype: lesson\nname: B\nstatus: proposed\ntrigger: tool:Bash\n---\nOther.\n")
 	tv.sync()
-	all, err := tv.ix.Lessons(ctx)
+	all, err := tv.ix.Kinds().Lessons(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	heads, err := tv.ix.LessonHeads(ctx)
+	heads, err := tv.ix.Kinds().LessonHeads(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,34 +183,34 @@ func (l *residentLexicon) rank(_ context.Context, q keywordQuery, all bool, limi
 // lexicon returns the in-memory keyword index at the cache's current
 // files version, loading it on first use and catching up when a sync
 // changed the cache since; nil when the index keeps none.
-func (ix *Index) lexicon(ctx context.Context) (*residentLexicon, error) {
-	if !ix.opts.Resident {
+func (sr *Searcher) lexicon(ctx context.Context) (*residentLexicon, error) {
+	if !sr.ix.opts.Resident {
 		return nil, nil
 	}
-	version, err := ix.meta(ctx, ix.db, metaFilesVersion)
+	version, err := sr.ix.meta(ctx, sr.ix.db, metaFilesVersion)
 	if err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	l := ix.lex
-	ix.mu.Unlock()
+	sr.ix.mu.Lock()
+	l := sr.ix.lex
+	sr.ix.mu.Unlock()
 	if l != nil && l.current(version) {
 		return l, nil
 	}
-	ix.lexLoad.Lock()
-	defer ix.lexLoad.Unlock()
-	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	sr.ix.lexLoad.Lock()
+	defer sr.ix.lexLoad.Unlock()
+	tx, err := sr.ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("load keyword index: %w", err)
 	}
 	defer tx.Rollback()
 	// The version inside the transaction names the rows read there.
-	if version, err = ix.meta(ctx, tx, metaFilesVersion); err != nil {
+	if version, err = sr.ix.meta(ctx, tx, metaFilesVersion); err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	l = ix.lex
-	ix.mu.Unlock()
+	sr.ix.mu.Lock()
+	l = sr.ix.lex
+	sr.ix.mu.Unlock()
 	if l != nil && l.current(version) {
 		return l, nil // another goroutine caught up meanwhile
 	}
@@ -222,25 +222,25 @@ func (ix *Index) lexicon(ctx context.Context) (*residentLexicon, error) {
 	if l, err = loadLexicon(ctx, tx, version); err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	ix.lex = l
-	ix.mu.Unlock()
+	sr.ix.mu.Lock()
+	sr.ix.lex = l
+	sr.ix.mu.Unlock()
 	return l, nil
 }
 
 // Warm loads what searches would load on first use: the vectors and, for
 // a resident index, the lexicon. A server calls it at start, so that its
 // first query does not wait.
-func (ix *Index) Warm(ctx context.Context) error {
-	if _, err := ix.lexicon(ctx); err != nil {
+func (sr *Searcher) Warm(ctx context.Context) error {
+	if _, err := sr.lexicon(ctx); err != nil {
 		return err
 	}
-	if ix.opts.NoVectors {
+	if sr.ix.opts.NoVectors {
 		return nil
 	}
-	if _, err := ix.queryEmbedder(ctx, ""); err != nil {
+	if _, err := sr.queryEmbedder(ctx, ""); err != nil {
 		return err
 	}
-	_, err := ix.vectors(ctx)
+	_, err := sr.ix.vstore.vectors(ctx)
 	return err
 }

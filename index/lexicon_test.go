@@ -90,7 +90,7 @@ func keywordSearch(t *testing.T, ix *Index, q string, limit int) []Result {
 
 func filteredSearch(t *testing.T, ix *Index, q Query) []Result {
 	t.Helper()
-	rs, err := ix.Search(context.Background(), q)
+	rs, err := ix.Searcher().Search(context.Background(), q)
 	if err != nil {
 		t.Fatalf("%q: %v", q.Text, err)
 	}
@@ -128,7 +128,7 @@ func TestLexiconRanksAsFTS5(t *testing.T) {
 	compare := func(stage string) {
 		t.Helper()
 		qs := lexiconQueries(t, fts)
-		notes, err := fts.List(ctx, Query{})
+		notes, err := fts.Searcher().List(ctx, Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +249,7 @@ func TestLexiconUnderConcurrentSyncs(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := resident.Search(ctx, Query{Text: fmt.Sprintf("okapi%d", (g+i)%notes), Mode: Keyword}); err != nil {
+				if _, err := resident.Searcher().Search(ctx, Query{Text: fmt.Sprintf("okapi%d", (g+i)%notes), Mode: Keyword}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -311,7 +311,7 @@ func TestFrequencies(t *testing.T) {
 			t.Fatal(err)
 		}
 		words := []string{"boutique", "Boutiques", "bakery", "bakes", "absent", "书店", "two words", `quo"te`, ""}
-		got, err := ix.Frequencies(ctx, words, 50)
+		got, err := ix.Searcher().Frequencies(ctx, words, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ type Edge struct {
 	Line        int    `json:"line"`
 }
 
-// EdgeFilter chooses links for [Index.Edges]; the zero value chooses all.
+// EdgeFilter chooses links for [Graph.Edges]; the zero value chooses all.
 type EdgeFilter struct {
 	// From keeps the links written in this note.
 	From string
@@ -46,25 +46,25 @@ type EdgeFilter struct {
 
 // Edges returns the links f chooses, by source path, each note's in the
 // order it wrote them.
-func (ix *Index) Edges(ctx context.Context, f EdgeFilter) ([]Edge, error) {
-	return ix.edges(ctx, f, -1, 0)
+func (g *Graph) Edges(ctx context.Context, f EdgeFilter) ([]Edge, error) {
+	return g.edges(ctx, f, -1, 0)
 }
 
 // EdgePage returns the page p of the links f chooses (see Edges), and
 // where it lies among them all; the database counts and skips, so a page
 // of a large vault costs what the page holds. Errors: ErrBadPage; the
 // cache's.
-func (ix *Index) EdgePage(ctx context.Context, f EdgeFilter, p Page) ([]Edge, PageInfo, error) {
+func (g *Graph) EdgePage(ctx context.Context, f EdgeFilter, p Page) ([]Edge, PageInfo, error) {
 	p, err := p.Check()
 	if err != nil {
 		return nil, PageInfo{}, err
 	}
 	where, args := f.where()
 	var total int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM edges e JOIN notes n ON n.id = e.source_id"+where, args...).Scan(&total); err != nil {
-		return nil, PageInfo{}, fmt.Errorf("read links %s: %w", ix.path, err)
+	if err := g.ix.db.QueryRowContext(ctx, "SELECT count(*) FROM edges e JOIN notes n ON n.id = e.source_id"+where, args...).Scan(&total); err != nil {
+		return nil, PageInfo{}, fmt.Errorf("read links %s: %w", g.ix.path, err)
 	}
-	edges, err := ix.edges(ctx, f, p.Limit, p.Offset)
+	edges, err := g.edges(ctx, f, p.Limit, p.Offset)
 	if err != nil {
 		return nil, PageInfo{}, err
 	}
@@ -91,12 +91,12 @@ func (f EdgeFilter) where() (string, []any) {
 }
 
 // edges reads limit links (all when negative) from offset on.
-func (ix *Index) edges(ctx context.Context, f EdgeFilter, limit, offset int) ([]Edge, error) {
+func (g *Graph) edges(ctx context.Context, f EdgeFilter, limit, offset int) ([]Edge, error) {
 	where, args := f.where()
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line
+	rows, err := g.ix.db.QueryContext(ctx, `SELECT n.path, e.target, e.resolved, e.heading, e.block, e.label, e.embed, e.frontmatter, e.markdown, e.line
 		FROM edges e JOIN notes n ON n.id = e.source_id`+where+` ORDER BY n.path, e.seq LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
-		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read links %s: %w", g.ix.path, err)
 	}
 	defer rows.Close()
 	out := []Edge{}
@@ -112,8 +112,8 @@ func (ix *Index) edges(ctx context.Context, f EdgeFilter, limit, offset int) ([]
 
 // Orphans returns the notes with no resolved link to or from another note
 // or file (a note's links to itself do not count), by path.
-func (ix *Index) Orphans(ctx context.Context) ([]string, error) {
-	return ix.paths(ctx, `SELECT n.path FROM notes n
+func (g *Graph) Orphans(ctx context.Context) ([]string, error) {
+	return g.paths(ctx, `SELECT n.path FROM notes n
 		WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.source_id = n.id AND e.resolved AND e.target != n.path)
 		AND NOT EXISTS (SELECT 1 FROM edges e JOIN notes s ON s.id = e.source_id WHERE e.target = n.path AND e.resolved AND s.id != n.id)
 		ORDER BY n.path`)
@@ -123,8 +123,8 @@ func (ix *Index) Orphans(ctx context.Context) ([]string, error) {
 // case-insensitive) or a note name as a [[wikilink]] would name it,
 // resolved by the same rules as links. It returns an error matching
 // vault.ErrNotFound when no note has that name.
-func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) {
-	candidates, err := ix.paths(ctx, "SELECT path FROM notes WHERE lower(name) = ? ORDER BY path", graph.LinkKey(nameOrPath))
+func (g *Graph) Lookup(ctx context.Context, nameOrPath string) (string, error) {
+	candidates, err := g.paths(ctx, "SELECT path FROM notes WHERE lower(name) = ? ORDER BY path", graph.LinkKey(nameOrPath))
 	if err != nil {
 		return "", err
 	}
@@ -136,15 +136,15 @@ func (ix *Index) Lookup(ctx context.Context, nameOrPath string) (string, error) 
 
 // LinkText is what a wikilink to the note at p says: its name when a link
 // of that name resolves to p, else its path without ".md".
-func (ix *Index) LinkText(ctx context.Context, p string) string {
+func (g *Graph) LinkText(ctx context.Context, p string) string {
 	name := markdown.NameOf(p)
-	if got, err := ix.Lookup(ctx, name); err == nil && got == p {
+	if got, err := g.Lookup(ctx, name); err == nil && got == p {
 		return name
 	}
 	return strings.TrimSuffix(p, markdown.Ext)
 }
 
-// Direction says which links [Index.Walk] follows.
+// Direction says which links [Graph.Walk] follows.
 type Direction string
 
 // Directions of a walk.
@@ -170,7 +170,7 @@ const MaxDepth = 5
 // in link order, then those linking to it by path. Links from a note to
 // itself are left out. Errors: ErrBadQuery for a depth or direction out
 // of bounds; the cache's.
-func (ix *Index) Walk(ctx context.Context, p string, d Direction, depth int) ([]Hop, error) {
+func (g *Graph) Walk(ctx context.Context, p string, d Direction, depth int) ([]Hop, error) {
 	if depth < 1 || depth > MaxDepth {
 		return nil, fmt.Errorf("%w: depth %d: from 1 to %d", ErrBadQuery, depth, MaxDepth)
 	}
@@ -196,7 +196,7 @@ func (ix *Index) Walk(ctx context.Context, p string, d Direction, depth int) ([]
 		}
 		for _, from := range frontier {
 			if d != In {
-				targets, err := ix.Outgoing(ctx, from)
+				targets, err := g.Outgoing(ctx, from)
 				if err != nil {
 					return nil, err
 				}
@@ -205,7 +205,7 @@ func (ix *Index) Walk(ctx context.Context, p string, d Direction, depth int) ([]
 				}
 			}
 			if d != Out {
-				sources, err := ix.Backlinks(ctx, from)
+				sources, err := g.Backlinks(ctx, from)
 				if err != nil {
 					return nil, err
 				}
@@ -221,21 +221,21 @@ func (ix *Index) Walk(ctx context.Context, p string, d Direction, depth int) ([]
 
 // Outgoing returns the notes and files the note at path links to
 // (resolved links), each once, in link order.
-func (ix *Index) Outgoing(ctx context.Context, path string) ([]string, error) {
-	return ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+func (g *Graph) Outgoing(ctx context.Context, path string) ([]string, error) {
+	return g.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
 		WHERE n.path = ? AND e.resolved GROUP BY e.target ORDER BY min(e.seq)`, path)
 }
 
 // Backlinks returns the notes that link to path, each once, by path.
-func (ix *Index) Backlinks(ctx context.Context, path string) ([]string, error) {
-	return ix.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
+func (g *Graph) Backlinks(ctx context.Context, path string) ([]string, error) {
+	return g.paths(ctx, `SELECT DISTINCT n.path FROM edges e JOIN notes n ON n.id = e.source_id
 		WHERE e.target = ? AND e.resolved AND n.path != ? ORDER BY n.path`, path, path)
 }
 
 // Linked returns the notes that the note at path links to (resolved
 // links) and the notes that link to it, each once, without path itself.
-func (ix *Index) Linked(ctx context.Context, path string) ([]string, error) {
-	out, err := ix.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
+func (g *Graph) Linked(ctx context.Context, path string) ([]string, error) {
+	out, err := g.paths(ctx, `SELECT e.target FROM edges e JOIN notes n ON n.id = e.source_id
 			WHERE n.path = ? AND e.resolved AND e.target LIKE '%.md'
 		UNION SELECT n.path FROM edges e JOIN notes n ON n.id = e.source_id WHERE e.target = ? AND e.resolved`, path, path)
 	if err != nil {
@@ -245,14 +245,14 @@ func (ix *Index) Linked(ctx context.Context, path string) ([]string, error) {
 }
 
 // paths returns the paths query (constant SQL, see prepared) selects.
-func (ix *Index) paths(ctx context.Context, query string, args ...any) ([]string, error) {
-	stmt, err := ix.prepared(ctx, query)
+func (g *Graph) paths(ctx context.Context, query string, args ...any) ([]string, error) {
+	stmt, err := g.ix.stmts.prepared(ctx, query)
 	if err != nil {
-		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read links %s: %w", g.ix.path, err)
 	}
 	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read links %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read links %s: %w", g.ix.path, err)
 	}
 	defer rows.Close()
 	out := []string{}
@@ -271,7 +271,7 @@ func (ix *Index) paths(ctx context.Context, query string, args ...any) ([]string
 // Smith "the boss"), each once: a label is a name the vault gives a note
 // besides its title and aliases. Words match as keyword search matches
 // them.
-func (ix *Index) Labelled(ctx context.Context, paths []string, words string) ([]string, error) {
+func (g *Graph) Labelled(ctx context.Context, paths []string, words string) ([]string, error) {
 	q := newKeywordQuery(words)
 	if len(q.terms) == 0 || len(paths) == 0 {
 		return []string{}, nil
@@ -284,7 +284,7 @@ func (ix *Index) Labelled(ctx context.Context, paths []string, words string) ([]
 	for i, p := range paths {
 		args[i] = p
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT e.target, e.label FROM edges e JOIN notes n ON n.id = e.source_id
+	rows, err := g.ix.db.QueryContext(ctx, `SELECT e.target, e.label FROM edges e JOIN notes n ON n.id = e.source_id
 		WHERE n.path IN (?`+strings.Repeat(", ?", len(paths)-1)+`) AND e.label != '' AND e.resolved AND e.target LIKE '%.md'
 		ORDER BY n.path, e.seq`, args...)
 	if err != nil {

@@ -27,7 +27,7 @@ func TestLinkQueries(t *testing.T) {
 	ctx := context.Background()
 	edges := func(f EdgeFilter) []string {
 		t.Helper()
-		es, err := tv.ix.Edges(ctx, f)
+		es, err := tv.ix.Graph().Edges(ctx, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,18 +49,18 @@ func TestLinkQueries(t *testing.T) {
 	if got := edges(EdgeFilter{}); len(got) != 8 {
 		t.Errorf("all edges: %v", got)
 	}
-	if got, err := tv.ix.Orphans(ctx); err != nil || !reflect.DeepEqual(got, []string{"d.md", "e.md"}) {
+	if got, err := tv.ix.Graph().Orphans(ctx); err != nil || !reflect.DeepEqual(got, []string{"d.md", "e.md"}) {
 		t.Errorf("orphans: %v %v", got, err)
 	}
 	for arg, want := range map[string]string{"MEMORY/F": "memory/f.md", "f": "memory/f.md", "A.md": "a.md"} {
-		if p, err := tv.ix.Lookup(ctx, arg); err != nil || p != want {
+		if p, err := tv.ix.Graph().Lookup(ctx, arg); err != nil || p != want {
 			t.Errorf("Lookup(%q) = %q, %v", arg, p, err)
 		}
 	}
-	if _, err := tv.ix.Lookup(ctx, "pic.png"); !errors.Is(err, vault.ErrNotFound) {
+	if _, err := tv.ix.Graph().Lookup(ctx, "pic.png"); !errors.Is(err, vault.ErrNotFound) {
 		t.Errorf("Lookup found an attachment as a note: %v", err)
 	}
-	hops, err := tv.ix.Walk(ctx, "a.md", Both, 2)
+	hops, err := tv.ix.Graph().Walk(ctx, "a.md", Both, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +68,10 @@ func TestLinkQueries(t *testing.T) {
 	if !reflect.DeepEqual(hops, want) {
 		t.Errorf("walk: got %v, want %v", hops, want)
 	}
-	if hops, _ := tv.ix.Walk(ctx, "c.md", In, 1); len(hops) != 2 {
+	if hops, _ := tv.ix.Graph().Walk(ctx, "c.md", In, 1); len(hops) != 2 {
 		t.Errorf("walk in from c: %v", hops)
 	}
-	if _, err := tv.ix.Walk(ctx, "a.md", Both, 9); !errors.Is(err, ErrBadQuery) {
+	if _, err := tv.ix.Graph().Walk(ctx, "a.md", Both, 9); !errors.Is(err, ErrBadQuery) {
 		t.Errorf("depth 9: %v", err)
 	}
 }

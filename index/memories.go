@@ -22,11 +22,11 @@ func memoryRow(m memory.Live, n *markdown.Note) []any {
 // that carries type: project is reference knowledge, not a memory.
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
-func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash, m.owner
+func (k *Kinds) Memories(ctx context.Context) ([]memory.Live, error) {
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT n.path, n.kind, m.name, n.title, n.description, m.pinned, m.written, n.hash, m.owner
 		FROM memories m CROSS JOIN notes n ON n.id = m.note_id ORDER BY n.path`)
 	if err != nil {
-		return nil, fmt.Errorf("list memories in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("list memories in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []memory.Live
@@ -35,7 +35,7 @@ func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 		if err := rows.Scan(&m.Path, &m.Type, &m.Name, &m.Title, &m.Description, &m.Pinned, &m.Date, &m.Hash, &m.Owner); err != nil {
 			return nil, err
 		}
-		if memory.InFolder(m.Path, ix.opts.MemoryFolder) {
+		if memory.InFolder(m.Path, k.ix.opts.MemoryFolder) {
 			out = append(out, m)
 		}
 	}
@@ -46,15 +46,15 @@ func (ix *Index) Memories(ctx context.Context) ([]memory.Live, error) {
 // vault) whose frontmatter does not parse, each with the warning that
 // names its file and line: notes that may be memories, which no writer may
 // rewrite until a human fixes them.
-func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]markdown.Problem, error) {
+func (k *Kinds) BadFrontmatter(ctx context.Context, folder string) ([]markdown.Problem, error) {
 	folder = strings.Trim(folder, "/")
 	q, args := `SELECT path, warnings FROM notes WHERE warnings LIKE '%invalid frontmatter%'`, []any{}
 	if folder != "" && folder != "." {
 		q, args = q+" AND substr(path, 1, ?) = ?", append(args, len(folder)+1, folder+"/")
 	}
-	rows, err := ix.db.QueryContext(ctx, q+" ORDER BY path", args...)
+	rows, err := k.ix.db.QueryContext(ctx, q+" ORDER BY path", args...)
 	if err != nil {
-		return nil, fmt.Errorf("read warnings in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read warnings in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []markdown.Problem
@@ -79,14 +79,12 @@ func (ix *Index) BadFrontmatter(ctx context.Context, folder string) ([]markdown.
 	return out, rows.Err()
 }
 
-var _ memory.TextSums = (*Index)(nil)
-
 // TextSums returns each live memory's memory.TextSum, by path (see
 // memory.TextSums).
-func (ix *Index) TextSums(ctx context.Context) (map[string]string, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, m.text_sum FROM memories m CROSS JOIN notes n ON n.id = m.note_id`)
+func (k *Kinds) TextSums(ctx context.Context) (map[string]string, error) {
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT n.path, m.text_sum FROM memories m CROSS JOIN notes n ON n.id = m.note_id`)
 	if err != nil {
-		return nil, fmt.Errorf("read memories' fingerprints in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read memories' fingerprints in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	out := map[string]string{}

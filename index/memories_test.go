@@ -24,7 +24,7 @@ func TestMemories(t *testing.T) {
 	tv.write("MEMORY.md", "# Memory\n")
 	tv.sync()
 
-	got, err := tv.ix.Memories(ctx)
+	got, err := tv.ix.Kinds().Memories(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestMemories(t *testing.T) {
 	tv.write("memory/a.md", "---\nname: Testing feedback\ntype: feedback\narchived: 2026-04-01\n---\nBody.\n")
 	tv.write("memory/c.md", "---\nname: Old\ntype: project\n---\nBack.\n")
 	tv.sync()
-	got, err = tv.ix.Memories(ctx)
+	got, err = tv.ix.Kinds().Memories(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,11 @@ func TestBadFrontmatter(t *testing.T) {
 	tv.write("memory/good.md", "---\nname: Good\ntype: feedback\n---\nBody.\n")
 	tv.write("notes/bad.md", "---\n: :\n---\nBody.\n")
 	tv.sync()
-	got, err := tv.ix.BadFrontmatter(context.Background(), "memory")
+	got, err := tv.ix.Kinds().BadFrontmatter(context.Background(), "memory")
 	if err != nil || len(got) != 1 || got[0].Path != "memory/bad.md" || got[0].Line == 0 || !strings.HasPrefix(got[0].Message, "memory/bad.md:") {
 		t.Fatalf("%+v %v", got, err)
 	}
-	if all, _ := tv.ix.BadFrontmatter(context.Background(), "."); len(all) != 2 {
+	if all, _ := tv.ix.Kinds().BadFrontmatter(context.Background(), "."); len(all) != 2 {
 		t.Errorf("whole vault: %+v", all)
 	}
 }

@@ -17,13 +17,13 @@ type MergedAway struct {
 // other notes still link to (resolved links), by path: the links a merge
 // left behind (a run interrupted before it pointed them at the winner, a
 // note that changed while it ran), which Dream points at the winner.
-func (ix *Index) LinkedMergedAway(ctx context.Context) ([]MergedAway, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, json_extract(n.frontmatter, '$.merged_into') FROM notes n
+func (g *Graph) LinkedMergedAway(ctx context.Context) ([]MergedAway, error) {
+	rows, err := g.ix.db.QueryContext(ctx, `SELECT n.path, json_extract(n.frontmatter, '$.merged_into') FROM notes n
 		WHERE n.archived AND json_type(n.frontmatter, '$.merged_into') = 'text'
 			AND EXISTS (SELECT 1 FROM edges e WHERE e.target = n.path AND e.resolved AND e.source_id != n.id)
 		ORDER BY +n.path`) // +: on the partial index of the archived notes, not a walk of all by path
 	if err != nil {
-		return nil, fmt.Errorf("list merged-away notes in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("list merged-away notes in %s: %w", g.ix.path, err)
 	}
 	defer rows.Close()
 	var out []MergedAway

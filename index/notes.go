@@ -12,12 +12,12 @@ import (
 // its frontmatter date (date, created, updated, last_applied) or the date
 // in its file name (a daily note); only dates written year first count. A
 // note with a chunk of that date (a task's log event) counts as dated then.
-func (ix *Index) Dated(ctx context.Context, from, to string, limit int) ([]string, error) {
+func (sr *Searcher) Dated(ctx context.Context, from, to string, limit int) ([]string, error) {
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
 		return nil, fmt.Errorf("dated notes: %w", err)
 	}
-	return ix.paths(ctx, `SELECT path FROM (
+	return sr.ix.graph.paths(ctx, `SELECT path FROM (
 			SELECT path, date FROM notes WHERE date != '' AND date >= ?1 AND date < ?2
 			UNION ALL
 			SELECT n.path, max(c.date) FROM chunks c JOIN notes n ON n.id = c.note_id
@@ -40,20 +40,20 @@ type NoteInfo struct {
 
 // List returns the notes passing q's filters (Type, Tag, Folder, Paths,
 // Memories, Archived; its text, mode and limit are ignored), by path.
-func (ix *Index) List(ctx context.Context, q Query) ([]NoteInfo, error) {
-	notes, _, err := ix.list(ctx, q, -1, 0)
+func (sr *Searcher) List(ctx context.Context, q Query) ([]NoteInfo, error) {
+	notes, _, err := sr.list(ctx, q, -1, 0)
 	return notes, err
 }
 
 // ListPage returns the page p of List's notes, and where it lies among
 // them all; the database counts and skips. Errors: ErrBadPage; the
 // cache's.
-func (ix *Index) ListPage(ctx context.Context, q Query, p Page) ([]NoteInfo, PageInfo, error) {
+func (sr *Searcher) ListPage(ctx context.Context, q Query, p Page) ([]NoteInfo, PageInfo, error) {
 	p, err := p.Check()
 	if err != nil {
 		return nil, PageInfo{}, err
 	}
-	notes, total, err := ix.list(ctx, q, p.Limit, p.Offset)
+	notes, total, err := sr.list(ctx, q, p.Limit, p.Offset)
 	if err != nil {
 		return nil, PageInfo{}, err
 	}
@@ -62,8 +62,8 @@ func (ix *Index) ListPage(ctx context.Context, q Query, p Page) ([]NoteInfo, Pag
 
 // list reads limit notes (all when negative) from offset on, and counts
 // them all for a page (total -1 without one).
-func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteInfo, int, error) {
-	f, err := ix.filter(ctx, q, false)
+func (sr *Searcher) list(ctx context.Context, q Query, limit, offset int) ([]NoteInfo, int, error) {
+	f, err := sr.filter(ctx, q, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -81,11 +81,11 @@ func (ix *Index) list(ctx context.Context, q Query, limit, offset int) ([]NoteIn
 	}
 	total := -1
 	if limit >= 0 { // a page says where it lies
-		if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM notes n"+cond, args...).Scan(&total); err != nil {
+		if err := sr.ix.db.QueryRowContext(ctx, "SELECT count(*) FROM notes n"+cond, args...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("list notes: %w", err)
 		}
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT n.path, n.kind, n.name, n.title, n.description, n.aliases,
+	rows, err := sr.ix.db.QueryContext(ctx, `SELECT n.path, n.kind, n.name, n.title, n.description, n.aliases,
 			coalesce((SELECT group_concat(t.display, char(10) ORDER BY t.seq) FROM tags t WHERE t.note_id = n.id), '')
 		FROM notes n`+cond+` ORDER BY n.path LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {

@@ -15,7 +15,7 @@ func TestMemoriesOwner(t *testing.T) {
 	tv.sync()
 	owners := func() map[string]string {
 		t.Helper()
-		ms, err := tv.ix.Memories(ctx)
+		ms, err := tv.ix.Kinds().Memories(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,8 +56,8 @@ func bumpVectorsVersion(ctx context.Context, tx *sql.Tx) (before, after string, 
 	return before, after, err
 }
 
-func (ix *Index) packPath() string  { return filepath.Join(filepath.Dir(ix.path), packFile) }
-func (ix *Index) deltaPath() string { return filepath.Join(filepath.Dir(ix.path), deltaFile) }
+func (vx *vectorStore) packPath() string  { return filepath.Join(filepath.Dir(vx.ix.path), packFile) }
+func (vx *vectorStore) deltaPath() string { return filepath.Join(filepath.Dir(vx.ix.path), deltaFile) }
 
 // journal adds change, which this process committed from version before
 // to after, to the pack's delta, when the delta (or the pack, without
@@ -65,15 +65,15 @@ func (ix *Index) deltaPath() string { return filepath.Join(filepath.Dir(ix.path)
 // broken, and the delta is left to be ignored. A delta that would grow
 // past deltaShare of the pack is removed instead, so that Pack writes
 // the pack whole. Failures only cost a later process a whole pack.
-func (ix *Index) journal(before, after string, change vectors.Change, partial bool) {
-	if ix.opts.NoVectors || ix.readOnly != "" || ix.memory || before == "" {
+func (vx *vectorStore) journal(before, after string, change vectors.Change, partial bool) {
+	if vx.ix.opts.NoVectors || vx.ix.readOnly != "" || vx.ix.memory || before == "" {
 		return
 	}
-	base, dims, n, ok := ix.packHeader()
+	base, dims, n, ok := vx.packHeader()
 	if !ok {
 		return
 	}
-	d, err := ix.readDelta()
+	d, err := vx.readDelta()
 	switch {
 	case err == nil && d.Base == base && d.Target == before:
 	case base == before:
@@ -84,33 +84,33 @@ func (ix *Index) journal(before, after string, change vectors.Change, partial bo
 	d.Target = after
 	d.Changes = append(d.Changes, change)
 	if partial || !d.Fits(change) || float64(d.Size()) > deltaShare*float64(n) {
-		os.Remove(ix.deltaPath())
+		os.Remove(vx.deltaPath())
 		return
 	}
 	b := vectors.EncodeDelta(d)
-	if vault.WriteCacheFile(ix.deltaPath(), func(w io.Writer) error { _, err := w.Write(b); return err }) != nil {
-		os.Remove(ix.deltaPath())
+	if vault.WriteCacheFile(vx.deltaPath(), func(w io.Writer) error { _, err := w.Write(b); return err }) != nil {
+		os.Remove(vx.deltaPath())
 	}
 }
 
 // readDelta reads the pack's delta; an error when there is none or it is
 // damaged.
-func (ix *Index) readDelta() (*vectors.Delta, error) {
-	b, err := os.ReadFile(ix.deltaPath())
+func (vx *vectorStore) readDelta() (*vectors.Delta, error) {
+	b, err := os.ReadFile(vx.deltaPath())
 	if err != nil {
 		return nil, err
 	}
 	d, err := vectors.DecodeDelta(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ix.deltaPath(), err)
+		return nil, fmt.Errorf("%s: %w", vx.deltaPath(), err)
 	}
 	return d, nil
 }
 
 // packHeader reads the version, dimensions and count of vectors of the
 // pack; ok is false when there is no readable pack.
-func (ix *Index) packHeader() (version string, dims, n int, ok bool) {
-	f, err := os.Open(ix.packPath())
+func (vx *vectorStore) packHeader() (version string, dims, n int, ok bool) {
+	f, err := os.Open(vx.packPath())
 	if err != nil {
 		return "", 0, 0, false
 	}
@@ -122,8 +122,8 @@ func (ix *Index) packHeader() (version string, dims, n int, ok bool) {
 
 // deltaCurrent reports whether the pack at packVersion and its delta
 // give the vectors at version.
-func (ix *Index) deltaCurrent(packVersion, version string) bool {
-	d, err := ix.readDelta()
+func (vx *vectorStore) deltaCurrent(packVersion, version string) bool {
+	d, err := vx.readDelta()
 	return err == nil && packVersion != "" && d.Base == packVersion && d.Target == version
 }
 
@@ -141,22 +141,22 @@ func (ix *Index) Pack(ctx context.Context) error {
 	if err != nil || version == "" {
 		return err
 	}
-	if pv := ix.packVersion(); pv == version || ix.deltaCurrent(pv, version) {
+	if pv := ix.vstore.packVersion(); pv == version || ix.vstore.deltaCurrent(pv, version) {
 		return nil
 	}
 	// Every vector is read (after a cold index, the process's heap is
 	// still full of the index's garbage): heavy work (see Options.HeavyWork).
 	defer ix.opts.heavyWork()()
-	vs, err := ix.vectors(ctx)
+	vs, err := ix.vstore.vectors(ctx)
 	if err != nil || vs.FromPack() || vs.Len() == 0 {
 		return err
 	}
 	// The old delta goes first: one written after it, by a process that
 	// saw this pack, is at this pack's version and stays.
-	if err := os.Remove(ix.deltaPath()); err != nil && !os.IsNotExist(err) {
+	if err := os.Remove(ix.vstore.deltaPath()); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("remove vector delta: %w", err)
 	}
-	if err := vault.WriteCacheFile(ix.packPath(), func(w io.Writer) error { return vectors.WritePack(w, vs) }); err != nil {
+	if err := vault.WriteCacheFile(ix.vstore.packPath(), func(w io.Writer) error { return vectors.WritePack(w, vs) }); err != nil {
 		return fmt.Errorf("write vector pack: %w", err)
 	}
 	return nil
@@ -164,8 +164,8 @@ func (ix *Index) Pack(ctx context.Context) error {
 
 // packVersion reads the version named by the pack's header; "" when
 // there is no readable pack.
-func (ix *Index) packVersion() string {
-	f, err := os.Open(ix.packPath())
+func (vx *vectorStore) packVersion() string {
+	f, err := os.Open(vx.packPath())
 	if err != nil {
 		return ""
 	}
@@ -180,47 +180,47 @@ func (ix *Index) packVersion() string {
 // reading it, which saves copying its megabytes; the mapping lasts until
 // Close. A resident one reads it, since it may load many packs over its
 // life and cannot tell when a search stops using one.
-func (ix *Index) readPack(version string) (*vectors.Set, error) {
-	if ix.opts.Resident {
-		b, err := os.ReadFile(ix.packPath())
+func (vx *vectorStore) readPack(version string) (*vectors.Set, error) {
+	if vx.ix.opts.Resident {
+		b, err := os.ReadFile(vx.packPath())
 		if err != nil {
 			return nil, err
 		}
-		return ix.decodePack(b, version)
+		return vx.decodePack(b, version)
 	}
-	b, unmap, err := vectors.MapFile(ix.packPath())
+	b, unmap, err := vectors.MapFile(vx.packPath())
 	if err != nil {
 		return nil, err
 	}
-	vs, err := ix.decodePack(b, version)
+	vs, err := vx.decodePack(b, version)
 	if err != nil {
 		unmap()
 		return nil, err
 	}
-	ix.unmaps = append(ix.unmaps, unmap) // under ix.mu, held by ix.vectors
+	vx.ix.unmaps = append(vx.ix.unmaps, unmap) // under vx.ix.mu, held by vx.vectors
 	return vs, nil
 }
 
 // decodePack reads the vectors at version from pack b, applying the
 // delta when the pack is at the delta's base and the delta at version.
-func (ix *Index) decodePack(b []byte, version string) (*vectors.Set, error) {
+func (vx *vectorStore) decodePack(b []byte, version string) (*vectors.Set, error) {
 	pv, _, _, ok := vectors.PackHeader(b)
 	if !ok || pv == version {
 		return vectors.DecodePack(b, version)
 	}
-	d, err := ix.readDelta()
+	d, err := vx.readDelta()
 	if err != nil {
 		return nil, err
 	}
 	if d.Base != pv || d.Target != version {
-		return nil, fmt.Errorf("%s: at %s to %s, not %s to %s", ix.deltaPath(), d.Base, d.Target, pv, version)
+		return nil, fmt.Errorf("%s: at %s to %s, not %s to %s", vx.deltaPath(), d.Base, d.Target, pv, version)
 	}
 	vs, err := vectors.DecodePack(b, pv)
 	if err != nil {
 		return nil, err
 	}
 	if vs.Dims() != d.Dims {
-		return nil, fmt.Errorf("%s: vectors of %d dimensions, the pack's of %d", ix.deltaPath(), d.Dims, vs.Dims())
+		return nil, fmt.Errorf("%s: vectors of %d dimensions, the pack's of %d", vx.deltaPath(), d.Dims, vs.Dims())
 	}
 	return d.Apply(vs), nil
 }

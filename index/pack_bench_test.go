@@ -52,7 +52,7 @@ func BenchmarkPackAfterOneChunk(b *testing.B) {
 				}
 				sync += time.Since(t)
 				if mode == "whole" {
-					os.Remove(ix.deltaPath())
+					os.Remove(ix.vstore.deltaPath())
 				}
 				b.StartTimer()
 				t0 := time.Now()
@@ -65,7 +65,7 @@ func BenchmarkPackAfterOneChunk(b *testing.B) {
 					b.Fatal(err)
 				}
 				t2 := time.Now()
-				vs, err := next.vectors(ctx)
+				vs, err := next.vstore.vectors(ctx)
 				if err != nil || vs.Len() == 0 {
 					b.Fatalf("load: %v", err)
 				}

@@ -21,7 +21,7 @@ func vectorsOf(t *testing.T, tv *testVault) (map[int64]string, bool) {
 	ctx := context.Background()
 	ix := tv.open()
 	defer ix.Close()
-	vs, err := ix.vectors(ctx)
+	vs, err := ix.vstore.vectors(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func vectorsOf(t *testing.T, tv *testVault) (map[int64]string, bool) {
 // read from the database.
 func vectorsFromDB(t *testing.T, tv *testVault) map[int64]string {
 	t.Helper()
-	p := tv.ix.packPath()
+	p := tv.ix.vstore.packPath()
 	if err := os.Rename(p, p+".aside"); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestVectorPackDelta(t *testing.T) {
 	if err := tv.ix.Pack(ctx); err != nil {
 		t.Fatal(err)
 	}
-	base := tv.ix.packVersion()
+	base := tv.ix.vstore.packVersion()
 	if base == "" {
 		t.Fatal("no pack written")
 	}
@@ -87,8 +87,8 @@ func TestVectorPackDelta(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		version, _ := tv.ix.meta(ctx, tv.ix.db, metaVectorsVersion)
-		pv := tv.ix.packVersion()
-		if wantDelta && (pv == version || !tv.ix.deltaCurrent(pv, version)) {
+		pv := tv.ix.vstore.packVersion()
+		if wantDelta && (pv == version || !tv.ix.vstore.deltaCurrent(pv, version)) {
 			t.Errorf("%s: pack at %s, index at %s: want the pack kept and a delta", name, pv, version)
 		}
 		if !wantDelta && pv != version {
@@ -109,19 +109,19 @@ func TestVectorPackDelta(t *testing.T) {
 		tv.write("memory/new.md", "---\nname: new\ndescription: new\ntype: project\n---\nDeploys now go out on Thursdays.\n\n## More\n\nAnd on Fridays in summer.\n")
 	}, true)
 	step("a note removed", func() { tv.remove("memory/base3.md") }, true)
-	if tv.ix.packVersion() != base {
+	if tv.ix.vstore.packVersion() != base {
 		t.Fatalf("the pack was rewritten after small changes")
 	}
 
 	// A crash after the version moved and before the delta was written:
 	// the delta is behind the index, and ignored.
-	behind, err := os.ReadFile(tv.ix.deltaPath())
+	behind, err := os.ReadFile(tv.ix.vstore.deltaPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	tv.write("memory/crash.md", "---\nname: crash\ndescription: crash\ntype: project\n---\nThe crash left the delta behind.\n")
 	tv.sync()
-	if err := os.WriteFile(tv.ix.deltaPath(), behind, 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.vstore.deltaPath(), behind, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
@@ -135,12 +135,12 @@ func TestVectorPackDelta(t *testing.T) {
 	step("a new note after the whole pack", func() {
 		tv.write("memory/torn.md", "---\nname: torn\ndescription: torn\ntype: project\n---\nA note whose delta is torn.\n")
 	}, true)
-	whole, err := os.ReadFile(tv.ix.deltaPath())
+	whole, err := os.ReadFile(tv.ix.vstore.deltaPath())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, cut := range []int{1, len(whole) / 2, len(whole) - 1} {
-		if err := os.WriteFile(tv.ix.deltaPath(), whole[:cut], 0o644); err != nil {
+		if err := os.WriteFile(tv.ix.vstore.deltaPath(), whole[:cut], 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
@@ -149,7 +149,7 @@ func TestVectorPackDelta(t *testing.T) {
 	}
 	flipped := append([]byte(nil), whole...)
 	flipped[len(flipped)/2] ^= 1
-	if err := os.WriteFile(tv.ix.deltaPath(), flipped, 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.vstore.deltaPath(), flipped, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
@@ -161,13 +161,13 @@ func TestVectorPackDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Target = "feedface"
-	if err := os.WriteFile(tv.ix.deltaPath(), vectors.EncodeDelta(d), 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.vstore.deltaPath(), vectors.EncodeDelta(d), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got, mapped := vectorsOf(t, tv); mapped || !reflect.DeepEqual(got, vectorsFromDB(t, tv)) {
 		t.Errorf("a delta ahead of the index: used %v, or not the database's vectors", mapped)
 	}
-	if err := os.WriteFile(tv.ix.deltaPath(), whole, 0o644); err != nil {
+	if err := os.WriteFile(tv.ix.vstore.deltaPath(), whole, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, mapped := vectorsOf(t, tv); !mapped {
@@ -180,7 +180,7 @@ func TestVectorPackDelta(t *testing.T) {
 			tv.write(fmt.Sprintf("memory/many%d.md", i), fmt.Sprintf("---\nname: many%d\ndescription: many\ntype: project\n---\nMany notes, number %d.\n", i, i))
 		}
 	}, false)
-	if _, err := os.Stat(tv.ix.deltaPath()); !os.IsNotExist(err) {
+	if _, err := os.Stat(tv.ix.vstore.deltaPath()); !os.IsNotExist(err) {
 		t.Errorf("a delta past its share was kept: %v", err)
 	}
 
@@ -190,7 +190,7 @@ func TestVectorPackDelta(t *testing.T) {
 		tv.write("memory/last.md", "---\nname: last\ndescription: last\ntype: project\n---\nThe last note before the rebuild.\n")
 	}, true)
 	tv.ix.Close()
-	cache := filepath.Dir(tv.ix.packPath())
+	cache := filepath.Dir(tv.ix.vstore.packPath())
 	entries, err := os.ReadDir(cache)
 	if err != nil {
 		t.Fatal(err)

@@ -26,10 +26,10 @@ func proposed(n *markdown.Note) bool {
 // be accepted (status: proposed), by path: what MEMORY.md lists under
 // "Needs review". (ORDER BY +path keeps SQLite on the partial index of the
 // proposed notes: sorting by the path index would walk every note.)
-func (ix *Index) Proposed(ctx context.Context) ([]memory.Proposal, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, kind, title, frontmatter FROM notes WHERE proposed ORDER BY +path`)
+func (k *Kinds) Proposed(ctx context.Context) ([]memory.Proposal, error) {
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT path, kind, title, frontmatter FROM notes WHERE proposed ORDER BY +path`)
 	if err != nil {
-		return nil, fmt.Errorf("list proposals in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("list proposals in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []memory.Proposal
@@ -55,11 +55,11 @@ type SessionNote struct {
 }
 
 // Sessions returns the session notes, by path.
-func (ix *Index) Sessions(ctx context.Context) ([]SessionNote, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, hash, coalesce(json_type(frontmatter, '$.ended'), 'null') NOT IN ('null')
+func (k *Kinds) Sessions(ctx context.Context) ([]SessionNote, error) {
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT path, hash, coalesce(json_type(frontmatter, '$.ended'), 'null') NOT IN ('null')
 		FROM notes WHERE kind = ? ORDER BY path`, SessionType)
 	if err != nil {
-		return nil, fmt.Errorf("list session notes in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("list session notes in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []SessionNote

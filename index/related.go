@@ -14,8 +14,8 @@ import (
 // hit, such as the turns around a line of a conversation. Results have
 // no snippets. Boilerplate (see boilerplate.go) is never among them, nor
 // among Ends' and Openings'.
-func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
-	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
+func (sr *Searcher) Around(ctx context.Context, chunk int64, n int) ([]Result, error) {
+	out, err := sr.chunks(ctx, `SELECT c.id FROM chunks c JOIN chunks h ON h.note_id = c.note_id
 		WHERE h.id = ? AND c.id != h.id AND NOT c.boiler AND c.seq BETWEEN h.seq - ? AND h.seq + ? ORDER BY c.seq`, chunk, n, n)
 	if err != nil {
 		return nil, fmt.Errorf("chunks around %d: %w", chunk, err)
@@ -25,8 +25,8 @@ func (ix *Index) Around(ctx context.Context, chunk int64, n int) ([]Result, erro
 
 // chunks loads the chunks whose ids query (constant SQL, see prepared)
 // selects, in its order, without snippets.
-func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Result, error) {
-	stmt, err := ix.prepared(ctx, query)
+func (sr *Searcher) chunks(ctx context.Context, query string, args ...any) ([]Result, error) {
+	stmt, err := sr.ix.stmts.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return ix.results(ctx, ranked, Query{NoSnippets: true})
+	return sr.results(ctx, ranked, Query{NoSnippets: true})
 }
 
 // Ends returns the earliest and the latest of the dated chunks of the
@@ -55,8 +55,8 @@ func (ix *Index) chunks(ctx context.Context, query string, args ...any) ([]Resul
 // without snippets: the two ends of what it records, which a question
 // asking how long something took wants together. One chunk when the note
 // has one dated chunk, none when it has none.
-func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
-	out, err := ix.chunks(ctx, `SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+func (sr *Searcher) Ends(ctx context.Context, path string) ([]Result, error) {
+	out, err := sr.chunks(ctx, `SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
 			WHERE n.path = ?1 AND c.date != '' AND NOT c.boiler ORDER BY c.date, c.seq LIMIT 1)
 		UNION
 		SELECT id FROM (SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
@@ -75,7 +75,7 @@ func (ix *Index) Ends(ctx context.Context, path string) ([]Result, error) {
 
 // Openings returns the first n chunks of each note at paths (of those
 // that are not boilerplate), a note's in note order, without snippets.
-func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {
+func (sr *Searcher) Openings(ctx context.Context, paths []string, n int) ([]Result, error) {
 	if len(paths) == 0 || n <= 0 {
 		return []Result{}, nil
 	}
@@ -83,7 +83,7 @@ func (ix *Index) Openings(ctx context.Context, paths []string, n int) ([]Result,
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)
 	}
-	out, err := ix.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
+	out, err := sr.chunks(ctx, `SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id
 		WHERE n.path IN (SELECT value FROM json_each(?)) AND c.seq < ? AND NOT c.boiler ORDER BY n.path, c.seq`, string(list), n)
 	if err != nil {
 		return nil, fmt.Errorf("note openings: %w", err)

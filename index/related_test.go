@@ -20,7 +20,7 @@ func TestEnds(t *testing.T) {
 	tv.write("plain.md", "# Plain\n\nNo dates here.\n")
 	tv.sync()
 	ctx := context.Background()
-	ends, err := tv.ix.Ends(ctx, "tasks/billing.md")
+	ends, err := tv.ix.Searcher().Ends(ctx, "tasks/billing.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func TestEnds(t *testing.T) {
 		ends[0].Date[:10] != "2026-03-01" || ends[1].Date[:10] != "2026-03-20" {
 		t.Errorf("ends of the billing log: %+v", ends)
 	}
-	if one, err := tv.ix.Ends(ctx, "tasks/one.md"); err != nil || len(one) != 1 {
+	if one, err := tv.ix.Searcher().Ends(ctx, "tasks/one.md"); err != nil || len(one) != 1 {
 		t.Errorf("a log of one event: %+v %v", one, err)
 	}
 	for _, p := range []string{"plain.md", "missing.md"} {
-		if none, err := tv.ix.Ends(ctx, p); err != nil || len(none) != 0 {
+		if none, err := tv.ix.Searcher().Ends(ctx, p); err != nil || len(none) != 0 {
 			t.Errorf("%s: %+v %v", p, none, err)
 		}
 	}
@@ -48,7 +48,7 @@ func TestBulkLoadRestoresAutomerge(t *testing.T) {
 	if err := tv.ix.db.QueryRow(`SELECT v FROM chunks_fts_config WHERE k = 'automerge'`).Scan(&v); err != nil || v != "4" {
 		t.Errorf("automerge after a cold index: %q, %v; want 4", v, err)
 	}
-	if res, err := tv.ix.Search(context.Background(), Query{Text: "freeze", Mode: Keyword}); err != nil || len(res) == 0 {
+	if res, err := tv.ix.Searcher().Search(context.Background(), Query{Text: "freeze", Mode: Keyword}); err != nil || len(res) == 0 {
 		t.Errorf("search after the bulk load: %v, %v", res, err)
 	}
 }

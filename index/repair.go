@@ -65,7 +65,7 @@ func (ix *Index) Repair(ctx context.Context, fsys fs.FS, progress Progress) (Rep
 // in memory of the old one.
 func (ix *Index) rebuild(ctx context.Context) error {
 	ix.mu.Lock()
-	ix.closeStmts()
+	ix.stmts.close()
 	ix.vec, ix.lsa, ix.files = nil, nil, nil
 	ix.mu.Unlock()
 	ix.lexLoad.Lock()
@@ -85,7 +85,7 @@ func (ix *Index) rebuild(ctx context.Context) error {
 		if err := removeDB(ix.path); err != nil {
 			return fmt.Errorf("rebuild index %s: %w", ix.path, err)
 		}
-		os.Remove(ix.packPath()) // a cache of the cache: gone with it
+		os.Remove(ix.vstore.packPath()) // a cache of the cache: gone with it
 	}
 	fresh, err := open(ctx, ix.path, ix.opts, mode)
 	if err != nil {

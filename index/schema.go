@@ -190,7 +190,7 @@ CREATE TABLE vectors (
 	vec      BLOB NOT NULL
 );
 -- Small derived facts kept for a while (recall's intent classifications);
--- see Index.Get and Index.Put.
+-- see Cache.Get and Cache.Put.
 CREATE TABLE kv (
 	key     TEXT PRIMARY KEY,
 	value   TEXT NOT NULL,

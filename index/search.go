@@ -110,7 +110,7 @@ const maxSearchLimit = 10_000
 // query no note holds a word of, nor any word the model knows, finds
 // nothing rather than the chunks nearest to nothing. Errors: a limit over 10,000 or a
 // query over [MaxQueryBytes] (ErrBadQuery); the cache's.
-func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
+func (sr *Searcher) Search(ctx context.Context, q Query) ([]Result, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
@@ -127,16 +127,16 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if mode == "" {
 		mode = Hybrid
 	}
-	f, err := ix.filter(ctx, q, true)
+	f, err := sr.filter(ctx, q, true)
 	if err != nil {
 		return nil, err
 	}
 	var ranked []rank.Scored
 	switch mode {
 	case Keyword:
-		ranked, err = ix.keyword(ctx, q.Text, limit, f, q.AnyWord)
+		ranked, err = sr.keyword(ctx, q.Text, limit, f, q.AnyWord)
 	case Vector:
-		ranked, err = ix.vector(ctx, q.Text, limit, f)
+		ranked, err = sr.vector(ctx, q.Text, limit, f)
 	case Hybrid:
 		// The two rankings at once: loading the vectors and the model
 		// (a new process) and scanning them take as long as the keyword
@@ -147,9 +147,9 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			vec, vecErr = ix.vector(ctx, q.Text, pool, f)
+			vec, vecErr = sr.vector(ctx, q.Text, pool, f)
 		}()
-		kw, kwErr := ix.keyword(ctx, q.Text, pool, f, q.AnyWord)
+		kw, kwErr := sr.keyword(ctx, q.Text, pool, f, q.AnyWord)
 		<-done
 		if errors.Is(vecErr, ErrNoVectors) {
 			vec, vecErr = nil, nil
@@ -163,7 +163,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.results(ctx, ranked, q)
+	return sr.results(ctx, ranked, q)
 }
 
 // fuse combines ranked lists by reciprocal rank fusion.
@@ -187,14 +187,14 @@ func fuse(limit int, lists ...[]rank.Scored) []rank.Scored {
 // hides MEMORY.md, an index of the memories and never an answer itself,
 // and Dream's logs unless q.All: they are about the memories, and their
 // words are the memories' own.
-func (ix *Index) filter(ctx context.Context, q Query, search bool) (rank.Filter, error) {
+func (sr *Searcher) filter(ctx context.Context, q Query, search bool) (rank.Filter, error) {
 	var f rank.Filter
 	var err error
-	if f.Hide, err = ix.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
+	if f.Hide, err = sr.hidden(ctx, hide{archived: !q.Archived && !q.All, memoryIndex: search, dreamLogs: search && !q.All}); err != nil {
 		return f, err
 	}
 	if search {
-		if f.Chunks, err = ix.boilerplate(ctx); err != nil {
+		if f.Chunks, err = sr.boilerplate(ctx); err != nil {
 			return f, err
 		}
 	}
@@ -232,7 +232,7 @@ func (ix *Index) filter(ctx context.Context, q Query, search bool) (rank.Filter,
 	if len(where) == 0 {
 		return f, nil
 	}
-	rows, err := ix.db.QueryContext(ctx, "SELECT id FROM notes WHERE "+strings.Join(where, " AND "), args...)
+	rows, err := sr.ix.db.QueryContext(ctx, "SELECT id FROM notes WHERE "+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return f, fmt.Errorf("filter notes: %w", err)
 	}
@@ -263,18 +263,18 @@ type hide struct {
 // the archived ones (a frontmatter archived or merged_into key), MEMORY.md
 // and Dream's logs. The sets are kept between calls while the index's
 // files do not change.
-func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
-	gen, err := ix.meta(ctx, ix.db, metaFilesVersion)
+func (sr *Searcher) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
+	gen, err := sr.ix.meta(ctx, sr.ix.db, metaFilesVersion)
 	if err != nil {
 		return nil, err
 	}
-	ix.mu.Lock()
-	notes := ix.hide
-	ix.mu.Unlock()
+	sr.ix.mu.Lock()
+	notes := sr.ix.hide
+	sr.ix.mu.Unlock()
 	if notes == nil || notes.gen != gen {
 		notes = &hiddenNotes{gen: gen, archived: map[int64]bool{}, dreamLogs: map[int64]bool{}, boiler: map[int64]bool{}}
 		// A lookup by index each: "path = ? OR archived" scans every note.
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ?
+		rows, err := sr.ix.db.QueryContext(ctx, `SELECT id, 1 FROM notes WHERE path = ?
 			UNION ALL SELECT id, 0 FROM notes WHERE archived
 			UNION ALL SELECT id, 2 FROM notes WHERE kind = '`+DreamLogType+`'`,
 			vault.MemoryListFile)
@@ -301,12 +301,12 @@ func (ix *Index) hidden(ctx context.Context, h hide) (map[int64]bool, error) {
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		if err := ix.readBoilerplate(ctx, notes.boiler); err != nil {
+		if err := sr.readBoilerplate(ctx, notes.boiler); err != nil {
 			return nil, err
 		}
-		ix.mu.Lock()
-		ix.hide = notes
-		ix.mu.Unlock()
+		sr.ix.mu.Lock()
+		sr.ix.hide = notes
+		sr.ix.mu.Unlock()
 	}
 	out := map[int64]bool{}
 	if h.archived {
@@ -345,9 +345,9 @@ type hiddenNotes struct {
 // left out when the query has rarer ones: BM25 weighs them little, but
 // in short chunks they still outrank a long chunk holding the rare word
 // the question is about.
-func (ix *Index) keyword(ctx context.Context, text string, limit int, f rank.Filter, anyWord bool) ([]rank.Scored, error) {
+func (sr *Searcher) keyword(ctx context.Context, text string, limit int, f rank.Filter, anyWord bool) ([]rank.Scored, error) {
 	q := newKeywordQuery(text)
-	r, err := ix.ranker(ctx)
+	r, err := sr.ranker(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -379,15 +379,15 @@ type ranker interface {
 }
 
 // ranker is the lexicon when this process keeps one, else FTS5.
-func (ix *Index) ranker(ctx context.Context) (ranker, error) {
-	l, err := ix.lexicon(ctx)
+func (sr *Searcher) ranker(ctx context.Context) (ranker, error) {
+	l, err := sr.lexicon(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if l != nil {
 		return l, nil
 	}
-	return ftsRanker{ix.db, ix.prepared}, nil
+	return ftsRanker{sr.ix.db, sr.ix.stmts.prepared}, nil
 }
 
 // commonShare is the share of chunks above which a query word is common;
@@ -428,8 +428,8 @@ func rareTerms(ctx context.Context, r ranker, q keywordQuery) (keywordQuery, err
 // many chunks hold it, the word analyzed as keyword search analyzes it
 // (see text.Term), counting no further than atMost: what a search for it
 // would cost, before asking. Other words (CJK runs among them) count 0.
-func (ix *Index) Frequencies(ctx context.Context, words []string, atMost int) ([]int, error) {
-	r, err := ix.ranker(ctx)
+func (sr *Searcher) Frequencies(ctx context.Context, words []string, atMost int) ([]int, error) {
+	r, err := sr.ranker(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -519,15 +519,15 @@ func idList(set map[int64]bool) string {
 // similar to it, keeping only those above the embedder's floor (see
 // minSimilarity); a query without a word the embedder knows (its vector
 // is zero) has no vector hits.
-func (ix *Index) vector(ctx context.Context, text string, limit int, f rank.Filter) ([]rank.Scored, error) {
-	if ix.opts.NoVectors {
+func (sr *Searcher) vector(ctx context.Context, text string, limit int, f rank.Filter) ([]rank.Scored, error) {
+	if sr.ix.opts.NoVectors {
 		return nil, ErrNoVectors
 	}
-	vs, err := ix.vectors(ctx)
+	vs, err := sr.ix.vstore.vectors(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e, err := ix.queryEmbedder(ctx, vs.EmbedID())
+	e, err := sr.queryEmbedder(ctx, vs.EmbedID())
 	if err != nil {
 		return nil, err
 	}
@@ -549,7 +549,7 @@ func (ix *Index) vector(ctx context.Context, text string, limit int, f rank.Filt
 	if err != nil {
 		return nil, err
 	}
-	floor := ix.minSimilarity()
+	floor := sr.minSimilarity()
 	for i, h := range hits { // best first: the rest are no more similar
 		if h.Score <= floor {
 			return hits[:i], nil
@@ -574,8 +574,8 @@ const lsaMinSimilarity = 0.05
 // for a configured embedder, whose similarities between unrelated texts
 // differ from model to model, 0: only a chunk with no similarity at all,
 // or an opposite one, is left out.
-func (ix *Index) minSimilarity() float64 {
-	if ix.opts.Embedder == nil {
+func (sr *Searcher) minSimilarity() float64 {
+	if sr.ix.opts.Embedder == nil {
 		return lsaMinSimilarity
 	}
 	return 0
@@ -597,28 +597,28 @@ func isZero(v []float32) bool {
 // A model held that is not want (the embedder the vectors were made
 // with; "" for any) is loaded again: another process fitted a new one
 // since.
-func (ix *Index) queryEmbedder(ctx context.Context, want string) (Embedder, error) {
-	if ix.opts.Embedder != nil {
-		return ix.opts.Embedder, nil
+func (sr *Searcher) queryEmbedder(ctx context.Context, want string) (Embedder, error) {
+	if sr.ix.opts.Embedder != nil {
+		return sr.ix.opts.Embedder, nil
 	}
-	ix.mu.Lock()
-	state := ix.lsa
-	ix.mu.Unlock()
+	sr.ix.mu.Lock()
+	state := sr.ix.lsa
+	sr.ix.mu.Unlock()
 	if state == nil || want != "" && state.model.ID() != want {
 		var err error
-		if state, err = ix.loadLSA(ctx); err != nil || state == nil {
+		if state, err = sr.ix.vstore.loadLSA(ctx); err != nil || state == nil {
 			return nil, err
 		}
-		ix.mu.Lock()
-		ix.lsa = state
-		ix.mu.Unlock()
+		sr.ix.mu.Lock()
+		sr.ix.lsa = state
+		sr.ix.mu.Unlock()
 	}
 	return state.model, nil
 }
 
 // results loads the chunks of ranked, in rank order, with snippets that
 // show the words of q (unless it asks for none).
-func (ix *Index) results(ctx context.Context, ranked []rank.Scored, q Query) ([]Result, error) {
+func (sr *Searcher) results(ctx context.Context, ranked []rank.Scored, q Query) ([]Result, error) {
 	if len(ranked) == 0 {
 		return []Result{}, nil
 	}
@@ -634,7 +634,7 @@ func (ix *Index) results(ctx context.Context, ranked []rank.Scored, q Query) ([]
 		ids = append(ids, strconv.FormatInt(s.ID, 10))
 	}
 	if len(ids) > 0 {
-		if err := ix.loadResults(ctx, ids, byID); err != nil {
+		if err := sr.loadResults(ctx, ids, byID); err != nil {
 			return nil, err
 		}
 	}
@@ -657,8 +657,8 @@ func (ix *Index) results(ctx context.Context, ranked []rank.Scored, q Query) ([]
 
 // loadResults reads the chunks ids (decimal) into byID, without scores
 // or snippets.
-func (ix *Index) loadResults(ctx context.Context, ids []string, byID map[int64]Result) error {
-	stmt, err := ix.prepared(ctx, resultsSQL)
+func (sr *Searcher) loadResults(ctx context.Context, ids []string, byID map[int64]Result) error {
+	stmt, err := sr.ix.stmts.prepared(ctx, resultsSQL)
 	if err != nil {
 		return fmt.Errorf("load results: %w", err)
 	}
@@ -683,34 +683,3 @@ func (ix *Index) loadResults(ctx context.Context, ids []string, byID map[int64]R
 // statement for any number of ids, prepared once (see prepared).
 const resultsSQL = `SELECT c.id, n.path, n.kind, CASE WHEN c.date != '' THEN c.date ELSE n.date END, n.title, c.heading, c.blocks, c.line_start, c.line_end, c.text, c.tokens
 	FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))`
-
-// prepared returns the statement of query, which must be constant SQL
-// (the statements are kept for the Index's life), preparing it on first
-// use: a resident index's recall ran a dozen statements, and preparing
-// each every time cost more than some of them took to run.
-func (ix *Index) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	ix.stmtsMu.Lock()
-	defer ix.stmtsMu.Unlock()
-	if st, ok := ix.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := ix.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if ix.stmts == nil {
-		ix.stmts = map[string]*sql.Stmt{}
-	}
-	ix.stmts[query] = st
-	return st, nil
-}
-
-// closeStmts closes the prepared statements.
-func (ix *Index) closeStmts() {
-	ix.stmtsMu.Lock()
-	defer ix.stmtsMu.Unlock()
-	for _, st := range ix.stmts {
-		st.Close()
-	}
-	ix.stmts = nil
-}

@@ -36,15 +36,15 @@ func TestStaleWalkKeepsANoteWrittenSince(t *testing.T) {
 	if err := tv.ix.update(ctx, fsys, files, start, nil, false, &Stats{}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := tv.ix.Lookup(ctx, "sessions/s1.md"); err != nil || p != "sessions/s1.md" {
+	if p, err := tv.ix.Graph().Lookup(ctx, "sessions/s1.md"); err != nil || p != "sessions/s1.md" {
 		t.Errorf("the note written during the walk: %q, %v", p, err)
 	}
-	if _, err := tv.ix.Lookup(ctx, "gone.md"); err == nil {
+	if _, err := tv.ix.Graph().Lookup(ctx, "gone.md"); err == nil {
 		t.Error("the note deleted before the walk is still indexed")
 	}
 	// The next sync, whose walk lists it, keeps it too.
 	tv.sync()
-	if _, err := tv.ix.Lookup(ctx, "sessions/s1.md"); err != nil {
+	if _, err := tv.ix.Graph().Lookup(ctx, "sessions/s1.md"); err != nil {
 		t.Errorf("after the next sync: %v", err)
 	}
 }

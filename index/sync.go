@@ -187,7 +187,7 @@ func (ix *Index) update(ctx context.Context, fsys fs.FS, files []seen, start tim
 		}
 	}
 	if vectors {
-		if err := ix.embedPending(ctx, st); err != nil {
+		if err := ix.vstore.embedPending(ctx, st); err != nil {
 			return err
 		}
 	}

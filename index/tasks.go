@@ -14,10 +14,10 @@ func taskRow(t task.Task) []any {
 
 const taskColumns = `n.path, t.name, t.status, t.priority, t.assignee, t.created, t.started, t.finished, t.summary, t.milestone, t.events, n.hash`
 
-func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]task.Task, error) {
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+func (k *Kinds) tasks(ctx context.Context, q string, args ...any) ([]task.Task, error) {
+	rows, err := k.ix.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read tasks in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read tasks in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []task.Task
@@ -34,8 +34,8 @@ func (ix *Index) tasks(ctx context.Context, q string, args ...any) ([]task.Task,
 
 // task.Task returns the task at path; ok is false when the index holds no task
 // there.
-func (ix *Index) Task(ctx context.Context, path string) (t task.Task, ok bool, err error) {
-	ts, err := ix.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id WHERE n.path = ?`, path)
+func (k *Kinds) Task(ctx context.Context, path string) (t task.Task, ok bool, err error) {
+	ts, err := k.tasks(ctx, `SELECT `+taskColumns+` FROM notes n JOIN tasks t ON t.note_id = n.id WHERE n.path = ?`, path)
 	if err != nil || len(ts) == 0 {
 		return task.Task{}, false, err
 	}
@@ -45,8 +45,8 @@ func (ix *Index) Task(ctx context.Context, path string) (t task.Task, ok bool, e
 // Tasks returns every task, by path.
 // (CROSS JOIN makes SQLite read the small table first: ordered by the
 // notes' path index instead, it would walk every note of the vault.)
-func (ix *Index) Tasks(ctx context.Context) ([]task.Task, error) {
-	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM tasks t CROSS JOIN notes n ON t.note_id = n.id ORDER BY n.path`)
+func (k *Kinds) Tasks(ctx context.Context) ([]task.Task, error) {
+	return k.tasks(ctx, `SELECT `+taskColumns+` FROM tasks t CROSS JOIN notes n ON t.note_id = n.id ORDER BY n.path`)
 }
 
 // firstParent is true of an edge that is its source's first parent link:
@@ -54,14 +54,14 @@ func (ix *Index) Tasks(ctx context.Context) ([]task.Task, error) {
 const firstParent = `e.field = 'parent' AND e.seq = (SELECT min(p.seq) FROM edges p WHERE p.source_id = e.source_id AND p.field = 'parent')`
 
 // Children returns the tasks whose parent is the note at path, by path.
-func (ix *Index) Children(ctx context.Context, path string) ([]task.Task, error) {
-	return ix.tasks(ctx, `SELECT `+taskColumns+` FROM edges e JOIN notes n ON n.id = e.source_id JOIN tasks t ON t.note_id = n.id
+func (k *Kinds) Children(ctx context.Context, path string) ([]task.Task, error) {
+	return k.tasks(ctx, `SELECT `+taskColumns+` FROM edges e JOIN notes n ON n.id = e.source_id JOIN tasks t ON t.note_id = n.id
 		WHERE e.target = ? AND e.resolved AND `+firstParent+` ORDER BY n.path`, path)
 }
 
 // TaskLinks returns the parent and depends_on links of the task at path
 // (the tasks' when path is ""), by source, then in the order written.
-func (ix *Index) TaskLinks(ctx context.Context, path string) ([]task.Link, error) {
+func (k *Kinds) TaskLinks(ctx context.Context, path string) ([]task.Link, error) {
 	q := `SELECT n.path, e.field, e.target, e.resolved, e.line FROM edges e JOIN notes n ON n.id = e.source_id
 		JOIN tasks t ON t.note_id = n.id WHERE e.field IN ('parent', 'depends_on')`
 	args := []any{}
@@ -69,9 +69,9 @@ func (ix *Index) TaskLinks(ctx context.Context, path string) ([]task.Link, error
 		q += ` AND n.path = ?`
 		args = append(args, path)
 	}
-	rows, err := ix.db.QueryContext(ctx, q+` ORDER BY n.path, e.seq`, args...)
+	rows, err := k.ix.db.QueryContext(ctx, q+` ORDER BY n.path, e.seq`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read task links in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read task links in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	var out []task.Link
@@ -88,8 +88,8 @@ func (ix *Index) TaskLinks(ctx context.Context, path string) ([]task.Link, error
 // Ready returns the tasks that can be worked on now: status todo, every
 // depends_on link resolved to a task that is done, no child task that is
 // not done. They come by path; ordering them by urgency is the caller's.
-func (ix *Index) Ready(ctx context.Context) ([]task.Ready, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT `+taskColumns+`,
+func (k *Kinds) Ready(ctx context.Context) ([]task.Ready, error) {
+	rows, err := k.ix.db.QueryContext(ctx, `SELECT `+taskColumns+`,
 		coalesce((SELECT group_concat(path, char(10)) FROM (SELECT DISTINCT u.path FROM edges d JOIN notes u ON u.id = d.source_id
 			JOIN tasks ut ON ut.note_id = u.id WHERE d.target = n.path AND d.resolved AND d.field = 'depends_on' AND ut.status != 'done'
 			ORDER BY u.path)), ''),
@@ -103,7 +103,7 @@ func (ix *Index) Ready(ctx context.Context) ([]task.Ready, error) {
 			WHERE e.target = n.path AND e.resolved AND `+firstParent+` AND ct.status != 'done')
 		ORDER BY n.path`)
 	if err != nil {
-		return nil, fmt.Errorf("read ready tasks in %s: %w", ix.path, err)
+		return nil, fmt.Errorf("read ready tasks in %s: %w", k.ix.path, err)
 	}
 	defer rows.Close()
 	out := []task.Ready{}

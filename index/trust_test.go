@@ -91,7 +91,7 @@ func TestReadOnlyIndex(t *testing.T) {
 	if ro.Stale != 1 || ro.ReadOnly == "" || ro.Notes != st.Notes || ro.Parsed != 0 {
 		t.Errorf("read-only sync: %+v", ro)
 	}
-	if res, err := ix.Search(context.Background(), Query{Text: "freeze", Mode: Keyword}); err != nil || len(res) == 0 {
+	if res, err := ix.Searcher().Search(context.Background(), Query{Text: "freeze", Mode: Keyword}); err != nil || len(res) == 0 {
 		t.Errorf("search: %v, %v", res, err)
 	}
 
@@ -105,7 +105,7 @@ func TestReadOnlyIndex(t *testing.T) {
 	if err != nil || !mem.InMemory() || full.Notes != st.Notes+1 {
 		t.Fatalf("in-memory sync: %+v, %v", full, err)
 	}
-	if res, err := mem.Search(context.Background(), Query{Text: "new words", Mode: Keyword}); err != nil || len(res) == 0 {
+	if res, err := mem.Searcher().Search(context.Background(), Query{Text: "new words", Mode: Keyword}); err != nil || len(res) == 0 {
 		t.Errorf("in-memory search: %v, %v", res, err)
 	}
 }
@@ -116,14 +116,14 @@ func TestSearchBounds(t *testing.T) {
 	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
 	tv.sync()
 	ctx := context.Background()
-	if _, err := tv.ix.Search(ctx, Query{Text: "pnpm", Limit: 1_000_000_000}); !errors.Is(err, ErrBadQuery) {
+	if _, err := tv.ix.Searcher().Search(ctx, Query{Text: "pnpm", Limit: 1_000_000_000}); !errors.Is(err, ErrBadQuery) {
 		t.Errorf("huge limit: %v", err)
 	}
-	if _, err := tv.ix.Search(ctx, Query{Text: strings.Repeat("pnpm ", 3000)}); !errors.Is(err, ErrBadQuery) {
+	if _, err := tv.ix.Searcher().Search(ctx, Query{Text: strings.Repeat("pnpm ", 3000)}); !errors.Is(err, ErrBadQuery) {
 		t.Errorf("huge query: %v", err)
 	}
 	for _, q := range []string{"", "???", " - "} {
-		if res, err := tv.ix.Search(ctx, Query{Text: q}); err != nil || len(res) != 0 {
+		if res, err := tv.ix.Searcher().Search(ctx, Query{Text: q}); err != nil || len(res) != 0 {
 			t.Errorf("query %q: %d results, %v", q, len(res), err)
 		}
 	}
@@ -135,7 +135,7 @@ func TestSearchManyPaths(t *testing.T) {
 	tv := newTestVault(t, "memory-folder", Options{NoVectors: true})
 	tv.sync()
 	ctx := context.Background()
-	all, err := tv.ix.Search(ctx, Query{Text: "freeze", Mode: Keyword})
+	all, err := tv.ix.Searcher().Search(ctx, Query{Text: "freeze", Mode: Keyword})
 	if err != nil || len(all) == 0 {
 		t.Fatalf("search: %v, %d results", err, len(all))
 	}
@@ -144,7 +144,7 @@ func TestSearchManyPaths(t *testing.T) {
 		paths = append(paths, fmt.Sprintf("missing/%d.md", i))
 	}
 	paths = append(paths, all[0].Path)
-	res, err := tv.ix.Search(ctx, Query{Text: "freeze", Mode: Keyword, Paths: paths})
+	res, err := tv.ix.Searcher().Search(ctx, Query{Text: "freeze", Mode: Keyword, Paths: paths})
 	if err != nil || len(res) == 0 {
 		t.Fatalf("40,001 paths: %v, %d results", err, len(res))
 	}
@@ -224,7 +224,7 @@ func TestSyncHostileFiles(t *testing.T) {
 			t.Errorf("%s skipped for %q, want %q (skipped: %v)", p, reasons[p], want, reasons)
 		}
 	}
-	edges, err := tv.ix.Edges(context.Background(), EdgeFilter{From: "ok.md"})
+	edges, err := tv.ix.Graph().Edges(context.Background(), EdgeFilter{From: "ok.md"})
 	if err != nil || len(edges) != 2 || edges[0].Target != "big.md" || !edges[0].Resolved {
 		t.Errorf("ok.md's links: %+v, %v", edges, err)
 	}

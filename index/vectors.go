@@ -17,16 +17,16 @@ import (
 // pack and the delta instead of every vector. partial says the change
 // holds only part of what the transaction did (a warm start's vectors go
 // in beside it): it moves nothing along, and the pack is written whole.
-func (ix *Index) advanceVectors(before, after string, change vectors.Change, partial bool) {
-	ix.journal(before, after, change, partial)
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
+func (vx *vectorStore) advanceVectors(before, after string, change vectors.Change, partial bool) {
+	vx.journal(before, after, change, partial)
+	vx.ix.mu.Lock()
+	defer vx.ix.mu.Unlock()
 	switch {
-	case ix.vec == nil:
-	case partial || before == "" || ix.vec.Version() != before:
-		ix.vec = nil
+	case vx.ix.vec == nil:
+	case partial || before == "" || vx.ix.vec.Version() != before:
+		vx.ix.vec = nil
 	default:
-		ix.vec = ix.vec.Apply(change, after)
+		vx.ix.vec = vx.ix.vec.Apply(change, after)
 	}
 }
 
@@ -34,31 +34,31 @@ func (ix *Index) advanceVectors(before, after string, change vectors.Change, par
 // again when the index's vectors changed since (this process's own
 // changes move it along instead: see advanceVectors; another process's,
 // a note saved by a CLI command while a server runs, make it load again).
-func (ix *Index) vectors(ctx context.Context) (*vectors.Set, error) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
+func (vx *vectorStore) vectors(ctx context.Context) (*vectors.Set, error) {
+	vx.ix.mu.Lock()
+	defer vx.ix.mu.Unlock()
 	// The version first: the rows read after it are at least as new.
-	version, err := ix.meta(ctx, ix.db, metaVectorsVersion)
+	version, err := vx.ix.meta(ctx, vx.ix.db, metaVectorsVersion)
 	if err != nil {
 		return nil, err
 	}
-	if ix.vec != nil && ix.vec.Version() == version {
-		return ix.vec, nil
+	if vx.ix.vec != nil && vx.ix.vec.Version() == version {
+		return vx.ix.vec, nil
 	}
-	if vs, err := ix.readPack(version); err == nil {
-		ix.vec = vs
+	if vs, err := vx.readPack(version); err == nil {
+		vx.ix.vec = vs
 		return vs, nil
 	}
-	embedID, err := ix.meta(ctx, ix.db, "embedder")
+	embedID, err := vx.ix.meta(ctx, vx.ix.db, "embedder")
 	if err != nil {
 		return nil, err
 	}
 	var count, dims int
-	if err := ix.db.QueryRowContext(ctx, "SELECT count(*), max(coalesce(max(length(vec)), 0) - 4, 0) FROM vectors").Scan(&count, &dims); err != nil {
+	if err := vx.ix.db.QueryRowContext(ctx, "SELECT count(*), max(coalesce(max(length(vec)), 0) - 4, 0) FROM vectors").Scan(&count, &dims); err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
 	}
 	vs := vectors.New(dims, embedID, version, count)
-	rows, err := ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
+	rows, err := vx.ix.db.QueryContext(ctx, "SELECT v.chunk_id, c.note_id, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_id")
 	if err != nil {
 		return nil, fmt.Errorf("load vectors: %w", err)
 	}
@@ -77,13 +77,13 @@ func (ix *Index) vectors(ctx context.Context) (*vectors.Set, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	ix.vec = vs
+	vx.ix.vec = vs
 	return vs, nil
 }
 
 // invalidate drops in-memory state after the index changed.
-func (ix *Index) invalidate() {
-	ix.mu.Lock()
-	ix.vec = nil
-	ix.mu.Unlock()
+func (vx *vectorStore) invalidate() {
+	vx.ix.mu.Lock()
+	vx.ix.vec = nil
+	vx.ix.mu.Unlock()
 }

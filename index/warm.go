@@ -47,15 +47,15 @@ func (w *warmStart) release() {
 
 // newWarmStart returns a warm start for the sync in tx, or nil when the
 // index already has chunks or does not use the default embedder.
-func (ix *Index) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, error) {
-	if ix.opts.NoVectors || ix.opts.Embedder != nil {
+func (sr *Searcher) newWarmStart(ctx context.Context, tx *sql.Tx) (*warmStart, error) {
+	if sr.ix.opts.NoVectors || sr.ix.opts.Embedder != nil {
 		return nil, nil
 	}
 	var any bool
 	if err := tx.QueryRowContext(ctx, "SELECT EXISTS(SELECT 1 FROM chunks)").Scan(&any); err != nil || any {
 		return nil, err
 	}
-	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{}), heavyDone: ix.opts.heavyWork()}, nil
+	return &warmStart{ctx: ctx, corpus: embed.NewCorpus(), done: make(chan struct{}), heavyDone: sr.ix.opts.heavyWork()}, nil
 }
 
 // chunkKey identifies chunk seq of the note at path. Keys sort as the
@@ -135,7 +135,7 @@ type warmStored struct {
 // never wait in the pending table (inserting them there, listing them and
 // deleting them again took a second of a cold index at 13,400 notes). It
 // returns nil, storing nothing, when warm has no model.
-func (ix *Index) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *warmStart) (*warmStored, error) {
+func (sr *Searcher) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *warmStart) (*warmStored, error) {
 	warm.wait()
 	if warm.err != nil || warm.model == nil || warm.vecs == nil {
 		return nil, nil
@@ -146,7 +146,7 @@ func (ix *Index) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *war
 	}
 	// Every chunk in the index is new (a warm start fills an empty one):
 	// pendNew queues those left without a vector.
-	if err := ix.switchEmbedder(ctx, tx, warm.model.ID(), false); err != nil {
+	if err := sr.ix.vstore.switchEmbedder(ctx, tx, warm.model.ID(), false); err != nil {
 		return nil, err
 	}
 	out := &warmStored{lsa: state, model: b}
@@ -180,10 +180,10 @@ func (ix *Index) storeWarm(ctx context.Context, tx *sql.Tx, w *writer, warm *war
 
 // keepWarm makes what storeWarm stored the index's, once its
 // transaction committed.
-func (ix *Index) keepWarm(s *warmStored) {
-	ix.mu.Lock()
-	ix.lsa = s.lsa
-	ix.vec = nil // read again when needed, with these
-	ix.mu.Unlock()
-	ix.writeLSAFile(s.lsa.version, s.model)
+func (sr *Searcher) keepWarm(s *warmStored) {
+	sr.ix.mu.Lock()
+	sr.ix.lsa = s.lsa
+	sr.ix.vec = nil // read again when needed, with these
+	sr.ix.mu.Unlock()
+	sr.ix.vstore.writeLSAFile(s.lsa.version, s.model)
 }

@@ -39,7 +39,7 @@ func TestWarmStartFitsWhatARefitWould(t *testing.T) {
 	if err := tv.ix.db.QueryRowContext(ctx, "SELECT max(seq) FROM chunks").Scan(&most); err != nil || most < 10 {
 		t.Fatalf("no note with more than ten chunks (%d, %v): the order of chunk numbers is not tested", most, err)
 	}
-	state, err := tv.ix.loadLSA(ctx)
+	state, err := tv.ix.vstore.loadLSA(ctx)
 	if err != nil || state == nil {
 		t.Fatalf("no model stored: %v", err)
 	}
@@ -71,7 +71,7 @@ func TestWarmStartFitsWhatARefitWould(t *testing.T) {
 	// Every chunk's stored vector is the model's (within quantization), as
 	// searches hold it: a query along one dimension scores each chunk by
 	// its component in that dimension (the scale times the code, exactly).
-	vs, err := tv.ix.vectors(ctx)
+	vs, err := tv.ix.vstore.vectors(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,17 +149,17 @@ func TestColdIndexStoresVectorsWithChunks(t *testing.T) {
 	if chunks == 0 || vectors != chunks || pending != 0 || st.Embedded != chunks {
 		t.Fatalf("%d chunks, %d vectors, %d pending, %d embedded", chunks, vectors, pending, st.Embedded)
 	}
-	state, err := tv.ix.loadLSA(ctx)
+	state, err := tv.ix.vstore.loadLSA(ctx)
 	if err != nil || state == nil || state.fitChunks != chunks {
 		t.Fatalf("model stored: %+v, %v", state, err)
 	}
 	if id, err := tv.ix.meta(ctx, tv.ix.db, "embedder"); err != nil || id != state.model.ID() {
 		t.Errorf("embedder %q (%v), want the model's %q", id, err, state.model.ID())
 	}
-	if done, err := tv.ix.vectorsDone(ctx); !done || err != nil {
+	if done, err := tv.ix.vstore.vectorsDone(ctx); !done || err != nil {
 		t.Errorf("vectors done: %v, %v", done, err)
 	}
-	hits, err := tv.ix.Search(ctx, Query{Text: "ferry timetable winter", Mode: Vector, Limit: 3})
+	hits, err := tv.ix.Searcher().Search(ctx, Query{Text: "ferry timetable winter", Mode: Vector, Limit: 3})
 	if err != nil || len(hits) == 0 || hits[0].Path != "notes/ferry.md" {
 		t.Errorf("vector search: %+v, %v", hits, err)
 	}

@@ -31,7 +31,7 @@ const ProposedReason = "proposed by Dream from a session (status: proposed): out
 const weakOutcomes = 3
 
 // headIndex is an Index that can list the lessons without their text and
-// terms (see index.LessonHeads), which review does not read.
+// terms (see index.Kinds.LessonHeads), which review does not read.
 type headIndex interface {
 	LessonHeads(ctx context.Context) ([]Lesson, error)
 }

@@ -75,7 +75,7 @@ func lessonVault(b *testing.B, n int) (*lesson.Store, *index.Index, []lesson.Sit
 	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
 		b.Fatal(err)
 	}
-	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS()})
+	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), lesson.Options{FS: v.FS()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func BenchmarkMatch(b *testing.B) {
 				if mode == "cold" {
 					opts.CacheSize = -1
 				}
-				m := lesson.NewMatcher(ix, opts)
+				m := lesson.NewMatcher(ix.Stores(), opts)
 				if _, err := m.Match(ctx, replay[0], 0); err != nil { // load the lessons
 					b.Fatal(err)
 				}
@@ -200,7 +200,7 @@ func sharedTriggerVault(b *testing.B, n, never int) *lesson.Store {
 	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
 		b.Fatal(err)
 	}
-	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS()})
+	st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), lesson.Options{FS: v.FS()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,13 +14,13 @@ import (
 
 // countingIndex is the real index, counting the reads of every lesson.
 type countingIndex struct {
-	*index.Index
+	index.Stores
 	all int
 }
 
 func (c *countingIndex) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
 	c.all++
-	return c.Index.Lessons(ctx)
+	return c.Stores.Lessons(ctx)
 }
 
 // TestIncrementalLessonSet: a Matcher that holds the lessons when one of
@@ -33,7 +33,7 @@ func TestIncrementalLessonSet(t *testing.T) {
 		f.write(fmt.Sprintf("lessons/L%02d.md", i), fmt.Sprintf("---\ntype: lesson\nname: L%02d\ntrigger:\n  - integration tests %d\n  - tool:Bash\n  - \"db/migrations/**\"\n---\nRun step %d of the migrations.\n", i, i, i))
 	}
 	f.sync()
-	ci := &countingIndex{Index: f.ix}
+	ci := &countingIndex{Stores: f.ix.Stores()}
 	kept := lesson.NewMatcher(ci, lesson.MatcherOptions{CacheSize: -1})
 	situations := []lesson.Situation{
 		{Text: "run the integration tests 3", Tool: "Bash"},
@@ -44,7 +44,7 @@ func TestIncrementalLessonSet(t *testing.T) {
 	}
 	same := func(step string) {
 		t.Helper()
-		fresh := lesson.NewMatcher(f.ix, lesson.MatcherOptions{CacheSize: -1})
+		fresh := lesson.NewMatcher(f.ix.Stores(), lesson.MatcherOptions{CacheSize: -1})
 		for _, s := range situations {
 			got, err := kept.Match(f.ctx, s, lesson.MaxK)
 			if err != nil {

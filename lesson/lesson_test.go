@@ -40,7 +40,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { f.ix.Close() })
 	f.sync()
-	f.s, err = lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix, lesson.Options{FS: f.v.FS(), Now: f.clock})
+	f.s, err = lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix.Stores(), lesson.Options{FS: f.v.FS(), Now: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,12 +370,12 @@ func TestContradictions(t *testing.T) {
 // cancelOnLessons is the vault's index, which cancels a context once it has
 // read the lessons: what the Store does with them next is interrupted.
 type cancelOnLessons struct {
-	*index.Index
+	index.Stores
 	cancel context.CancelFunc
 }
 
 func (c cancelOnLessons) Lessons(ctx context.Context) ([]lesson.Lesson, error) {
-	ls, err := c.Index.Lessons(ctx)
+	ls, err := c.Stores.Lessons(ctx)
 	c.cancel()
 	return ls, err
 }
@@ -398,7 +398,7 @@ func TestContradictionsCanceled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(f.ctx)
 	defer cancel()
-	st, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), cancelOnLessons{f.ix, cancel}, lesson.Options{FS: f.v.FS()})
+	st, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), cancelOnLessons{f.ix.Stores(), cancel}, lesson.Options{FS: f.v.FS()})
 	if err != nil {
 		t.Fatal(err)
 	}

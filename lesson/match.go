@@ -236,7 +236,7 @@ func (m *Matcher) lessons(ctx context.Context) (*lessonSet, error) {
 
 // ChangeIndex is an Index that can say what its last change of the
 // lessons changed, so that a Matcher holding the lessons from before it
-// reads only the lessons at those paths again (see index.LessonsChange):
+// reads only the lessons at those paths again (see index.Kinds.LessonsChange):
 // what a process that writes an outcome, then matches again, does.
 type ChangeIndex interface {
 	Index

@@ -102,7 +102,7 @@ func BenchmarkReview(b *testing.B) {
 	v, ix, current := reviewVault(b, 400, 20_000)
 	ctx := context.Background()
 	store := func(cacheDir string) *lesson.Store {
-		st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, lesson.Options{FS: v.FS(), CacheDir: cacheDir})
+		st, err := lesson.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), lesson.Options{FS: v.FS(), CacheDir: cacheDir})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 
 // Index is what the lesson package needs of the index: the lessons as
 // read at the last sync, a version that changes when one of them does,
-// and a refresh for the notes it writes. *index.Index is one.
+// and a refresh for the notes it writes. index.Stores is one.
 type Index interface {
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string

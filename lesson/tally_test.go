@@ -16,7 +16,7 @@ import (
 // log's counts in the vault's cache folder, as the app's does.
 func cachedStore(t *testing.T, f *fixture) *lesson.Store {
 	t.Helper()
-	s, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix,
+	s, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix.Stores(),
 		lesson.Options{FS: f.v.FS(), Now: f.clock, CacheDir: f.v.Abs(vault.CacheDir)})
 	if err != nil {
 		t.Fatal(err)

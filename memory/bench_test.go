@@ -37,7 +37,7 @@ func BenchmarkRemember(b *testing.B) {
 	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
 		b.Fatal(err)
 	}
-	s := memory.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, memory.StoreOptions{})
+	s := memory.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), memory.StoreOptions{})
 	var lat []time.Duration
 	i := 0
 	for b.Loop() {

@@ -15,7 +15,7 @@ import (
 // shared vault by sharing.
 func (ts *testStore) as(owner string, sharing memory.Sharing) *memory.Store {
 	clock := func() time.Time { return time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC) }
-	return memory.NewStore(vault.NewWriter(ts.v, vault.WriterOptions{}), ts.ix,
+	return memory.NewStore(vault.NewWriter(ts.v, vault.WriterOptions{}), ts.ix.Stores(),
 		memory.StoreOptions{Now: clock, Owner: func() string { return owner }, Sharing: sharing})
 }
 
@@ -301,7 +301,7 @@ func TestProposeOwner(t *testing.T) {
 			t.Errorf("%q %s: owner written %v, want %v:\n%s", tc.owner, tc.typ, got, tc.want, note)
 		}
 		ts.sync()
-		ps, err := ts.ix.Proposed(ctx)
+		ps, err := ts.ix.Kinds().Proposed(ctx)
 		if err != nil || len(ps) != 1 || (ps[0].Owner == "ann@example.com") != tc.want {
 			t.Errorf("%q %s: proposals %+v %v", tc.owner, tc.typ, ps, err)
 		}

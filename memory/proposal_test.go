@@ -83,7 +83,7 @@ func TestProposalsAreNotLive(t *testing.T) {
 		t.Error("memory.Read takes a proposal for a live memory")
 	}
 	ts.sync()
-	if live, err := ts.ix.Memories(ctx); err != nil || len(live) != 1 || live[0].Path != "memory/terse-answers.md" {
+	if live, err := ts.ix.Kinds().Memories(ctx); err != nil || len(live) != 1 || live[0].Path != "memory/terse-answers.md" {
 		t.Errorf("live: %+v, %v", live, err)
 	}
 	if _, err := ts.s.Relist(ctx); err != nil {

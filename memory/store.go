@@ -20,7 +20,7 @@ import (
 
 // Index is what a Store needs of the index: the live memories it holds,
 // and the proposals (notes Dream proposed, not yet accepted).
-// *index.Index is one, and a TextSums too.
+// index.Stores is one, and a TextSums too.
 type Index interface {
 	Memories(ctx context.Context) ([]Live, error)
 	Proposed(ctx context.Context) ([]Proposal, error)

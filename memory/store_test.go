@@ -36,7 +36,7 @@ func newTestStore(t *testing.T, folder string) *testStore {
 	t.Cleanup(func() { ix.Close() })
 	clock := func() time.Time { return time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC) }
 	return &testStore{t: t, dir: dir, v: v, ix: ix,
-		s: memory.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, memory.StoreOptions{Folder: folder, Now: clock})}
+		s: memory.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), memory.StoreOptions{Folder: folder, Now: clock})}
 }
 
 func (ts *testStore) write(p, content string) {
@@ -218,7 +218,7 @@ func TestStoreNeverWritesArchived(t *testing.T) {
 func TestStoreLinksReport(t *testing.T) {
 	ctx := context.Background()
 	ts := newTestStore(t, "")
-	ts.s = memory.NewStore(vault.NewWriter(ts.v, vault.WriterOptions{}), ts.ix, memory.StoreOptions{ReportFile: "memory/dream-log.md"})
+	ts.s = memory.NewStore(vault.NewWriter(ts.v, vault.WriterOptions{}), ts.ix.Stores(), memory.StoreOptions{ReportFile: "memory/dream-log.md"})
 	ts.write("memory/terse.md", "---\nname: Terse\ntype: user\nstatus: proposed\n---\nTerse answers.\n")
 	ts.sync()
 	if _, err := ts.s.Relist(ctx); err != nil {

@@ -65,9 +65,9 @@ func newTestVault(t *testing.T) *testVault {
 		return tv.now
 	}
 	tv.w = vault.NewWriter(v, vault.WriterOptions{})
-	tv.memories = memory.NewStore(tv.w, ix, memory.StoreOptions{Now: clock})
-	tv.tasks = task.NewStore(tv.w, ix, task.Options{FS: v.FS(), Now: clock})
-	if tv.lessons, err = lesson.NewStore(tv.w, ix, lesson.Options{FS: v.FS(), Now: clock}); err != nil {
+	tv.memories = memory.NewStore(tv.w, ix.Stores(), memory.StoreOptions{Now: clock})
+	tv.tasks = task.NewStore(tv.w, ix.Stores(), task.Options{FS: v.FS(), Now: clock})
+	if tv.lessons, err = lesson.NewStore(tv.w, ix.Stores(), lesson.Options{FS: v.FS(), Now: clock}); err != nil {
 		t.Fatal(err)
 	}
 	tv.sync()

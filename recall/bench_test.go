@@ -45,11 +45,11 @@ func BenchmarkRecall(b *testing.B) {
 		name := strings.TrimSuffix(filepath.Base(f), ".md")
 		qs = append(qs, strings.Replace(forms[i%len(forms)], "%s", strings.ReplaceAll(name, "_", " "), 1))
 	}
-	e := recall.New(ix, recall.Options{})
+	e := recall.New(ix.Recall(), recall.Options{})
 	// Load the vectors, the model and the keyword index, as a running
 	// server has them.
 	for _, mode := range []index.Mode{index.Vector, index.Keyword} {
-		if _, err := ix.Search(ctx, index.Query{Text: qs[0], Mode: mode}); err != nil {
+		if _, err := ix.Searcher().Search(ctx, index.Query{Text: qs[0], Mode: mode}); err != nil {
 			b.Fatal(err)
 		}
 	}

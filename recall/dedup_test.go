@@ -18,7 +18,7 @@ func TestRecallKeepsAlikeButDistinct(t *testing.T) {
 		"freeze-copy.md":  "# Freeze copy\n\nThe deploy freeze for the mobile app starts on 2026-04-01 and ends after the release review!\n",
 		"other.md":        "# Other\n\nBread rises overnight in a warm kitchen.\n",
 	})
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	res, err := e.Recall(context.Background(), recall.Request{Query: "when does the deploy freeze for the mobile app start?"})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func TestRecallLeavesOutDreamLog(t *testing.T) {
 			"- Flagged [[feedback_testing]] and [[user_role]] for review: integration tests, real database, mocks, migration\n",
 		"notes/release.md": "# Release\n\nThe release freeze changes are in [[dream-log|the freeze history]].\n",
 	})
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, q := range []string{
 		"release freeze",
 		"what is the freeze history?",

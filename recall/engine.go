@@ -37,7 +37,7 @@ type Options struct {
 // Options leave them zero.
 var DefaultDeadlines = [3]time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond}
 
-// Index is what recall asks of the index; *index.Index is one. It is
+// Index is what recall asks of the index; index.Recall is one. It is
 // made of the small interfaces each part of recall uses.
 type Index interface {
 	searcher
@@ -74,7 +74,7 @@ type cache interface {
 	Put(ctx context.Context, key, value string, ttl time.Duration) error
 }
 
-var _ Index = (*index.Index)(nil)
+var _ Index = index.Recall{}
 
 // Engine recalls from one index. It is safe for concurrent use.
 type Engine struct {
@@ -182,7 +182,7 @@ type Result struct {
 	// given already in its session (Request.Given), left out.
 	Repeats int `json:"repeats,omitempty"`
 	// NoEvidence says the engines found nothing for the query: no note
-	// holds a word of it or is near it in meaning (index.Search leaves
+	// holds a word of it or is near it in meaning (index.Searcher.Search leaves
 	// out vector hits without a real similarity) or is dated on a day it
 	// names. The context then holds only the focused task's and the
 	// presets' layers, if any: no context rather than unrelated notes.

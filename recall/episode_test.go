@@ -64,7 +64,7 @@ func TestMemoryOutranksSessionNotes(t *testing.T) {
 		notes[st.NotePath(session.DefaultFolder)] = string(st.Render(func(string) string { return "" }))
 	}
 	ix, _ := testIndex(t, "", notes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for i, tp := range episodeTopics {
 		res, err := e.Recall(context.Background(), recall.Request{Query: tp.question, Budget: 600})
 		if err != nil {
@@ -113,7 +113,7 @@ func TestWhyFindsTheTaskDecision(t *testing.T) {
 		notes[st.NotePath(session.DefaultFolder)] = string(st.Render(func(string) string { return "" }))
 	}
 	ix, _ := testIndex(t, "", notes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, budget := range []int{200, 600} {
 		res, err := e.Recall(context.Background(), recall.Request{Query: "why did we choose FTS5", Budget: budget})
 		if err != nil {

@@ -21,7 +21,7 @@ func TestRecallWithoutEvidence(t *testing.T) {
 		"moon.md":      "# Moon\n\nThe moon orbits the earth; its phases follow the sun's light.\n",
 		"telescope.md": "# Telescope\n\nA telescope shows the moon's craters and the planets at night.\n",
 	})
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, tc := range []struct {
 		query      string
 		noEvidence bool

@@ -17,7 +17,7 @@ func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
 		"release.md": "# Release\n\nThe release train leaves on Friday. See [[freeze]].\n",
 		"freeze.md":  "# Freeze\n\nNo release merges during the holiday freeze.\n",
 	})
-	e := New(ix, Options{NoDeadlines: true})
+	e := New(ix.Recall(), Options{NoDeadlines: true})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		intent Intent
@@ -30,7 +30,7 @@ func TestGraphFollowsLinksOnlyAlongLinkDimensions(t *testing.T) {
 		{SimpleFact, false},
 	} {
 		s := newSearch(e, "release train", e.routes[tc.intent], 500, nil)
-		hits, err := ix.Search(ctx, index.Query{Text: "release train", Mode: index.Keyword, Paths: []string{"release.md"}})
+		hits, err := ix.Searcher().Search(ctx, index.Query{Text: "release train", Mode: index.Keyword, Paths: []string{"release.md"}})
 		if err != nil || len(hits) == 0 {
 			t.Fatalf("search: %v, %d hits", err, len(hits))
 		}
@@ -56,7 +56,7 @@ func TestSemanticWaitsForThePrefetch(t *testing.T) {
 		"release.md": "# Release\n\nThe release train leaves on Friday.\n",
 		"cooking.md": "# Cooking\n\nBraise the leeks slowly in butter.\n",
 	})
-	e := New(ix, Options{NoDeadlines: true})
+	e := New(ix.Recall(), Options{NoDeadlines: true})
 	ctx := context.Background()
 	s := newSearch(e, "when does the release train leave", e.routes[Causal], 500, nil)
 	s.prefetch(ctx)
@@ -72,7 +72,7 @@ func TestSemanticWaitsForThePrefetch(t *testing.T) {
 	if !s.vecDone {
 		t.Fatal("the vector ranking was not taken")
 	}
-	want, err := ix.Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: s.depth(), NoSnippets: true})
+	want, err := ix.Searcher().Search(ctx, index.Query{Text: s.query, Mode: index.Vector, Limit: s.depth(), NoSnippets: true})
 	if err != nil || len(want) == 0 {
 		t.Fatalf("vector search: %v, %d hits", err, len(want))
 	}

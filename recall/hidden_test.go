@@ -18,7 +18,7 @@ func TestRecallHidden(t *testing.T) {
 		"Style guide.md":         "# Style guide\n\nAnswers follow the reader's language: French, German or English.\n",
 	}
 	ix, _ := testIndex(t, "memory-folder", notes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, intent := range []recall.Intent{recall.SimpleFact, recall.Preference, recall.Relationship, recall.Hybrid} {
 		for _, hidden := range []map[string]bool{nil, {"memory/bob-language.md": true}} {
 			res, err := e.Recall(context.Background(), recall.Request{Query: "which language should answers be in, French or German?", Intent: intent, Budget: 800, Hidden: hidden})

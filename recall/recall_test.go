@@ -70,7 +70,7 @@ var extraNotes = map[string]string{
 
 func TestRecallRespectsEveryBudget(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, budget := range []int{5, 12, 20, 40, 80, 150, 300, 700, 2000} {
 		res, err := e.Recall(context.Background(), recall.Request{Query: "when do deploys go out, and how to roll back?", Budget: budget})
 		if err != nil {
@@ -95,7 +95,7 @@ func TestRecallRespectsEveryBudget(t *testing.T) {
 
 func TestRecallFindsDedupsAndExplains(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	res, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "When do deploys go out?", Budget: 400})
+	res, err := recall.New(ix.Recall(), recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "When do deploys go out?", Budget: 400})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestLLMClassifier(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, calls := chatServer(t, tc.status, tc.content, tc.delay)
 			ix, _ := testIndex(t, "memory-folder", nil)
-			e := recall.New(ix, recall.Options{LLM: &recall.LLMOptions{URL: srv.URL + "/v1", Model: "m", Timeout: 100 * time.Millisecond}, NoDeadlines: true})
+			e := recall.New(ix.Recall(), recall.Options{LLM: &recall.LLMOptions{URL: srv.URL + "/v1", Model: "m", Timeout: 100 * time.Millisecond}, NoDeadlines: true})
 			res, err := e.Recall(context.Background(), recall.Request{Query: "When did the freeze start?"})
 			if err != nil {
 				t.Fatal(err)
@@ -194,7 +194,7 @@ var dailyNotes = map[string]string{
 func TestTemporalEngineSearchesTheDaysAQuestionNames(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", dailyNotes)
 	now := func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }
-	e := recall.New(ix, recall.Options{Now: now, NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{Now: now, NoDeadlines: true})
 	ctx := context.Background()
 	recallPaths := func(q string) (*recall.Result, []string) {
 		t.Helper()
@@ -245,7 +245,7 @@ func TestTemporalEngineSearchesTheDaysAQuestionNames(t *testing.T) {
 
 func TestTemporalRouteSearchesTheSameDay(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", dailyNotes)
-	e := recall.New(ix, recall.Options{Now: func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }, NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{Now: func() time.Time { return time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC) }, NoDeadlines: true})
 	// The best hits are in yesterday's journal ("login redirect"); the
 	// standup, dated the same day in its frontmatter, is searched too.
 	res, err := e.Recall(context.Background(), recall.Request{Query: "When did Ana mention the login redirect?", Intent: recall.Temporal, Budget: 400})
@@ -270,7 +270,7 @@ func TestEntityRouteFollowsLinkLabels(t *testing.T) {
 		"log.md":                "# Log\n\nMet [[Alice Smith|the boss]] and [[Bob Jones|Bob]] about hiring.\n",
 	}
 	ix, _ := testIndex(t, "memory-folder", notes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	ask := func(intent recall.Intent) *recall.Result {
 		t.Helper()
 		res, err := e.Recall(context.Background(), recall.Request{Query: "what does the boss want?", Intent: intent, Budget: 300})
@@ -310,7 +310,7 @@ func TestRecallFillsTheBudgetWhenRareWordsRunOut(t *testing.T) {
 	}
 	notes["chat/quit.md"] = "# Late\n\nJon: I will never quit the studio.\n"
 	ix, _ := testIndex(t, "memory-folder", notes)
-	res, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "Would Jon quit?", Intent: recall.SimpleFact, Budget: 300})
+	res, err := recall.New(ix.Recall(), recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "Would Jon quit?", Intent: recall.SimpleFact, Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestRecallFillsTheBudgetWhenRareWordsRunOut(t *testing.T) {
 // passed by the time a stage looks: the test holds on any machine.)
 func TestStageDeadlines(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	e := recall.New(ix, recall.Options{Deadlines: [3]time.Duration{time.Nanosecond, time.Nanosecond, time.Nanosecond}})
+	e := recall.New(ix.Recall(), recall.Options{Deadlines: [3]time.Duration{time.Nanosecond, time.Nanosecond, time.Nanosecond}})
 	res, err := e.Recall(context.Background(), recall.Request{Query: "when do deploys go out?", Budget: 300})
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +337,7 @@ func TestStageDeadlines(t *testing.T) {
 			t.Errorf("stage %s did not time out", st.Name)
 		}
 	}
-	full, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "when do deploys go out?", Budget: 300})
+	full, err := recall.New(ix.Recall(), recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "when do deploys go out?", Budget: 300})
 	if err != nil || len(full.Items) == 0 {
 		t.Fatalf("without deadlines: %v, %d items", err, len(full.Items))
 	}
@@ -352,7 +352,7 @@ func TestStageDeadlines(t *testing.T) {
 // refused before any search.
 func TestRecallBounds(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", nil)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	for _, tc := range []struct {
 		req  recall.Request
 		want error
@@ -433,7 +433,7 @@ var peopleNotes = map[string]string{
 // all the question says.
 func TestRecallScopesToThePeopleNamed(t *testing.T) {
 	ix, _ := testIndex(t, "", peopleNotes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	top := func(q string) string {
 		t.Helper()
 		res, err := e.Recall(context.Background(), recall.Request{Query: q, Budget: 100}) // 60 and the frame (see package frame)
@@ -453,7 +453,7 @@ func TestRecallScopesToThePeopleNamed(t *testing.T) {
 			t.Errorf("%q: first item from %s, want one of %v", q, got, want)
 		}
 	}
-	got, err := ix.EntityNotes(context.Background(), []string{"alice smith", "ALICE SMITH", "alice", "bob", "nobody"})
+	got, err := ix.Graph().EntityNotes(context.Background(), []string{"alice smith", "ALICE SMITH", "alice", "bob", "nobody"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +479,7 @@ func TestHowLongGetsBothEndsOfALog(t *testing.T) {
 			"- 2026-03-20 17:00 milestone: last account moved\n",
 		"notes/ledger.md": "# Ledger\n\nThe new ledger keeps every billing entry twice.\n",
 	})
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	res, err := e.Recall(context.Background(), recall.Request{Query: "How long did the billing migration take?", Budget: 130}) // 80 and the frame
 	if err != nil {
 		t.Fatal(err)
@@ -506,7 +506,7 @@ func TestRecallPrefersTheLinesOfThePersonNamed(t *testing.T) {
 		chat += fmt.Sprintf("**%d** %s: The trains were late again on day %d, and the office lifts were slow. ^t%d\n\n", i, who, i, i)
 	}
 	ix, _ := testIndex(t, "", map[string]string{"chats/c1.md": chat})
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	res, err := e.Recall(context.Background(), recall.Request{Query: "What weekend hobbies does Ann have?", Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -549,7 +549,7 @@ func TestRecallFindsNarrowerTerms(t *testing.T) {
 		files[fmt.Sprintf("notes/day%03d.md", i)] = fmt.Sprintf("# Day %d\n\nAnn opened the window and the mail on day %d.\n", i, i)
 	}
 	ix, _ := testIndex(t, "", files)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	res, err := e.Recall(context.Background(), recall.Request{Query: "What kind of store did Ann open?", Budget: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -569,13 +569,13 @@ func TestRecallFindsNarrowerTerms(t *testing.T) {
 
 // countingIndex counts the words whose frequencies recall asks for.
 type countingIndex struct {
-	*index.Index
+	index.Recall
 	words int
 }
 
 func (c *countingIndex) Frequencies(ctx context.Context, words []string, atMost int) ([]int, error) {
 	c.words += len(words)
-	return c.Index.Frequencies(ctx, words, atMost)
+	return c.Recall.Frequencies(ctx, words, atMost)
 }
 
 // TestNarrowerTermsAreBounded: a question whose six nouns have 162
@@ -583,7 +583,7 @@ func (c *countingIndex) Frequencies(ctx context.Context, words []string, atMost 
 func TestNarrowerTermsAreBounded(t *testing.T) {
 	ix, _ := testIndex(t, "", map[string]string{"notes/shop.md": "# Shops\n\nA boutique, a bakery and a bookshop.\n"})
 	nouns := strings.Repeat("store church box sister painting kid ", 17)
-	ci := &countingIndex{Index: ix}
+	ci := &countingIndex{Recall: ix.Recall()}
 	res, err := recall.New(ci, recall.Options{NoDeadlines: true}).Recall(context.Background(), recall.Request{Query: "Which " + nouns + "?", Budget: 200})
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func TestVerifier(t *testing.T) {
 				// deadline can end a call the server never answers.
 				opts.LLM = &recall.LLMOptions{URL: llmServer(t, "", tc.judge).URL + "/v1", Model: "m", Timeout: time.Hour}
 			}
-			res, err := recall.New(ix, opts).Recall(context.Background(), recall.Request{Query: q, Intent: recall.Hybrid, Budget: 1000})
+			res, err := recall.New(ix.Recall(), opts).Recall(context.Background(), recall.Request{Query: q, Intent: recall.Hybrid, Budget: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestStageCaps(t *testing.T) {
 		notes["trains/"+string(rune('a'+i))+".md"] = "# Train " + string(rune('a'+i)) + "\n\nThe release train " + s + ".\n"
 	}
 	ix, _ := testIndex(t, "", notes)
-	res, err := recall.New(ix, recall.Options{NoDeadlines: true}).Recall(context.Background(),
+	res, err := recall.New(ix.Recall(), recall.Options{NoDeadlines: true}).Recall(context.Background(),
 		recall.Request{Query: "release train", Intent: recall.SimpleFact, Budget: 60})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestClassifierKeywordsJoinTheQuery(t *testing.T) {
 				"notes/billing.md": "# Billing\n\nThe export is a CSV of invoices, opened in Excel.\n",
 				"notes/login.md":   "# Login\n\nThe login redirect loop came back twice this year.\n",
 			})
-			e := recall.New(ix, recall.Options{LLM: &recall.LLMOptions{URL: llmServer(t, tc.classify, judgeLunch).URL + "/v1", Model: "m"}, NoDeadlines: true})
+			e := recall.New(ix.Recall(), recall.Options{LLM: &recall.LLMOptions{URL: llmServer(t, tc.classify, judgeLunch).URL + "/v1", Model: "m"}, NoDeadlines: true})
 			for _, classifier := range []string{"llm", "cache"} {
 				res, err := e.Recall(context.Background(), recall.Request{Query: q})
 				if err != nil {

@@ -72,7 +72,7 @@ func taskVault(b *testing.B, n int) (*task.Store, string) {
 	if _, err := ix.Sync(ctx, v.FS(), nil); err != nil {
 		b.Fatal(err)
 	}
-	return task.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, task.Options{FS: v.FS()}), leaf
+	return task.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), task.Options{FS: v.FS()}), leaf
 }
 
 // p50 reports the median and 99th percentile of lat.

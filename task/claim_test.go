@@ -206,7 +206,7 @@ func TestStartedAndBlockedBy(t *testing.T) {
 	if got := f.read(a.Path); !strings.Contains(got, "assignee: claude\n") {
 		t.Errorf("blocked while held:\n%s", got)
 	}
-	if tk, _, _ := f.ix.Task(f.ctx, b.Path); tk.Assignee != "codex" {
+	if tk, _, _ := f.ix.Kinds().Task(f.ctx, b.Path); tk.Assignee != "codex" {
 		t.Errorf("index: %+v", tk)
 	}
 }

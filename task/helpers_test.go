@@ -45,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		f.now = f.now.Add(time.Minute)
 		return f.now
 	}
-	f.s = task.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix, task.Options{FS: v.FS(), Now: clock})
+	f.s = task.NewStore(vault.NewWriter(v, vault.WriterOptions{}), ix.Stores(), task.Options{FS: v.FS(), Now: clock})
 	f.sync()
 	return f
 }

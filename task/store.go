@@ -17,7 +17,7 @@ import (
 
 // Index is what a Store needs of the index: the tasks and their links,
 // kept current with the vault (synced, or by a watcher), and refreshed for
-// the notes the Store writes. *index.Index is one.
+// the notes the Store writes. index.Stores is one.
 type Index interface {
 	Lookup(ctx context.Context, nameOrPath string) (string, error)
 	LinkText(ctx context.Context, p string) string

@@ -110,7 +110,7 @@ func saveToSearchable(b *testing.B, opts gen.Options) {
 			b.Fatal(err)
 		}
 		for {
-			res, err := ix.Search(ctx, index.Query{Text: word, Mode: index.Keyword, Limit: 1})
+			res, err := ix.Searcher().Search(ctx, index.Query{Text: word, Mode: index.Keyword, Limit: 1})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -218,7 +218,7 @@ func TestWatchFileRenameResolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.settle()
-	res, err := h.ix.Search(context.Background(), index.Query{Text: "links", Mode: index.Keyword})
+	res, err := h.ix.Searcher().Search(context.Background(), index.Query{Text: "links", Mode: index.Keyword})
 	if err != nil || len(res) == 0 || res[0].Path != "notes/Moved.md" {
 		t.Fatalf("renamed note not found under its new path: %v %v", res, err)
 	}
