@@ -21,8 +21,15 @@ type Stores struct {
 	ix *Index
 }
 
-// Stores returns the index as the note kinds' stores and Dream ask for it.
-func (ix *Index) Stores() Stores { return Stores{Kinds: ix.kinds, Graph: ix.graph, ix: ix} }
+// Stores returns the index as the note kinds' stores and Dream ask for it;
+// a nil Index gives a Stores whose every call panics, as the Index's
+// would (a process that opened no index, whose stores are never asked).
+func (ix *Index) Stores() Stores {
+	if ix == nil {
+		return Stores{}
+	}
+	return Stores{Kinds: ix.kinds, Graph: ix.graph, ix: ix}
+}
 
 // Refresh is [Index.Refresh]: the stores refresh the notes they write.
 func (s Stores) Refresh(ctx context.Context, fsys fs.FS, paths ...string) error {

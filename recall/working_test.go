@@ -13,7 +13,7 @@ import (
 // and the stages search on for what it does not have.
 func TestRecallGivesNothingTwice(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	ctx := context.Background()
 	q := recall.Request{Query: "When do deploys go out?", Budget: 400}
 	first, err := e.Recall(ctx, q)
@@ -58,7 +58,7 @@ func TestRecallGivesNothingTwice(t *testing.T) {
 // A note the agent just wrote ranks a little higher, and says why.
 func TestRecallPrefersWhatTheAgentJustWrote(t *testing.T) {
 	ix, _ := testIndex(t, "memory-folder", extraNotes)
-	e := recall.New(ix, recall.Options{NoDeadlines: true})
+	e := recall.New(ix.Recall(), recall.Options{NoDeadlines: true})
 	ctx := context.Background()
 	q := recall.Request{Query: "When do deploys go out?", Budget: 2000}
 	before, err := e.Recall(ctx, q)
