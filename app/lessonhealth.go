@@ -132,6 +132,6 @@ func (a *App) failingLessons(ctx context.Context) []memory.Review {
 
 // streakRecord is a failing lesson's record as MEMORY.md says it.
 func streakRecord(f lesson.Streak) string {
-	return fmt.Sprintf("%d failures in a row since %s; %d of %d outcomes succeeded; strength %s",
+	return fmt.Sprintf("%d in a row since %s, %d of %d outcomes succeeded, strength %s",
 		f.Failures, f.Since.UTC().Format(time.DateOnly), f.Successes, f.Outcomes, strconv.FormatFloat(f.Strength, 'f', -1, 64))
 }
