@@ -216,37 +216,33 @@ type Streak struct {
 }
 
 // FailingStreaks returns the lessons whose latest n or more outcomes in
-// recs (the outcome log, oldest first, as ReadLog gives it) are all
-// failures, the longest streak first (then by path); none when n < 1.
-// Names are left empty: the log has only paths.
+// recs (the outcome log) are all failures, the longest streak first (then
+// by path); none when n < 1. The records' order does not matter, only
+// their times: a failure at the very time of a lesson's latest success
+// does not count after it. Names are left empty: the log has only paths.
 func FailingStreaks(recs []Record, n int) []Streak {
-	if n < 1 {
-		return []Streak{}
-	}
-	by := map[string]*Streak{}
+	runs := map[string]*run{}
 	for _, r := range recs {
-		s := by[r.Lesson]
-		if s == nil {
-			s = &Streak{Path: r.Lesson}
-			by[r.Lesson] = s
+		u := runs[r.Lesson]
+		if u == nil {
+			u = &run{}
+			runs[r.Lesson] = u
 		}
-		s.Outcomes++
-		s.Strength = r.After
-		if r.Outcome == "success" {
-			s.Successes++
-			s.Failures = 0
-			continue
-		}
-		if s.Failures == 0 {
-			s.Since = r.Time
-		}
-		s.Failures++
-		s.Last = r.Time
+		u.add(r)
 	}
+	return failing(runs, n)
+}
+
+// failing is the streaks of n failures or more of runs, by path, the
+// longest first (then by path).
+func failing(runs map[string]*run, n int) []Streak {
 	out := []Streak{}
-	for _, s := range by {
-		if s.Failures >= n {
-			out = append(out, *s)
+	if n < 1 {
+		return out
+	}
+	for p, u := range runs {
+		if len(u.Failures) >= n {
+			out = append(out, u.streak(p))
 		}
 	}
 	slices.SortFunc(out, func(a, b Streak) int {
@@ -257,18 +253,19 @@ func FailingStreaks(recs []Record, n int) []Streak {
 
 // Failing returns the lessons whose latest n or more logged outcomes are
 // failures (see FailingStreaks), named as the index names them; a lesson
-// no longer there, or archived (out of matching), is left out. Errors:
-// the outcome log's (a line that is no record names the file and line)
-// and the index's.
+// no longer there, or archived (out of matching), is left out. The log's
+// files unchanged since the last call are not read again (see
+// StreaksFile). Errors: the outcome log's (a line that is no record names
+// the file and line) and the index's.
 func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 	if n < 1 {
 		return []Streak{}, nil
 	}
-	recs, err := s.ReadLog()
+	runs, err := s.runs()
 	if err != nil {
 		return nil, err
 	}
-	streaks := FailingStreaks(recs, n)
+	streaks := failing(runs, n)
 	if len(streaks) == 0 {
 		return streaks, nil
 	}
