@@ -93,6 +93,8 @@ type streakFile struct {
 	Runs map[string]*run `json:"runs"`
 }
 
+// streakCache is StreaksFile's content: each log file's entry, by its
+// name under the state folder.
 type streakCache struct {
 	Version int                    `json:"version"`
 	Files   map[string]*streakFile `json:"files"`
@@ -161,6 +163,8 @@ func (s *Store) runs() (map[string]*run, error) {
 	return total, nil
 }
 
+// mergeRuns folds the runs of from into into, by path, copying what it
+// adds (from, a cached file's, stays as it is).
 func mergeRuns(into map[string]*run, from map[string]*run) {
 	for p, u := range from {
 		if t := into[p]; t != nil {
@@ -173,6 +177,7 @@ func mergeRuns(into map[string]*run, from map[string]*run) {
 	}
 }
 
+// cloneRuns is a copy of from that folding into leaves from as it is.
 func cloneRuns(from map[string]*run) map[string]*run {
 	out := make(map[string]*run, len(from))
 	mergeRuns(out, from)
