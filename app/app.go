@@ -96,6 +96,8 @@ type App struct {
 	lessonsOnce sync.Once
 	lessons     *lesson.Store
 	lessonsErr  error
+	// health is what this process's lessons did (see ReportLessonHealth).
+	health *lesson.Health
 
 	ownerOnce sync.Once
 	owner     string
@@ -178,7 +180,7 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 		v.Close()
 		return nil, err
 	}
-	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o}
+	a := &App{Vault: v, Config: cfg, Consent: consent, opts: o, health: lesson.NewHealth(time.Now())}
 	if o.Resident {
 		a.l1 = newNoteCache(256)
 	}
@@ -288,7 +290,7 @@ func (a *App) notify(format string, args ...any) {
 func (a *App) memoryStore() *memory.Store {
 	folder := a.Vault.Folders().Memory
 	return memory.NewStore(a.writer, a.ix.Stores(), memory.StoreOptions{Folder: folder, ReportFile: dream.LogFile(folder, a.Config.Dream.Log),
-		Owner: a.Owner, Sharing: a.Config.Memory.Sharing()})
+		Owner: a.Owner, Sharing: a.Config.Memory.Sharing(), Reviews: a.failingLessons})
 }
 
 // taskStore is the store of the task tree.
@@ -305,7 +307,8 @@ func (a *App) openLessons() (*lesson.Store, error) {
 }
 
 func (a *App) newLessons() (*lesson.Store, error) {
-	st, err := lesson.NewStore(a.writer, a.ix.Stores(), lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir)})
+	st, err := lesson.NewStore(a.writer, a.ix.Stores(), lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir),
+		OnOutcome: a.lessonApplied})
 	if err != nil || !a.Config.Lessons.Router {
 		return st, err
 	}

@@ -43,6 +43,9 @@ var (
 	OpMatch   = Op[MatchRequest, lesson.Result]{"lessons.match", (*App).MatchLessons}
 	OpContext = Op[ContextRequest, task.Context]{"tasks.context", (*App).TaskContext}
 	OpHook    = Op[HookEvent, HookAnswer]{"hook", (*App).Hook}
+	// OpLessonHealth is answered live only by a server: a client that
+	// answers it in its own process gets the outcome log's part alone.
+	OpLessonHealth = Op[LessonHealthRequest, LessonHealth]{"lessons.health", (*App).ReportLessonHealth}
 )
 
 // handlers are the ops a server answers, by name.
@@ -55,7 +58,7 @@ func init() {
 	}{
 		{OpSearch.Name, OpSearch.handle}, {OpRecall.Name, OpRecall.handle}, {OpShow.Name, OpShow.handle},
 		{OpLinks.Name, OpLinks.handle}, {OpList.Name, OpList.handle}, {OpMatch.Name, OpMatch.handle},
-		{OpContext.Name, OpContext.handle}, {OpHook.Name, OpHook.handle},
+		{OpContext.Name, OpContext.handle}, {OpHook.Name, OpHook.handle}, {OpLessonHealth.Name, OpLessonHealth.handle},
 	} {
 		handlers[h.name] = h.handle
 	}

@@ -37,7 +37,11 @@ func (a *App) MatchLessons(ctx context.Context, req MatchRequest) (lesson.Result
 	if err != nil {
 		return lesson.Result{}, err
 	}
-	return st.Matcher().Match(ctx, s, req.K)
+	res, err := st.Matcher().Match(ctx, s, req.K)
+	if err == nil {
+		a.health.Matched(res) // a showing, for the live health
+	}
+	return res, err
 }
 
 // ContextRequest asks for a task's context: Task (a path or name; "" is

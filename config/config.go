@@ -132,7 +132,14 @@ type LessonsConfig struct {
 	// Router reranks lesson matches with the learned router, trained on
 	// the outcome log (off by default: see 'vaultmem lesson router').
 	Router bool `yaml:"router"`
+	// AlertFailures is how many failures in a row of a lesson, in the
+	// outcome log, list it under MEMORY.md's "Needs review" and in 'lesson
+	// stats --live' (0 turns the alert off; at most MaxAlertFailures).
+	AlertFailures int `yaml:"alert_failures"`
 }
+
+// MaxAlertFailures is the largest lessons.alert_failures.
+const MaxAlertFailures = 100
 
 // ChatConfig is an OpenAI-compatible chat endpoint.
 type ChatConfig struct {
@@ -280,6 +287,7 @@ func DefaultConfig() Config {
 	propose := true
 	c.Dream.Propose = &propose
 	c.Lessons.Rules = lesson.DefaultRules()
+	c.Lessons.AlertFailures = lesson.DefaultAlertFailures
 	c.Hooks.SessionBudget = 1500
 	c.Hooks.PromptBudget = 600
 	c.Hooks.MinCoverage = 0.5
@@ -388,6 +396,9 @@ lessons:
   # decay_per_day: 0.99
   # archive_below: 0.2
   router: false
+  # A lesson failing this many times in a row (in the outcome log) is listed
+  # under MEMORY.md's "Needs review"; 0 turns it off.
+  alert_failures: 3
 
 # What 'vaultmem hook' gives an agent (set up with 'vaultmem setup') and keeps
 # of its sessions: token budgets at a session's start and with each prompt,
@@ -638,6 +649,9 @@ func checkConfig(c Config, root *yaml.Node, file string) error {
 	}
 	if err := checkLessons(c.Lessons.Rules, root, at); err != nil {
 		return err
+	}
+	if n := c.Lessons.AlertFailures; n < 0 || n > MaxAlertFailures {
+		return fmt.Errorf("%s: lessons.alert_failures: %d is not 0 to %d", at("lessons", "alert_failures"), n, MaxAlertFailures)
 	}
 	h := c.Hooks
 	for _, b := range []struct {

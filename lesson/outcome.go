@@ -178,6 +178,7 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 	if err := s.appendLog(ctx, rec); err != nil {
 		return out, fmt.Errorf("log the outcome: %w", err)
 	}
+	defer s.observe(ctx, out)
 	return out, s.refresh(ctx, p)
 }
 

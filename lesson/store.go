@@ -48,6 +48,9 @@ type Options struct {
 	// log's counts (see TallyFile); "" (or a nil FS) keeps none, and each
 	// review reads the whole log.
 	CacheDir string
+	// OnOutcome, if set, is told of each outcome Outcome applied and
+	// logged (the live health, MEMORY.md's failing lessons).
+	OnOutcome func(ctx context.Context, a Applied)
 }
 
 // Store reads and writes the lessons of one vault. It is safe for
@@ -63,6 +66,8 @@ type Store struct {
 	person func() string
 	// cacheDir is Options.CacheDir.
 	cacheDir string
+	// onOutcome is Options.OnOutcome.
+	onOutcome func(context.Context, Applied)
 }
 
 // NewStore returns the lesson Store of the vault w writes, whose lessons
@@ -72,7 +77,7 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher, person: o.Person, cacheDir: o.CacheDir}
+	s := &Store{w: w, ix: ix, fsys: o.FS, folder: o.Folder, now: o.Now, rules: rules, m: o.Matcher, person: o.Person, cacheDir: o.CacheDir, onOutcome: o.OnOutcome}
 	if s.folder == "" {
 		s.folder = "lessons"
 	}

@@ -106,6 +106,7 @@ func New(o Options) (*Server, error) {
 		Name: "note", URITemplate: "vault:///{+path}", MIMEType: "text/markdown",
 		Description: "A note of the vault, by its vault-relative path (percent-encoded).",
 	}, s.readResource)
+	s.addLessonHealth()
 	return s, nil
 }
 

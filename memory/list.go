@@ -71,6 +71,11 @@ type Review struct {
 	// found it (they are listed newest first).
 	Duplicate bool
 	Found     string
+	// Lesson makes the review a lesson that keeps failing (A alone: the
+	// lesson note, by path and title; Reason: its record), listed after
+	// the pairs; the outcome log lists it again at each listing, so a
+	// merge that drops its line loses nothing.
+	Lesson bool
 }
 
 // ReportTitle is the title of the link to Dream's report under "Needs
@@ -311,7 +316,7 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 	}
 	if slices.ContainsFunc(reviews, func(r Review) bool { return !r.Report }) { // the report alone is nothing to review
 		b.WriteString("## Needs review\n\n")
-		var proposals, reports, duplicates []Review
+		var proposals, reports, duplicates, lessons []Review
 		for _, r := range reviews {
 			switch {
 			case r.Report:
@@ -320,6 +325,8 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 				proposals = append(proposals, r)
 			case r.Duplicate:
 				duplicates = append(duplicates, r)
+			case r.Lesson:
+				lessons = append(lessons, r)
 			default:
 				b.WriteString(reviewLine(dir, r) + "\n")
 			}
@@ -331,6 +338,9 @@ func region(shown []Entry, in map[string]bool, lines map[string]string, reviews 
 				break
 			}
 			b.WriteString(reviewLine(dir, r) + "\n")
+		}
+		for _, r := range lessons {
+			b.WriteString(lessonLine(dir, r) + "\n")
 		}
 		slices.SortStableFunc(proposals, func(x, y Review) int { return strings.Compare(x.A.Path, y.A.Path) })
 		for i, r := range proposals {
@@ -423,6 +433,18 @@ func proposalLine(dir string, r Review) string {
 		line += " from [[" + src + "]]"
 	}
 	return line + acceptHint
+}
+
+// lessonLine is a failing lesson's line: "- [Title](link) keeps failing:
+// record", at most MaxLineChars characters.
+func lessonLine(dir string, r Review) string {
+	line := "- [" + escapeTitle(clip(oneLine(r.A.Title), 40)) + "](" + linkTo(dir, r.A.Path) + ") keeps failing"
+	if reason := oneLine(r.Reason); reason != "" {
+		if room := MaxLineChars - utf8.RuneCountInString(line) - 2; room >= 8 {
+			line += ": " + clip(reason, room)
+		}
+	}
+	return line
 }
 
 // reportWhat ends the line linking Dream's report.

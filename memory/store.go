@@ -54,6 +54,10 @@ type StoreOptions struct {
 	Owner func() string
 	// Sharing is how the store tells a vault shared by several people.
 	Sharing Sharing
+	// Reviews, if set, gives more to list under "Needs review" at each
+	// listing (the lessons that keep failing, Review.Lesson): asked before
+	// MEMORY.md is locked, never under its lock.
+	Reviews func(ctx context.Context) []Review
 }
 
 // Store writes memories through a Writer and keeps MEMORY.md listing the
@@ -68,13 +72,14 @@ type Store struct {
 	now        func() time.Time
 	ownerOf    func() string
 	sharing    Sharing
+	reviews    func(context.Context) []Review
 }
 
 // NewStore returns the Store of the vault w writes, whose memories ix
 // lists (it must be current with the vault: synced, or kept so by a
 // watcher).
 func NewStore(w *vault.Writer, ix Index, o StoreOptions) *Store {
-	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now, ownerOf: o.Owner, sharing: o.Sharing}
+	s := &Store{w: w, ix: ix, folder: o.Folder, listFile: o.ListFile, reportFile: o.ReportFile, now: o.Now, ownerOf: o.Owner, sharing: o.Sharing, reviews: o.Reviews}
 	if s.folder == "" {
 		s.folder = "memory"
 	}
@@ -216,6 +221,10 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 	dryRun := o.DryRun
 	var st ListStats
 	changed, nothing := false, false
+	var more []Review
+	if s.reviews != nil {
+		more = s.reviews(ctx)
+	}
 	list := func(current []byte) ([]byte, error) {
 		es, ps := entries, proposals
 		if !dryRun {
@@ -223,7 +232,7 @@ func (s *Store) RelistEntries(ctx context.Context, entries []Entry, flags []Flag
 			ps = slices.Concat(proposals, s.unlistedProposals(current, proposals))
 		}
 		es, ps = s.listable(es, ps)
-		reviews := reviewsOf(es, flags)
+		reviews := append(reviewsOf(es, flags), more...)
 		listed := make(map[string]bool, len(es))
 		for _, e := range es {
 			listed[e.Path] = true

@@ -355,9 +355,9 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 		Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +
 			"one applied; recall: the share of those outcomes whose lesson had been shown; the correlation of\n" +
 			"strength with success. With --json: {lessons, live, flagged, archived, proposed, outcomes, successes,\n" +
-			"precision, recall, strength_success_correlation} (null when not computable).",
-		Flags: []cli.Flag{jsonFlag()},
-		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			"precision, recall, strength_success_correlation} (null when not computable)." + liveDescription,
+		Flags: []cli.Flag{jsonFlag(), liveFlag()},
+		Action: sh.liveOr(sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
@@ -378,6 +378,6 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 				s.Lessons, s.Live, s.Flagged, s.Archived, s.Proposed, s.Outcomes, s.Successes)
 			fmt.Fprintf(sh.stdout, "precision %s, recall %s, strength-success correlation %s\n", opt(s.Precision), opt(s.Recall), opt(s.StrengthSuccess))
 			return nil
-		}),
+		})),
 	}
 }

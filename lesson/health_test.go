@@ -1,0 +1,121 @@
+package lesson
+
+import (
+	"testing"
+	"time"
+)
+
+// TestHealthCounts: the live counters of a replayed sequence of matches
+// and outcomes: how often each lesson was shown, which outcomes followed
+// a showing, and the success rate over those.
+func TestHealthCounts(t *testing.T) {
+	h := NewHealth(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
+	a := Match{Path: "lessons/a.md", Name: "A"}
+	b := Match{Path: "lessons/b.md", Name: "B"}
+	h.Matched(Result{Lessons: []Match{a, b}, Ms: 0.5})
+	h.Matched(Result{Lessons: []Match{a}, Ms: 0.2})
+	h.Applied(Applied{Path: a.Path, Outcome: "success"}) // after a showing
+	h.Applied(Applied{Path: a.Path, Outcome: "failure"}) // no showing since the last outcome
+	h.Matched(Result{Lessons: []Match{a}, Ms: 0.1})
+	h.Applied(Applied{Path: a.Path, Outcome: "failure"}) // after a showing
+	h.Applied(Applied{Path: "lessons/c.md", Name: "C", Outcome: "success"})
+	got := h.Counts()
+	want := map[string]LessonLive{
+		a.Path:         {Path: a.Path, Name: "A", Shown: 3, Outcomes: 3, Followed: 2, Successes: 1},
+		b.Path:         {Path: b.Path, Name: "B", Shown: 1},
+		"lessons/c.md": {Path: "lessons/c.md", Name: "C", Outcomes: 1},
+	}
+	rates := map[string]*float64{a.Path: ptr(0.5)}
+	if len(got.Lessons) != len(want) || got.Lessons[0].Path != a.Path {
+		t.Fatalf("lessons %+v; want 3, the most shown first", got.Lessons)
+	}
+	for _, l := range got.Lessons {
+		w := want[l.Path]
+		w.SuccessRate = l.SuccessRate
+		if l != w || !sameRate(l.SuccessRate, rates[l.Path]) {
+			t.Errorf("%s: %+v (rate %v), want %+v (rate %v)", l.Path, l, deref(l.SuccessRate), w, deref(rates[l.Path]))
+		}
+	}
+	if got.Latency.Matches != 3 || got.Latency.Window != 3 || *got.Latency.P50 != 0.2 || *got.Latency.P95 != 0.5 || *got.Latency.P99 != 0.5 {
+		t.Errorf("latency %+v", got.Latency)
+	}
+}
+
+// TestHealthLatencyWindow: the percentiles are over the latest
+// LatencyWindow matches only (the memory is bounded), by nearest rank.
+func TestHealthLatencyWindow(t *testing.T) {
+	h := NewHealth(time.Time{})
+	if l := h.Counts().Latency; l.Matches != 0 || l.P50 != nil || l.P95 != nil || l.P99 != nil {
+		t.Errorf("before any match: %+v", l)
+	}
+	// 1,000 slow matches, then a window's worth of 1..1024 ms: the slow
+	// ones have left the window.
+	for range 1000 {
+		h.Matched(Result{Ms: 1e6})
+	}
+	for i := range LatencyWindow {
+		h.Matched(Result{Ms: float64(i + 1)})
+	}
+	l := h.Counts().Latency
+	if l.Matches != 1000+LatencyWindow || l.Window != LatencyWindow {
+		t.Fatalf("matches %d, window %d", l.Matches, l.Window)
+	}
+	if *l.P50 != 512 || *l.P95 != 973 || *l.P99 != 1014 {
+		t.Errorf("p50 %v p95 %v p99 %v; want 512, 973, 1014", *l.P50, *l.P95, *l.P99)
+	}
+}
+
+// TestFailingStreaks: the lessons whose latest outcomes in the log are n
+// failures or more, with their record.
+func TestFailingStreaks(t *testing.T) {
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	log := func(outcomes ...string) []Record {
+		var recs []Record
+		for i, o := range outcomes {
+			var r Record
+			r.Time, r.Lesson, r.Outcome, r.After = at.Add(time.Duration(i)*time.Minute), o[:1], map[byte]string{'+': "success", '-': "failure"}[o[1]], float64(i)/10
+			recs = append(recs, r)
+		}
+		return recs
+	}
+	for _, tc := range []struct {
+		name string
+		recs []Record
+		n    int
+		want []Streak
+	}{
+		{"none logged", nil, 3, []Streak{}},
+		{"two failures are not three", log("a-", "a-"), 3, []Streak{}},
+		{"three in a row", log("a+", "a-", "a-", "a-"), 3,
+			[]Streak{{Path: "a", Failures: 3, Since: at.Add(time.Minute), Last: at.Add(3 * time.Minute), Outcomes: 4, Successes: 1, Strength: 0.3}}},
+		{"a success ends it", log("a-", "a-", "a-", "a+"), 3, []Streak{}},
+		{"other lessons' outcomes between do not", log("a-", "b+", "a-", "b+", "a-"), 3,
+			[]Streak{{Path: "a", Failures: 3, Since: at, Last: at.Add(4 * time.Minute), Outcomes: 3, Strength: 0.4}}},
+		{"the longest first", log("b-", "a-", "b-", "a-", "b-"), 2, []Streak{
+			{Path: "b", Failures: 3, Since: at, Last: at.Add(4 * time.Minute), Outcomes: 3, Strength: 0.4},
+			{Path: "a", Failures: 2, Since: at.Add(time.Minute), Last: at.Add(3 * time.Minute), Outcomes: 2, Strength: 0.3}}},
+		{"n 0 is off", log("a-", "a-", "a-"), 0, []Streak{}},
+	} {
+		got := FailingStreaks(tc.recs, tc.n)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: [%d] %+v, want %+v", tc.name, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func sameRate(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}

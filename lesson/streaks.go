@@ -1,0 +1,214 @@
+package lesson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vaultmem/vaultmem/vault"
+)
+
+// StreaksFile, in the cache folder (Options.CacheDir), holds for each
+// outcome log file, with the size, time and SHA-256 it had when read, a
+// summary of each lesson's records in it (see runs): what Failing needs.
+// Every listing of MEMORY.md asks Failing, and a log of 100,000 records
+// (26 MB) read whole took 1 to 2 s and 185 MB each time; a file whose
+// size and time are unchanged is taken from here, and one only appended
+// to has only its new lines read.
+const StreaksFile = "lesson-outcome-streaks.json"
+
+// streaksVersion changes when the meaning of StreaksFile does; a file of
+// another version is ignored.
+const streaksVersion = 1
+
+// run is a lesson's records summed up for its failing streak: how many
+// outcomes and successes, the time of its latest success, the times of
+// its failures after it, and its latest record's time and strength after.
+// Its fold (add) does not depend on the order records come in, so a file
+// appended to out of time order, or many files, sum up alike; a failure
+// at the very time of the latest success does not count after it.
+type run struct {
+	Outcomes    int         `json:"n"`
+	Successes   int         `json:"ok"`
+	LastSuccess time.Time   `json:"last_ok"`
+	Failures    []time.Time `json:"fail"`
+	Last        time.Time   `json:"last"`
+	After       float64     `json:"after"`
+}
+
+// add folds record r into u.
+func (u *run) add(r Record) {
+	u.Outcomes++
+	if r.Time.After(u.Last) || u.Outcomes == 1 {
+		u.Last, u.After = r.Time, r.After
+	}
+	if r.Outcome != "success" {
+		if r.Time.After(u.LastSuccess) || u.LastSuccess.IsZero() {
+			u.Failures = append(u.Failures, r.Time)
+		}
+		return
+	}
+	u.Successes++
+	if r.Time.After(u.LastSuccess) || u.LastSuccess.IsZero() {
+		u.LastSuccess = r.Time
+		u.Failures = slices.DeleteFunc(u.Failures, func(t time.Time) bool { return !t.After(r.Time) })
+	}
+}
+
+// merge folds o into u.
+func (u *run) merge(o run) {
+	u.Outcomes += o.Outcomes
+	u.Successes += o.Successes
+	if o.Last.After(u.Last) {
+		u.Last, u.After = o.Last, o.After
+	}
+	if o.Successes > 0 && (u.Successes == o.Successes || o.LastSuccess.After(u.LastSuccess)) {
+		u.LastSuccess = o.LastSuccess
+	}
+	fails := append(slices.Clone(u.Failures), o.Failures...)
+	if u.Successes > 0 {
+		fails = slices.DeleteFunc(fails, func(t time.Time) bool { return !t.After(u.LastSuccess) })
+	}
+	u.Failures = fails
+}
+
+// streak is u's streak as FailingStreaks gives it, for the lesson at p.
+func (u run) streak(p string) Streak {
+	fails := slices.SortedFunc(slices.Values(u.Failures), time.Time.Compare)
+	s := Streak{Path: p, Failures: len(fails), Outcomes: u.Outcomes, Successes: u.Successes, Strength: u.After}
+	if len(fails) > 0 {
+		s.Since, s.Last = fails[0], fails[len(fails)-1]
+	}
+	return s
+}
+
+// streakFile is a log file's entry in StreaksFile.
+type streakFile struct {
+	stamp
+	Runs map[string]*run `json:"runs"`
+}
+
+// streakCache is StreaksFile's content: each log file's entry, by its
+// name under the state folder.
+type streakCache struct {
+	Version int                    `json:"version"`
+	Files   map[string]*streakFile `json:"files"`
+}
+
+// runs sums up the outcome log's records by lesson path (see run), from
+// StreaksFile for the files unchanged since it was written (a Store
+// without FS or CacheDir reads every file). Errors: ReadLog's.
+func (s *Store) runs() (map[string]*run, error) {
+	files, err := s.w.ListState(LogDir)
+	if err != nil {
+		return nil, err
+	}
+	cached := s.loadStreaks()
+	next := &streakCache{Version: streaksVersion, Files: map[string]*streakFile{}}
+	changed := false
+	total := map[string]*run{}
+	for _, name := range append([]string{LogFile}, files...) {
+		if !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		st, ok := s.statLog(name)
+		c := cached.Files[name]
+		if ok && c != nil && c.Size == st.Size && c.ModNano == st.ModNano {
+			next.Files[name] = c
+			mergeRuns(total, c.Runs)
+			continue
+		}
+		b, _, err := s.w.ReadState(name)
+		if errors.Is(err, vault.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		changed = true
+		// Only the new lines of a file only appended to since it was read.
+		runs, from, first := map[string]*run{}, 0, 1
+		if ok && c != nil && c.Sum != "" && c.Size > 0 && c.Size < int64(len(b)) && b[c.Size-1] == '\n' && sum(b[:c.Size]) == c.Sum {
+			runs, from, first = cloneRuns(c.Runs), int(c.Size), 1+bytes.Count(b[:c.Size], []byte("\n"))
+		}
+		recs, err := parseLog(vault.StateDir+"/"+name, b[from:], first)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			u := runs[r.Lesson]
+			if u == nil {
+				u = &run{}
+				runs[r.Lesson] = u
+			}
+			u.add(r)
+		}
+		mergeRuns(total, runs)
+		// A line appended between the stat and the read makes the file
+		// longer than the stat said: not cached, lest the next call trust
+		// a short summary.
+		if ok && int64(len(b)) == st.Size {
+			st.Sum = sum(b)
+			next.Files[name] = &streakFile{stamp: st, Runs: runs}
+		}
+	}
+	if changed || len(next.Files) != len(cached.Files) {
+		s.saveStreaks(next)
+	}
+	return total, nil
+}
+
+// mergeRuns folds the runs of from into into, by path, copying what it
+// adds (from, a cached file's, stays as it is).
+func mergeRuns(into map[string]*run, from map[string]*run) {
+	for p, u := range from {
+		if t := into[p]; t != nil {
+			t.merge(*u)
+		} else {
+			c := *u
+			c.Failures = slices.Clone(u.Failures)
+			into[p] = &c
+		}
+	}
+}
+
+// cloneRuns is a copy of from that folding into leaves from as it is.
+func cloneRuns(from map[string]*run) map[string]*run {
+	out := make(map[string]*run, len(from))
+	mergeRuns(out, from)
+	return out
+}
+
+// loadStreaks reads StreaksFile; an absent, damaged or other version's
+// file is an empty cache (everything in it is made again from the log).
+func (s *Store) loadStreaks() *streakCache {
+	empty := &streakCache{Files: map[string]*streakFile{}}
+	if s.cacheDir == "" || s.fsys == nil {
+		return empty
+	}
+	b, err := os.ReadFile(filepath.Join(s.cacheDir, StreaksFile))
+	if err != nil {
+		return empty
+	}
+	var c streakCache
+	if json.Unmarshal(b, &c) != nil || c.Version != streaksVersion || c.Files == nil {
+		return empty
+	}
+	return &c
+}
+
+// saveStreaks writes c to StreaksFile; a failure is ignored (the cache
+// only saves time).
+func (s *Store) saveStreaks(c *streakCache) {
+	if s.cacheDir == "" || s.fsys == nil {
+		return
+	}
+	if b, err := json.Marshal(c); err == nil {
+		writeCache(filepath.Join(s.cacheDir, StreaksFile), b)
+	}
+}
