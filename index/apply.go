@@ -227,8 +227,14 @@ func (ix *Index) indexedAlready(ctx context.Context, fsys fs.FS, paths []string)
 // sync; that sync, whose walk lists it, keeps it.
 func writtenSinceWalk(fsys fs.FS, path string, start time.Time) bool {
 	f := filesNow(fsys, []string{path})[0]
-	return f.size >= 0 && f.mtime >= start.UnixNano()
+	return f.size >= 0 && f.mtime >= start.Add(-mtimeSlack).UnixNano()
 }
+
+// mtimeSlack is how far a file's time may lag the clock it was written
+// by: Linux stamps files from its coarse clock, up to a tick (4 ms at
+// 250 Hz) behind time.Now, so a note written just after a walk began can
+// carry a time just before it.
+const mtimeSlack = 50 * time.Millisecond
 
 // filesNow returns the files at paths as they are in fsys now, in path
 // order, each once; a size of -1 says the path is no file of the vault
