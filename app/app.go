@@ -103,7 +103,7 @@ type App struct {
 	owner     string
 
 	// l1 holds the notes a long-running App read or wrote lately (see
-	// ReadNote); nil for a command that runs and exits.
+	// Notes.Read); nil for a command that runs and exits.
 	l1 *noteCache
 }
 

@@ -25,7 +25,7 @@ func (a *App) Remember(ctx context.Context, m memory.Memory, o memory.Options) (
 	}
 	res, err := a.memoryStore().Remember(ctx, m, o)
 	if err == nil {
-		a.cacheNote(res.Path)
+		a.Notes().cache(res.Path)
 	}
 	return res, err
 }
@@ -48,7 +48,7 @@ func (a *App) Dream(ctx context.Context, o dream.RunOptions) (*dream.Report, err
 	rep, err := a.dreamer().Run(ctx, o)
 	if err == nil {
 		for _, p := range rep.Changed {
-			a.cacheNote(p)
+			a.Notes().cache(p)
 		}
 	}
 	return rep, err

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// noteCache is L1: the notes this App read or wrote lately (ReadNote,
-// WriteNote), kept in memory and served again while the file keeps the
+// noteCache is the App's read cache: the notes this App read or wrote lately (Notes.Read,
+// Notes.Write), kept in memory and served again while the file keeps the
 // size and time it had. A long-running server reads the same notes over
 // and over; a one-shot command reads each once and never hits it.
 type noteCache struct {

@@ -58,11 +58,12 @@ type NoteView struct {
 // index brought up to date first. Errors: vault.ErrNotFound (wrapped)
 // when no note has that path or name; an Invalid error for an ambiguous
 // name; the index's.
-func (a *App) Show(ctx context.Context, req NoteRequest) (NoteView, error) {
+func (ns Notes) Show(ctx context.Context, req NoteRequest) (NoteView, error) {
+	a := ns.a
 	if err := a.fresh(ctx, false); err != nil {
 		return NoteView{}, err
 	}
-	p, err := a.indexedNote(ctx, req.Note, false)
+	p, err := ns.indexed(ctx, req.Note, false)
 	if err != nil {
 		return NoteView{}, err
 	}
@@ -113,14 +114,15 @@ type Links struct {
 // to date first. Errors: index.ErrBadPage for a page out of bounds;
 // vault.ErrNotFound for a note that is not there; an Invalid error for an
 // ambiguous name.
-func (a *App) Links(ctx context.Context, req LinksRequest) (Links, error) {
+func (ns Notes) Links(ctx context.Context, req LinksRequest) (Links, error) {
+	a := ns.a
 	if err := a.fresh(ctx, false); err != nil {
 		return Links{}, err
 	}
 	var out Links
 	f := index.EdgeFilter{Unresolved: req.Unresolved}
 	if req.Note != "" {
-		p, err := a.indexedNote(ctx, req.Note, false)
+		p, err := ns.indexed(ctx, req.Note, false)
 		if err != nil {
 			return Links{}, err
 		}
@@ -164,7 +166,8 @@ type List struct {
 }
 
 // List returns the notes req chooses. Errors: index.ErrBadPage.
-func (a *App) List(ctx context.Context, req ListRequest) (List, error) {
+func (ns Notes) List(ctx context.Context, req ListRequest) (List, error) {
+	a := ns.a
 	var err error
 	if req.NoSync {
 		err = a.RequireBuilt(ctx)
@@ -232,7 +235,8 @@ func (req SearchRequest) Check() error {
 // Search finds the chunks that best match req.Query, the index brought
 // up to date as the search runs (see WhileSyncing). Errors: ErrNoQuery;
 // an Invalid error for a page out of bounds; the index's.
-func (a *App) Search(ctx context.Context, req SearchRequest) (Search, error) {
+func (ns Notes) Search(ctx context.Context, req SearchRequest) (Search, error) {
+	a := ns.a
 	if err := req.Check(); err != nil {
 		return Search{}, err
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// The note use cases both front ends share (Show, Links, WalkLinks,
-// ReadNote, WriteNote) name a note by one rule, noteNamed's:
+// The note use cases both front ends share (Show, Links, Walk,
+// Read, Write) name a note by one rule, named's:
 //
 //   - A vault path comes first: the file there, its name matched
 //     case-insensitively folder by folder as Obsidian matches it (see
@@ -41,7 +41,7 @@ type NoteText struct {
 
 // ReadNoteRequest names the note ReadNote reads.
 type ReadNoteRequest struct {
-	// Note is a vault path or a note's name (see noteNamed's rule above).
+	// Note is a vault path or a note's name (see named's rule above).
 	Note string `json:"note"`
 	// PathOnly takes Note as a vault path alone, never a name (a
 	// resource's URI).
@@ -52,7 +52,7 @@ type ReadNoteRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// NoteRead is a note as ReadNote gives it: its text and what its
+// NoteRead is a note as Notes.Read gives it: its text and what its
 // markdown holds.
 type NoteRead struct {
 	NoteText
@@ -66,20 +66,29 @@ type NoteRead struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// ReadNote reads the note req names, by the name rule above (a path
+// Notes are the use cases on notes of one App: show, read, write, list,
+// search and walk the links of notes, each once, with one policy for
+// names (a wikilink's rules; a name several notes share is refused) and
+// freshness. Get them with App.Notes.
+type Notes struct{ a *App }
+
+// Notes returns a's note use cases.
+func (a *App) Notes() Notes { return Notes{a} }
+
+// Read reads the note req names, by the name rule above (a path
 // first, from disk, so that no sync is needed for it). A long-running App
 // (Options.Resident) serves a note it read or wrote lately from memory
 // while the file is unchanged. Errors: vault.ErrNotFound (wrapped) when no
 // note has that path or name; an Invalid error for an ambiguous name or a
 // path the vault refuses (vault.ErrInvalidPath, vault.ErrOutside);
 // vault.ErrTooLarge; the index's when a name is looked up.
-func (a *App) ReadNote(ctx context.Context, req ReadNoteRequest) (NoteRead, error) {
-	n, err := a.readNoteFile(req.Note)
+func (ns Notes) Read(ctx context.Context, req ReadNoteRequest) (NoteRead, error) {
+	n, err := ns.readFile(req.Note)
 	if errors.Is(err, vault.ErrNotFound) && !req.PathOnly {
 		var p string
-		if err = a.readable(ctx, req.NoSync); err == nil {
-			if p, err = a.noteNamed(ctx, req.Note, req.NoSync); err == nil {
-				n, err = a.readNoteFile(p)
+		if err = ns.readable(ctx, req.NoSync); err == nil {
+			if p, err = ns.named(ctx, req.Note, req.NoSync); err == nil {
+				n, err = ns.readFile(p)
 			}
 		}
 	}
@@ -94,11 +103,12 @@ func (a *App) ReadNote(ctx context.Context, req ReadNoteRequest) (NoteRead, erro
 	return out, nil
 }
 
-// FramedNote is n's content in the frame every text vaultmem hands an
+// Framed is n's content in the frame every text vaultmem hands an
 // agent wears (package frame), under preamble, with the note's kind as
 // its source (MEMORY.md as the memories' list): what an agent reads of a
 // note as context rather than to edit it.
-func (a *App) FramedNote(preamble string, n NoteRead) string {
+func (ns Notes) Framed(preamble string, n NoteRead) string {
+	a := ns.a
 	source := frame.SourceList
 	if n.Path != a.memoryStore().ListFile() {
 		kind, _ := n.Frontmatter["type"].(string)
@@ -127,7 +137,7 @@ type WriteNoteRequest struct {
 	ExpectedHash string         `json:"expected_hash,omitempty"`
 }
 
-// NoteWritten is what WriteNote did.
+// NoteWritten is what Notes.Write did.
 type NoteWritten struct {
 	EditResult
 	// ListError says why MEMORY.md could not list a memory written as a
@@ -135,7 +145,7 @@ type NoteWritten struct {
 	ListError string `json:"memory_index_error,omitempty"`
 }
 
-// WriteNote makes the edit req asks of one note, through the vault's one
+// Write makes the edit req asks of one note, through the vault's one
 // Writer. Relisting, the same rule as Remember's: when the note is a
 // memory after the edit, or was one before it (its type changed), the
 // index learns of it at once and MEMORY.md is relisted; a failure there
@@ -143,18 +153,19 @@ type NoteWritten struct {
 // (*vault.ConflictError for a note changed since it was read or that
 // exists when a new one was asked for; vault.ErrInvalidPath,
 // vault.ErrOutside, vault.ErrTooLarge, markdown.ErrBadFrontmatter).
-func (a *App) WriteNote(ctx context.Context, req WriteNoteRequest) (NoteWritten, error) {
+func (ns Notes) Write(ctx context.Context, req WriteNoteRequest) (NoteWritten, error) {
+	a := ns.a
 	wasMemory := false
-	if before, err := a.readNoteFile(req.Path); err == nil {
+	if before, err := ns.readFile(req.Path); err == nil {
 		wasMemory = memory.IsType(markdown.Parse(before.Path, []byte(before.Content)).Type())
 	}
 	res, err := a.writer.Apply(ctx, req.Path, vault.Edit{Frontmatter: req.Frontmatter, Body: req.Body, ExpectedHash: req.ExpectedHash})
 	if err != nil {
 		return NoteWritten{}, err
 	}
-	a.cacheNote(res.Path)
+	ns.cache(res.Path)
 	out := NoteWritten{EditResult: res}
-	after, err := a.readNoteFile(res.Path)
+	after, err := ns.readFile(res.Path)
 	isMemory := err == nil && memory.IsType(markdown.Parse(after.Path, []byte(after.Content)).Type())
 	if !isMemory && !wasMemory {
 		return out, nil
@@ -173,7 +184,7 @@ func (a *App) WriteNote(ctx context.Context, req WriteNoteRequest) (NoteWritten,
 // began.
 type LinkHop = index.Hop
 
-// MaxLinkDepth is how far WalkLinks may go.
+// MaxLinkDepth is how far Notes.Walk may go.
 const MaxLinkDepth = index.MaxDepth
 
 // WalkRequest is a walk of the link graph from one note.
@@ -197,7 +208,7 @@ type LinkWalk struct {
 	PageInfo
 }
 
-// WalkLinks follows the links from or to the note req names, up to
+// Walk follows the links from or to the note req names, up to
 // req.Depth links away, and returns a page of them. Paging is Links's
 // and the task lists': a Page checked by Page.Check (a limit of 0 is
 // MaxLimit), answered with a PageInfo whose NextCursor reads the next
@@ -205,7 +216,8 @@ type LinkWalk struct {
 // direction or depth out of range or a page out of bounds
 // (index.ErrBadPage); vault.ErrNotFound for a note that is not there;
 // the index's.
-func (a *App) WalkLinks(ctx context.Context, req WalkRequest) (LinkWalk, error) {
+func (ns Notes) Walk(ctx context.Context, req WalkRequest) (LinkWalk, error) {
+	a := ns.a
 	dir := req.Direction
 	if dir == "" {
 		dir = string(index.Both)
@@ -224,10 +236,10 @@ func (a *App) WalkLinks(ctx context.Context, req WalkRequest) (LinkWalk, error) 
 	if err != nil {
 		return LinkWalk{}, err
 	}
-	if err := a.readable(ctx, req.NoSync); err != nil {
+	if err := ns.readable(ctx, req.NoSync); err != nil {
 		return LinkWalk{}, err
 	}
-	p, err := a.indexedNote(ctx, req.Note, true)
+	p, err := ns.indexed(ctx, req.Note, true)
 	if err != nil {
 		return LinkWalk{}, err
 	}
@@ -261,7 +273,8 @@ func (a *App) CheckLessons() error {
 // readable makes the index current for a read, the policy of the read use
 // cases: synced first, or, with noSync, as it is but refused when no
 // sync ever filled it.
-func (a *App) readable(ctx context.Context, noSync bool) error {
+func (ns Notes) readable(ctx context.Context, noSync bool) error {
+	a := ns.a
 	if noSync {
 		return a.RequireBuilt(ctx)
 	}
@@ -276,12 +289,13 @@ func noteRef(name string) string {
 	return strings.TrimSpace(ref)
 }
 
-// noteNamed is the vault path of the one note name names as a
+// named is the vault path of the one note name names as a
 // [[wikilink]] would (see the rule above): synced once more when no note
 // has it and the caller did not sync (noSync). Errors: vault.ErrNotFound
 // (wrapped) for a name no note has; an Invalid error listing the notes
 // of an ambiguous name; the index's.
-func (a *App) noteNamed(ctx context.Context, name string, noSync bool) (string, error) {
+func (ns Notes) named(ctx context.Context, name string, noSync bool) (string, error) {
+	a := ns.a
 	ref := noteRef(name)
 	paths, err := a.ix.Graph().Named(ctx, ref)
 	if err == nil && len(paths) == 0 && noSync {
@@ -300,10 +314,11 @@ func (a *App) noteNamed(ctx context.Context, name string, noSync bool) (string, 
 	return paths[0], nil
 }
 
-// indexedNote is the vault path of the indexed note name names, by the
+// indexed is the vault path of the indexed note name names, by the
 // name rule: a vault path (matched case-insensitively) the index holds,
 // else a note name.
-func (a *App) indexedNote(ctx context.Context, name string, noSync bool) (string, error) {
+func (ns Notes) indexed(ctx context.Context, name string, noSync bool) (string, error) {
+	a := ns.a
 	if p, err := a.writer.Resolve(name); err == nil {
 		found, err := a.ix.Searcher().List(ctx, index.Query{Paths: []string{p}})
 		if err != nil {
@@ -313,13 +328,14 @@ func (a *App) indexedNote(ctx context.Context, name string, noSync bool) (string
 			return p, nil
 		}
 	}
-	return a.noteNamed(ctx, name, noSync)
+	return ns.named(ctx, name, noSync)
 }
 
-// readNoteFile reads the note at vault path p (matched case-insensitively
+// readFile reads the note at vault path p (matched case-insensitively
 // as Obsidian matches names), through the cache of a long-running App
 // when the file has not changed since it last read or wrote it.
-func (a *App) readNoteFile(p string) (NoteText, error) {
+func (ns Notes) readFile(p string) (NoteText, error) {
+	a := ns.a
 	rel, err := a.writer.Resolve(p)
 	if err != nil {
 		return NoteText{}, err
@@ -342,9 +358,10 @@ func (a *App) readNoteFile(p string) (NoteText, error) {
 	return n, nil
 }
 
-// cacheNote puts the note at p, just written, in a long-running App's
+// cache puts the note at p, just written, in a long-running App's
 // cache, so that the reads that follow a write are served from memory.
-func (a *App) cacheNote(p string) {
+func (ns Notes) cache(p string) {
+	a := ns.a
 	if a.l1 == nil {
 		return
 	}
@@ -364,8 +381,9 @@ type OrphansRequest struct {
 // or from another note or file (a note's links to itself do not count),
 // sorted; the front end pages them (Paginate). Syncs first unless
 // req.NoSync. Errors: the index's.
-func (a *App) Orphans(ctx context.Context, req OrphansRequest) ([]string, error) {
-	if err := a.readable(ctx, req.NoSync); err != nil {
+func (ns Notes) Orphans(ctx context.Context, req OrphansRequest) ([]string, error) {
+	a := ns.a
+	if err := ns.readable(ctx, req.NoSync); err != nil {
 		return nil, err
 	}
 	return a.ix.Graph().Orphans(ctx)

@@ -69,10 +69,10 @@ func TestNoteNameRule(t *testing.T) {
 		{"dup", "", `ambiguous: "dup" names 2 notes: a/dup.md, b/dup.md`, Invalid},
 		{"nowhere", "", `no note has the path or name "nowhere"`, NotFound},
 	} {
-		read, rerr := a.ReadNote(ctx, ReadNoteRequest{Note: tc.name})
-		view, serr := a.Show(ctx, NoteRequest{Note: tc.name})
-		links, lerr := a.Links(ctx, LinksRequest{Note: tc.name})
-		_, werr := a.WalkLinks(ctx, WalkRequest{Note: tc.name})
+		read, rerr := a.Notes().Read(ctx, ReadNoteRequest{Note: tc.name})
+		view, serr := a.Notes().Show(ctx, NoteRequest{Note: tc.name})
+		links, lerr := a.Notes().Links(ctx, LinksRequest{Note: tc.name})
+		_, werr := a.Notes().Walk(ctx, WalkRequest{Note: tc.name})
 		for use, got := range map[string]struct {
 			path string
 			err  error
@@ -103,14 +103,14 @@ func TestReadNoteNoSyncFindsANewNote(t *testing.T) {
 	ctx := context.Background()
 	a, dir := notesApp(t, Options{})
 	writeFile(t, filepath.Join(dir, "inbox", "Fresh idea.md"), "just written\n")
-	n, err := a.ReadNote(ctx, ReadNoteRequest{Note: "fresh idea", NoSync: true})
+	n, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "fresh idea", NoSync: true})
 	if err != nil || n.Path != "inbox/Fresh idea.md" || strings.TrimSpace(n.Body) != "just written" {
 		t.Fatalf("ReadNote(fresh idea) = %+v, %v", n, err)
 	}
-	if _, err := a.ReadNote(ctx, ReadNoteRequest{Note: "fresh idea", PathOnly: true}); !errors.Is(err, ErrNotFound) {
+	if _, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "fresh idea", PathOnly: true}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("ReadNote(fresh idea, PathOnly) = %v, want ErrNotFound", err)
 	}
-	if n, err := a.ReadNote(ctx, ReadNoteRequest{Note: "inbox/fresh IDEA.md", PathOnly: true}); err != nil || n.Path != "inbox/Fresh idea.md" {
+	if n, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "inbox/fresh IDEA.md", PathOnly: true}); err != nil || n.Path != "inbox/Fresh idea.md" {
 		t.Errorf("ReadNote(path, PathOnly) = %+v, %v", n, err)
 	}
 }
@@ -120,15 +120,15 @@ func TestReadNoteNoSyncFindsANewNote(t *testing.T) {
 func TestReadNoteCacheSeesChanges(t *testing.T) {
 	ctx := context.Background()
 	a, dir := notesApp(t, Options{Resident: true})
-	first, err := a.ReadNote(ctx, ReadNoteRequest{Note: "Hub.md"})
+	first, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "Hub.md"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := a.ReadNote(ctx, ReadNoteRequest{Note: "Hub.md"}); err != nil || again.Hash != first.Hash {
+	if again, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "Hub.md"}); err != nil || again.Hash != first.Hash {
 		t.Fatalf("second read = %+v, %v", again, err)
 	}
 	writeFile(t, filepath.Join(dir, "Hub.md"), "the hub, rewritten at length by another editor\n")
-	n, err := a.ReadNote(ctx, ReadNoteRequest{Note: "Hub.md"})
+	n, err := a.Notes().Read(ctx, ReadNoteRequest{Note: "Hub.md"})
 	if err != nil || n.Hash == first.Hash || !strings.Contains(n.Body, "rewritten") {
 		t.Errorf("read after a change = %+v, %v; want the new text", n, err)
 	}
@@ -148,15 +148,16 @@ func TestWriteNoteRelists(t *testing.T) {
 		return string(b)
 	}
 	body := "Deploys go out from the release branch."
-	res, err := a.WriteNote(ctx, WriteNoteRequest{Path: "memory/deploys.md",
+	res, err := a.Notes().Write(ctx, WriteNoteRequest{Path: "memory/deploys.md",
 		Frontmatter: map[string]any{"type": "project", "name": "Deploys", "description": "how deploys go out"}, Body: &body})
+
 	if err != nil || res.ListError != "" || res.Status != "created" {
 		t.Fatalf("WriteNote(memory) = %+v, %v", res, err)
 	}
 	if !strings.Contains(list(), "deploys") {
 		t.Errorf("MEMORY.md does not list the memory written as a note:\n%s", list())
 	}
-	if _, err := a.WriteNote(ctx, WriteNoteRequest{Path: "memory/deploys.md", Frontmatter: map[string]any{"type": "draft"},
+	if _, err := a.Notes().Write(ctx, WriteNoteRequest{Path: "memory/deploys.md", Frontmatter: map[string]any{"type": "draft"},
 		ExpectedHash: res.Hash}); err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +165,13 @@ func TestWriteNoteRelists(t *testing.T) {
 		t.Errorf("MEMORY.md still lists a note that is no memory any more:\n%s", list())
 	}
 	before := list()
-	if _, err := a.WriteNote(ctx, WriteNoteRequest{Path: "scratch.md", Body: &body}); err != nil {
+	if _, err := a.Notes().Write(ctx, WriteNoteRequest{Path: "scratch.md", Body: &body}); err != nil {
 		t.Fatal(err)
 	}
 	if list() != before {
 		t.Errorf("a note that is no memory changed MEMORY.md")
 	}
-	if _, err := a.WriteNote(ctx, WriteNoteRequest{Path: "scratch.md", Body: &body, ExpectedHash: "stale"}); ClassOf(err) != Conflict {
+	if _, err := a.Notes().Write(ctx, WriteNoteRequest{Path: "scratch.md", Body: &body, ExpectedHash: "stale"}); ClassOf(err) != Conflict {
 		t.Errorf("WriteNote with a stale hash: %v (class %d), want a Conflict", err, ClassOf(err))
 	}
 }
@@ -192,7 +193,7 @@ func TestWalkLinks(t *testing.T) {
 		{WalkRequest{Note: "Hub", Depth: MaxLinkDepth + 1}, nil, "invalid depth"},
 		{WalkRequest{Note: "Hub", Page: Page{Limit: MaxLimit + 1}}, nil, "page"},
 	} {
-		w, err := a.WalkLinks(ctx, tc.req)
+		w, err := a.Notes().Walk(ctx, tc.req)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) || ClassOf(err) != Invalid {
 				t.Errorf("WalkLinks(%+v): %v (class %d), want an Invalid error holding %q", tc.req, err, ClassOf(err), tc.err)
@@ -223,7 +224,7 @@ func TestFramedNoteSource(t *testing.T) {
 	ctx := context.Background()
 	a, _ := notesApp(t, Options{})
 	body := "Deploys go out from the release branch."
-	if _, err := a.WriteNote(ctx, WriteNoteRequest{Path: "memory/deploys.md",
+	if _, err := a.Notes().Write(ctx, WriteNoteRequest{Path: "memory/deploys.md",
 		Frontmatter: map[string]any{"type": "project", "name": "Deploys", "description": "how deploys go out"}, Body: &body}); err != nil {
 		t.Fatal(err)
 	}
@@ -232,11 +233,11 @@ func TestFramedNoteSource(t *testing.T) {
 		{"memory/deploys.md", `source="memory"`},
 		{"Hub.md", `source="note"`},
 	} {
-		n, err := a.ReadNote(ctx, ReadNoteRequest{Note: tc.path, PathOnly: true})
+		n, err := a.Notes().Read(ctx, ReadNoteRequest{Note: tc.path, PathOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := a.FramedNote("A note:", n)
+		got := a.Notes().Framed("A note:", n)
 		if !strings.HasPrefix(got, "A note:") || !strings.Contains(got, tc.source) || !strings.Contains(got, tc.path) {
 			t.Errorf("FramedNote(%s) = %q, want the preamble, %s and the path", tc.path, got, tc.source)
 		}
@@ -249,14 +250,14 @@ func TestOrphans(t *testing.T) {
 	ctx := context.Background()
 	a, dir := notesApp(t, Options{})
 	writeFile(t, filepath.Join(dir, "alone.md"), "nobody links here\n")
-	stale, err := a.Orphans(ctx, OrphansRequest{NoSync: true})
+	stale, err := a.Notes().Orphans(ctx, OrphansRequest{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(strings.Join(stale, " "), "alone.md") {
 		t.Errorf("Orphans(NoSync) = %v: it synced", stale)
 	}
-	got, err := a.Orphans(ctx, OrphansRequest{})
+	got, err := a.Notes().Orphans(ctx, OrphansRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}

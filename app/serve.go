@@ -11,7 +11,6 @@ import (
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
-	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -33,15 +32,21 @@ type Op[Req, Res any] struct {
 	Run  func(*App, context.Context, Req) (Res, error)
 }
 
+// opOf is the op named name of use case f of the group of use cases
+// group gives (App.Notes, App.Tasks, ...).
+func opOf[G, Req, Res any](name string, group func(*App) G, f func(G, context.Context, Req) (Res, error)) Op[Req, Res] {
+	return Op[Req, Res]{name, func(a *App, ctx context.Context, req Req) (Res, error) { return f(group(a), ctx, req) }}
+}
+
 // The ops a server answers (see Handle).
 var (
-	OpSearch  = Op[SearchRequest, Search]{"search", (*App).Search}
+	OpSearch  = opOf("search", (*App).Notes, Notes.Search)
 	OpRecall  = Op[RecallRequest, *recall.Result]{"recall", (*App).RecallFresh}
-	OpShow    = Op[NoteRequest, NoteView]{"show", (*App).Show}
-	OpLinks   = Op[LinksRequest, Links]{"links", (*App).Links}
-	OpList    = Op[ListRequest, List]{"list", (*App).List}
+	OpShow    = opOf("show", (*App).Notes, Notes.Show)
+	OpLinks   = opOf("links", (*App).Notes, Notes.Links)
+	OpList    = opOf("list", (*App).Notes, Notes.List)
 	OpMatch   = Op[MatchRequest, lesson.Result]{"lessons.match", (*App).MatchLessons}
-	OpContext = Op[ContextRequest, task.Context]{"tasks.context", (*App).TaskContext}
+	OpContext = opOf("tasks.context", (*App).Tasks, Tasks.Context)
 	OpHook    = Op[HookEvent, HookAnswer]{"hook", (*App).Hook}
 	// OpLessonHealth is answered live only by a server: a client that
 	// answers it in its own process gets the outcome log's part alone.

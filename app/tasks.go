@@ -34,22 +34,22 @@ import (
 // The task package's results, as the use cases return them: a front end
 // prints them without importing task.
 type (
-	// TaskAdded is what AddTask and SpawnTask wrote.
+	// TaskAdded is what Tasks.Add and Tasks.Spawn wrote.
 	TaskAdded = task.Added
-	// TaskStarted is what StartTask did.
+	// TaskStarted is what Tasks.Start did.
 	TaskStarted = task.Started
-	// TaskFinished is what FinishTask did.
+	// TaskFinished is what Tasks.Finish did.
 	TaskFinished = task.Finished
-	// TaskLogged is the event LogTaskEvent or BlockTask appended.
+	// TaskLogged is the event Tasks.Log or Tasks.Block appended.
 	TaskLogged = task.Logged
 	// TaskFocus is an agent's focused task, and who holds it now.
 	TaskFocus = task.Focus
-	// TaskNode is a task of the tree TaskTree returns, with its children.
+	// TaskNode is a task of the tree Tasks.Tree returns, with its children.
 	TaskNode = task.Node
 	// TaskReady is a task that can be worked on now, and why it comes where
 	// it does.
 	TaskReady = task.Ready
-	// TaskContextResult is a task's context, as TaskContext gives it.
+	// TaskContextResult is a task's context, as Tasks.Context gives it.
 	TaskContextResult = task.Context
 	// Problem is what is wrong in a note, naming its file and line (a
 	// task tree's problems, in TaskNode.Problems and CanvasAnswer).
@@ -58,10 +58,10 @@ type (
 
 // Bounds and names of tasks a front end states in its help and schemas.
 const (
-	// TaskDefaultBudget is TaskContext's budget, in tokens, when none is
+	// TaskDefaultBudget is Tasks.Context's budget, in tokens, when none is
 	// asked for.
 	TaskDefaultBudget = task.DefaultBudget
-	// TaskMaxBudget is the largest budget TaskContext takes.
+	// TaskMaxBudget is the largest budget Tasks.Context takes.
 	TaskMaxBudget = task.MaxBudget
 	// MaxLimit is the most items one page may hold (ReadyRequest.Limit).
 	MaxLimit = index.MaxLimit
@@ -92,15 +92,23 @@ func CheckAgent(id string) error { return task.CheckAgent(id) }
 
 // FrameTaskContext is c's context text in the frame every text vaultmem
 // hands an agent wears (package frame), under preamble, marked as a
-// task's and naming its path: what an agent reads of TaskContext.
+// task's and naming its path: what an agent reads of Tasks.Context.
 func FrameTaskContext(preamble string, c TaskContextResult) string {
 	return frame.Frame(preamble, frame.Item{Source: frame.SourceTask, Path: c.Task.Path, Text: c.Context})
 }
 
-// tasks returns the task store over an index made current by the task
+// Tasks are the task use cases of one App (see above): every change and
+// read of the task tree, each once. Get them with App.Tasks.
+type Tasks struct{ a *App }
+
+// Tasks returns a's task use cases.
+func (a *App) Tasks() Tasks { return Tasks{a} }
+
+// store returns the task store over an index made current by the task
 // use cases' policy (see above): synced first unless noSync, and refused
 // when no sync ever filled it.
-func (a *App) tasks(ctx context.Context, noSync bool) (*task.Store, error) {
+func (t Tasks) store(ctx context.Context, noSync bool) (*task.Store, error) {
+	a := t.a
 	var err error
 	if noSync {
 		err = a.RequireBuilt(ctx)
@@ -147,26 +155,26 @@ func (req NewTaskRequest) asNew() task.New {
 	return task.New{Title: req.Title, Parent: req.Parent, Priority: req.Priority, DependsOn: req.DependsOn, Description: req.Description}
 }
 
-// AddTask writes a new task note, status todo, under req's parent (a
+// Add writes a new task note, status todo, under req's parent (a
 // root task when none), waiting for req's dependencies; no focus changes.
 // Syncs first unless req.NoSync. Errors: task.ErrInvalid (a title that is
 // empty or more than one line, an unknown priority); vault.ErrNotFound or
 // task.ErrNotTask for a parent or dependency that is no task; the
 // index's and the Writer's.
-func (a *App) AddTask(ctx context.Context, req NewTaskRequest) (TaskAdded, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Add(ctx context.Context, req NewTaskRequest) (TaskAdded, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskAdded{}, err
 	}
 	return st.Add(ctx, req.asNew())
 }
 
-// SpawnTask adds a child of req.Agent's focused task and starts it (the
+// Spawn adds a child of req.Agent's focused task and starts it (the
 // focus moves to it). Syncs first unless req.NoSync. Errors: task.ErrNoFocus
 // when the agent has no focused task; task.ErrInvalid for a Parent given;
 // AddTask's and StartTask's.
-func (a *App) SpawnTask(ctx context.Context, req NewTaskRequest) (TaskAdded, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Spawn(ctx context.Context, req NewTaskRequest) (TaskAdded, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskAdded{}, err
 	}
@@ -187,14 +195,14 @@ type StartTaskRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// StartTask focuses req.Agent on req.Task and marks it doing, held by the
+// Start focuses req.Agent on req.Task and marks it doing, held by the
 // agent; of two agents starting one task at once exactly one wins. Syncs
 // first unless req.NoSync. Errors: task.ErrState (a Conflict) when another
 // agent holds it or it is done, unless req.Force; vault.ErrNotFound or
 // task.ErrNotTask for a name that is no task; the index's and the
 // Writer's.
-func (a *App) StartTask(ctx context.Context, req StartTaskRequest) (TaskStarted, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Start(ctx context.Context, req StartTaskRequest) (TaskStarted, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskStarted{}, err
 	}
@@ -211,13 +219,13 @@ type FinishTaskRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// FinishTask marks req's task done; when it was the agent's focus, the
+// Finish marks req's task done; when it was the agent's focus, the
 // focus moves to its parent. Syncs first unless req.NoSync. Errors:
 // task.ErrNoFocus when no task is named and the agent has no focus;
 // task.ErrState while children are not done, unless req.Force;
 // StartTask's for the name.
-func (a *App) FinishTask(ctx context.Context, req FinishTaskRequest) (TaskFinished, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Finish(ctx context.Context, req FinishTaskRequest) (TaskFinished, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskFinished{}, err
 	}
@@ -234,12 +242,12 @@ type BlockTaskRequest struct {
 	NoSync bool   `json:"no_sync,omitempty"`
 }
 
-// BlockTask marks req's task blocked and logs the reason as a blocker
+// Block marks req's task blocked and logs the reason as a blocker
 // event (secrets masked). Syncs first unless req.NoSync. Errors:
 // task.ErrInvalid for an empty reason; task.ErrNoFocus; StartTask's for
 // the name.
-func (a *App) BlockTask(ctx context.Context, req BlockTaskRequest) (TaskLogged, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Block(ctx context.Context, req BlockTaskRequest) (TaskLogged, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskLogged{}, err
 	}
@@ -258,11 +266,11 @@ type TaskEventRequest struct {
 	NoSync bool   `json:"no_sync,omitempty"`
 }
 
-// LogTaskEvent appends req's event to the task's log (secrets masked).
+// Log appends req's event to the task's log (secrets masked).
 // Syncs first unless req.NoSync. Errors: task.ErrInvalid for an unknown
 // type or an empty text; task.ErrNoFocus; StartTask's for the name.
-func (a *App) LogTaskEvent(ctx context.Context, req TaskEventRequest) (TaskLogged, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Log(ctx context.Context, req TaskEventRequest) (TaskLogged, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskLogged{}, err
 	}
@@ -275,13 +283,13 @@ type TaskFocusRequest struct {
 	NoSync bool   `json:"no_sync,omitempty"`
 }
 
-// FocusedTask returns req.Agent's focused task (a subagent without its
+// Focused returns req.Agent's focused task (a subagent without its
 // own reads its parent's), saying when another agent holds it now
 // (HeldBy, Notice) and when its focus file names no task (Lost). Syncs
 // first unless req.NoSync. Errors: task.ErrInvalid for an agent id that
 // is no id; a focus file that cannot be read; the index's.
-func (a *App) FocusedTask(ctx context.Context, req TaskFocusRequest) (TaskFocus, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Focused(ctx context.Context, req TaskFocusRequest) (TaskFocus, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return TaskFocus{}, err
 	}
@@ -297,13 +305,13 @@ type TaskTreeRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// TaskTree returns the tree under req.Task, or, for none, a top node
+// Tree returns the tree under req.Task, or, for none, a top node
 // without a path whose children are the roots; its Problems name what is
 // wrong in the tasks shown (cycles, parents and dependencies that are no
 // task, unknown statuses), each with its file and line. Syncs first unless
 // req.NoSync. Errors: StartTask's for the name; the index's.
-func (a *App) TaskTree(ctx context.Context, req TaskTreeRequest) (*TaskNode, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Tree(ctx context.Context, req TaskTreeRequest) (*TaskNode, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return nil, err
 	}
@@ -327,13 +335,13 @@ type ReadyPage struct {
 	index.PageInfo
 }
 
-// ReadyTasks returns the page req asks for of the tasks that can be worked
+// Ready returns the page req asks for of the tasks that can be worked
 // on now (todo, every dependency done, no open child), most urgent first:
 // by priority, then how many tasks each unblocks, then age. The page is
 // checked before the index is touched; then it syncs first unless
 // req.NoSync. Errors: index.ErrBadPage (Invalid) for an offset, limit or
 // cursor out of bounds, or both an offset and a cursor; the index's.
-func (a *App) ReadyTasks(ctx context.Context, req ReadyRequest) (ReadyPage, error) {
+func (t Tasks) Ready(ctx context.Context, req ReadyRequest) (ReadyPage, error) {
 	offset := req.Offset
 	if req.Cursor != "" {
 		if req.Offset != 0 {
@@ -348,7 +356,7 @@ func (a *App) ReadyTasks(ctx context.Context, req ReadyRequest) (ReadyPage, erro
 	if err != nil {
 		return ReadyPage{}, err
 	}
-	st, err := a.tasks(ctx, req.NoSync)
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return ReadyPage{}, err
 	}

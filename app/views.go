@@ -25,18 +25,19 @@ type CanvasRequest struct {
 	All bool
 }
 
-// CanvasAnswer is what TaskCanvas wrote, and what is wrong in the tree
+// CanvasAnswer is what Tasks.Canvas wrote, and what is wrong in the tree
 // (as task tree reports it).
 type CanvasAnswer struct {
 	obsidian.CanvasResult
 	Problems []markdown.Problem `json:"-"`
 }
 
-// TaskCanvas writes the task tree (as task tree shows it) as a JSON Canvas
+// Canvas writes the task tree (as task tree shows it) as a JSON Canvas
 // file, merged into the one there: see obsidian.WriteCanvas. Errors: a
 // file that is not a canvas (Conflict: it is left as it is), a save
 // meanwhile (Conflict), a root that is no task, a bad file name (Invalid).
-func (a *App) TaskCanvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, error) {
+func (t Tasks) Canvas(ctx context.Context, req CanvasRequest) (CanvasAnswer, error) {
+	a := t.a
 	var ans CanvasAnswer
 	st := a.taskStore()
 	top, err := st.Tree(ctx, req.Root, req.All)

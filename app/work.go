@@ -54,11 +54,11 @@ type ContextRequest struct {
 	NoSync bool `json:"no_sync,omitempty"`
 }
 
-// TaskContext returns the context of the task req names (see
+// Context returns the context of the task req names (see
 // task.Store.Context), the index synced first unless req.NoSync.
 // Errors: task.ErrInvalid, task.ErrNoFocus (wrapped); the index's.
-func (a *App) TaskContext(ctx context.Context, req ContextRequest) (task.Context, error) {
-	st, err := a.tasks(ctx, req.NoSync)
+func (t Tasks) Context(ctx context.Context, req ContextRequest) (task.Context, error) {
+	st, err := t.store(ctx, req.NoSync)
 	if err != nil {
 		return task.Context{}, err
 	}

@@ -165,7 +165,7 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 				s.syncFailed(ctx, r.Session, err) // the list answers from the index as it was
 			}
 		}
-		list, err := s.app.List(ctx, app.ListRequest{Page: app.Page{Offset: offset, Limit: app.MaxLimit}, NoSync: true})
+		list, err := s.app.Notes().List(ctx, app.ListRequest{Page: app.Page{Offset: offset, Limit: app.MaxLimit}, NoSync: true})
 		if err != nil {
 			return nil, err
 		}
@@ -207,9 +207,9 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
-	n, err := s.app.ReadNote(ctx, app.ReadNoteRequest{Note: p, PathOnly: true})
+	n, err := s.app.Notes().Read(ctx, app.ReadNoteRequest{Note: p, PathOnly: true})
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(u)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: s.app.FramedNote(resourcePreamble, n)}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: u, MIMEType: "text/markdown", Text: s.app.Notes().Framed(resourcePreamble, n)}}}, nil
 }

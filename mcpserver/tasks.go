@@ -201,8 +201,9 @@ func (s *Server) taskAdd(ctx context.Context, req *mcp.CallToolRequest, in TaskA
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, app.TaskAdded{}, err
 	}
-	res, err := s.app.AddTask(ctx, app.NewTaskRequest{Title: in.Title, Parent: in.Parent, Priority: in.Priority, DependsOn: in.DependsOn,
+	res, err := s.app.Tasks().Add(ctx, app.NewTaskRequest{Title: in.Title, Parent: in.Parent, Priority: in.Priority, DependsOn: in.DependsOn,
 		Description: in.Description, NoSync: true})
+
 	if err != nil {
 		return nil, app.TaskAdded{}, toolError(err)
 	}
@@ -214,8 +215,9 @@ func (s *Server) taskSpawn(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if err != nil {
 		return nil, app.TaskAdded{}, err
 	}
-	res, err := s.app.SpawnTask(ctx, app.NewTaskRequest{Agent: agent, Title: in.Title, Priority: in.Priority, DependsOn: in.DependsOn,
+	res, err := s.app.Tasks().Spawn(ctx, app.NewTaskRequest{Agent: agent, Title: in.Title, Priority: in.Priority, DependsOn: in.DependsOn,
 		Description: in.Description, NoSync: true})
+
 	if err != nil {
 		return nil, app.TaskAdded{}, toolError(err)
 	}
@@ -227,7 +229,7 @@ func (s *Server) taskStart(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if err != nil {
 		return nil, app.TaskStarted{}, err
 	}
-	res, err := s.app.StartTask(ctx, app.StartTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
+	res, err := s.app.Tasks().Start(ctx, app.StartTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
 	if err != nil {
 		return nil, app.TaskStarted{}, toolError(err)
 	}
@@ -239,7 +241,7 @@ func (s *Server) taskDone(ctx context.Context, req *mcp.CallToolRequest, in Task
 	if err != nil {
 		return nil, app.TaskFinished{}, err
 	}
-	res, err := s.app.FinishTask(ctx, app.FinishTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
+	res, err := s.app.Tasks().Finish(ctx, app.FinishTaskRequest{Agent: agent, Task: in.Task, Force: in.Force, NoSync: true})
 	if err != nil {
 		return nil, app.TaskFinished{}, toolError(err)
 	}
@@ -251,7 +253,7 @@ func (s *Server) taskBlock(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if err != nil {
 		return nil, app.TaskLogged{}, err
 	}
-	res, err := s.app.BlockTask(ctx, app.BlockTaskRequest{Agent: agent, Task: in.Task, Reason: in.Reason, NoSync: true})
+	res, err := s.app.Tasks().Block(ctx, app.BlockTaskRequest{Agent: agent, Task: in.Task, Reason: in.Reason, NoSync: true})
 	if err != nil {
 		return nil, app.TaskLogged{}, toolError(err)
 	}
@@ -263,7 +265,7 @@ func (s *Server) taskEvent(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if err != nil {
 		return nil, app.TaskLogged{}, err
 	}
-	res, err := s.app.LogTaskEvent(ctx, app.TaskEventRequest{Agent: agent, Task: in.Task, Type: in.Type, Text: in.Text, NoSync: true})
+	res, err := s.app.Tasks().Log(ctx, app.TaskEventRequest{Agent: agent, Task: in.Task, Type: in.Type, Text: in.Text, NoSync: true})
 	if err != nil {
 		return nil, app.TaskLogged{}, toolError(err)
 	}
@@ -275,7 +277,7 @@ func (s *Server) taskFocus(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if err != nil {
 		return nil, app.TaskFocus{}, err
 	}
-	res, err := s.app.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent, NoSync: true})
+	res, err := s.app.Tasks().Focused(ctx, app.TaskFocusRequest{Agent: agent, NoSync: true})
 	if err != nil {
 		return nil, app.TaskFocus{}, toolError(err)
 	}
@@ -286,7 +288,7 @@ func (s *Server) taskTree(ctx context.Context, req *mcp.CallToolRequest, in Task
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, nil, err
 	}
-	res, err := s.app.TaskTree(ctx, app.TaskTreeRequest{Task: in.Task, All: in.All, NoSync: true})
+	res, err := s.app.Tasks().Tree(ctx, app.TaskTreeRequest{Task: in.Task, All: in.All, NoSync: true})
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -297,7 +299,7 @@ func (s *Server) taskReady(ctx context.Context, req *mcp.CallToolRequest, in Tas
 	if _, err := s.taskCall(ctx, req, in.AgentIn); err != nil {
 		return nil, TaskReadyOut{}, err
 	}
-	res, err := s.app.ReadyTasks(ctx, app.ReadyRequest{Cursor: in.Cursor, Limit: in.Limit, NoSync: true})
+	res, err := s.app.Tasks().Ready(ctx, app.ReadyRequest{Cursor: in.Cursor, Limit: in.Limit, NoSync: true})
 	if err != nil {
 		return nil, TaskReadyOut{}, toolError(err)
 	}
@@ -311,7 +313,7 @@ func (s *Server) taskContext(ctx context.Context, req *mcp.CallToolRequest, in T
 	}
 	// app.TaskContext syncs again (it takes no NoSync): a no-op while the
 	// server's watcher keeps the index current.
-	res, err := s.app.TaskContext(ctx, app.ContextRequest{Task: in.Task, Agent: agent, Budget: in.Budget, NoSync: true})
+	res, err := s.app.Tasks().Context(ctx, app.ContextRequest{Task: in.Task, Agent: agent, Budget: in.Budget, NoSync: true})
 	if err != nil {
 		return nil, app.TaskContextResult{}, toolError(err)
 	}

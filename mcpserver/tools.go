@@ -257,7 +257,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, SearchOut{}, toolError(err)
 	}
-	res, err := s.app.Search(ctx, app.SearchRequest{Query: in.Query, Mode: mode, Type: in.Type, Tag: in.Tag, Folder: in.Folder,
+	res, err := s.app.Notes().Search(ctx, app.SearchRequest{Query: in.Query, Mode: mode, Type: in.Type, Tag: in.Tag, Folder: in.Folder,
 		Limit: limit, Offset: offset, NoSync: true})
 	if err != nil {
 		return nil, SearchOut{}, toolError(err)
@@ -276,7 +276,7 @@ func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in Read
 	if err := s.opts.Startup.wait(ctx, req); err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
-	n, err := s.app.ReadNote(ctx, app.ReadNoteRequest{Note: in.Path, NoSync: true})
+	n, err := s.app.Notes().Read(ctx, app.ReadNoteRequest{Note: in.Path, NoSync: true})
 	if err != nil {
 		return nil, NoteOut{}, toolError(err)
 	}
@@ -289,7 +289,7 @@ func (s *Server) readNote(ctx context.Context, req *mcp.CallToolRequest, in Read
 type WriteNoteOut = app.NoteWritten
 
 func (s *Server) writeNote(ctx context.Context, _ *mcp.CallToolRequest, in WriteNoteIn) (*mcp.CallToolResult, WriteNoteOut, error) {
-	out, err := s.app.WriteNote(ctx, app.WriteNoteRequest{Path: in.Path, Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
+	out, err := s.app.Notes().Write(ctx, app.WriteNoteRequest{Path: in.Path, Frontmatter: in.Frontmatter, Body: in.Body, ExpectedHash: in.ExpectedHash})
 	if err != nil {
 		return nil, WriteNoteOut{}, toolError(err)
 	}
@@ -305,8 +305,9 @@ func (s *Server) links(ctx context.Context, req *mcp.CallToolRequest, in LinksIn
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
-	walk, err := s.app.WalkLinks(ctx, app.WalkRequest{Note: in.Path, Direction: in.Direction, Depth: in.Depth,
+	walk, err := s.app.Notes().Walk(ctx, app.WalkRequest{Note: in.Path, Direction: in.Direction, Depth: in.Depth,
 		Page: app.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
+
 	if err != nil {
 		return nil, LinksOut{}, toolError(err)
 	}
@@ -324,7 +325,7 @@ func (s *Server) listNotes(ctx context.Context, req *mcp.CallToolRequest, in Lis
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, ListNotesOut{}, toolError(err)
 	}
-	list, err := s.app.List(ctx, app.ListRequest{Type: in.Type, Tag: in.Tag, Folder: in.Folder,
+	list, err := s.app.Notes().List(ctx, app.ListRequest{Type: in.Type, Tag: in.Tag, Folder: in.Folder,
 		Page: app.Page{Offset: offset, Limit: in.Limit}, NoSync: true})
 	if err != nil {
 		return nil, ListNotesOut{}, toolError(err)

@@ -197,7 +197,7 @@ func (sh *shell) orphansCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			all, err := a.Orphans(ctx, app.OrphansRequest{NoSync: true}) // withFresh synced
+			all, err := a.Notes().Orphans(ctx, app.OrphansRequest{NoSync: true}) // withFresh synced
 			if err != nil {
 				return err
 			}

@@ -27,7 +27,7 @@ func (sh *shell) withAgentTasks(fn func(ctx context.Context, cmd *cli.Command, a
 		return sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			// An error here is left for the command's own call to report
 			// (it syncs again): start, for one, works without a focus.
-			f, err := a.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent})
+			f, err := a.Tasks().Focused(ctx, app.TaskFocusRequest{Agent: agent})
 			if err == nil && f.Notice != "" && !sh.quiet {
 				fmt.Fprintf(sh.stderr, "warning: %s\n", f.Notice)
 			}
@@ -91,7 +91,7 @@ func (sh *shell) taskAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			added, err := a.AddTask(ctx, n)
+			added, err := a.Tasks().Add(ctx, n)
 			if err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func (sh *shell) taskSpawnCommand() *cli.Command {
 				return err
 			}
 			n.NoSync = synced
-			added, err := a.SpawnTask(ctx, n)
+			added, err := a.Tasks().Spawn(ctx, n)
 			if err != nil {
 				return err
 			}
@@ -131,7 +131,7 @@ func (sh *shell) taskStartCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := a.StartTask(ctx, app.StartTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
+			res, err := a.Tasks().Start(ctx, app.StartTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -155,7 +155,7 @@ func (sh *shell) taskDoneCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := a.FinishTask(ctx, app.FinishTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
+			res, err := a.Tasks().Finish(ctx, app.FinishTaskRequest{Agent: agent, Task: ref, Force: cmd.Bool("force"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -178,7 +178,7 @@ func (sh *shell) taskBlockCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := a.BlockTask(ctx, app.BlockTaskRequest{Agent: agent, Task: ref, Reason: cmd.String("reason"), NoSync: synced})
+			res, err := a.Tasks().Block(ctx, app.BlockTaskRequest{Agent: agent, Task: ref, Reason: cmd.String("reason"), NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -202,7 +202,7 @@ func (sh *shell) taskEventCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := a.LogTaskEvent(ctx, app.TaskEventRequest{Agent: agent, Task: cmd.String("task"), Type: cmd.String("type"), Text: text, NoSync: synced})
+			res, err := a.Tasks().Log(ctx, app.TaskEventRequest{Agent: agent, Task: cmd.String("task"), Type: cmd.String("type"), Text: text, NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -221,7 +221,7 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			f, err := a.FocusedTask(ctx, app.TaskFocusRequest{Agent: agent, NoSync: synced})
+			f, err := a.Tasks().Focused(ctx, app.TaskFocusRequest{Agent: agent, NoSync: synced})
 			if err != nil {
 				return err
 			}
@@ -296,7 +296,7 @@ func (sh *shell) taskTreeCommand() *cli.Command {
 				return sh.writeCanvas(ctx, cmd, a, app.CanvasRequest{Root: ref, File: canvas.file, All: cmd.Bool("all")})
 			}
 			// withFresh synced, for the canvas (TaskCanvas does not).
-			top, err := a.TaskTree(ctx, app.TaskTreeRequest{Task: ref, All: cmd.Bool("all"), NoSync: true})
+			top, err := a.Tasks().Tree(ctx, app.TaskTreeRequest{Task: ref, All: cmd.Bool("all"), NoSync: true})
 			if err != nil {
 				return err
 			}
@@ -357,7 +357,7 @@ func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, 
 			return err
 		}
 	}
-	res, err := a.TaskCanvas(ctx, req)
+	res, err := a.Tasks().Canvas(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -390,7 +390,7 @@ func (sh *shell) taskReadyCommand() *cli.Command {
 				return usagef("--limit must be from 1 to %d", app.MaxLimit)
 			}
 			offset := int(cmd.Int("offset"))
-			page, err := a.ReadyTasks(ctx, app.ReadyRequest{Offset: offset, Limit: limit})
+			page, err := a.Tasks().Ready(ctx, app.ReadyRequest{Offset: offset, Limit: limit})
 			if err != nil {
 				return err
 			}
