@@ -8,5 +8,5 @@
 // lesson to find lessons that disagree.
 //
 // It imports only text (for words, search terms, stop words, CJK and
-// Chinese numerals) of vaultmem's packages (.ci/run checks it).
+// numbers written in words) of vaultmem's packages (.ci/run checks it).
 package meaning

@@ -7,6 +7,6 @@
 // merges two memories by itself only then; docs/merge-rules.md lists the
 // rules.
 //
-// It imports only text (for stop words, CJK and Chinese numerals) of
-// vaultmem's packages (.ci/run checks it).
+// It imports only text (for stop words, CJK, Chinese numerals and ordinal
+// suffixes) of vaultmem's packages (.ci/run checks it).
 package sameness

@@ -23,3 +23,19 @@ func TestChineseNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestIsOrdinalSuffix: the four suffixes as written, lower case only
+// ("1ST" is no ordinal the normal form writes as one), nothing else.
+func TestIsOrdinalSuffix(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{"st", true}, {"nd", true}, {"rd", true}, {"th", true},
+		{"ST", false}, {"Th", false}, {"s", false}, {"", false}, {"nth", false}, {"rds", false},
+	} {
+		if got := text.IsOrdinalSuffix(tt.in); got != tt.want {
+			t.Errorf("IsOrdinalSuffix(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
