@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
 )
@@ -46,11 +47,11 @@ func sentences(m *mem) []sentence {
 	for _, s := range sentenceEnd().Split(desc+"\n"+string(n.Body()), -1) {
 		s = strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 		st := sentence{shown: map[string]string{}}
-		if st.polarity, st.marker = text.Polarity(s); st.polarity == 0 {
+		if st.polarity, st.marker = meaning.Polarity(s); st.polarity == 0 {
 			continue
 		}
 		for _, w := range text.Words(s) {
-			if len([]rune(w)) > 1 && !text.IsStopWord(w) && !text.IsPolarityWord(w) {
+			if len([]rune(w)) > 1 && !text.IsStopWord(w) && !meaning.IsPolarityWord(w) {
 				t := text.Term(w)
 				st.terms = append(st.terms, t)
 				if _, ok := st.shown[t]; !ok {
@@ -77,7 +78,7 @@ func contradiction(a, b *mem) (string, bool) {
 }
 
 // opposite reports whether a and b, memories of one type, state opposite
-// things (see text.Differ and Difference.Opposite): one negates the other
+// things (see meaning.Differ and Difference.Opposite): one negates the other
 // and nothing else differs between their words ("Run the integration
 // tests against staging" and "Never run the integration tests against
 // staging"); or one has a word's opposite where the other has the word
@@ -120,9 +121,9 @@ const minAlike = 0.5
 
 // alike reports whether a and b say the same in words but for what diff
 // names (see minAlike): the terms (text.Term: "replica" and "replicas"
-// are one) of their words as text.Differ compares them, the body (the
+// are one) of their words as meaning.Differ compares them, the body (the
 // description when there is none).
-func alike(a, b *mem, diff text.Difference) bool {
+func alike(a, b *mem, diff meaning.Difference) bool {
 	without := func(m *mem, shown string) map[string]bool {
 		drop := map[string]bool{}
 		for _, w := range text.Words(shown) {

@@ -12,6 +12,7 @@ import (
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/sameness"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -89,7 +90,7 @@ func lost(union, rewrite string) string {
 			return fmt.Sprintf("drops %q", f)
 		}
 	}
-	if !text.Contains(rewrite, union) {
+	if !sameness.Contains(rewrite, union) {
 		// A merge may lose no sentence of what it merged (see
 		// docs/merge-rules.md): a rewording is a person's to make.
 		return "drops or rewords a sentence of the merged text"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -40,7 +40,7 @@ type mem struct {
 	view      *markdown.Note
 	// meant caches its meaning (see meaning), canon what it says in
 	// normal form (see canonical), forgotten likewise.
-	meant *text.Meaning
+	meant *meaning.Meaning
 	canon *string
 	// diffs caches differ's answers with other memories.
 	diffs map[*mem]difference
@@ -155,7 +155,7 @@ type merge struct {
 type opposition struct {
 	a, b *mem
 	why  string
-	diff text.Difference
+	diff meaning.Difference
 }
 
 // archival is a memory superseded by another.

@@ -12,14 +12,16 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
+	"github.com/vaultmem/vaultmem/sameness"
 	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
 // Two memories merge by themselves only when they are provably the same:
 // their texts are equal after the meaning-preserving normalisations of
-// text.Canonical (case of prose, punctuation, emphasis, number words,
+// sameness.Canonical (case of prose, punctuation, emphasis, number words,
 // formats of equal dates, durations and sizes, a small table of equivalent
 // terms: see docs/merge-rules.md), or every sentence of one is in the
 // other (it merges into the fuller one), or a person said so (same_as in
@@ -92,20 +94,20 @@ func (m *mem) said() string {
 	return desc
 }
 
-// canonical is said in its normal form (see text.Canonical), cached.
+// canonical is said in its normal form (see sameness.Canonical), cached.
 func (m *mem) canonical() string {
 	if m.canon == nil {
-		c := text.Canonical(m.said())
+		c := sameness.Canonical(m.said())
 		m.canon = &c
 	}
 	return *m.canon
 }
 
-// differ reports how a and b differ in meaning (see text.Differ). A pair
+// differ reports how a and b differ in meaning (see meaning.Differ). A pair
 // is asked several times in a run (is it opposite, a contradiction, apart
 // in facts, what differs), so the answer is kept on a, for as long as
 // neither's meaning changes.
-func differ(a, b *mem) (text.Difference, bool) {
+func differ(a, b *mem) (meaning.Difference, bool) {
 	am, bm := a.meaning(), b.meaning()
 	if r, ok := a.diffs[b]; ok && r.a == am && r.b == bm {
 		return r.d, r.differs
@@ -120,8 +122,8 @@ func differ(a, b *mem) (text.Difference, bool) {
 
 // difference is what differ found between two meanings.
 type difference struct {
-	a, b    *text.Meaning
-	d       text.Difference
+	a, b    *meaning.Meaning
+	d       meaning.Difference
 	differs bool
 }
 
@@ -129,7 +131,7 @@ type difference struct {
 // description and body; its words from the body alone (the description
 // when there is none), which is what a merge keeps: a name and a
 // description are reworded freely.
-func (m *mem) meaning() *text.Meaning {
+func (m *mem) meaning() *meaning.Meaning {
 	if m.meant == nil {
 		n := m.parsed()
 		desc, _ := n.Frontmatter.String("description")
@@ -137,7 +139,7 @@ func (m *mem) meaning() *text.Meaning {
 		if words == "" {
 			words = desc
 		}
-		m.meant = text.NewMeaning(shown(m.name+"\n"+desc+"\n"+string(n.Body())), shown(words))
+		m.meant = meaning.NewMeaning(shown(m.name+"\n"+desc+"\n"+string(n.Body())), shown(words))
 	}
 	return m.meant
 }
@@ -230,10 +232,10 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			mergeable(i, j, "same text")
 			mergeable(j, i, "same text")
 			return
-		case text.Contains(a.said(), b.said()):
+		case sameness.Contains(a.said(), b.said()):
 			mergeable(i, j, "contained")
 			return
-		case text.Contains(b.said(), a.said()):
+		case sameness.Contains(b.said(), a.said()):
 			mergeable(j, i, "contained")
 			return
 		}
@@ -353,7 +355,7 @@ func considerCopy(p *plan, ms []*mem, o, c int, mergeable func(w, l int, why str
 	case orig.canonical() != "" && orig.canonical() == cp.canonical():
 		mergeable(o, c, "same text")
 		return
-	case text.Contains(orig.said(), cp.said()):
+	case sameness.Contains(orig.said(), cp.said()):
 		mergeable(o, c, "contained")
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/text"
 )
 
@@ -78,12 +79,12 @@ func polarLessons(lessons []Lesson) []polar {
 			continue
 		}
 		v := polar{path: l.Path, words: map[string]bool{}, topic: map[string]bool{}}
-		v.polarity, v.marker = text.Polarity(strings.ToLower(l.ActionBias))
+		v.polarity, v.marker = meaning.Polarity(strings.ToLower(l.ActionBias))
 		if v.polarity == 0 {
 			continue
 		}
 		for _, w := range text.Words(strings.ToLower(l.ActionBias)) {
-			if len(w) > 1 && !text.IsStopWord(w) && !text.IsPolarityWord(w) {
+			if len(w) > 1 && !text.IsStopWord(w) && !meaning.IsPolarityWord(w) {
 				v.topic[text.Term(w)] = true
 			}
 		}

@@ -3,13 +3,14 @@ package recall
 import (
 	"strings"
 
+	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/text"
 )
 
 // dedup drops, from candidates in rank order, exact duplicates (the same
 // normalised text) and near duplicates of a better-ranked item (see
 // text.NearDuplicate) that say the same thing: two chunks alike but for a
-// date, a number, a name or a negation (text.Differ) are both kept, since
+// date, a number, a name or a negation (meaning.Differ) are both kept, since
 // the agent needs to see both. It stops once the kept items hold limit
 // tokens: the rest did not fit.
 func dedup(ranked []*candidate, limit int) []*candidate {
@@ -33,7 +34,7 @@ func dedup(ranked []*candidate, limit int) []*candidate {
 		dup := false
 		for i, k := range kept {
 			if ws.MayBeNear(k) && ws.Similarity(k) >= text.NearDuplicate {
-				if _, differs := text.Differ(c.hit.Text, c.hit.Text, out[i].hit.Text, out[i].hit.Text); !differs {
+				if _, differs := meaning.Differ(c.hit.Text, c.hit.Text, out[i].hit.Text, out[i].hit.Text); !differs {
 					dup = true
 					break
 				}

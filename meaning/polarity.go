@@ -1,9 +1,11 @@
-package text
+package meaning
 
 import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // The words that give a sentence its polarity.
@@ -12,12 +14,12 @@ var (
 		"disable disabled don't doesn't didn't shouldn't mustn't can't cannot won't isn't aren't")
 	positiveWords = wordSet("always do does use uses used using prefer prefers preferred should must enable enabled " +
 		"like likes want wants need needs keep require required")
-	// polarWords are the markers as Words splits them, which are no topic
-	// (made at first use: Words is not free at start).
+	// polarWords are the markers as text.Words splits them, which are no topic
+	// (made at first use: text.Words is not free at start).
 	polarWords = sync.OnceValue(func() map[string]bool {
 		m := map[string]bool{}
 		for w := range negativeWords {
-			for _, x := range Words(w) {
+			for _, x := range text.Words(w) {
 				m[x] = true
 			}
 		}
@@ -58,6 +60,6 @@ func Polarity(s string) (int, string) {
 	return 0, ""
 }
 
-// IsPolarityWord reports whether w (lower-cased, as Words splits it) is one
+// IsPolarityWord reports whether w (lower-cased, as text.Words splits it) is one
 // of the words that give a sentence its polarity: no topic word.
 func IsPolarityWord(w string) bool { return polarWords()[w] }

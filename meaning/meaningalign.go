@@ -1,10 +1,12 @@
-package text
+package meaning
 
 import (
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // alignment is two texts' content words aligned by their longest common
@@ -272,7 +274,7 @@ func isContent(ts []token, i int) bool {
 		return !strings.Contains(cjkFunction+cjkNegations, t.lower) && !unicode.Is(unicode.Hiragana, r)
 	}
 	w := strings.ReplaceAll(t.lower, "'", "")
-	return !IsStopWord(w) && !negationWords[w] && !strings.HasSuffix(t.lower, "n't")
+	return !text.IsStopWord(w) && !negationWords[w] && !strings.HasSuffix(t.lower, "n't")
 }
 
 // canonical maps terms through the synonyms, joining CJK characters into
@@ -287,7 +289,7 @@ func canonical(terms []string) []string {
 		}
 	}
 	for _, t := range terms {
-		if HasCJK(t) {
+		if text.HasCJK(t) {
 			run.WriteString(t)
 			continue
 		}

@@ -1,9 +1,10 @@
-package text
+package meaning
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // token is one word, number or CJK character of a text.
@@ -34,19 +35,19 @@ func tokenize(s string) []token {
 				j++
 			}
 			out = append(out, numberToken(string(rs[i:j]), initial))
-			if j < len(rs) && unicode.IsLetter(rs[j]) && !IsCJK(rs[j]) { // 30s, 5GB, 2nd
+			if j < len(rs) && unicode.IsLetter(rs[j]) && !text.IsCJK(rs[j]) { // 30s, 5GB, 2nd
 				k := j
-				for k < len(rs) && unicode.IsLetter(rs[k]) && !IsCJK(rs[k]) {
+				for k < len(rs) && unicode.IsLetter(rs[k]) && !text.IsCJK(rs[k]) {
 					k++
 				}
-				if u := strings.ToLower(string(rs[j:k])); !ordinalSuffix[u] {
+				if u := strings.ToLower(string(rs[j:k])); !text.IsOrdinalSuffix(u) {
 					out = append(out, wordToken(string(rs[j:k]), false))
 				}
 				j = k
 			}
 			i, initial = j, false
-		case IsCJK(r):
-			if n, j := chineseNumber(rs, i); j > i {
+		case text.IsCJK(r):
+			if n, j := text.ChineseNumber(rs, i); j > i {
 				out = append(out, token{raw: string(rs[i:j]), lower: n, term: n, number: true, cjk: true})
 				i = j
 			} else {
@@ -57,7 +58,7 @@ func tokenize(s string) []token {
 			initial = false
 		case unicode.IsLetter(r):
 			j := i + 1
-			for j < len(rs) && (unicode.IsLetter(rs[j]) && !IsCJK(rs[j]) || unicode.IsDigit(rs[j]) ||
+			for j < len(rs) && (unicode.IsLetter(rs[j]) && !text.IsCJK(rs[j]) || unicode.IsDigit(rs[j]) ||
 				(rs[j] == '\'' || rs[j] == '’') && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
 				j++
 			}
@@ -78,8 +79,6 @@ func tokenize(s string) []token {
 }
 
 func isNumberSep(r rune) bool { return r == '.' || r == ',' || r == ':' || r == '/' || r == '-' }
-
-var ordinalSuffix = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
 
 // numberToken is a number as written, in a normal form: thousands
 // separators dropped ("1,000" is "1000"), and the leading zeros of its
@@ -128,7 +127,7 @@ func wordToken(w string, initial bool) token {
 	if n, ok := numberWords[lower]; ok {
 		return token{raw: w, lower: n, term: n, number: true, initial: initial}
 	}
-	return token{raw: w, lower: lower, term: Term(strings.ReplaceAll(lower, "'", "")), initial: initial}
+	return token{raw: w, lower: lower, term: text.Term(strings.ReplaceAll(lower, "'", "")), initial: initial}
 }
 
 // digitRuns returns the runs of digits in a word that also has letters.
@@ -146,53 +145,3 @@ func digitRuns(w string) []string {
 	}
 	return out
 }
-
-// chineseNumber reads a run of Chinese numerals at rs[i] ("三", "二十",
-// "一百五十"), returning its value as digits and where it ends; it ends at
-// i when there is none, or when the run is a word that holds a numeral
-// without being a number (一起, 一直, 万一, 统一).
-func chineseNumber(rs []rune, i int) (string, int) {
-	j := i
-	for j < len(rs) && strings.ContainsRune(chineseDigits+chineseScales, rs[j]) {
-		j++
-	}
-	if j == i {
-		return "", i
-	}
-	run := string(rs[i:j])
-	if run == "一" && j < len(rs) && strings.ContainsRune(notNumberAfterOne, rs[j]) ||
-		run == "万一" || i > 0 && strings.ContainsRune("统唯第", rs[i-1]) && run == "一" {
-		return "", i
-	}
-	total, section, digit := 0, 0, -1
-	for _, r := range rs[i:j] {
-		if k := strings.IndexRune(chineseDigits, r); k >= 0 {
-			digit = chineseDigitValue[r]
-			continue
-		}
-		scale := chineseScaleValue[r]
-		if digit < 0 {
-			digit = 1 // 十 alone is ten
-		}
-		if scale >= 10000 {
-			total = (total + section + digit) * scale
-			section, digit = 0, -1
-			continue
-		}
-		section += digit * scale
-		digit = -1
-	}
-	total += section + max(digit, 0)
-	return fmt.Sprint(total), j
-}
-
-const (
-	chineseDigits     = "零〇一二两三四五六七八九"
-	chineseScales     = "十百千万亿"
-	notNumberAfterOne = "起直定下般些样致旦切边律共同个遍点"
-)
-
-var (
-	chineseDigitValue = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-	chineseScaleValue = map[rune]int{'十': 10, '百': 100, '千': 1000, '万': 10000, '亿': 100000000}
-)

@@ -1,10 +1,12 @@
-package text
+package sameness
 
 import (
 	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // Numbers in the normal form. A number is compared by its digits with
@@ -51,7 +53,7 @@ func numberTokens(core string) ([2]cToken, int) {
 	case rest == "":
 		out[0] = cToken{s: digits, raw: core, kind: numTok}
 		return out, 1
-	case frac == "" && ordinalSuffix[rest]:
+	case frac == "" && text.IsOrdinalSuffix(rest):
 		out[0] = cToken{s: whole + rest, raw: core, kind: ordTok}
 		return out, 1
 	case rest == "%" || unitAbbrevs[rest].base != "":

@@ -1,4 +1,4 @@
-package text
+package sameness
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // The property tests build random memories from parts whose spellings are
@@ -248,7 +250,7 @@ func plan(r *rand.Rand) memory {
 			seen := map[string]bool{}
 			for len(p.list) < 3+r.IntN(3) {
 				w := proseWords[r.IntN(len(proseWords))]
-				if !seen[w] && !IsStopWord(w) {
+				if !seen[w] && !text.IsStopWord(w) {
 					seen[w] = true
 					p.list = append(p.list, w)
 				}

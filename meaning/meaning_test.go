@@ -1,4 +1,4 @@
-package text
+package meaning
 
 import "testing"
 
@@ -76,24 +76,6 @@ func TestDiffer(t *testing.T) {
 		// Symmetric: whether they differ does not depend on the order.
 		if _, back := Differ(tt.b, tt.b, tt.a, tt.a); back != differs {
 			t.Errorf("%q / %q: differs %v one way, %v the other", tt.a, tt.b, differs, back)
-		}
-	}
-}
-
-func TestChineseNumber(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want string // "" when no number starts the text
-	}{
-		{"三天", "3"}, {"十天", "10"}, {"二十天", "20"}, {"一百五十个", "150"}, {"两周", "2"},
-		{"十五", "15"}, {"三万", "30000"}, {"一起", ""}, {"一直", ""}, {"万一", ""},
-	} {
-		got, end := chineseNumber([]rune(tt.in), 0)
-		if end == 0 {
-			got = ""
-		}
-		if got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

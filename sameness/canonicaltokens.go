@@ -1,9 +1,11 @@
-package text
+package sameness
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // cTokKind is what a token of the normal form is.
@@ -127,7 +129,7 @@ func (b *cSentenceBuilder) end() {
 // sentence, a question).
 func (b *cSentenceBuilder) chunk(c string, afterSpace, spaced bool) {
 	c = strings.ReplaceAll(c, "’", "'")
-	if !HasCJK(c) {
+	if !text.HasCJK(c) {
 		b.plain(c, afterSpace, spaced)
 		return
 	}
@@ -154,7 +156,7 @@ func (b *cSentenceBuilder) chunk(c string, afterSpace, spaced bool) {
 // so that "部署 前" is "部署前". Korean puts spaces between its words, and
 // they count ("아버지가 방에" is not "아버지 가방에"): Hangul is read as
 // letters.
-func isCharWord(r rune) bool { return IsCJK(r) && !unicode.Is(unicode.Hangul, r) }
+func isCharWord(r rune) bool { return text.IsCJK(r) && !unicode.Is(unicode.Hangul, r) }
 
 // plain adds a chunk of text without Chinese or Japanese characters.
 func (b *cSentenceBuilder) plain(c string, afterSpace, spaced bool) {
@@ -310,7 +312,7 @@ func isAbbreviation(core string) bool {
 func cjkTokens(rs []rune) []cToken {
 	var out []cToken
 	for i := 0; i < len(rs); {
-		if n, j := chineseNumber(rs, i); j > i {
+		if n, j := text.ChineseNumber(rs, i); j > i {
 			if j-i <= 8 && hasCounter(rs[j:]) {
 				out = append(out, cToken{s: n, raw: string(rs[i:j]), kind: numTok})
 				i = j

@@ -1,4 +1,4 @@
-package text
+package meaning
 
 import "testing"
 

@@ -1,11 +1,11 @@
-package text
+package meaning
 
 import "fmt"
 
 // Two memories can share nearly every word and still say different
 // things: "the freeze starts on 2026-03-01" and "... on 2026-04-01", "run
 // the tests" and "never run the tests", "the payments team owns billing"
-// and "the platform team owns billing". Word overlap (Similarity) cannot
+// and "the platform team owns billing". Word overlap (text.Similarity) cannot
 // tell them apart, so whatever merges or drops near duplicates asks
 // Differ first. Its rule is strict on purpose: merging two memories that
 // say different things loses a fact, keeping two that say the same costs a

@@ -1,10 +1,12 @@
-package text
+package meaning
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // facts are what two texts must hold alike to say the same thing.
@@ -121,11 +123,22 @@ func (f facts) differ(g facts) (Difference, bool) {
 // has reports whether the text holds name w (lower-cased), a synonym of
 // it, or the words it is an acronym of ("prs" for "pull requests").
 func (f facts) has(w string) bool {
-	if f.words[w] || f.words[synonymOf(Term(w))] {
+	if f.words[w] || f.words[synonymOf(text.Term(w))] {
 		return true
 	}
 	acronym := strings.TrimSuffix(w, "s")
 	return len(acronym) >= 2 && isASCIILetters(acronym) && strings.Contains(f.initials, acronym)
+}
+
+// isASCIILetters reports whether s is all lower-case ASCII letters (an
+// acronym's letters, lower-cased).
+func isASCIILetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // roleWords are the words f gives role r that g also holds, sorted.

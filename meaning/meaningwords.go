@@ -1,13 +1,15 @@
-package text
+package meaning
 
 import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // The word lists of Differ (see meaning.go). English words are listed as
-// written and looked up lower-cased, or by their Term where stems matter
+// written and looked up lower-cased, or by their text.Term where stems matter
 // (opposites, synonyms).
 
 // numberWords are English number words, as digits.
@@ -151,7 +153,7 @@ const cjkUnits = "秒分时天日周月年次岁元块倍"
 // cjkFunction are Chinese characters that carry no content of their own.
 const cjkFunction = "的地得了着过是在和与及也都就要会把被让给对从向这那个我你他她它们请吧呢啊吗很还又并且或而之以于等其该此里"
 
-// synonyms map words (by Term) and Chinese words to one word of theirs:
+// synonyms map words (by text.Term) and Chinese words to one word of theirs:
 // a rewording that swaps one for another says the same.
 var synonyms = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
@@ -166,7 +168,7 @@ var synonyms = sync.OnceValue(func() map[string]string {
 	} {
 		ws := strings.Fields(line)
 		for _, w := range ws {
-			m[Term(w)] = Term(ws[0])
+			m[text.Term(w)] = text.Term(ws[0])
 		}
 	}
 	for _, line := range []string{

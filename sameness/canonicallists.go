@@ -1,4 +1,6 @@
-package text
+package sameness
+
+import "github.com/vaultmem/vaultmem/text"
 
 // A list written inline says what a bulleted list says: "We use Go, Rust
 // and Python." is "We use:" and the items Go, Rust, Python, in any order.
@@ -121,7 +123,7 @@ func colonList(ts []cToken) *cList {
 // not end it: "Go, Rust and Python 3" is not "Python, Rust and Go 3", nor
 // "Go, Rust and Python scripts" "Python, Rust and Go scripts".
 func endsItem(ts []cToken, i int) bool {
-	return i >= len(ts) || ts[i-1].comma || ts[i].kind == wordTok && IsStopWord(ts[i].s)
+	return i >= len(ts) || ts[i-1].comma || ts[i].kind == wordTok && text.IsStopWord(ts[i].s)
 }
 
 func isConjunction(t cToken) bool { return t.kind == wordTok && (t.s == "and" || t.s == "or") }
@@ -139,7 +141,7 @@ func listKindOf(conj cToken) cListKind {
 func isListWord(t cToken) bool {
 	switch t.kind {
 	case wordTok:
-		return !IsStopWord(t.s) && !listNegations[t.s]
+		return !text.IsStopWord(t.s) && !listNegations[t.s]
 	case otherTok:
 		return t.s != "?"
 	}

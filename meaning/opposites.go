@@ -1,4 +1,4 @@
-package text
+package meaning
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/vaultmem/vaultmem/text"
 )
 
 // Two near-identical memories contradict each other when one has a
@@ -21,7 +23,7 @@ import (
 // oppositeLines are the pairs of opposites, one group a line: the
 // phrases of one side, "|", those of the other (a group of more sides has
 // more bars: "this | next | last"). Words of one side are alike (begin,
-// start). English words are matched by their Term, other words as
+// start). English words are matched by their text.Term, other words as
 // written, CJK characters one by one; "_" joins the words of a phrase.
 // A line starting with "@" counts only where the texts align (a stop
 // word, or a word with other senses); the others also count anywhere in
@@ -103,14 +105,14 @@ var phrases = sync.OnceValue(func() map[string][]phrase {
 			for _, w := range strings.Fields(ws) {
 				p := phrase{group: g, side: s}
 				if word, ok := operatorWords[w]; ok {
-					p.units = []string{Term(word)}
-				} else if HasCJK(w) {
+					p.units = []string{text.Term(word)}
+				} else if text.HasCJK(w) {
 					for _, r := range w {
 						p.units = append(p.units, string(r))
 					}
 				} else {
 					for _, u := range strings.Split(w, "_") {
-						p.units = append(p.units, Term(u))
+						p.units = append(p.units, text.Term(u))
 					}
 				}
 				m[p.units[0]] = append(m[p.units[0]], p)
@@ -121,7 +123,7 @@ var phrases = sync.OnceValue(func() map[string][]phrase {
 })
 
 // oppositeSides are the English words of the lines of oppositeLines
-// that count anywhere, by Term: a word standing where the other text has
+// that count anywhere, by text.Term: a word standing where the other text has
 // its opposite turns the statement around. Made at first use, as phrases.
 var oppositeSides = sync.OnceValue(func() map[string]side {
 	m := map[string]side{}
@@ -131,7 +133,7 @@ var oppositeSides = sync.OnceValue(func() map[string]side {
 		}
 		for s, ws := range strings.Split(line, "|") {
 			for _, w := range strings.Fields(ws) {
-				m[Term(w)] = side{strconv.Itoa(g), s}
+				m[text.Term(w)] = side{strconv.Itoa(g), s}
 			}
 		}
 	}
@@ -139,7 +141,7 @@ var oppositeSides = sync.OnceValue(func() map[string]side {
 })
 
 // unitKey is what a token is matched by against the phrases: a CJK
-// character as written, a word by its Term.
+// character as written, a word by its text.Term.
 func unitKey(t token) string {
 	if t.cjk {
 		return t.lower
@@ -536,7 +538,7 @@ func anywhereOpposite(m, o *Meaning) (Difference, bool) {
 }
 
 // contentBut returns the content words of ts (by synonym), but for
-// word w (a Term, or CJK characters).
+// word w (a text.Term, or CJK characters).
 func contentBut(ts []token, w string) map[string]bool {
 	out := map[string]bool{}
 	for i, t := range ts {
@@ -548,7 +550,7 @@ func contentBut(ts []token, w string) map[string]bool {
 	return out
 }
 
-// written returns word w (a Term, or CJK characters) as ts writes it.
+// written returns word w (a text.Term, or CJK characters) as ts writes it.
 func written(ts []token, w string) string {
 	for _, t := range ts {
 		if !t.cjk && t.term == w {

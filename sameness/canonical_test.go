@@ -1,4 +1,4 @@
-package text
+package sameness
 
 import (
 	"strings"

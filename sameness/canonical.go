@@ -1,4 +1,4 @@
-package text
+package sameness
 
 import (
 	"slices"
@@ -133,6 +133,17 @@ func canonicalUnits(s string) []cUnit {
 		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	}
 	return blockUnits(parseBlocks(strings.Split(s, "\n"), 0), "")
+}
+
+// isASCII reports whether s is all ASCII, which is already in NFC and valid
+// UTF-8: canonicalUnits skips normalising it.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // serialize writes units one a line.
