@@ -71,9 +71,8 @@ func New(w Writer, ix Index, store Store, opts Options) *Proposer {
 	return &Proposer{w: w, ix: ix, store: store, opts: opts}
 }
 
-// Report is what proposing did (or, in a dry run, would do): dream's
-// Report has each of its fields but Changed, which is the files written,
-// in order.
+// Report is what proposing did (or, in a dry run, would do); dream adds
+// each field to its own Report's field of that name.
 type Report struct {
 	// Proposed are the notes proposed (vault paths).
 	Proposed []string
