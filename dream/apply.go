@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
@@ -381,7 +382,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 // changedSince reports whether memories differ from cp's.
 func changedSince(cp *checkpoint, memories map[string]string) bool {
 	for p, h := range memories {
-		if cp.Memories[p] != shortHash(h) {
+		if cp.Memories[p] != proposal.ShortHash(h) {
 			return true
 		}
 	}

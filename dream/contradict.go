@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -96,7 +97,7 @@ func opposite(a, b *mem) (string, bool) {
 	if !differs || !diff.Opposite {
 		return "", false
 	}
-	if diff.Kind != "negation" && normName(a.name) != normName(b.name) && !alike(a, b, diff) {
+	if diff.Kind != "negation" && proposal.NormName(a.name) != proposal.NormName(b.name) && !alike(a, b, diff) {
 		return "", false
 	}
 	switch {

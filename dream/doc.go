@@ -13,7 +13,13 @@
 // git commit. A checkpoint under .vaultmem/state makes runs incremental,
 // and a lock file makes them one at a time across processes.
 //
-// It imports vault, text, memory (MEMORY.md and the flagged pairs) and
-// chat (the optional LLM), and index through the small Index interface it
-// declares.
+// With an LLM and Options.Propose, a run first proposes memories and
+// lessons from the session notes that ended (status: proposed): that is
+// its subpackage proposal's job, given the run's writer, index and memory
+// store; dream decides when to propose and reports what was proposed.
+//
+// It imports vault, markdown, text, dates, memory (MEMORY.md and the
+// flagged pairs), lesson (its type, the proposals' lessons), gitrepo (a
+// run's commit), chat (the optional LLM), its subpackage proposal, and
+// index through the small Index interface it declares.
 package dream

@@ -53,7 +53,7 @@ type Options struct {
 	Lessons func(ctx context.Context, today string, dryRun bool) ([]string, error)
 	// Propose, with LLM, has each run read the session notes that ended
 	// since and propose memories and lessons from them, each a note with
-	// status: proposed (see propose.go). Without LLM nothing is proposed.
+	// status: proposed (see package proposal). Without LLM nothing is proposed.
 	Propose bool
 	// AddLesson writes a lesson Dream proposes (lesson.Store.Add does) and
 	// returns its path; nil proposes memories only.

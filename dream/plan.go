@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
@@ -203,7 +204,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	for _, m := range p.mems {
-		m.changed = ro.Full || cp == nil || cp.Memories[m.path] != shortHash(m.hash)
+		m.changed = ro.Full || cp == nil || cp.Memories[m.path] != proposal.ShortHash(m.hash)
 		if m.changed {
 			rep.Examined++
 		}
@@ -279,7 +280,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 	}
 	var changed []string
 	for _, im := range p.indexed {
-		if full || p.cp.Memories[im.Path] != shortHash(im.Hash) {
+		if full || p.cp.Memories[im.Path] != proposal.ShortHash(im.Hash) {
 			changed = append(changed, im.Path)
 		}
 	}
@@ -340,7 +341,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 		if name == "" {
 			name = im.Title
 		}
-		names[normName(name)] = append(names[normName(name)], im.Path)
+		names[proposal.NormName(name)] = append(names[proposal.NormName(name)], im.Path)
 	}
 	flags, _, err := d.store.Flags()
 	if err != nil {
@@ -361,7 +362,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 		if m == nil {
 			continue
 		}
-		out = append(out, names[normName(m.name)]...)
+		out = append(out, names[proposal.NormName(m.name)]...)
 		out = append(out, sameText[textKey(m)]...)
 		for _, v := range m.note.Frontmatter.Strings("supersedes") {
 			if target, err := d.ix.Lookup(ctx, linkTarget(v)); err == nil {

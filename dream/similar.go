@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/sameness"
@@ -144,14 +145,6 @@ func (m *mem) meaning() *meaning.Meaning {
 	return m.meant
 }
 
-// normName is a name with case, spacing (spaces, "-" and "_" alike) and
-// closing punctuation ignored: "Package manager", "package_manager." and
-// "PACKAGE-MANAGER" are one name, "C++ style" and "C style" two.
-func normName(s string) string {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' })
-	return strings.TrimRight(strings.Join(words, " "), ".,;:!?")
-}
-
 // textKey is the hash of a memory's body with case and spacing ignored,
 // "" for an empty body.
 func textKey(m *mem) string {
@@ -271,7 +264,7 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			}
 		}
 	}
-	sameKey(func(m *mem) string { return normName(m.name) }, "same name")
+	sameKey(func(m *mem) string { return proposal.NormName(m.name) }, "same name")
 	sameKey(textKey, "same text")
 	for i, m := range ms {
 		if m.copyOf != nil {

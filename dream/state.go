@@ -7,6 +7,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,12 +25,6 @@ type checkpoint struct {
 	// the first hex digits of its content hash.
 	Memories map[string]string `yaml:"memories"`
 }
-
-// hashLen is how many hex digits of a memory's hash the checkpoint keeps:
-// enough to tell versions apart, few enough to keep the file small.
-const hashLen = 16
-
-func shortHash(h string) string { return h[:min(len(h), hashLen)] }
 
 const checkpointHeader = "# vaultmem Dream checkpoint: the memories its last run left, with their hashes.\n" +
 	"# Safe to delete: the next run then looks at every memory.\n"
@@ -61,7 +56,7 @@ func (d *Dreamer) readCheckpoint() (cp *checkpoint, hash string, problem error, 
 func (d *Dreamer) writeCheckpoint(ctx context.Context, old *checkpoint, oldHash string, memories map[string]string, now time.Time) (bool, error) {
 	short := make(map[string]string, len(memories))
 	for p, h := range memories {
-		short[p] = shortHash(h)
+		short[p] = proposal.ShortHash(h)
 	}
 	if old != nil && maps.Equal(old.Memories, short) {
 		return false, nil
@@ -165,23 +160,19 @@ func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, st
 	}
 	writes := 0
 	for _, m := range ms {
-		if cp == nil || cp.Memories[m.Path] != shortHash(m.Hash) {
+		if cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash) {
 			writes++
 		}
 	}
 	what := fmt.Sprintf("%d memories written", writes)
 	if d.proposing() {
 		// A session that ended counts as a write: Dream proposes from it.
-		log, _, err := d.readSessionLog()
+		pending, err := d.proposer().Pending(ctx)
 		if err != nil {
 			return false, "", err
 		}
-		pending, err := d.pendingSessions(ctx, log)
-		if err != nil {
-			return false, "", err
-		}
-		writes += len(pending)
-		what += fmt.Sprintf(" and %d session notes ended", len(pending))
+		writes += pending
+		what += fmt.Sprintf(" and %d session notes ended", pending)
 	}
 	if writes < g.writes() {
 		return false, fmt.Sprintf("%s since the last run, fewer than %d", what, g.writes()), nil

@@ -1,4 +1,4 @@
-package dream
+package proposal
 
 import (
 	"bytes"
@@ -20,20 +20,6 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// With an LLM configured (and Options.Propose), a run also reads the
-// session notes the agent hooks wrote (type: session) whose session ended
-// and that it has not read as they are now, and asks the LLM what each
-// shows that is worth keeping: at most three memories and two lessons. It
-// writes each as a note with status: proposed and a link to the session
-// note; a proposal is not live until a person or an agent accepts it (see
-// memory.Proposal). The LLM's answer is untrusted: it is checked item by
-// item, and what does not pass is dropped with a warning. An endpoint that
-// fails or is slow stops the proposals of the run (the sessions wait for
-// the next run); an answer that is not the JSON asked for, or has an item
-// that does not pass, has the session read again next run, at most
-// maxSessionTries times while the note stays as it is. Nothing proposed
-// from a session is proposed again from it.
-
 // SessionsFile is the state file (under .vaultmem/state, committed) where
 // Dream records the session notes it read for proposals: one JSON line per
 // reading, only ever appended, so that two machines' lines merge (git's
@@ -45,9 +31,9 @@ const (
 	// maxSessionsPerRun is the most session notes one run reads (the
 	// newest first); the others wait for the next runs.
 	maxSessionsPerRun = 10
-	// maxSessionTries is how many answers that were of no use a session
+	// MaxSessionTries is how many answers that were of no use a session
 	// note gets before Dream leaves it until it changes.
-	maxSessionTries = 3
+	MaxSessionTries = 3
 	// maxSessionText is the most bytes of a session note sent to the LLM.
 	maxSessionText = 16_000
 	// maxMemoryProposals and maxLessonProposals are the most proposals of
@@ -132,13 +118,13 @@ func (l *sessionLog) add(r sessionRecord) {
 // pending reports whether the session note at p with hash h (full or
 // short) is to be read.
 func (l *sessionLog) pending(p, h string) bool {
-	h = shortHash(h)
-	return !l.read[p][h] && l.tries[p][h] < maxSessionTries
+	h = ShortHash(h)
+	return !l.read[p][h] && l.tries[p][h] < MaxSessionTries
 }
 
 // readSessionLog reads SessionsFile; lines that do not parse (a torn
 // write, a bad merge) are skipped, each named in problems.
-func (d *Dreamer) readSessionLog() (log *sessionLog, problems []string, err error) {
+func (d *Proposer) readSessionLog() (log *sessionLog, problems []string, err error) {
 	log = &sessionLog{read: map[string]map[string]bool{}, tries: map[string]map[string]int{}, proposed: map[string]map[string]bool{}}
 	b, _, err := d.w.ReadState(SessionsFile)
 	if errors.Is(err, vault.ErrNotFound) {
@@ -161,13 +147,10 @@ func (d *Dreamer) readSessionLog() (log *sessionLog, problems []string, err erro
 	return log, problems, nil
 }
 
-// proposing reports whether the run proposes from sessions.
-func (d *Dreamer) proposing() bool { return d.opts.Propose && d.opts.LLM != nil }
-
 // pendingSessions returns the session notes that ended and wait to be
 // read, as the index has them, newest first (by path: their names start
 // with when they started).
-func (d *Dreamer) pendingSessions(ctx context.Context, log *sessionLog) ([]index.SessionNote, error) {
+func (d *Proposer) pendingSessions(ctx context.Context, log *sessionLog) ([]index.SessionNote, error) {
 	all, err := d.ix.Sessions(ctx)
 	if err != nil {
 		return nil, err
@@ -182,15 +165,13 @@ func (d *Dreamer) pendingSessions(ctx context.Context, log *sessionLog) ([]index
 	return out, nil
 }
 
-// propose reads the session notes due and writes the proposals the LLM
-// makes of them (in a dry run it only counts the notes it would read). It
-// returns the proposals written. Errors: ctx's, the index's, and the
-// Writer's when the state file cannot be appended to; the LLM's failures
-// and its answers are never errors, only warnings.
-func (d *Dreamer) propose(ctx context.Context, now time.Time, dryRun bool, rep *Report) ([]memory.Proposal, error) {
-	if !d.proposing() {
-		return nil, nil
-	}
+// Propose reads the session notes due and writes the proposals the LLM
+// makes of them (in a dry run it only counts the notes it would read),
+// saying in rep what it did. It returns the proposals written (also when
+// it fails part way). Errors: ctx's, the index's, and the Writer's when
+// the state file cannot be appended to; the LLM's failures and its
+// answers are never errors, only warnings.
+func (d *Proposer) Propose(ctx context.Context, now time.Time, dryRun bool, rep *Report) ([]memory.Proposal, error) {
 	log, problems, err := d.readSessionLog()
 	if err != nil {
 		return nil, err
@@ -234,7 +215,7 @@ func (d *Dreamer) propose(ctx context.Context, now time.Time, dryRun bool, rep *
 // as it is, asks the LLM what it shows that is worth keeping, writes the
 // proposals that pass and records the reading in SessionsFile. llmFailed
 // says the LLM failed or was slow: the run asks it nothing more.
-func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log *sessionLog, known map[string]string, rep *Report) (written []memory.Proposal, llmFailed bool, err error) {
+func (d *Proposer) proposeFrom(ctx context.Context, p string, now time.Time, log *sessionLog, known map[string]string, rep *Report) (written []memory.Proposal, llmFailed bool, err error) {
 	content, hash, err := d.w.Read(p)
 	if errors.Is(err, vault.ErrNotFound) {
 		return nil, false, nil // gone since the index saw it
@@ -249,7 +230,7 @@ func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log 
 	}
 	rep.Sessions++
 	prompt := fmt.Sprintf(proposePrompt, p, sessionText(n))
-	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
+	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, d.opts.Timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
@@ -264,7 +245,7 @@ func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log 
 		rep.Sessions--
 		return nil, true, nil
 	}
-	rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: p, Hash: shortHash(hash), Result: "read"}
+	rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: p, Hash: ShortHash(hash), Result: "read"}
 	got, perr := parseProposals(answer)
 	for _, w := range got.warnings {
 		rep.Warnings = append(rep.Warnings, p+": "+w)
@@ -282,8 +263,8 @@ func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log 
 			rec.Result, rec.Why = "retry", fmt.Sprintf("%d proposals of the LLM's did not pass", got.dropped+invalid)
 		}
 	}
-	if rec.Result == "retry" && log.tries[p][rec.Hash]+1 >= maxSessionTries {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the LLM's answers were of no use %d times: it is read again when it changes", p, maxSessionTries))
+	if rec.Result == "retry" && log.tries[p][rec.Hash]+1 >= MaxSessionTries {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the LLM's answers were of no use %d times: it is read again when it changes", p, MaxSessionTries))
 	}
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -300,7 +281,7 @@ func (d *Dreamer) proposeFrom(ctx context.Context, p string, now time.Time, log 
 // knownNames are the names proposals must not take, folded: the live
 // memories' ("memory: name") and those of the proposals waiting
 // ("memory: name", "lesson: title"), wherever they came from.
-func (d *Dreamer) knownNames(ctx context.Context) (map[string]string, error) {
+func (d *Proposer) knownNames(ctx context.Context) (map[string]string, error) {
 	known := map[string]string{}
 	live, err := d.ix.Memories(ctx)
 	if err != nil {
@@ -328,14 +309,14 @@ func (d *Dreamer) knownNames(ctx context.Context) (map[string]string, error) {
 }
 
 // proposalKey is how a proposal is known: its kind and its name folded.
-func proposalKey(kind, name string) string { return kind + ": " + normName(name) }
+func proposalKey(kind, name string) string { return kind + ": " + NormName(name) }
 
 // writeProposals writes what got proposes from the session note at
 // source, but what was proposed from it before (log) and what takes a
 // name known already; it records what it wrote in rec and rep, and
 // returns the proposals written and how many failed to be written
 // because they are invalid.
-func (d *Dreamer) writeProposals(ctx context.Context, source string, got proposals, log *sessionLog, known map[string]string,
+func (d *Proposer) writeProposals(ctx context.Context, source string, got proposals, log *sessionLog, known map[string]string,
 	rec *sessionRecord, rep *Report) (written []memory.Proposal, invalid int) {
 	link := d.ix.LinkText(ctx, source)
 	done := func(key, p, kind, title string) {
@@ -404,7 +385,7 @@ func (d *Dreamer) writeProposals(ctx context.Context, source string, got proposa
 }
 
 // isLesson reports whether the note at p is a lesson.
-func (d *Dreamer) isLesson(p string) bool {
+func (d *Proposer) isLesson(p string) bool {
 	b, _, err := d.w.Read(p)
 	return err == nil && markdown.Parse(p, b).Type() == lesson.Type
 }
