@@ -25,26 +25,32 @@ import (
 // the work (see WhileSyncing), it skips none.
 const foldersStampFile = "folders.stamp"
 
-// folderTimes lists the vault's folders that are not hidden, the vault's
+// folderStamp is the vault's folders stamp (see foldersStampFile).
+type folderStamp struct{ v *vault.Vault }
+
+// folderStamp is the stamp of a's vault's folders.
+func (a *App) folderStamp() folderStamp { return folderStamp{a.Vault} }
+
+// times lists the vault's folders that are not hidden, the vault's
 // own first, each with its modification time, one "time<TAB>path" line
 // each. It reads only the folders whose time is not the one the stamp
 // holds (a folder's subfolders change only with its time): a vault of
 // 13,400 notes in 30 folders is 30 stats, where reading every folder
 // takes milliseconds.
-func (a *App) folderTimes(ctx context.Context) (string, error) {
-	before, subs := a.readFoldersStamp()
-	times, err := a.folderTimesFrom(ctx, before, subs)
+func (st folderStamp) times(ctx context.Context) (string, error) {
+	before, subs := st.read()
+	times, err := st.timesFrom(ctx, before, subs)
 	if err != nil && before != nil && ctx.Err() == nil {
 		// A folder the stamp names is gone (its parent's time would have
 		// said so, unless the stamp is not the vault's): read them all.
-		times, err = a.folderTimesFrom(ctx, nil, nil)
+		times, err = st.timesFrom(ctx, nil, nil)
 	}
 	return times, err
 }
 
-// folderTimesFrom is folderTimes after the stamp's times and subfolders.
-func (a *App) folderTimesFrom(ctx context.Context, before map[string]int64, subs map[string][]string) (string, error) {
-	fsys := a.Vault.FS()
+// timesFrom is folderTimes after the stamp's times and subfolders.
+func (st folderStamp) timesFrom(ctx context.Context, before map[string]int64, subs map[string][]string) (string, error) {
+	fsys := st.v.FS()
 	var b strings.Builder
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -79,16 +85,16 @@ func (a *App) folderTimesFrom(ctx context.Context, before map[string]int64, subs
 		return nil
 	}
 	if err := walk("."); err != nil {
-		return "", fmt.Errorf("list the folders of %s: %w", a.Vault.Dir, err)
+		return "", fmt.Errorf("list the folders of %s: %w", st.v.Dir, err)
 	}
 	return b.String(), nil
 }
 
-// readFoldersStamp is the stamp's times by folder, and each folder's
+// read is the stamp's times by folder, and each folder's
 // subfolders in it (every folder it lists has an entry, maybe empty);
 // nothing when there is none or it does not parse.
-func (a *App) readFoldersStamp() (times map[string]int64, subs map[string][]string) {
-	b, err := os.ReadFile(a.foldersStampPath())
+func (st folderStamp) read() (times map[string]int64, subs map[string][]string) {
+	b, err := os.ReadFile(st.path())
 	if err != nil {
 		return nil, nil
 	}
@@ -110,20 +116,20 @@ func (a *App) readFoldersStamp() (times map[string]int64, subs map[string][]stri
 	return times, subs
 }
 
-// foldersStampPath is where the stamp is kept.
-func (a *App) foldersStampPath() string {
-	return filepath.Join(a.Vault.Abs(vault.CacheDir), foldersStampFile)
+// path is where the stamp is kept.
+func (st folderStamp) path() string {
+	return filepath.Join(st.v.Abs(vault.CacheDir), foldersStampFile)
 }
 
-// foldersChanged reports whether a folder of the vault changed since the
+// changed reports whether a folder of the vault changed since the
 // last sync listed them (or there is no stamp): a sync now will find
 // something to do. It stats the folders the stamp names, no file.
-func (a *App) foldersChanged() bool {
-	times, _ := a.readFoldersStamp()
+func (st folderStamp) changed() bool {
+	times, _ := st.read()
 	if len(times) == 0 {
 		return true
 	}
-	fsys := a.Vault.FS()
+	fsys := st.v.FS()
 	for dir, want := range times {
 		info, err := fs.Stat(fsys, dir)
 		if err != nil || !info.IsDir() || info.ModTime().UnixNano() != want {
@@ -133,11 +139,11 @@ func (a *App) foldersChanged() bool {
 	return false
 }
 
-// stampFolders leaves the folders' times a sync that began after they
+// write leaves the folders' times a sync that began after they
 // were taken saw. Not written, the next prompt's hook only syncs before
 // it searches rather than beside.
-func (a *App) stampFolders(times string) {
-	p := a.foldersStampPath()
+func (st folderStamp) write(times string) {
+	p := st.path()
 	if b, err := os.ReadFile(p); err == nil && string(b) == times {
 		return
 	}

@@ -27,21 +27,31 @@ import (
 // the index as it is (see Options.LessonsOnly).
 const lessonsStampFile = "lessons.stamp"
 
-// lessonsListing is the digest of the lessons folder's files as they are
+// lessonStamp is the lessons folder's stamp (see above), kept beside
+// the index it says is current.
+type lessonStamp struct {
+	v  *vault.Vault
+	ix *index.Index
+}
+
+// lessonStamp is the stamp of a's lessons folder.
+func (a *App) lessonStamp() lessonStamp { return lessonStamp{a.Vault, a.ix} }
+
+// listing is the digest of the lessons folder's files as they are
 // now (names, sizes, modification times; a folder not there yet is a
 // listing of its own). A file edited in place changes its time or size,
 // one added, removed or renamed the names: any edit made in Obsidian
 // changes the digest. racy says a file was modified so recently that a
 // second edit within the file system's clock tick could keep its size and
 // time (as the index judges it): such a listing is no stamp.
-func (a *App) lessonsListing(ctx context.Context) (digest string, racy bool, err error) {
+func (ls lessonStamp) listing(ctx context.Context) (digest string, racy bool, err error) {
 	now := time.Now()
 	h := sha256.New()
-	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+	folder := strings.Trim(ls.v.Folders().Lessons, "/")
 	if folder == "" || folder == "." {
 		folder = "."
 	}
-	info, err := fs.Stat(a.Vault.FS(), folder)
+	info, err := fs.Stat(ls.v.FS(), folder)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		io.WriteString(h, "none\n")
@@ -49,15 +59,15 @@ func (a *App) lessonsListing(ctx context.Context) (digest string, racy bool, err
 	case err != nil:
 		return "", false, err
 	case !info.IsDir():
-		return "", false, fmt.Errorf("lessons folder %s: not a folder", a.Vault.Abs(folder))
+		return "", false, fmt.Errorf("lessons folder %s: not a folder", ls.v.Abs(folder))
 	}
-	sub, err := fs.Sub(a.Vault.FS(), folder)
+	sub, err := fs.Sub(ls.v.FS(), folder)
 	if err != nil {
 		return "", false, err
 	}
 	files, err := vault.Files(ctx, sub)
 	if err != nil {
-		return "", false, fmt.Errorf("list the lessons folder %s: %w", a.Vault.Abs(folder), err)
+		return "", false, fmt.Errorf("list the lessons folder %s: %w", ls.v.Abs(folder), err)
 	}
 	for _, f := range files {
 		if f.Err != nil {
@@ -77,43 +87,43 @@ func lessonsStamp(listing, version string) string {
 	return "lessons " + listing + "\nindex " + version + "\n"
 }
 
-// lessonsStampPath is where the stamp is kept.
-func (a *App) lessonsStampPath() string {
-	return filepath.Join(a.Vault.Abs(vault.CacheDir), lessonsStampFile)
+// path is where the stamp is kept.
+func (ls lessonStamp) path() string {
+	return filepath.Join(ls.v.Abs(vault.CacheDir), lessonsStampFile)
 }
 
-// lessonsUnchanged reports whether the index holds the lessons folder as
+// unchanged reports whether the index holds the lessons folder as
 // it is now: the stamp the last sync left names today's listing and the
 // index's lessons version (a rebuilt index, or a lesson vaultmem wrote
 // since, has another). Any doubt (no stamp, an error) is a change.
-func (a *App) lessonsUnchanged(ctx context.Context) bool {
-	b, err := os.ReadFile(a.lessonsStampPath())
+func (ls lessonStamp) unchanged(ctx context.Context) bool {
+	b, err := os.ReadFile(ls.path())
 	if err != nil {
 		return false
 	}
-	listing, _, err := a.lessonsListing(ctx)
+	listing, _, err := ls.listing(ctx)
 	if err != nil {
 		return false
 	}
-	version, err := a.ix.Kinds().LessonsVersion(ctx)
+	version, err := ls.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		return false
 	}
 	return string(b) == lessonsStamp(listing, version)
 }
 
-// stampLessons leaves the stamp of a sync that began after listing was
+// write leaves the stamp of a sync that began after listing was
 // taken: what the sync read is at least as new as the listing, so a
 // change made after the listing (even during the sync) shows as another
 // listing at the next look. A stamp that cannot be written only costs the
 // next tool hook a sync.
-func (a *App) stampLessons(ctx context.Context, listing string) {
-	version, err := a.ix.Kinds().LessonsVersion(ctx)
+func (ls lessonStamp) write(ctx context.Context, listing string) {
+	version, err := ls.ix.Kinds().LessonsVersion(ctx)
 	if err != nil {
 		return
 	}
 	want := lessonsStamp(listing, version)
-	p := a.lessonsStampPath()
+	p := ls.path()
 	if b, err := os.ReadFile(p); err == nil && string(b) == want {
 		return
 	}
@@ -123,12 +133,12 @@ func (a *App) stampLessons(ctx context.Context, listing string) {
 	})
 }
 
-// skippedLesson reports whether a sync could not read a file of the
+// skipped reports whether a sync could not read a file of the
 // lessons folder: made readable later (a change of mode, which leaves the
 // listing as it was), it must still be read, so such a sync leaves no
 // stamp.
-func (a *App) skippedLesson(st index.Stats) bool {
-	folder := strings.Trim(a.Vault.Folders().Lessons, "/")
+func (ls lessonStamp) skipped(st index.Stats) bool {
+	folder := strings.Trim(ls.v.Folders().Lessons, "/")
 	for _, s := range st.Skipped {
 		if folder == "" || folder == "." || s.Path == folder || strings.HasPrefix(s.Path, folder+"/") {
 			return true

@@ -168,26 +168,26 @@ func TestLessonsStampNamesTheListing(t *testing.T) {
 	dir := stampVault(t)
 	ageVault(t, dir)
 	a := openSynced(t, dir, Options{LessonsOnly: true})
-	if !a.lessonsUnchanged(t.Context()) {
+	if !a.lessonStamp().unchanged(t.Context()) {
 		t.Fatal("right after a sync the lessons are not unchanged")
 	}
-	before, _, err := a.lessonsListing(t.Context())
+	before, _, err := a.lessonStamp().listing(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "notes", "Importer.md"), "# Importer\n\nchanged\n")
-	if after, _, _ := a.lessonsListing(t.Context()); after != before {
+	if after, _, _ := a.lessonStamp().listing(t.Context()); after != before {
 		t.Error("a note outside the lessons folder changed the listing")
 	}
 	write(t, filepath.Join(dir, "lessons", ".hidden.md"), "hidden")
-	if after, _, _ := a.lessonsListing(t.Context()); after != before {
+	if after, _, _ := a.lessonStamp().listing(t.Context()); after != before {
 		t.Error("a hidden file changed the listing")
 	}
 	write(t, filepath.Join(dir, "lessons", "sub", "Nested.md"), lessonNote("tool:Read", "read it all"))
-	if after, _, _ := a.lessonsListing(t.Context()); after == before {
+	if after, _, _ := a.lessonStamp().listing(t.Context()); after == before {
 		t.Error("a lesson in a subfolder did not change the listing")
 	}
-	if a.lessonsUnchanged(t.Context()) {
+	if a.lessonStamp().unchanged(t.Context()) {
 		t.Error("a new lesson left the lessons unchanged")
 	}
 	if !strings.HasPrefix(lessonsStamp("x", "v"), "lessons x\n") {
@@ -242,18 +242,18 @@ func TestFoldersChanged(t *testing.T) {
 			if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil {
 				t.Fatal(err)
 			}
-			if a.foldersChanged() {
+			if a.folderStamp().changed() {
 				t.Fatal("right after a sync the folders changed")
 			}
 			tc.change(t, dir)
-			if got := a.foldersChanged(); got != tc.want {
+			if got := a.folderStamp().changed(); got != tc.want {
 				t.Errorf("foldersChanged: %v, want %v", got, tc.want)
 			}
-			got, err := a.folderTimes(t.Context())
+			got, err := a.folderStamp().times(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
-			full, err := a.folderTimesFrom(t.Context(), nil, nil)
+			full, err := a.folderStamp().timesFrom(t.Context(), nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -416,7 +416,7 @@ func TestLessonsStampNotRacy(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(vault.CacheDir), lessonsStampFile)); err == nil {
 		t.Fatal("a sync of a lesson written at once left a stamp")
 	}
-	if a.lessonsUnchanged(t.Context()) {
+	if a.lessonStamp().unchanged(t.Context()) {
 		t.Error("no stamp, yet the lessons are unchanged")
 	}
 	for _, tc := range []struct {
@@ -450,13 +450,13 @@ func TestFoldersStampAfterVectors(t *testing.T) {
 	if _, err := a.Sync(t.Context(), SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !a.foldersChanged() {
+	if !a.folderStamp().changed() {
 		t.Error("after a sync without vectors the folders are unchanged")
 	}
 	if _, err := a.Sync(t.Context(), SyncOptions{Vectors: true}); err != nil {
 		t.Fatal(err)
 	}
-	if a.foldersChanged() {
+	if a.folderStamp().changed() {
 		t.Error("after the sync with vectors the folders still changed")
 	}
 }

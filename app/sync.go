@@ -31,16 +31,16 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 			return index.Stats{}, nil
 		}
 	}
-	if a.opts.LessonsOnly && !o.Always && a.lessonsUnchanged(ctx) {
+	if a.opts.LessonsOnly && !o.Always && a.lessonStamp().unchanged(ctx) {
 		return index.Stats{}, nil
 	}
 	// Taken before the walk, so that a lesson or folder changed during the
 	// sync is another listing at the next look (see stampLessons).
-	listing, racy, listErr := a.lessonsListing(ctx)
+	listing, racy, listErr := a.lessonStamp().listing(ctx)
 	var folders string
 	var foldersErr error
 	if o.Vectors {
-		folders, foldersErr = a.folderTimes(ctx)
+		folders, foldersErr = a.folderStamp().times(ctx)
 	}
 	sync := a.ix.Sync
 	if !o.Vectors {
@@ -51,13 +51,13 @@ func (a *App) Sync(ctx context.Context, o SyncOptions) (index.Stats, error) {
 		return st, err
 	}
 	if st.ReadOnly == "" && !a.ix.InMemory() && st.Stale == 0 {
-		if listErr == nil && !racy && !a.skippedLesson(st) {
-			a.stampLessons(ctx, listing)
+		if listErr == nil && !racy && !a.lessonStamp().skipped(st) {
+			a.lessonStamp().write(ctx, listing)
 		}
 		// Only a sync with vectors: one without leaves the new chunks'
 		// vectors to the next sync with them, which changes the index.
 		if foldersErr == nil && o.Vectors {
-			a.stampFolders(folders)
+			a.folderStamp().write(folders)
 		}
 	}
 	switch {
@@ -102,7 +102,7 @@ func (a *App) RequireBuilt(ctx context.Context) error {
 // answer away: then it syncs first and finds once.
 func WhileSyncing[T any](ctx context.Context, a *App, find func(ctx context.Context, early bool) (T, error)) (T, index.Stats, error) {
 	var zero T
-	if a.foldersChanged() {
+	if a.folderStamp().changed() {
 		st, err := a.Sync(ctx, SyncOptions{Vectors: true})
 		if err != nil {
 			return zero, st, err
