@@ -44,6 +44,9 @@ type Options struct {
 	// Person names whose outcome log file the Store appends to (see
 	// LogName), asked at the first outcome; nil or "" is "default".
 	Person func() string
+	// Meaning, when set, gives the Store's fast path its vector side
+	// (see MatcherOptions.Meaning); used only when Matcher is nil.
+	Meaning Meaning
 	// CacheDir is the vault's cache folder, where Review keeps the outcome
 	// log's counts (see TallyFile); "" (or a nil FS) keeps none, and each
 	// review reads the whole log.
@@ -80,7 +83,7 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 		s.now = time.Now
 	}
 	if s.m == nil {
-		s.m = NewMatcher(ix, MatcherOptions{})
+		s.m = NewMatcher(ix, MatcherOptions{Meaning: o.Meaning})
 	}
 	return s, nil
 }
@@ -191,7 +194,7 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 		fields = append(fields, markdown.Field{Key: KeyDomain, Value: strings.ToLower(d)})
 	}
 	fields = append(fields, markdown.Field{Key: "tags", Value: tags},
-		markdown.Field{Key: KeyStrength, Value: strength}, markdown.Field{Key: KeyConfidence, Value: 0.5},
+		markdown.Field{Key: KeyStrength, Value: strength}, markdown.Field{Key: KeyConfidence, Value: InitialConfidence},
 		markdown.Field{Key: KeyApplications, Value: 0})
 	if len(episodes) > 0 {
 		fields = append(fields, markdown.Field{Key: KeyEpisodes, Value: episodes})
