@@ -1,5 +1,7 @@
 package lesson
 
+import "slices"
+
 // A lesson's confidence is how sure its record makes it that following
 // the lesson helps: the mean of a Beta posterior over its success rate,
 // whose prior is the confidence a new lesson is written with
@@ -43,4 +45,9 @@ func ledgerConfidence(led Ledger) float64 {
 		}
 	}
 	return Confidence(ok, bad)
+}
+
+// hasOutcome reports whether led records an outcome.
+func hasOutcome(led Ledger) bool {
+	return slices.ContainsFunc(led.Entries, func(e Entry) bool { return e.Kind == EntrySuccess || e.Kind == EntryFailure })
 }

@@ -106,6 +106,9 @@ type MatcherOptions struct {
 	// Meaning, when set, gives the fast path its vector side: the
 	// vault's embedder and what the vault says around each lesson.
 	Meaning Meaning
+	// VectorFile, when set, keeps the lessons' vectors between processes
+	// (see the constant VectorFile).
+	VectorFile string
 }
 
 // Matcher is the fast path: it holds every matchable lesson in memory

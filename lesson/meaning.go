@@ -1,8 +1,12 @@
 package lesson
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/gob"
 	"math"
+	"os"
 	"slices"
 	"strings"
 )
@@ -107,7 +111,7 @@ func (m *Matcher) embedSet(ctx context.Context, set *lessonSet) error {
 	m.vecMu.Lock()
 	defer m.vecMu.Unlock()
 	if m.vecs == nil {
-		m.vecs = map[string]cachedVec{}
+		m.vecs = loadVectors(m.opts.VectorFile)
 	}
 	var missing []int
 	for i := range set.lessons {
@@ -147,6 +151,7 @@ func (m *Matcher) embedSet(ctx context.Context, set *lessonSet) error {
 			normalize(v)
 			m.vecs[set.lessons[i].Path] = cachedVec{key: vecKey{set.lessons[i].Hash, model}, v: v}
 		}
+		saveVectors(m.opts.VectorFile, m.vecs, set)
 	}
 	dims := e.Dimensions()
 	flat := make([]float32, len(set.lessons)*dims)
@@ -161,6 +166,68 @@ func (m *Matcher) embedSet(ctx context.Context, set *lessonSet) error {
 type cachedVec struct {
 	key vecKey
 	v   []float32
+}
+
+// VectorFile is the file, in the cache folder (Options.CacheDir), that
+// keeps the lessons' vectors between processes: a process that matches
+// once (a hook, 'vaultmem lesson match') embeds only the lessons changed
+// since, instead of reading the notes around every lesson again.
+const VectorFile = "lesson-vectors.gob"
+
+// vectorFileVersion changes when the meaning of VectorFile's vectors does
+// (how a lesson's vector is made); a file of another version is ignored.
+const vectorFileVersion = 1
+
+// storedVec is one lesson's vector as VectorFile keeps it.
+type storedVec struct {
+	Hash, Model string
+	V           []float32
+}
+
+// vectorFile is VectorFile's content.
+type vectorFile struct {
+	Version int
+	Vectors map[string]storedVec
+}
+
+// loadVectors reads the vectors file p keeps ("" or a file that cannot be
+// read or is of another version: none; it is a cache).
+func loadVectors(p string) map[string]cachedVec {
+	out := map[string]cachedVec{}
+	if p == "" {
+		return out
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	var vf vectorFile
+	if gob.NewDecoder(bufio.NewReader(f)).Decode(&vf) != nil || vf.Version != vectorFileVersion {
+		return out
+	}
+	for path, v := range vf.Vectors {
+		out[path] = cachedVec{key: vecKey{v.Hash, v.Model}, v: v.V}
+	}
+	return out
+}
+
+// saveVectors writes the vectors of set's lessons to p (nothing for ""):
+// a cache, so that a failure is no error, only work for the next process.
+func saveVectors(p string, vecs map[string]cachedVec, set *lessonSet) {
+	if p == "" {
+		return
+	}
+	vf := vectorFile{Version: vectorFileVersion, Vectors: make(map[string]storedVec, len(set.lessons))}
+	for i := range set.lessons {
+		if c, ok := vecs[set.lessons[i].Path]; ok {
+			vf.Vectors[set.lessons[i].Path] = storedVec{Hash: c.key.hash, Model: c.key.model, V: c.v}
+		}
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(vf) == nil {
+		writeCache(p, buf.Bytes()) // a cache: the next process embeds again
+	}
 }
 
 // normalize scales v to length 1 (the zero vector stays zero).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,7 +84,11 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 		s.now = time.Now
 	}
 	if s.m == nil {
-		s.m = NewMatcher(ix, MatcherOptions{Meaning: o.Meaning})
+		mo := MatcherOptions{Meaning: o.Meaning}
+		if o.CacheDir != "" && o.FS != nil {
+			mo.VectorFile = filepath.Join(o.CacheDir, VectorFile)
+		}
+		s.m = NewMatcher(ix, mo)
 	}
 	return s, nil
 }
