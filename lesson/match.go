@@ -129,9 +129,11 @@ type Matcher struct {
 	last  []Lesson
 	edits []RuleEdit
 	// vecs are the lessons' vectors by path (see embedSet), kept across
-	// reloads; vecMu guards them.
+	// reloads, and proj the projector of their signatures; vecMu guards
+	// them.
 	vecMu sync.Mutex
 	vecs  map[string]cachedVec
+	proj  *projector
 }
 
 // NewMatcher returns the fast path over the lessons ix holds.
