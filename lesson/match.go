@@ -522,6 +522,9 @@ const bm25Half = 4.0
 type scratch struct {
 	exact, kw, sem []float64
 	touched        []int32
+	// dist and cands are the vector side's (see candidates).
+	dist  []uint16
+	cands []int32
 }
 
 var scratchPool sync.Pool
