@@ -24,7 +24,8 @@ import (
 // vault's notes on each topic were found 5 of 5). The vectors are made
 // when the lesson set is (re)built, each kept by the lesson's content hash
 // and the embedder's ID, so that a rebuild after one outcome embeds one
-// lesson; a match embeds only the situation and scans the vectors.
+// lesson; a match embeds only the situation and scans the lessons'
+// signatures (see candidates).
 
 // Embedder turns texts into L2-normalised vectors: what package embed's
 // embedders, and index.Embedder, are.
@@ -169,7 +170,7 @@ func (m *Matcher) embedSet(ctx context.Context, set *lessonSet) error {
 	var missing []int
 	for i := range set.lessons {
 		l := &set.lessons[i]
-		if c, ok := m.vecs[l.Path]; !ok || c.key != (vecKey{l.Hash, model}) {
+		if c, ok := m.vecs[l.Path]; !ok || c.key != (vecKey{l.Hash, model}) || len(c.v) != dims {
 			missing = append(missing, i)
 		}
 	}
@@ -210,11 +211,14 @@ func (m *Matcher) embedSet(ctx context.Context, set *lessonSet) error {
 	}
 	flat := make([]float32, len(set.lessons)*dims)
 	sigs := make([]uint64, len(set.lessons)*sigWords)
+	kept := make(map[string]cachedVec, len(set.lessons)) // a lesson gone, or out of matching, is forgotten
 	for i := range set.lessons {
 		c := m.vecs[set.lessons[i].Path]
+		kept[set.lessons[i].Path] = c
 		copy(flat[i*dims:(i+1)*dims], c.v)
 		copy(sigs[i*sigWords:(i+1)*sigWords], c.sig)
 	}
+	m.vecs = kept
 	set.vec = &lessonVectors{e: e, dims: dims, flat: flat, sigs: sigs, proj: m.proj}
 	return nil
 }
