@@ -149,3 +149,45 @@ func TestLessonParaphrases(t *testing.T) {
 		t.Errorf("precision with the vector side %.3f, below the words' alone %.3f", meaning.precision(), words.precision())
 	}
 }
+
+// TestLessonEditVersioned: in a process that matched a lesson (a server),
+// an edit of its action bias on disk (a person in Obsidian) is given the
+// next version by the next lesson use case, with the old rule in its
+// History; the lesson matches with its new action bias.
+func TestLessonEditVersioned(t *testing.T) {
+	ctx := context.Background()
+	a := lessonApp(t)
+	req := MatchRequest{Situation: Situation{Text: "run the integration tests"}}
+	if _, err := a.MatchLessons(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(a.Vault.Dir, "lessons", "Run migrations first.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "action_bias: run make migrate before the integration tests", "action_bias: run make migrate-all first", 1)
+	if edited == string(b) {
+		t.Fatalf("no action_bias line to edit:\n%s", b)
+	}
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.MatchLessons(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Lessons) != 1 || got.Lessons[0].ActionBias != "run make migrate-all first" ||
+		!strings.HasSuffix(got.Lessons[0].SuggestedAdjustment, ", run make migrate-all first.") {
+		t.Errorf("match after the edit: %+v", got.Lessons)
+	}
+	ls, err := a.ListLessons(ctx, LessonListRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(p)
+	if len(ls) != 1 || ls[0].Version != 2 ||
+		!strings.Contains(string(b), `version 2: rule edited; was trigger ["db/migrations/**", "integration tests"], action_bias "run make migrate before the integration tests"`) {
+		t.Errorf("after the edit: %+v\n%s", ls, b)
+	}
+}
