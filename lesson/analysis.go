@@ -108,11 +108,15 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 // History is a lesson's audit trail: the lines of its History section,
 // oldest first, and its outcomes in the log.
 type History struct {
-	Path     string   `json:"path"`
-	Name     string   `json:"name"`
-	Strength float64  `json:"strength"`
-	Lines    []string `json:"lines"`
-	Outcomes []Record `json:"outcomes"`
+	Path     string  `json:"path"`
+	Name     string  `json:"name"`
+	Strength float64 `json:"strength"`
+	// Confidence and Version are the note's (see Confidence and
+	// RecordEdits).
+	Confidence float64  `json:"confidence"`
+	Version    int      `json:"version"`
+	Lines      []string `json:"lines"`
+	Outcomes   []Record `json:"outcomes"`
 }
 
 // History returns the history of the lesson ref names.
@@ -127,7 +131,7 @@ func (s *Store) History(ctx context.Context, ref string) (History, error) {
 	}
 	n := markdown.Parse(p, b)
 	l := Read(n)
-	h := History{Path: p, Name: l.Name, Strength: l.Strength, Lines: []string{}, Outcomes: []Record{}}
+	h := History{Path: p, Name: l.Name, Strength: l.Strength, Confidence: l.Confidence, Version: noteVersion(n), Lines: []string{}, Outcomes: []Record{}}
 	if sec, ok := markdown.Section(n, HistoryHeading); ok {
 		for _, line := range strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n") {
 			if line = strings.TrimSpace(line); strings.HasPrefix(line, "- ") {

@@ -316,7 +316,7 @@ func (sh *shell) lessonContradictionsCommand() *cli.Command {
 func (sh *shell) lessonHistoryCommand() *cli.Command {
 	return &cli.Command{
 		Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
-		Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
+		Description: "With --json: {path, name, strength, confidence, version, lines, outcomes: [records]}.",
 		Flags:       []cli.Flag{jsonFlag()},
 		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			ref, err := oneArg(cmd, "LESSON")
@@ -330,7 +330,7 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 			if cmd.Bool("json") {
 				return sh.printJSON(h)
 			}
-			fmt.Fprintf(sh.stdout, "%s (%s), strength %v\n", h.Name, h.Path, h.Strength)
+			fmt.Fprintf(sh.stdout, "%s (%s), strength %v, confidence %v, version %d\n", h.Name, h.Path, h.Strength, h.Confidence, h.Version)
 			for _, l := range h.Lines {
 				fmt.Fprintf(sh.stdout, "  %s\n", l)
 			}

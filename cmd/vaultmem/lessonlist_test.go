@@ -34,6 +34,13 @@ func TestLessonListAndTrends(t *testing.T) {
 		t.Errorf("outcome after two successes: %+v", out)
 	}
 	ok(t, dir, "lesson", "outcome", "Pin the timezone", "--failure", "--episode", "Ship 2.4")
+	var h struct {
+		Confidence float64 `json:"confidence"`
+		Version    int     `json:"version"`
+	}
+	if err := json.Unmarshal([]byte(ok(t, dir, "lesson", "history", "Pin the timezone", "--json")), &h); err != nil || h.Confidence != 0.3333 || h.Version != 1 {
+		t.Errorf("history: %+v %v", h, err)
+	}
 
 	var m struct {
 		Lessons []struct {
