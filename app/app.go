@@ -308,7 +308,7 @@ func (a *App) openLessons() (*lesson.Store, error) {
 
 func (a *App) newLessons() (*lesson.Store, error) {
 	st, err := lesson.NewStore(a.writer, a.ix.Stores(), lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir),
-		OnOutcome: a.lessonApplied})
+		OnOutcome: a.lessonApplied, Meaning: lessonMeaning{a}})
 	if err != nil || !a.Config.Lessons.Router {
 		return st, err
 	}

@@ -3,8 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/config"
+	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/lesson/router"
 )
@@ -44,6 +48,8 @@ type (
 	LessonContradiction = lesson.Contradiction
 	// LessonHistory is a lesson's audit trail.
 	LessonHistory = lesson.History
+	// LessonListed is a lesson as ListLessons gives it.
+	LessonListed = lesson.Listed
 	// LessonTrend is the outcomes of one domain in one month.
 	LessonTrend = lesson.Trend
 	// LessonStats is the quality of the lessons and of what match shows.
@@ -88,7 +94,78 @@ func (a *App) lessonStore(ctx context.Context, noSync bool) (*lesson.Store, erro
 	if err != nil {
 		return nil, err
 	}
-	return a.openLessons()
+	st, err := a.openLessons()
+	if err != nil {
+		return nil, err
+	}
+	// A rule edited since the fast path loaded the lessons (in a server
+	// or a watcher, which hold them) gets its next version now.
+	if _, err := st.RecordEdits(ctx); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// lessonMeaning is the lesson fast path's vector side over the index:
+// the vault's LSA model (a configured embedder is left out: each of its
+// calls costs milliseconds to a network round trip, the fast path's whole
+// budget), and around each lesson the notes it links to and is linked
+// from, else the notes its rule's words find.
+type lessonMeaning struct {
+	a *App
+}
+
+// meaningNotes is the most notes around a lesson whose opening chunk its
+// vector is made with.
+const meaningNotes = 5
+
+// Embedder returns the vault's LSA model, nil when another embedder is
+// configured or no sync has fitted one.
+func (m lessonMeaning) Embedder(ctx context.Context) (lesson.Embedder, error) {
+	if p := m.a.Config.Embedder.Provider; p != "" && p != config.ProviderLSA {
+		return nil, nil
+	}
+	e, err := m.a.ix.Searcher().QueryEmbedder(ctx)
+	if err != nil || e == nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Around returns, for each lesson, the opening chunks of up to
+// meaningNotes notes that are no lessons: those it links to and is linked
+// from, else those a keyword search for its rule's words finds.
+func (m lessonMeaning) Around(ctx context.Context, ls []lesson.Lesson) (map[string][]string, error) {
+	out := make(map[string][]string, len(ls))
+	for _, l := range ls {
+		paths, err := m.a.ix.Graph().Linked(ctx, l.Path)
+		if err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			hits, err := m.a.ix.Searcher().Search(ctx, index.Query{Text: strings.Join(append(lesson.WordTriggers(l.Trigger), l.ActionBias), " "),
+				Mode: index.Keyword, Limit: 2 * meaningNotes, AnyWord: true, NoSnippets: true})
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range hits {
+				if h.Kind != lesson.Type && !slices.Contains(paths, h.Path) {
+					paths = append(paths, h.Path)
+				}
+			}
+		}
+		paths = paths[:min(len(paths), 2*meaningNotes)]
+		opens, err := m.a.ix.Searcher().Openings(ctx, paths, 1)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range opens {
+			if r.Kind != lesson.Type && len(out[l.Path]) < meaningNotes {
+				out[l.Path] = append(out[l.Path], r.Text)
+			}
+		}
+	}
+	return out, nil
 }
 
 // LessonAddRequest is a new lesson: its title (also its note's name), when
@@ -241,20 +318,49 @@ func (a *App) ReadLessonHistory(ctx context.Context, req LessonHistoryRequest) (
 }
 
 // LessonTrendsRequest asks for the outcomes by domain and month, of one
-// Domain only when set.
+// Domain only when set, logged from Since to Until (YYYY-MM-DD, both
+// included; "" for no bound).
 type LessonTrendsRequest struct {
 	Domain string `json:"domain,omitempty"`
+	Since  string `json:"since,omitempty"`
+	Until  string `json:"until,omitempty"`
+	NoSync bool   `json:"no_sync,omitempty"`
 }
 
 // ReportLessonTrends returns the outcomes, success rate and mean strength
-// by domain and month, the index brought up to date first. Errors: the
-// outcome log's and the index's.
+// by domain and month, the index brought up to date first. Errors:
+// ErrLessonInvalid (wrapped) for a Since or Until that is no date, or a
+// Since after Until; the outcome log's and the index's.
 func (a *App) ReportLessonTrends(ctx context.Context, req LessonTrendsRequest) ([]LessonTrend, error) {
-	st, err := a.lessonStore(ctx, false)
+	st, err := a.lessonStore(ctx, req.NoSync)
 	if err != nil {
 		return nil, err
 	}
-	return st.Trends(ctx, req.Domain)
+	return st.Trends(ctx, lesson.TrendsFilter{Domain: req.Domain, Since: req.Since, Until: req.Until})
+}
+
+// LessonListRequest chooses lessons: of a Domain, at least MinStrength
+// (0..1) strong, learned from or applied in an Episode (a note's path or
+// name); zero values choose all. NoSync: see the lesson use cases'
+// policy.
+type LessonListRequest struct {
+	Domain      string  `json:"domain,omitempty"`
+	MinStrength float64 `json:"min_strength,omitempty"`
+	Episode     string  `json:"episode,omitempty"`
+	NoSync      bool    `json:"no_sync,omitempty"`
+}
+
+// ListLessons returns the lessons req chooses, strongest first, with
+// their confidence and version (see lesson.Store.List), the index brought
+// up to date first. Errors: ErrLessonInvalid (wrapped) for a MinStrength
+// outside 0..1; vault.ErrNotFound (wrapped) for an Episode that is no
+// note; the index's and the outcome log's.
+func (a *App) ListLessons(ctx context.Context, req LessonListRequest) ([]LessonListed, error) {
+	st, err := a.lessonStore(ctx, req.NoSync)
+	if err != nil {
+		return nil, err
+	}
+	return st.List(ctx, lesson.ListFilter{Domain: req.Domain, MinStrength: req.MinStrength, Episode: req.Episode})
 }
 
 // LessonStatsRequest asks for the lessons' statistics; it has no

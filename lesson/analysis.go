@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vaultmem/vaultmem/markdown"
 )
@@ -107,11 +108,15 @@ func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 // History is a lesson's audit trail: the lines of its History section,
 // oldest first, and its outcomes in the log.
 type History struct {
-	Path     string   `json:"path"`
-	Name     string   `json:"name"`
-	Strength float64  `json:"strength"`
-	Lines    []string `json:"lines"`
-	Outcomes []Record `json:"outcomes"`
+	Path     string  `json:"path"`
+	Name     string  `json:"name"`
+	Strength float64 `json:"strength"`
+	// Confidence and Version are the note's (see Confidence and
+	// RecordEdits).
+	Confidence float64  `json:"confidence"`
+	Version    int      `json:"version"`
+	Lines      []string `json:"lines"`
+	Outcomes   []Record `json:"outcomes"`
 }
 
 // History returns the history of the lesson ref names.
@@ -126,7 +131,7 @@ func (s *Store) History(ctx context.Context, ref string) (History, error) {
 	}
 	n := markdown.Parse(p, b)
 	l := Read(n)
-	h := History{Path: p, Name: l.Name, Strength: l.Strength, Lines: []string{}, Outcomes: []Record{}}
+	h := History{Path: p, Name: l.Name, Strength: l.Strength, Confidence: l.Confidence, Version: noteVersion(n), Lines: []string{}, Outcomes: []Record{}}
 	if sec, ok := markdown.Section(n, HistoryHeading); ok {
 		for _, line := range strings.Split(strings.ReplaceAll(sec, "\r\n", "\n"), "\n") {
 			if line = strings.TrimSpace(line); strings.HasPrefix(line, "- ") {
@@ -157,14 +162,44 @@ type Trend struct {
 	MeanStrength float64 `json:"mean_strength"`
 }
 
-// Trends returns, by domain and month, the outcomes logged, their success
-// rate and the mean strength they left; only domain's when it is not "".
-func (s *Store) Trends(ctx context.Context, domain string) ([]Trend, error) {
+// TrendsFilter chooses the outcomes Trends counts; the zero value
+// chooses all.
+type TrendsFilter struct {
+	// Domain keeps one domain's outcomes ("(none)" for those of lessons
+	// without one).
+	Domain string
+	// Since and Until keep the outcomes logged on these days (UTC),
+	// YYYY-MM-DD, both included; "" for no bound.
+	Since, Until string
+}
+
+// Trends returns, by domain and month, the outcomes logged that f
+// chooses, their success rate and the mean strength they left. Errors:
+// ErrInvalid (wrapped) for a Since or Until that is no date, or a Since
+// after Until; the outcome log's.
+func (s *Store) Trends(ctx context.Context, f TrendsFilter) ([]Trend, error) {
+	var since, until time.Time
+	for _, b := range []struct {
+		name, v string
+		into    *time.Time
+	}{{"since", f.Since, &since}, {"until", f.Until, &until}} {
+		if strings.TrimSpace(b.v) == "" {
+			continue
+		}
+		t, err := time.Parse(DateLayout, strings.TrimSpace(b.v))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %q is no date (YYYY-MM-DD)", ErrInvalid, b.name, b.v)
+		}
+		*b.into = t
+	}
+	if !since.IsZero() && !until.IsZero() && since.After(until) {
+		return nil, fmt.Errorf("%w: since %s is after until %s", ErrInvalid, f.Since, f.Until)
+	}
 	recs, err := s.ReadLog()
 	if err != nil {
 		return nil, err
 	}
-	domain = strings.ToLower(strings.TrimSpace(domain))
+	domain := strings.ToLower(strings.TrimSpace(f.Domain))
 	type acc struct {
 		n, ok int
 		sum   float64
@@ -176,6 +211,9 @@ func (s *Store) Trends(ctx context.Context, domain string) ([]Trend, error) {
 			d = "(none)"
 		}
 		if domain != "" && d != domain {
+			continue
+		}
+		if day := r.Time.UTC().Truncate(24 * time.Hour); !since.IsZero() && day.Before(since) || !until.IsZero() && day.After(until) {
 			continue
 		}
 		k := [2]string{d, r.Time.UTC().Format("2006-01")}

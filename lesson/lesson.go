@@ -4,7 +4,14 @@
 // each change is a line in the note's "## History", so the note is its own
 // audit trail and a human can read, fix, pin or delete any lesson in
 // Obsidian. A fast path ([Matcher]) returns the lessons for a situation in
-// well under a millisecond from memory, with a hot cache; outcomes are
+// well under a millisecond from memory, with a hot cache, by their
+// trigger's words, tools and globs, their keywords, and, given the vault's
+// embedder ([Meaning]), their meaning: each lesson placed by its words and
+// the notes around it, so that a paraphrase of its situation finds it
+// (meaning.go). Each lesson found carries a suggested adjustment
+// ([Suggest]) and its confidence ([Confidence]: a Beta posterior of its
+// outcomes); an edit of its rule is a new version ([Store.RecordEdits]),
+// the old rule kept in its History. Outcomes are
 // logged (context, lessons shown, outcome) for the analyses and for the
 // learned router (package lesson/router), which reranks only when switched
 // on.

@@ -57,15 +57,23 @@ type Match struct {
 	Domain     string   `json:"domain,omitempty"`
 	Tags       []string `json:"tags,omitempty"`
 	Strength   float64  `json:"strength"`
+	// Confidence (0..1) is how sure the lesson's record makes it that
+	// following it helps (see Confidence).
+	Confidence float64 `json:"confidence"`
 	// Relevance (0..1) is how well the situation meets the lesson's
 	// trigger and text; Score is Relevance × Strength, the rank.
 	Relevance float64 `json:"relevance"`
 	Score     float64 `json:"score"`
 	// On names what of the situation matched: "words" (trigger words in
 	// the text), "tool", "path" (a trigger glob), "keywords" (the lesson's
-	// words in the text); Why says it in a sentence.
+	// words in the text), "meaning" (the situation means much what the
+	// lesson and the notes around it say, by the vault's embedder); Why
+	// says it in a sentence.
 	On  []string `json:"on"`
 	Why string   `json:"why"`
+	// SuggestedAdjustment says in one sentence what to do differently,
+	// from the action bias and what matched (see Suggest).
+	SuggestedAdjustment string `json:"suggested_adjustment"`
 	// About says the situation is what the lesson is about: it meets a
 	// trigger's path glob, or holds every word of one of its trigger
 	// phrases. A lesson found on its tool, some trigger words or its
@@ -95,6 +103,12 @@ type MatcherOptions struct {
 	// Rerank, when set, reorders the candidates the static formula found
 	// (up to 3k of them) before the top k are taken: the learned router.
 	Rerank func(s Situation, candidates []Match) []Match
+	// Meaning, when set, gives the fast path its vector side: the
+	// vault's embedder and what the vault says around each lesson.
+	Meaning Meaning
+	// VectorFile, when set, keeps the lessons' vectors between processes
+	// (see the constant VectorFile).
+	VectorFile string
 }
 
 // Matcher is the fast path: it holds every matchable lesson in memory
@@ -109,6 +123,17 @@ type Matcher struct {
 	cache  *expirable.LRU[string, []Match]
 	hits   int
 	misses int
+	// last are the lessons last loaded, by path, kept when the set is
+	// invalidated: what a reload compares rules with (see RuleEdit), and
+	// edits the rule changes it found, not yet taken (see TakeEdits).
+	last  []Lesson
+	edits []RuleEdit
+	// vecs are the lessons' vectors by path (see embedSet), kept across
+	// reloads, and proj the projector of their signatures; vecMu guards
+	// them.
+	vecMu sync.Mutex
+	vecs  map[string]cachedVec
+	proj  *projector
 }
 
 // NewMatcher returns the fast path over the lessons ix holds.
@@ -181,7 +206,10 @@ func (m *Matcher) Match(ctx context.Context, s Situation, k int) (Result, error)
 	m.mu.Lock()
 	rerank := m.opts.Rerank
 	m.mu.Unlock()
-	found := set.match(s, k, rerank)
+	found, err := set.match(ctx, s, k, rerank)
+	if err != nil {
+		return Result{}, err
+	}
 	if m.cache != nil {
 		m.cache.Add(key+"\x00"+set.version, found)
 	}
@@ -224,8 +252,13 @@ func (m *Matcher) lessons(ctx context.Context) (*lessonSet, error) {
 		}
 		next = newLessonSet(v, ls)
 	}
+	if err := m.embedSet(ctx, next); err != nil {
+		return nil, fmt.Errorf("lesson vectors: %w", err)
+	}
 	set = next
 	m.mu.Lock()
+	m.edits = append(m.edits, ruleEdits(m.last, set.all)...)
+	m.last = set.all
 	m.set = set
 	if m.cache != nil {
 		m.cache.Purge()
@@ -292,6 +325,8 @@ type lessonSet struct {
 	// what a change of a few of them rebuilds it from.
 	all     []Lesson
 	lessons []entry
+	// vec are the lessons' vectors, nil without a vector side.
+	vec *lessonVectors
 	// byWord maps an analyzed trigger word to the lessons whose trigger
 	// has it; byTool a lower-cased tool name to its lessons; globbed are
 	// the lessons with a path glob.
@@ -485,8 +520,11 @@ const bm25Half = 4.0
 // scratch is one match's per-lesson scores, kept in a pool between
 // matches so that ranking allocates nothing per lesson.
 type scratch struct {
-	exact, kw []float64
-	touched   []int32
+	exact, kw, sem []float64
+	touched        []int32
+	// dist and cands are the vector side's (see candidates).
+	dist  []uint16
+	cands []int32
 }
 
 var scratchPool sync.Pool
@@ -494,7 +532,7 @@ var scratchPool sync.Pool
 func getScratch(n int) *scratch {
 	sc, _ := scratchPool.Get().(*scratch)
 	if sc == nil || len(sc.exact) < n {
-		sc = &scratch{exact: make([]float64, n), kw: make([]float64, n)}
+		sc = &scratch{exact: make([]float64, n), kw: make([]float64, n), sem: make([]float64, n)}
 	}
 	return sc
 }
@@ -502,14 +540,14 @@ func getScratch(n int) *scratch {
 // release zeroes what sc touched and puts it back in the pool.
 func (sc *scratch) release() {
 	for _, d := range sc.touched {
-		sc.exact[d], sc.kw[d] = 0, 0
+		sc.exact[d], sc.kw[d], sc.sem[d] = 0, 0, 0
 	}
 	sc.touched = sc.touched[:0]
 	scratchPool.Put(sc)
 }
 
 func (sc *scratch) touch(d int32) {
-	if sc.exact[d] == 0 && sc.kw[d] == 0 {
+	if sc.exact[d] == 0 && sc.kw[d] == 0 && sc.sem[d] == 0 {
 		sc.touched = append(sc.touched, d)
 	}
 }
@@ -532,11 +570,13 @@ func (set *lessonSet) before(a, b ranked) bool {
 }
 
 // match ranks the lessons for s and returns the top k: trigger words,
-// tools and globs matched exactly, and BM25 over each lesson's words,
-// accumulated in flat arrays; the reasons are written for the top k only.
-func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) []Match) []Match {
+// tools and globs matched exactly, BM25 over each lesson's words, and the
+// similarity of meaning of the few nearest lessons, accumulated in flat
+// arrays; the reasons are written for the top k only. The only error is
+// the embedder's.
+func (set *lessonSet) match(ctx context.Context, s Situation, k int, rerank func(Situation, []Match) []Match) ([]Match, error) {
 	if len(set.lessons) == 0 || s.empty() {
-		return []Match{}
+		return []Match{}, nil
 	}
 	sc := getScratch(len(set.lessons))
 	defer sc.release()
@@ -587,6 +627,9 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 			sc.kw[p.doc] += idf * tf * 2.2 / (tf + norm)
 		}
 	}
+	if err := set.meaning(ctx, s.Text, sc); err != nil {
+		return nil, fmt.Errorf("embed the situation: %w", err)
+	}
 	keep := k
 	if rerank != nil {
 		keep = 3 * k
@@ -594,7 +637,7 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 	var top []ranked // best first, at most keep
 	for _, d := range sc.touched {
 		kw := sc.kw[d] / (sc.kw[d] + bm25Half)
-		rel := round(0.6*sc.exact[d] + 0.4*kw)
+		rel := round(0.6*sc.exact[d] + 0.4*max(kw, sc.sem[d]))
 		if rel < MinRelevance {
 			continue
 		}
@@ -617,13 +660,15 @@ func (set *lessonSet) match(s Situation, k int, rerank func(Situation, []Match) 
 	for i, r := range top {
 		e := &set.lessons[r.doc]
 		out[i] = Match{Path: e.Path, Name: e.Name, Trigger: e.Trigger, ActionBias: e.ActionBias, Domain: e.Domain, Tags: e.Tags,
-			Strength: e.Strength, Relevance: r.rel, Score: r.score}
-		out[i].On, out[i].Why, out[i].About = e.why(s, tool, have, sc.kw[r.doc])
+			Strength: e.Strength, Confidence: e.Confidence, Relevance: r.rel, Score: r.score}
+		var first Reason
+		out[i].On, out[i].Why, out[i].About, first = e.why(s, tool, have, sc.kw[r.doc], sc.sem[r.doc])
+		out[i].SuggestedAdjustment = Suggest(e.Name, e.ActionBias, first)
 	}
 	if rerank != nil && len(out) > 1 {
 		out = rerank(s, out)
 	}
-	return out[:min(len(out), k)]
+	return out[:min(len(out), k)], nil
 }
 
 // phraseMatch returns the largest share of one of e's trigger phrases
@@ -656,26 +701,44 @@ func (e *entry) globMatch(paths []string) (string, string, bool) {
 }
 
 // why says what of situation s matched e: the kinds (see Match.On), a
-// sentence, and whether s is what e is about (see Match.About).
-func (e *entry) why(s Situation, tool string, have map[string]bool, kw float64) (on []string, why string, about bool) {
+// sentence, whether s is what e is about (see Match.About), and the
+// reason a suggestion names: the most telling one (a whole trigger
+// phrase, a path, the meaning, part of a phrase, the tool, keywords).
+func (e *entry) why(s Situation, tool string, have map[string]bool, kw, sem float64) (on []string, why string, about bool, first Reason) {
 	var says []string
+	var whole, path, partial, byTool, byMeaning, byWords Reason
 	if f, which := e.phraseMatch(have); f == 1 {
 		about = true
 		on, says = append(on, "words"), append(says, fmt.Sprintf("trigger words %q in the text", which))
+		whole = Reason{Kind: "words", What: which}
 	} else if f > 0 {
 		on, says = append(on, "words"), append(says, fmt.Sprintf("%.0f%% of trigger words %q in the text", f*100, which))
+		partial = Reason{Kind: "words", What: which, Partial: true}
 	}
 	if tool != "" && slices.Contains(e.tools, tool) {
 		on, says = append(on, "tool"), append(says, "tool "+s.Tool)
+		byTool = Reason{Kind: "tool", What: s.Tool}
 	}
 	if p, g, ok := e.globMatch(s.Paths); ok {
 		about = true
 		on, says = append(on, "path"), append(says, fmt.Sprintf("path %s matches %s", p, g))
+		path = Reason{Kind: "path", What: p, Pattern: g}
 	}
 	if kw > 0 {
 		on, says = append(on, "keywords"), append(says, fmt.Sprintf("keywords (bm25 %.1f)", kw))
+		byWords = Reason{Kind: "keywords"}
 	}
-	return on, strings.Join(says, "; "), about
+	if sem > 0 {
+		on, says = append(on, "meaning"), append(says, fmt.Sprintf("meaning (similarity %.2f)", sem))
+		byMeaning = Reason{Kind: "meaning"}
+	}
+	for _, r := range []Reason{whole, path, byMeaning, partial, byTool, byWords} {
+		if r.Kind != "" {
+			first = r
+			break
+		}
+	}
+	return on, strings.Join(says, "; "), about, first
 }
 
 // globMatch returns the first of paths that glob g matches: against the

@@ -75,6 +75,11 @@ func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
 		// a day to compute for, the clash is a person's to decide.
 		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyStrength, Value: r.Strength(led, day).Strength})
 	}
+	// Confidence is a function of the History's outcomes (see
+	// Confidence): both sides' outcomes are the merged ledger's.
+	if bc, uc, tc := scalar(base, KeyConfidence), scalar(ours, KeyConfidence), scalar(theirs, KeyConfidence); uc != bc && tc != bc && uc != tc {
+		st.Keys = append(st.Keys, markdown.KeyValue{Key: KeyConfidence, Value: ledgerConfidence(led)})
+	}
 	drop := false
 	for _, side := range []struct {
 		n   *markdown.Note
@@ -146,7 +151,8 @@ func scalar(n *markdown.Note, key string) string {
 }
 
 // finish computes the merged lesson note's strength (and archived day)
-// from its merged History, for the later of both sides' days.
+// from its merged History, for the later of both sides' days, and its
+// confidence from the History's outcomes when it has any.
 func (r Rules) finish(p string, merged []byte) ([]byte, error) {
 	n := markdown.Parse(p, merged)
 	if n.Type() != Type {
@@ -166,6 +172,9 @@ func (r Rules) finish(p string, merged []byte) ([]byte, error) {
 	var kv []any
 	if !ok || round(written) != c.Strength {
 		kv = append(kv, KeyStrength, c.Strength)
+	}
+	if conf := ledgerConfidence(led); hasOutcome(led) && scalar(n, KeyConfidence) != num(conf) {
+		kv = append(kv, KeyConfidence, conf)
 	}
 	if !c.ArchivedOn.IsZero() && n.Frontmatter.Value(KeyArchived) == nil {
 		kv = append(kv, KeyArchived, markdown.FromJSON(c.ArchivedOn.Format(DateLayout)))

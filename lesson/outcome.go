@@ -84,6 +84,10 @@ type Applied struct {
 	Before       float64 `json:"strength_before"`
 	After        float64 `json:"strength_after"`
 	Applications int     `json:"application_count"`
+	// Confidence is the lesson's confidence after the outcome (see
+	// Confidence); Version its rule's version (see RecordEdits).
+	Confidence float64 `json:"confidence"`
+	Version    int     `json:"version"`
 	// Flagged is set when the strength is now below the review line.
 	Flagged bool   `json:"flagged"`
 	History string `json:"history"`
@@ -93,7 +97,8 @@ type Applied struct {
 // computed again from its ledger with the outcome in it (see
 // Rules.Strength; the days it went unused decay it first), starting from
 // the strength its note has now when a person edited it (recorded as a
-// "set by hand" line before the outcome's), bumps
+// "set by hand" line before the outcome's), writes its confidence from
+// its History's outcomes with this one (see Confidence), bumps
 // application_count and last_applied, appends a history line and logs the
 // record, o's situation and agent with their secrets masked. Errors: those
 // of Resolve; ErrArchived; an error naming the file and line when the
@@ -156,14 +161,14 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 		led.Entries = append(led.Entries, Entry{Time: at, Kind: kind})
 		after := s.rules.Strength(led, at).Strength
 		out = Applied{Path: p, Name: l.Name, Outcome: word, Before: before, After: after,
-			Applications: l.Applications + 1, Flagged: s.rules.Flagged(after)}
+			Applications: l.Applications + 1, Confidence: ledgerConfidence(led), Version: noteVersion(n), Flagged: s.rules.Flagged(after)}
 		domain = l.Domain
 		what := fmt.Sprintf("%s: %s → %s", word, num(before), num(after))
 		if out.Flagged {
 			what += fmt.Sprintf(" (below %s: flagged for review)", num(s.rules.ReviewBelow))
 		}
 		out.History = historyLine(at, what, episode)
-		next, err := markdown.SetFrontmatterKeys(p, content, KeyStrength, after, KeyApplications, out.Applications,
+		next, err := markdown.SetFrontmatterKeys(p, content, KeyStrength, after, KeyConfidence, out.Confidence, KeyApplications, out.Applications,
 			KeyLastApplied, markdown.FromJSON(at.Format(DateLayout)))
 		if err != nil {
 			return nil, err

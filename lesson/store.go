@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,9 @@ type Options struct {
 	// Person names whose outcome log file the Store appends to (see
 	// LogName), asked at the first outcome; nil or "" is "default".
 	Person func() string
+	// Meaning, when set, gives the Store's fast path its vector side
+	// (see MatcherOptions.Meaning); used only when Matcher is nil.
+	Meaning Meaning
 	// CacheDir is the vault's cache folder, where Review keeps the outcome
 	// log's counts (see TallyFile); "" (or a nil FS) keeps none, and each
 	// review reads the whole log.
@@ -85,7 +89,11 @@ func NewStore(w *vault.Writer, ix Index, o Options) (*Store, error) {
 		s.now = time.Now
 	}
 	if s.m == nil {
-		s.m = NewMatcher(ix, MatcherOptions{})
+		mo := MatcherOptions{Meaning: o.Meaning}
+		if o.CacheDir != "" && o.FS != nil {
+			mo.VectorFile = filepath.Join(o.CacheDir, VectorFile)
+		}
+		s.m = NewMatcher(ix, mo)
 	}
 	return s, nil
 }
@@ -196,7 +204,7 @@ func (s *Store) Add(ctx context.Context, l New) (Added, error) {
 		fields = append(fields, markdown.Field{Key: KeyDomain, Value: strings.ToLower(d)})
 	}
 	fields = append(fields, markdown.Field{Key: "tags", Value: tags},
-		markdown.Field{Key: KeyStrength, Value: strength}, markdown.Field{Key: KeyConfidence, Value: 0.5},
+		markdown.Field{Key: KeyStrength, Value: strength}, markdown.Field{Key: KeyConfidence, Value: InitialConfidence},
 		markdown.Field{Key: KeyApplications, Value: 0})
 	if len(episodes) > 0 {
 		fields = append(fields, markdown.Field{Key: KeyEpisodes, Value: episodes})

@@ -39,6 +39,32 @@ type LessonOutcomeIn struct {
 	AgentIn
 }
 
+// LessonListIn is the lesson_list tool's input.
+type LessonListIn struct {
+	Domain      string  `json:"domain,omitempty" jsonschema:"only the lessons of this domain (testing, git, deploy, ...)"`
+	MinStrength float64 `json:"min_strength,omitempty" jsonschema:"only the lessons at least this strong, 0 to 1 (0 or omitted: all)"`
+	Episode     string  `json:"episode,omitempty" jsonschema:"only the lessons learned from or applied in this note (a task, a session, a memory): its path or name"`
+}
+
+// LessonListOut is the lesson_list tool's result: the lessons, strongest
+// first.
+type LessonListOut struct {
+	Lessons []app.LessonListed `json:"lessons"`
+}
+
+// LessonTrendsIn is the lesson_trends tool's input.
+type LessonTrendsIn struct {
+	Domain string `json:"domain,omitempty" jsonschema:"only this domain's outcomes"`
+	Since  string `json:"since,omitempty" jsonschema:"only the outcomes logged on or after this day, YYYY-MM-DD (UTC)"`
+	Until  string `json:"until,omitempty" jsonschema:"only the outcomes logged on or before this day, YYYY-MM-DD (UTC)"`
+}
+
+// LessonTrendsOut is the lesson_trends tool's result: outcomes by domain
+// and month.
+type LessonTrendsOut struct {
+	Trends []app.LessonTrend `json:"trends"`
+}
+
 func (s *Server) addLessonTools() {
 	closed := false
 	addTool(s, &mcp.Tool{Name: "lesson_add", Description: "Write down a lesson learnt (a note, type: lesson) so that it is " +
@@ -50,6 +76,12 @@ func (s *Server) addLessonTools() {
 	addTool(s, &mcp.Tool{Name: "lesson_outcome", Description: "Say whether applying a lesson helped: success raises its strength " +
 		"(+0.05), failure lowers it (−0.1; below 0.3 it is flagged for review). Logged with the context, for the lessons' statistics.",
 		InputSchema: schemaFor[LessonOutcomeIn](), Annotations: &mcp.ToolAnnotations{Title: "Lesson outcome", DestructiveHint: &closed, OpenWorldHint: &closed}}, s.lessonOutcome)
+	addTool(s, &mcp.Tool{Name: "lesson_list", Description: "The lessons, strongest first, each with its strength, confidence (how well its " +
+		"record of outcomes supports it) and version: of a domain, at least so strong, or learned from or applied in a note.",
+		InputSchema: schemaFor[LessonListIn](bounds("min_strength", 0, 1)), Annotations: &mcp.ToolAnnotations{Title: "List lessons", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.lessonList))
+	addTool(s, &mcp.Tool{Name: "lesson_trends", Description: "Lesson outcomes by domain and month: how many, the success rate, the mean " +
+		"strength they left; of one domain, between two days.",
+		InputSchema: schemaFor[LessonTrendsIn](), Annotations: &mcp.ToolAnnotations{Title: "Lesson trends", ReadOnlyHint: true, OpenWorldHint: &closed}}, framed(s.lessonTrends))
 }
 
 // lessonErr words a lesson use case's error for an agent: the lesson
@@ -101,4 +133,26 @@ func (s *Server) lessonOutcome(ctx context.Context, req *mcp.CallToolRequest, in
 		return nil, app.LessonApplied{}, lessonErr(err)
 	}
 	return nil, res, nil
+}
+
+func (s *Server) lessonList(ctx context.Context, req *mcp.CallToolRequest, in LessonListIn) (*mcp.CallToolResult, LessonListOut, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, LessonListOut{}, toolError(err)
+	}
+	ls, err := s.app.ListLessons(ctx, app.LessonListRequest{Domain: in.Domain, MinStrength: in.MinStrength, Episode: in.Episode, NoSync: true})
+	if err != nil {
+		return nil, LessonListOut{}, lessonErr(err)
+	}
+	return nil, LessonListOut{Lessons: ls}, nil
+}
+
+func (s *Server) lessonTrends(ctx context.Context, req *mcp.CallToolRequest, in LessonTrendsIn) (*mcp.CallToolResult, LessonTrendsOut, error) {
+	if err := s.fresh(ctx, req); err != nil {
+		return nil, LessonTrendsOut{}, toolError(err)
+	}
+	ts, err := s.app.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: in.Domain, Since: in.Since, Until: in.Until, NoSync: true})
+	if err != nil {
+		return nil, LessonTrendsOut{}, lessonErr(err)
+	}
+	return nil, LessonTrendsOut{Trends: ts}, nil
 }

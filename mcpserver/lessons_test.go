@@ -80,3 +80,62 @@ func TestLessonTools(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonListAndTrendsTools: lesson_list filters by domain, strength
+// and episode and gives each lesson's confidence and version;
+// lesson_match gives each hit's confidence and suggested adjustment;
+// lesson_trends counts the outcomes between two days.
+func TestLessonListAndTrendsTools(t *testing.T) {
+	cs, _ := connect(t)
+	mustCall(t, cs, "lesson_add", map[string]any{"title": "Run migrations first", "trigger": []any{"integration tests"},
+		"action_bias": "run make migrate before the integration tests", "domain": "testing"}, nil)
+	mustCall(t, cs, "lesson_add", map[string]any{"title": "Bump the version", "trigger": []any{"release"},
+		"action_bias": "bump the version before tagging", "domain": "release"}, nil)
+	var applied struct {
+		Confidence float64 `json:"confidence"`
+		Version    int     `json:"version"`
+	}
+	mustCall(t, cs, "lesson_outcome", map[string]any{"lesson": "Run migrations first", "success": true}, &applied)
+	if applied.Confidence != 0.6667 || applied.Version != 1 { // (1 + 1) / (2 + 1)
+		t.Errorf("lesson_outcome: %+v", applied)
+	}
+	var m struct {
+		Lessons []struct {
+			Confidence float64 `json:"confidence"`
+			Suggested  string  `json:"suggested_adjustment"`
+		} `json:"lessons"`
+	}
+	mustCall(t, cs, "lesson_match", map[string]any{"text": "run the integration tests"}, &m)
+	if len(m.Lessons) == 0 || m.Lessons[0].Confidence != 0.6667 ||
+		m.Lessons[0].Suggested != `Since the situation mentions "integration tests", run make migrate before the integration tests.` {
+		t.Errorf("lesson_match: %+v", m)
+	}
+	var list struct {
+		Lessons []struct {
+			Name       string  `json:"name"`
+			Confidence float64 `json:"confidence"`
+			Version    int     `json:"version"`
+		} `json:"lessons"`
+	}
+	mustCall(t, cs, "lesson_list", map[string]any{"domain": "testing", "min_strength": 0.5}, &list)
+	if len(list.Lessons) != 1 || list.Lessons[0].Name != "Run migrations first" || list.Lessons[0].Version != 1 || list.Lessons[0].Confidence != 0.6667 {
+		t.Errorf("lesson_list: %+v", list)
+	}
+	var trends struct {
+		Trends []struct {
+			Domain   string `json:"domain"`
+			Outcomes int    `json:"outcomes"`
+		} `json:"trends"`
+	}
+	mustCall(t, cs, "lesson_trends", map[string]any{"until": "2000-01-01"}, &trends)
+	if len(trends.Trends) != 0 {
+		t.Errorf("lesson_trends until 2000: %+v", trends)
+	}
+	mustCall(t, cs, "lesson_trends", map[string]any{"since": "2000-01-01"}, &trends)
+	if len(trends.Trends) != 1 || trends.Trends[0].Domain != "testing" || trends.Trends[0].Outcomes != 1 {
+		t.Errorf("lesson_trends since 2000: %+v", trends)
+	}
+	if msg := mustFail(t, cs, "lesson_trends", map[string]any{"since": "last week"}); !strings.Contains(msg, `since "last week" is no date`) {
+		t.Errorf("lesson_trends with a bad day: %q", msg)
+	}
+}

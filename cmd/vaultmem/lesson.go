@@ -33,7 +33,7 @@ func (sh *shell) lessonCommand() *cli.Command {
 			"lessons: (initial, success, failure, review_below, decay_after_days, decay_per_day,\n" +
 			"archive_below). Outcomes are logged to .vaultmem/state/" + app.LessonLogFile + ". Every command takes --json.",
 		Commands: []*cli.Command{
-			sh.lessonAddCommand(), sh.lessonMatchCommand(), sh.lessonOutcomeCommand(), sh.lessonDecayCommand(), sh.lessonReviewCommand(), sh.lessonContradictionsCommand(), sh.lessonHistoryCommand(), sh.lessonTrendsCommand(), sh.lessonRouterCommand(), sh.lessonStatsCommand(),
+			sh.lessonAddCommand(), sh.lessonListCommand(), sh.lessonMatchCommand(), sh.lessonOutcomeCommand(), sh.lessonDecayCommand(), sh.lessonReviewCommand(), sh.lessonContradictionsCommand(), sh.lessonHistoryCommand(), sh.lessonTrendsCommand(), sh.lessonRouterCommand(), sh.lessonStatsCommand(),
 		},
 	}
 }
@@ -73,12 +73,63 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 	}
 }
 
+func (sh *shell) lessonListCommand() *cli.Command {
+	return &cli.Command{
+		Name: "list", Usage: "the lessons, strongest first: of a domain, at least so strong, learned from or applied in an episode",
+		Description: "Archived and proposed lessons are listed too (marked). --episode names a note: the lessons whose\n" +
+			"source_episodes link it, and those an outcome was logged for with it as the episode.\n" +
+			"With --json: [{path, name, domain, trigger, action_bias, strength, confidence, version,\n" +
+			"application_count, archived, proposed, episodes}].",
+		Flags: []cli.Flag{jsonFlag(),
+			&cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"},
+			&cli.FloatFlag{Name: "min-strength", Usage: "only lessons at least this strong (`X`, 0 to 1)"},
+			&cli.StringFlag{Name: "episode", Usage: "only lessons learned from or applied in this `NOTE`"},
+		},
+		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			ls, err := a.ListLessons(ctx, app.LessonListRequest{Domain: cmd.String("domain"), MinStrength: cmd.Float("min-strength"), Episode: cmd.String("episode")})
+			if err != nil {
+				return err
+			}
+			if cmd.Bool("json") {
+				return sh.printJSON(ls)
+			}
+			for _, l := range ls {
+				mark := ""
+				switch {
+				case l.Archived:
+					mark = " (archived)"
+				case l.Proposed:
+					mark = " (proposed)"
+				}
+				fmt.Fprintf(sh.stdout, "%.2f  %s — %s%s\n      %s (domain %s, confidence %v, version %d, %d applications)\n",
+					l.Strength, l.Name, l.ActionBias, mark, l.Path, orNone(l.Domain), l.Confidence, l.Version, l.Applications)
+			}
+			if len(ls) == 0 {
+				fmt.Fprintln(sh.stdout, "no lesson")
+			}
+			return nil
+		}),
+	}
+}
+
+// orNone is s, or "(none)" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
 func (sh *shell) lessonMatchCommand() *cli.Command {
 	return &cli.Command{
 		Name: "match", Usage: "the lessons for what you are about to do, strongest and most relevant first", ArgsUsage: "[TEXT...]",
 		Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
-			"lesson's trigger, action bias and text) x strength. With --json: {lessons: [{path, name, trigger,\n" +
-			"action_bias, strength, relevance, score, why}], ms, cached}.\n" +
+			"lesson's trigger, action bias and text, and meaning: the vault's embedder over the lesson and the\n" +
+			"notes around it) x strength. With --json: {lessons: [{path, name, trigger, action_bias, strength,\n" +
+			"confidence, relevance, score, on, why, about, suggested_adjustment}], ms, cached}.\n" +
 			"--hook is 'vaultmem hook --client claude-code' (kept for hooks set up by hand): it reads any\n" +
 			"Claude Code hook event on standard input and never blocks the agent.",
 		Flags: append(situationFlags(), jsonFlag(),
@@ -106,7 +157,8 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 				fmt.Fprintln(sh.stdout, "no lesson matches")
 			}
 			for _, m := range res.Lessons {
-				fmt.Fprintf(sh.stdout, "%.2f  %s — %s\n      %s (strength %v, relevance %v: %s)\n", m.Score, m.Name, m.ActionBias, m.Path, m.Strength, m.Relevance, m.Why)
+				fmt.Fprintf(sh.stdout, "%.2f  %s — %s\n      %s\n      %s (strength %v, confidence %v, relevance %v: %s)\n", m.Score, m.Name, m.ActionBias,
+					m.SuggestedAdjustment, m.Path, m.Strength, m.Confidence, m.Relevance, m.Why)
 			}
 			return nil
 		},
@@ -119,8 +171,10 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 		Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
 			"to the strength its History computes for now (decay included; a person's edit of strength\n" +
 			"counts, recorded as 'set by hand'). Appends a History line and a record to the\n" +
-			"outcome log (with the lessons match shows for --context/--tool/--path). With --json:\n" +
-			"{path, name, outcome, strength_before, strength_after, application_count, flagged, history}.",
+			"outcome log (with the lessons match shows for --context/--tool/--path). Confidence is the\n" +
+			"mean of a Beta posterior of the History's successes and failures (prior: 0.5, worth 2 outcomes).\n" +
+			"With --json: {path, name, outcome, strength_before, strength_after, application_count, confidence,\n" +
+			"version, flagged, history}.",
 		Flags: append(situationFlags(), jsonFlag(), agentFlag(),
 			&cli.BoolFlag{Name: "success", Usage: "applying it helped"},
 			&cli.BoolFlag{Name: "failure", Usage: "applying it did not help"},
@@ -148,6 +202,7 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			if res.Flagged {
 				line += " (flagged for review)"
 			}
+			line += fmt.Sprintf("; confidence %v", res.Confidence)
 			return sh.out(cmd, res, line)
 		}),
 	}
@@ -261,7 +316,7 @@ func (sh *shell) lessonContradictionsCommand() *cli.Command {
 func (sh *shell) lessonHistoryCommand() *cli.Command {
 	return &cli.Command{
 		Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
-		Description: "With --json: {path, name, strength, lines, outcomes: [records]}.",
+		Description: "With --json: {path, name, strength, confidence, version, lines, outcomes: [records]}.",
 		Flags:       []cli.Flag{jsonFlag()},
 		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			ref, err := oneArg(cmd, "LESSON")
@@ -275,7 +330,7 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 			if cmd.Bool("json") {
 				return sh.printJSON(h)
 			}
-			fmt.Fprintf(sh.stdout, "%s (%s), strength %v\n", h.Name, h.Path, h.Strength)
+			fmt.Fprintf(sh.stdout, "%s (%s), strength %v, confidence %v, version %d\n", h.Name, h.Path, h.Strength, h.Confidence, h.Version)
 			for _, l := range h.Lines {
 				fmt.Fprintf(sh.stdout, "  %s\n", l)
 			}
@@ -287,13 +342,17 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 func (sh *shell) lessonTrendsCommand() *cli.Command {
 	return &cli.Command{
 		Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
-		Description: "With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
-		Flags:       []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"}},
+		Description: "--since and --until keep the outcomes logged from and to those days (UTC, both included).\n" +
+			"With --json: [{domain, month, outcomes, successes, success_rate, mean_strength}].",
+		Flags: []cli.Flag{jsonFlag(), &cli.StringFlag{Name: "domain", Usage: "only this `DOMAIN`"},
+			&cli.StringFlag{Name: "since", Usage: "only outcomes logged on or after `YYYY-MM-DD`"},
+			&cli.StringFlag{Name: "until", Usage: "only outcomes logged on or before `YYYY-MM-DD`"},
+		},
 		Action: sh.withApp(func(ctx context.Context, cmd *cli.Command, a *app.App) error {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			ts, err := a.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: cmd.String("domain")})
+			ts, err := a.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: cmd.String("domain"), Since: cmd.String("since"), Until: cmd.String("until")})
 			if err != nil {
 				return err
 			}

@@ -79,7 +79,7 @@ func TestMCPServer(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, " "); got != "dream lesson_add lesson_match lesson_outcome links list_notes read_note recall remember search task_add task_block task_context task_done task_event task_focus task_ready task_spawn task_start task_tree write_note" {
+	if got := strings.Join(names, " "); got != "dream lesson_add lesson_list lesson_match lesson_outcome lesson_trends links list_notes read_note recall remember search task_add task_block task_context task_done task_event task_focus task_ready task_spawn task_start task_tree write_note" {
 		t.Errorf("tools: %s", got)
 	}
 
