@@ -81,7 +81,7 @@ func TestConfidenceAndVersion(t *testing.T) {
 	}
 
 	// Two processes hold the lessons: this store's fast path and another's.
-	other, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix, lesson.Options{FS: f.v.FS(), Now: f.clock})
+	other, err := lesson.NewStore(vault.NewWriter(f.v, vault.WriterOptions{}), f.ix.Stores(), lesson.Options{FS: f.v.FS(), Now: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
