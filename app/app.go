@@ -96,7 +96,7 @@ type App struct {
 	lessonsOnce sync.Once
 	lessons     *lesson.Store
 	lessonsErr  error
-	// health is what this process's lessons did (see ReportLessonHealth).
+	// health is what this process's lessons did (see Lessons.Health).
 	health *lesson.Health
 
 	ownerOnce sync.Once

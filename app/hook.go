@@ -128,9 +128,9 @@ func (u hookUses) Recall(ctx context.Context, q hookpolicy.RecallQuery) (*recall
 		Given: q.Given, Recent: q.Recent})
 }
 
-// Match is MatchLessons.
+// Match is Lessons.Match.
 func (u hookUses) Match(ctx context.Context, s lesson.Situation, k int) (lesson.Result, error) {
-	return u.a.MatchLessons(ctx, MatchRequest{Situation: s, K: k})
+	return u.a.Lessons().Match(ctx, MatchRequest{Situation: s, K: k})
 }
 
 // Open is the App's one lesson store.

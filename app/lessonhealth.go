@@ -12,7 +12,7 @@ import (
 
 // The lessons' live health: what the resident process (vaultmem mcp,
 // watch) counts of its own matches and outcomes (lesson.Health, fed by
-// MatchLessons and by every outcome the lesson store applies, the hooks'
+// Lessons.Match and by every outcome the lesson store applies, the hooks'
 // included), and the lessons that keep failing, read from the outcome log
 // so that MEMORY.md lists them whichever process logged the failures.
 
@@ -52,12 +52,13 @@ type LessonHealth struct {
 	Failing       []LessonStreak  `json:"failing"`
 }
 
-// ReportLessonHealth returns the lessons' health (see LessonHealth), the
+// Health returns the lessons' health (see LessonHealth), the
 // index brought up to date first as for every lesson use case. Errors:
 // the outcome log's (a line that is no record, naming the file and line)
 // and the index's.
-func (a *App) ReportLessonHealth(ctx context.Context, req LessonHealthRequest) (LessonHealth, error) {
-	st, err := a.lessonStore(ctx, req.NoSync)
+func (l Lessons) Health(ctx context.Context, req LessonHealthRequest) (LessonHealth, error) {
+	a := l.a
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return LessonHealth{}, err
 	}

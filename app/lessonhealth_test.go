@@ -40,7 +40,7 @@ func healthVault(t *testing.T, alert string, resident bool) *App {
 		{Title: "Run migrations first", Trigger: []string{"db/migrations/**", "integration tests"}, ActionBias: "run make migrate before the integration tests"},
 		{Title: "Small commits", Trigger: []string{"git commit"}, ActionBias: "commit one change at a time"},
 	} {
-		if _, err := a.AddLesson(ctx, l); err != nil {
+		if _, err := a.Lessons().Add(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,7 +88,7 @@ func TestLiveStatsAfterReplayedSession(t *testing.T) {
 	}
 	match := func(text string) {
 		t.Helper()
-		res, err := a.MatchLessons(ctx, MatchRequest{Situation: Situation{Text: text}})
+		res, err := a.Lessons().Match(ctx, MatchRequest{Situation: Situation{Text: text}})
 		if err != nil || len(res.Lessons) != 1 {
 			t.Fatalf("match %q: %v, %+v", text, err, res.Lessons)
 		}
@@ -96,11 +96,11 @@ func TestLiveStatsAfterReplayedSession(t *testing.T) {
 	match("run the integration tests")
 	match("run the integration tests") // the hot cache answers
 	match("git commit the fix")
-	if _, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Small commits", Success: true, Context: "git commit the fix"}); err != nil {
+	if _, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Small commits", Success: true, Context: "git commit the fix"}); err != nil {
 		t.Fatal(err)
 	}
 
-	h, err := a.ReportLessonHealth(ctx, LessonHealthRequest{})
+	h, err := a.Lessons().Health(ctx, LessonHealthRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestFailingLessonListedForReview(t *testing.T) {
 	}{{"3", 3}, {"2", 2}, {"0", 0}} {
 		a := healthVault(t, tc.alert, false)
 		for i := 1; i <= 4; i++ {
-			if _, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: false}); err != nil {
+			if _, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: false}); err != nil {
 				t.Fatal(err)
 			}
 			list := readList(t, a)
@@ -166,7 +166,7 @@ func TestFailingLessonListedForReview(t *testing.T) {
 				t.Fatalf("alert %s, after %d failures, the line lacks its record:\n%s", tc.alert, i, list)
 			}
 		}
-		h, err := a.ReportLessonHealth(ctx, LessonHealthRequest{})
+		h, err := a.Lessons().Health(ctx, LessonHealthRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +188,7 @@ func TestFailingLessonListedForReview(t *testing.T) {
 		if list := readList(t, b); !strings.Contains(list, "CI runs nightly") || !strings.Contains(list, "keeps failing: 4 in a row") {
 			t.Errorf("alert %s, after a restart and a new memory:\n%s", tc.alert, list)
 		}
-		if _, err := b.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true}); err != nil {
+		if _, err := b.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true}); err != nil {
 			t.Fatal(err)
 		}
 		if list := readList(t, b); strings.Contains(list, "keeps failing") {

@@ -48,7 +48,7 @@ func meaningVault(t *testing.T) *App {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	if _, err := a.lessonStore(ctx, false); err != nil { // syncs, fitting the vault's embedder
+	if _, err := a.Lessons().store(ctx, false); err != nil { // syncs, fitting the vault's embedder
 		t.Fatal(err)
 	}
 	return a
@@ -158,7 +158,7 @@ func TestLessonEditVersioned(t *testing.T) {
 	ctx := context.Background()
 	a := lessonApp(t)
 	req := MatchRequest{Situation: Situation{Text: "run the integration tests"}}
-	if _, err := a.MatchLessons(ctx, req); err != nil {
+	if _, err := a.Lessons().Match(ctx, req); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(a.Vault.Dir, "lessons", "Run migrations first.md")
@@ -173,7 +173,7 @@ func TestLessonEditVersioned(t *testing.T) {
 	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.MatchLessons(ctx, req)
+	got, err := a.Lessons().Match(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestLessonEditVersioned(t *testing.T) {
 		!strings.HasSuffix(got.Lessons[0].SuggestedAdjustment, ", run make migrate-all first.") {
 		t.Errorf("match after the edit: %+v", got.Lessons)
 	}
-	ls, err := a.ListLessons(ctx, LessonListRequest{})
+	ls, err := a.Lessons().List(ctx, LessonListRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,16 +29,16 @@ import (
 type (
 	// Situation is what an agent is about to do: text, a tool, paths.
 	Situation = lesson.Situation
-	// LessonMatches is what MatchLessons found (each lesson with why it
+	// LessonMatches is what Lessons.Match found (each lesson with why it
 	// matched), with its time and whether the hot cache answered.
 	LessonMatches = lesson.Result
-	// LessonAdded is a lesson AddLesson wrote.
+	// LessonAdded is a lesson Lessons.Add wrote.
 	LessonAdded = lesson.Added
 	// LessonApplied is an outcome's effect on its lesson.
 	LessonApplied = lesson.Applied
-	// LessonDecay is one lesson DecayLessons weakened.
+	// LessonDecay is one lesson Lessons.Decay weakened.
 	LessonDecay = lesson.Decay
-	// LessonSkip is a lesson DecayLessons left alone, with its file and
+	// LessonSkip is a lesson Lessons.Decay left alone, with its file and
 	// line and why.
 	LessonSkip = lesson.Skip
 	// LessonReview is a lesson that needs a look, with the reasons.
@@ -48,7 +48,7 @@ type (
 	LessonContradiction = lesson.Contradiction
 	// LessonHistory is a lesson's audit trail.
 	LessonHistory = lesson.History
-	// LessonListed is a lesson as ListLessons gives it.
+	// LessonListed is a lesson as Lessons.List gives it.
 	LessonListed = lesson.Listed
 	// LessonTrend is the outcomes of one domain in one month.
 	LessonTrend = lesson.Trend
@@ -63,9 +63,9 @@ type (
 
 // The bounds and names of the lesson kind the front ends show.
 const (
-	// DefaultLessons is how many lessons MatchLessons returns for K 0.
+	// DefaultLessons is how many lessons Lessons.Match returns for K 0.
 	DefaultLessons = lesson.DefaultK
-	// MaxLessons is the most lessons MatchLessons returns.
+	// MaxLessons is the most lessons Lessons.Match returns.
 	MaxLessons = lesson.MaxK
 	// LessonLogFile is the outcome log's file under .vaultmem/state.
 	LessonLogFile = lesson.LogFile
@@ -82,9 +82,18 @@ var (
 	ErrLessonArchived = lesson.ErrArchived
 )
 
-// lessonStore returns the lesson store over an index brought up to date
+// Lessons are the lesson use cases of one App: every change and read of
+// the lessons the CLI's lesson commands, the MCP server's lesson tools
+// and the hooks make, each once. Get them with App.Lessons.
+type Lessons struct{ a *App }
+
+// Lessons returns a's lesson use cases.
+func (a *App) Lessons() Lessons { return Lessons{a} }
+
+// store returns the lesson store over an index brought up to date
 // (see the policy above), or only checked to be built when noSync.
-func (a *App) lessonStore(ctx context.Context, noSync bool) (*lesson.Store, error) {
+func (l Lessons) store(ctx context.Context, noSync bool) (*lesson.Store, error) {
+	a := l.a
 	var err error
 	if noSync {
 		err = a.RequireBuilt(ctx)
@@ -185,13 +194,13 @@ type LessonAddRequest struct {
 	NoSync      bool     `json:"no_sync,omitempty"`
 }
 
-// AddLesson writes a new lesson note at the initial strength, the index
+// Add writes a new lesson note at the initial strength, the index
 // brought up to date first (its episodes and parents are resolved by name
 // in it). Errors: ErrLessonInvalid (wrapped) for an empty title or
 // trigger or a bad glob; vault.ErrNotFound (wrapped) for an episode that
 // is no note; the index's and the writer's.
-func (a *App) AddLesson(ctx context.Context, req LessonAddRequest) (LessonAdded, error) {
-	st, err := a.lessonStore(ctx, req.NoSync)
+func (l Lessons) Add(ctx context.Context, req LessonAddRequest) (LessonAdded, error) {
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return LessonAdded{}, err
 	}
@@ -214,14 +223,14 @@ type LessonOutcomeRequest struct {
 	NoSync  bool     `json:"no_sync,omitempty"`
 }
 
-// RecordLessonOutcome applies the strength rule to the lesson req names,
+// RecordOutcome applies the strength rule to the lesson req names,
 // appends its History line and logs the record (see
 // lesson.Store.Outcome), the index brought up to date first. Errors:
 // ErrLessonInvalid (wrapped) for no lesson named, ErrNotLesson for a note
 // that is no lesson, ErrLessonArchived, a strength that is no number
 // (naming the file and line); the index's and the writer's.
-func (a *App) RecordLessonOutcome(ctx context.Context, req LessonOutcomeRequest) (LessonApplied, error) {
-	st, err := a.lessonStore(ctx, req.NoSync)
+func (l Lessons) RecordOutcome(ctx context.Context, req LessonOutcomeRequest) (LessonApplied, error) {
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return LessonApplied{}, err
 	}
@@ -237,7 +246,7 @@ type LessonDecayRequest struct {
 	DryRun bool   `json:"dry_run,omitempty"`
 }
 
-// LessonDecayReport is what DecayLessons did, or would do with DryRun.
+// LessonDecayReport is what Lessons.Decay did, or would do with DryRun.
 // Its fields are in the order of their JSON names, as 'lesson decay
 // --json' always printed them.
 type LessonDecayReport struct {
@@ -246,13 +255,13 @@ type LessonDecayReport struct {
 	Skipped []LessonSkip  `json:"skipped"`
 }
 
-// DecayLessons weakens the lessons unused for too long and archives those
+// Decay weakens the lessons unused for too long and archives those
 // that fall below the line (see lesson.Store.Decay), the index brought up
 // to date first; a lesson whose trigger or strength is broken is skipped,
 // with its file and line. Errors: ErrLessonInvalid (wrapped) for a Today
 // that is no date; the index's and the writer's.
-func (a *App) DecayLessons(ctx context.Context, req LessonDecayRequest) (LessonDecayReport, error) {
-	st, err := a.lessonStore(ctx, false)
+func (l Lessons) Decay(ctx context.Context, req LessonDecayRequest) (LessonDecayReport, error) {
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return LessonDecayReport{}, err
 	}
@@ -273,11 +282,11 @@ type LessonReviewRequest struct {
 	All bool `json:"all,omitempty"`
 }
 
-// ReviewLessons returns the lessons that need a look (flagged, weak,
+// Review returns the lessons that need a look (flagged, weak,
 // proposed, with frontmatter problems), or all of them with req.All, the
 // index brought up to date first. Errors: the index's.
-func (a *App) ReviewLessons(ctx context.Context, req LessonReviewRequest) ([]LessonReview, error) {
-	st, err := a.lessonStore(ctx, false)
+func (l Lessons) Review(ctx context.Context, req LessonReviewRequest) ([]LessonReview, error) {
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -288,12 +297,12 @@ func (a *App) ReviewLessons(ctx context.Context, req LessonReviewRequest) ([]Les
 // other; it has no parameters yet.
 type LessonContradictionsRequest struct{}
 
-// FindLessonContradictions returns the pairs of lessons whose triggers
+// Contradictions returns the pairs of lessons whose triggers
 // overlap and whose action biases point opposite ways, the index brought
 // up to date first. Errors: ctx's when it ends during the search; the
 // index's.
-func (a *App) FindLessonContradictions(ctx context.Context, _ LessonContradictionsRequest) ([]LessonContradiction, error) {
-	st, err := a.lessonStore(ctx, false)
+func (l Lessons) Contradictions(ctx context.Context, _ LessonContradictionsRequest) ([]LessonContradiction, error) {
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -305,12 +314,12 @@ type LessonHistoryRequest struct {
 	Lesson string `json:"lesson"`
 }
 
-// ReadLessonHistory returns the lesson's History lines and its logged
+// History returns the lesson's History lines and its logged
 // outcomes, the index brought up to date first. Errors: those of
-// RecordLessonOutcome's naming (ErrLessonInvalid, ErrNotLesson,
+// Lessons.RecordOutcome's naming (ErrLessonInvalid, ErrNotLesson,
 // vault.ErrNotFound, wrapped); the index's.
-func (a *App) ReadLessonHistory(ctx context.Context, req LessonHistoryRequest) (LessonHistory, error) {
-	st, err := a.lessonStore(ctx, false)
+func (l Lessons) History(ctx context.Context, req LessonHistoryRequest) (LessonHistory, error) {
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return LessonHistory{}, err
 	}
@@ -327,12 +336,12 @@ type LessonTrendsRequest struct {
 	NoSync bool   `json:"no_sync,omitempty"`
 }
 
-// ReportLessonTrends returns the outcomes, success rate and mean strength
+// Trends returns the outcomes, success rate and mean strength
 // by domain and month, the index brought up to date first. Errors:
 // ErrLessonInvalid (wrapped) for a Since or Until that is no date, or a
 // Since after Until; the outcome log's and the index's.
-func (a *App) ReportLessonTrends(ctx context.Context, req LessonTrendsRequest) ([]LessonTrend, error) {
-	st, err := a.lessonStore(ctx, req.NoSync)
+func (l Lessons) Trends(ctx context.Context, req LessonTrendsRequest) ([]LessonTrend, error) {
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return nil, err
 	}
@@ -350,13 +359,13 @@ type LessonListRequest struct {
 	NoSync      bool    `json:"no_sync,omitempty"`
 }
 
-// ListLessons returns the lessons req chooses, strongest first, with
+// List returns the lessons req chooses, strongest first, with
 // their confidence and version (see lesson.Store.List), the index brought
 // up to date first. Errors: ErrLessonInvalid (wrapped) for a MinStrength
 // outside 0..1; vault.ErrNotFound (wrapped) for an Episode that is no
 // note; the index's and the outcome log's.
-func (a *App) ListLessons(ctx context.Context, req LessonListRequest) ([]LessonListed, error) {
-	st, err := a.lessonStore(ctx, req.NoSync)
+func (l Lessons) List(ctx context.Context, req LessonListRequest) ([]LessonListed, error) {
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return nil, err
 	}
@@ -367,12 +376,12 @@ func (a *App) ListLessons(ctx context.Context, req LessonListRequest) ([]LessonL
 // parameters yet.
 type LessonStatsRequest struct{}
 
-// ReportLessonStats returns the lessons' counts, the precision and recall
+// Stats returns the lessons' counts, the precision and recall
 // of what match showed, and the correlation of strength with success, the
 // index brought up to date first. Errors: the outcome log's and the
 // index's.
-func (a *App) ReportLessonStats(ctx context.Context, _ LessonStatsRequest) (LessonStats, error) {
-	st, err := a.lessonStore(ctx, false)
+func (l Lessons) Stats(ctx context.Context, _ LessonStatsRequest) (LessonStats, error) {
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return LessonStats{}, err
 	}
@@ -403,18 +412,18 @@ const (
 	simulatedSeeds   = 3
 )
 
-// EvalLessonRouter replays this vault's outcome log in time order and
+// EvalRouter replays this vault's outcome log in time order and
 // reports precision at 1 and 3 of the static order and of the learned
 // router (see lesson.Store.EvalRouter), and with req.Simulate the same on
 // simulated logs. The request is checked before the index is touched; the
 // index is then brought up to date, as for every lesson use case. Errors:
 // ErrLessonInvalid (wrapped) for a TrainFraction outside 0..1; the outcome
 // log's.
-func (a *App) EvalLessonRouter(ctx context.Context, req LessonRouterRequest) (LessonRouterReport, error) {
+func (l Lessons) EvalRouter(ctx context.Context, req LessonRouterRequest) (LessonRouterReport, error) {
 	if !(req.TrainFraction >= 0 && req.TrainFraction <= 1) { // NaN too
 		return LessonRouterReport{}, fmt.Errorf("%w: train fraction %v: give 0 to 1", lesson.ErrInvalid, req.TrainFraction)
 	}
-	st, err := a.lessonStore(ctx, false)
+	st, err := l.store(ctx, false)
 	if err != nil {
 		return LessonRouterReport{}, err
 	}

@@ -28,7 +28,7 @@ func lessonApp(t *testing.T) *App {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	if _, err := a.AddLesson(ctx, LessonAddRequest{Title: "Run migrations first", Trigger: []string{"db/migrations/**", "integration tests"},
+	if _, err := a.Lessons().Add(ctx, LessonAddRequest{Title: "Run migrations first", Trigger: []string{"db/migrations/**", "integration tests"},
 		ActionBias: "run make migrate before the integration tests", Domain: "testing"}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,14 +57,14 @@ func TestMatchLessonsSyncsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := MatchRequest{Situation: Situation{Tool: "Deploy"}}
-	stale, err := a.MatchLessons(ctx, MatchRequest{Situation: req.Situation, NoSync: true})
+	stale, err := a.Lessons().Match(ctx, MatchRequest{Situation: req.Situation, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(stale.Lessons) != 0 {
 		t.Fatalf("NoSync matched %v before any sync saw the note: the test shows nothing", names(stale))
 	}
-	got, err := a.MatchLessons(ctx, req)
+	got, err := a.Lessons().Match(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestMatchLessonsChecksTheRequest(t *testing.T) {
 		{"a path alone", MatchRequest{Situation: Situation{Paths: []string{"db/migrations/0042.sql"}}}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := a.MatchLessons(ctx, c.req)
+			res, err := a.Lessons().Match(ctx, c.req)
 			if c.want == "" {
 				if err != nil || strings.Join(names(res), ",") != "Run migrations first" {
 					t.Errorf("%v, %v; want the lesson", names(res), err)
@@ -113,7 +113,7 @@ func TestMatchLessonsChecksTheRequest(t *testing.T) {
 func TestLessonUseCases(t *testing.T) {
 	ctx := context.Background()
 	a := lessonApp(t)
-	ok, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true, Context: "run the integration tests", Agent: "tester"})
+	ok, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true, Context: "run the integration tests", Agent: "tester"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,39 +121,39 @@ func TestLessonUseCases(t *testing.T) {
 		t.Errorf("success: %+v; want 0.5 → 0.55", ok)
 	}
 	for range 3 {
-		if _, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "lessons/Run migrations first.md", Success: false}); err != nil {
+		if _, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "lessons/Run migrations first.md", Success: false}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h, err := a.ReadLessonHistory(ctx, LessonHistoryRequest{Lesson: "run migrations first"})
+	h, err := a.Lessons().History(ctx, LessonHistoryRequest{Lesson: "run migrations first"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h.Strength != 0.25 || len(h.Lines) != 5 { // created, a success, three failures
 		t.Errorf("history: strength %v, lines %q", h.Strength, h.Lines)
 	}
-	st, err := a.ReportLessonStats(ctx, LessonStatsRequest{})
+	st, err := a.Lessons().Stats(ctx, LessonStatsRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Lessons != 1 || st.Flagged != 1 || st.Outcomes != 4 || st.Successes != 1 {
 		t.Errorf("stats: %+v", st)
 	}
-	trends, err := a.ReportLessonTrends(ctx, LessonTrendsRequest{Domain: "testing"})
+	trends, err := a.Lessons().Trends(ctx, LessonTrendsRequest{Domain: "testing"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(trends) != 1 || trends[0].Outcomes != 4 {
 		t.Errorf("trends: %+v", trends)
 	}
-	rs, err := a.ReviewLessons(ctx, LessonReviewRequest{})
+	rs, err := a.Lessons().Review(ctx, LessonReviewRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rs) != 1 || rs[0].Path != "lessons/Run migrations first.md" {
 		t.Errorf("review: %+v; want the weak lesson", rs)
 	}
-	cs, err := a.FindLessonContradictions(ctx, LessonContradictionsRequest{})
+	cs, err := a.Lessons().Contradictions(ctx, LessonContradictionsRequest{})
 	if err != nil || len(cs) != 0 {
 		t.Errorf("contradictions: %+v, %v; want none", cs, err)
 	}
@@ -161,20 +161,20 @@ func TestLessonUseCases(t *testing.T) {
 	// A year unused: a dry run says so and writes nothing, the real run
 	// archives the lesson, and an outcome of it is then a Conflict.
 	later := time.Now().AddDate(1, 0, 0).Format(time.DateOnly)
-	dry, err := a.DecayLessons(ctx, LessonDecayRequest{Today: later, DryRun: true})
+	dry, err := a.Lessons().Decay(ctx, LessonDecayRequest{Today: later, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(dry.Decayed) != 1 || !dry.Decayed[0].Archived || !dry.DryRun {
 		t.Fatalf("dry run: %+v", dry)
 	}
-	if h2, err := a.ReadLessonHistory(ctx, LessonHistoryRequest{Lesson: "Run migrations first"}); err != nil || len(h2.Lines) != len(h.Lines) {
+	if h2, err := a.Lessons().History(ctx, LessonHistoryRequest{Lesson: "Run migrations first"}); err != nil || len(h2.Lines) != len(h.Lines) {
 		t.Errorf("the dry run wrote: %q, %v", h2.Lines, err)
 	}
-	if _, err := a.DecayLessons(ctx, LessonDecayRequest{Today: later}); err != nil {
+	if _, err := a.Lessons().Decay(ctx, LessonDecayRequest{Today: later}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true})
+	_, err = a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: true})
 	if !errors.Is(err, ErrLessonArchived) || ClassOf(err) != Conflict {
 		t.Errorf("outcome of an archived lesson: %v (class %v); want a Conflict", err, ClassOf(err))
 	}
@@ -197,35 +197,35 @@ func TestLessonErrorsClassed(t *testing.T) {
 		says  string
 	}{
 		{"add without a trigger", func() error {
-			_, err := a.AddLesson(ctx, LessonAddRequest{Title: "No trigger"})
+			_, err := a.Lessons().Add(ctx, LessonAddRequest{Title: "No trigger"})
 			return err
 		}, Invalid, ErrLessonInvalid, "needs a trigger"},
 		{"add without a title", func() error {
-			_, err := a.AddLesson(ctx, LessonAddRequest{Trigger: []string{"x"}})
+			_, err := a.Lessons().Add(ctx, LessonAddRequest{Trigger: []string{"x"}})
 			return err
 		}, Invalid, ErrLessonInvalid, "title"},
 		{"outcome naming no lesson", func() error {
-			_, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Success: true})
+			_, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Success: true})
 			return err
 		}, Invalid, ErrLessonInvalid, "name a lesson"},
 		{"outcome of a note that is no lesson", func() error {
-			_, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "plain", Success: true})
+			_, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "plain", Success: true})
 			return err
 		}, Failure, ErrNotLesson, "plain.md"},
 		{"decay on a day that is no date", func() error {
-			_, err := a.DecayLessons(ctx, LessonDecayRequest{Today: "tomorrow"})
+			_, err := a.Lessons().Decay(ctx, LessonDecayRequest{Today: "tomorrow"})
 			return err
 		}, Invalid, ErrLessonInvalid, `today "tomorrow"`},
 		{"router trained on more than the log", func() error {
-			_, err := a.EvalLessonRouter(ctx, LessonRouterRequest{TrainFraction: 1.5})
+			_, err := a.Lessons().EvalRouter(ctx, LessonRouterRequest{TrainFraction: 1.5})
 			return err
 		}, Invalid, ErrLessonInvalid, "train fraction 1.5: give 0 to 1"},
 		{"router trained on less than nothing", func() error {
-			_, err := a.EvalLessonRouter(ctx, LessonRouterRequest{TrainFraction: -0.1})
+			_, err := a.Lessons().EvalRouter(ctx, LessonRouterRequest{TrainFraction: -0.1})
 			return err
 		}, Invalid, ErrLessonInvalid, "give 0 to 1"},
 		{"router trained on NaN", func() error {
-			_, err := a.EvalLessonRouter(ctx, LessonRouterRequest{TrainFraction: math.NaN()})
+			_, err := a.Lessons().EvalRouter(ctx, LessonRouterRequest{TrainFraction: math.NaN()})
 			return err
 		}, Invalid, ErrLessonInvalid, "give 0 to 1"},
 	} {
@@ -245,7 +245,7 @@ func TestLessonErrorsClassed(t *testing.T) {
 func TestLessonReportsJSON(t *testing.T) {
 	ctx := context.Background()
 	a := lessonApp(t)
-	dec, err := a.DecayLessons(ctx, LessonDecayRequest{DryRun: true})
+	dec, err := a.Lessons().Decay(ctx, LessonDecayRequest{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestLessonReportsJSON(t *testing.T) {
 	if string(b) != `{"decayed":[],"dry_run":true,"skipped":[]}` {
 		t.Errorf("decay today, of a lesson made today: %s", b)
 	}
-	rep, err := a.EvalLessonRouter(ctx, LessonRouterRequest{TrainFraction: 0.5})
+	rep, err := a.Lessons().EvalRouter(ctx, LessonRouterRequest{TrainFraction: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,12 +278,12 @@ func TestLessonUseCasesConcurrently(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range adds {
-			if _, err := a.AddLesson(ctx, LessonAddRequest{Title: fmt.Sprintf("Quokka rule %d", i), Trigger: []string{"quokka release"},
+			if _, err := a.Lessons().Add(ctx, LessonAddRequest{Title: fmt.Sprintf("Quokka rule %d", i), Trigger: []string{"quokka release"},
 				ActionBias: fmt.Sprintf("check item %d of the release list", i)}); err != nil {
 				errs <- err
 				return
 			}
-			if _, err := a.RecordLessonOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: i%2 == 0}); err != nil {
+			if _, err := a.Lessons().RecordOutcome(ctx, LessonOutcomeRequest{Lesson: "Run migrations first", Success: i%2 == 0}); err != nil {
 				errs <- err
 				return
 			}
@@ -294,7 +294,7 @@ func TestLessonUseCasesConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 10 {
-				if _, err := a.MatchLessons(ctx, MatchRequest{Situation: Situation{Text: "cut the quokka release"}}); err != nil {
+				if _, err := a.Lessons().Match(ctx, MatchRequest{Situation: Situation{Text: "cut the quokka release"}}); err != nil {
 					errs <- err
 					return
 				}
@@ -306,7 +306,7 @@ func TestLessonUseCasesConcurrently(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	got, err := a.MatchLessons(ctx, MatchRequest{Situation: Situation{Text: "cut the quokka release"}, K: MaxLessons})
+	got, err := a.Lessons().Match(ctx, MatchRequest{Situation: Situation{Text: "cut the quokka release"}, K: MaxLessons})
 	if err != nil {
 		t.Fatal(err)
 	}

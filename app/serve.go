@@ -9,7 +9,6 @@ import (
 
 	"github.com/vaultmem/vaultmem/localrpc"
 
-	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -45,12 +44,12 @@ var (
 	OpShow    = opOf("show", (*App).Notes, Notes.Show)
 	OpLinks   = opOf("links", (*App).Notes, Notes.Links)
 	OpList    = opOf("list", (*App).Notes, Notes.List)
-	OpMatch   = Op[MatchRequest, lesson.Result]{"lessons.match", (*App).MatchLessons}
+	OpMatch   = opOf("lessons.match", (*App).Lessons, Lessons.Match)
 	OpContext = opOf("tasks.context", (*App).Tasks, Tasks.Context)
 	OpHook    = Op[HookEvent, HookAnswer]{"hook", (*App).Hook}
 	// OpLessonHealth is answered live only by a server: a client that
 	// answers it in its own process gets the outcome log's part alone.
-	OpLessonHealth = Op[LessonHealthRequest, LessonHealth]{"lessons.health", (*App).ReportLessonHealth}
+	OpLessonHealth = opOf("lessons.health", (*App).Lessons, Lessons.Health)
 )
 
 // handlers are the ops a server answers, by name.

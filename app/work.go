@@ -17,7 +17,7 @@ type MatchRequest struct {
 	NoSync    bool             `json:"no_sync,omitempty"`
 }
 
-// MatchLessons returns the lessons for req's situation, strongest and most
+// Match returns the lessons for req's situation, strongest and most
 // relevant first, from the lesson store's hot cache (see lesson.Matcher),
 // the index brought up to date first as for every lesson use case: a
 // lesson written or edited a moment ago, by hand or by another process,
@@ -25,7 +25,8 @@ type MatchRequest struct {
 // is checked before the index is touched. Errors: lesson.ErrInvalid
 // (wrapped) for a situation with no text, tool or path, or a K out of
 // 0..lesson.MaxK; the index's.
-func (a *App) MatchLessons(ctx context.Context, req MatchRequest) (lesson.Result, error) {
+func (l Lessons) Match(ctx context.Context, req MatchRequest) (lesson.Result, error) {
+	a := l.a
 	s := req.Situation
 	if strings.TrimSpace(s.Text) == "" && strings.TrimSpace(s.Tool) == "" && len(s.Paths) == 0 {
 		return lesson.Result{}, fmt.Errorf("%w: say what you are about to do: its text, a tool or the paths involved", lesson.ErrInvalid)
@@ -33,7 +34,7 @@ func (a *App) MatchLessons(ctx context.Context, req MatchRequest) (lesson.Result
 	if req.K < 0 || req.K > lesson.MaxK {
 		return lesson.Result{}, fmt.Errorf("%w: k %d: give 1 to %d (0: %d)", lesson.ErrInvalid, req.K, lesson.MaxK, lesson.DefaultK)
 	}
-	st, err := a.lessonStore(ctx, req.NoSync)
+	st, err := l.store(ctx, req.NoSync)
 	if err != nil {
 		return lesson.Result{}, err
 	}

@@ -32,7 +32,7 @@ func (s *Server) readLessonHealth(ctx context.Context, req *mcp.ReadResourceRequ
 	if _, err := s.app.Sync(ctx, app.SyncOptions{}); err != nil {
 		s.syncFailed(ctx, req.Session, err)
 	}
-	h, err := s.app.ReportLessonHealth(ctx, app.LessonHealthRequest{NoSync: true})
+	h, err := s.app.Lessons().Health(ctx, app.LessonHealthRequest{NoSync: true})
 	if err != nil {
 		return nil, err
 	}

@@ -103,8 +103,9 @@ func (s *Server) lessonAdd(ctx context.Context, req *mcp.CallToolRequest, in Les
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, app.LessonAdded{}, toolError(err)
 	}
-	res, err := s.app.AddLesson(ctx, app.LessonAddRequest{Title: in.Title, Trigger: in.Trigger, ActionBias: in.ActionBias, Domain: in.Domain,
+	res, err := s.app.Lessons().Add(ctx, app.LessonAddRequest{Title: in.Title, Trigger: in.Trigger, ActionBias: in.ActionBias, Domain: in.Domain,
 		Tags: in.Tags, Episodes: in.Episodes, DerivedFrom: in.DerivedFrom, Body: in.Body, NoSync: true})
+
 	if err != nil {
 		return nil, app.LessonAdded{}, lessonErr(err)
 	}
@@ -115,7 +116,7 @@ func (s *Server) lessonMatch(ctx context.Context, req *mcp.CallToolRequest, in L
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, app.LessonMatches{}, toolError(err)
 	}
-	res, err := s.app.MatchLessons(ctx, app.MatchRequest{Situation: app.Situation{Text: in.Text, Tool: in.Tool, Paths: in.Paths}, K: in.K, NoSync: true})
+	res, err := s.app.Lessons().Match(ctx, app.MatchRequest{Situation: app.Situation{Text: in.Text, Tool: in.Tool, Paths: in.Paths}, K: in.K, NoSync: true})
 	if err != nil {
 		return nil, app.LessonMatches{}, lessonErr(err)
 	}
@@ -127,8 +128,9 @@ func (s *Server) lessonOutcome(ctx context.Context, req *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, app.LessonApplied{}, err
 	}
-	res, err := s.app.RecordLessonOutcome(ctx, app.LessonOutcomeRequest{Lesson: in.Lesson, Success: in.Success, Episode: in.Episode,
+	res, err := s.app.Lessons().RecordOutcome(ctx, app.LessonOutcomeRequest{Lesson: in.Lesson, Success: in.Success, Episode: in.Episode,
 		Context: in.Context, Tool: in.Tool, Paths: in.Paths, Agent: agent, NoSync: true})
+
 	if err != nil {
 		return nil, app.LessonApplied{}, lessonErr(err)
 	}
@@ -139,7 +141,7 @@ func (s *Server) lessonList(ctx context.Context, req *mcp.CallToolRequest, in Le
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, LessonListOut{}, toolError(err)
 	}
-	ls, err := s.app.ListLessons(ctx, app.LessonListRequest{Domain: in.Domain, MinStrength: in.MinStrength, Episode: in.Episode, NoSync: true})
+	ls, err := s.app.Lessons().List(ctx, app.LessonListRequest{Domain: in.Domain, MinStrength: in.MinStrength, Episode: in.Episode, NoSync: true})
 	if err != nil {
 		return nil, LessonListOut{}, lessonErr(err)
 	}
@@ -150,7 +152,7 @@ func (s *Server) lessonTrends(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err := s.fresh(ctx, req); err != nil {
 		return nil, LessonTrendsOut{}, toolError(err)
 	}
-	ts, err := s.app.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: in.Domain, Since: in.Since, Until: in.Until, NoSync: true})
+	ts, err := s.app.Lessons().Trends(ctx, app.LessonTrendsRequest{Domain: in.Domain, Since: in.Since, Until: in.Until, NoSync: true})
 	if err != nil {
 		return nil, LessonTrendsOut{}, lessonErr(err)
 	}

@@ -62,9 +62,10 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			added, err := a.AddLesson(ctx, app.LessonAddRequest{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
+			added, err := a.Lessons().Add(ctx, app.LessonAddRequest{Title: title, Trigger: cmd.StringSlice("trigger"), ActionBias: cmd.String("action-bias"),
 				Domain: cmd.String("domain"), Tags: cmd.StringSlice("tag"), Episodes: cmd.StringSlice("episode"),
 				DerivedFrom: cmd.StringSlice("derived-from"), Body: body})
+
 			if err != nil {
 				return err
 			}
@@ -89,7 +90,7 @@ func (sh *shell) lessonListCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			ls, err := a.ListLessons(ctx, app.LessonListRequest{Domain: cmd.String("domain"), MinStrength: cmd.Float("min-strength"), Episode: cmd.String("episode")})
+			ls, err := a.Lessons().List(ctx, app.LessonListRequest{Domain: cmd.String("domain"), MinStrength: cmd.Float("min-strength"), Episode: cmd.String("episode")})
 			if err != nil {
 				return err
 			}
@@ -193,8 +194,9 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := a.RecordLessonOutcome(ctx, app.LessonOutcomeRequest{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
+			res, err := a.Lessons().RecordOutcome(ctx, app.LessonOutcomeRequest{Lesson: ref, Success: cmd.Bool("success"), Episode: cmd.String("episode"),
 				Context: cmd.String("context"), Tool: cmd.String("tool"), Paths: cmd.StringSlice("path"), Agent: agent})
+
 			if err != nil {
 				return err
 			}
@@ -225,7 +227,7 @@ func (sh *shell) lessonDecayCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			rep, err := a.DecayLessons(ctx, app.LessonDecayRequest{Today: cmd.String("today"), DryRun: cmd.Bool("dry-run")})
+			rep, err := a.Lessons().Decay(ctx, app.LessonDecayRequest{Today: cmd.String("today"), DryRun: cmd.Bool("dry-run")})
 			if err != nil {
 				return err
 			}
@@ -261,7 +263,7 @@ func (sh *shell) lessonReviewCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			rs, err := a.ReviewLessons(ctx, app.LessonReviewRequest{All: cmd.Bool("all")})
+			rs, err := a.Lessons().Review(ctx, app.LessonReviewRequest{All: cmd.Bool("all")})
 			if err != nil {
 				return err
 			}
@@ -292,7 +294,7 @@ func (sh *shell) lessonContradictionsCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			cs, err := a.FindLessonContradictions(ctx, app.LessonContradictionsRequest{})
+			cs, err := a.Lessons().Contradictions(ctx, app.LessonContradictionsRequest{})
 			if err == nil {
 				err = ctx.Err() // a signal once the pairs are found: print none of them
 			}
@@ -323,7 +325,7 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			h, err := a.ReadLessonHistory(ctx, app.LessonHistoryRequest{Lesson: ref})
+			h, err := a.Lessons().History(ctx, app.LessonHistoryRequest{Lesson: ref})
 			if err != nil {
 				return err
 			}
@@ -352,7 +354,7 @@ func (sh *shell) lessonTrendsCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			ts, err := a.ReportLessonTrends(ctx, app.LessonTrendsRequest{Domain: cmd.String("domain"), Since: cmd.String("since"), Until: cmd.String("until")})
+			ts, err := a.Lessons().Trends(ctx, app.LessonTrendsRequest{Domain: cmd.String("domain"), Since: cmd.String("since"), Until: cmd.String("until")})
 			if err != nil {
 				return err
 			}
@@ -385,7 +387,7 @@ func (sh *shell) lessonRouterCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			out, err := a.EvalLessonRouter(ctx, app.LessonRouterRequest{TrainFraction: cmd.Float("train-fraction"), Simulate: cmd.Bool("simulate")})
+			out, err := a.Lessons().EvalRouter(ctx, app.LessonRouterRequest{TrainFraction: cmd.Float("train-fraction"), Simulate: cmd.Bool("simulate")})
 			if err != nil {
 				return err
 			}
@@ -420,7 +422,7 @@ func (sh *shell) lessonStatsCommand() *cli.Command {
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			s, err := a.ReportLessonStats(ctx, app.LessonStatsRequest{})
+			s, err := a.Lessons().Stats(ctx, app.LessonStatsRequest{})
 			if err != nil {
 				return err
 			}
