@@ -111,6 +111,7 @@ const leftoverAge = time.Hour
 // also reports a .vaultmem/.gitignore that would let the agent sessions'
 // state into git, and with fix adds the rule.
 func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Checkup, error) {
+	d := doctor{a}
 	var rep Checkup
 	var err error
 	if fix {
@@ -122,7 +123,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 		return rep, err
 	}
 	rep.OK = len(rep.Drift) == 0
-	if err := a.checkDream(ctx, fix, &rep); err != nil {
+	if err := d.checkDream(ctx, fix, &rep); err != nil {
 		return rep, err
 	}
 	if rep.TaskProblems, err = a.taskStore().Problems(ctx); err != nil {
@@ -139,7 +140,7 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			rep.LessonProblems = append(rep.LessonProblems, markdown.Problem{Path: l.Path, Line: p.Line, Message: p.Message})
 		}
 	}
-	if rep.ConflictCopies, err = a.conflictCopies(ctx); err != nil {
+	if rep.ConflictCopies, err = d.conflictCopies(ctx); err != nil {
 		return rep, err
 	}
 	if rep.Proposed, err = a.ix.Kinds().Proposed(ctx); err != nil {
@@ -165,26 +166,31 @@ func (a *App) Doctor(ctx context.Context, fix bool, progress index.Progress) (Ch
 			}
 		}
 	}
-	if err := a.checkMerges(ctx, &rep); err != nil {
+	if err := d.checkMerges(ctx, &rep); err != nil {
 		return rep, err
 	}
 	rep.Conflicted = NonNil(rep.Conflicted)
-	return rep, a.checkGitignore(ctx, fix, &rep)
+	return rep, d.checkGitignore(ctx, fix, &rep)
 }
+
+// doctor is Doctor's checks of one App's vault, each a part of its
+// report.
+type doctor struct{ a *App }
 
 // checkDream reports a Dream run that stopped while it wrote, and with
 // fix finishes it and lists the memories again without those it archived.
-func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
-	d := a.dreamer()
+func (d doctor) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
+	a := d.a
+	dr := a.dreamer()
 	var err error
-	if rep.InterruptedDream, err = d.Interrupted(); err != nil || rep.InterruptedDream == "" {
+	if rep.InterruptedDream, err = dr.Interrupted(); err != nil || rep.InterruptedDream == "" {
 		return err
 	}
 	if !fix {
 		rep.OK = false
 		return nil
 	}
-	if rep.DreamFinished, err = d.Resume(ctx, true); err != nil {
+	if rep.DreamFinished, err = dr.Resume(ctx, true); err != nil {
 		return err
 	}
 	if _, err := a.Sync(ctx, SyncOptions{Always: true}); err != nil {
@@ -199,7 +205,8 @@ func (a *App) checkDream(ctx context.Context, fix bool, rep *Checkup) error {
 
 // conflictCopies lists the live memories, tasks and lessons that are a
 // sync service's copy of another live note of their kind.
-func (a *App) conflictCopies(ctx context.Context) ([]ConflictCopy, error) {
+func (d doctor) conflictCopies(ctx context.Context) ([]ConflictCopy, error) {
+	a := d.a
 	notes, err := a.ix.Searcher().List(ctx, index.Query{})
 	if err != nil {
 		return nil, err

@@ -35,7 +35,8 @@ func stateRule(dir string) string {
 // reports what git still tracks under a per-machine folder (committed
 // before the rule), with the command that stops it: vaultmem does not
 // change git's index on its own.
-func (a *App) checkGitignore(ctx context.Context, fix bool, rep *Checkup) error {
+func (d doctor) checkGitignore(ctx context.Context, fix bool, rep *Checkup) error {
+	a := d.a
 	name := filepath.FromSlash(vault.GitignoreFile)
 	b, err := a.Vault.Root().ReadFile(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -50,7 +51,7 @@ func (a *App) checkGitignore(ctx context.Context, fix bool, rep *Checkup) error 
 		lacks = append(lacks, r.rule)
 		add += "# vaultmem: " + r.why + "\n" + r.rule + "\n"
 	}
-	a.checkTracked(ctx, rep)
+	d.checkTracked(ctx, rep)
 	if len(lacks) == 0 {
 		return nil
 	}
@@ -86,7 +87,8 @@ func (a *App) checkGitignore(ctx context.Context, fix bool, rep *Checkup) error 
 // vault (committed before they were ignored), each with the command that
 // stops tracking them and keeps the files. Outside git, or when git
 // cannot say, it reports nothing.
-func (a *App) checkTracked(ctx context.Context, rep *Checkup) {
+func (d doctor) checkTracked(ctx context.Context, rep *Checkup) {
+	a := d.a
 	for _, r := range machineRules {
 		dir := vault.DotDir + "/" + strings.TrimSuffix(r.rule, "/")
 		out, err := gitrepo.Run(ctx, a.Vault.Dir, "ls-files", "--", dir)

@@ -59,7 +59,8 @@ func ownFileFix(p string) string {
 // notes whose frontmatter does not parse), and, in a git vault, the merge
 // drivers this clone has not enabled. A conflicted file makes the vault
 // unwell; a driver not enabled is a warning.
-func (a *App) checkMerges(ctx context.Context, rep *Checkup) error {
+func (d doctor) checkMerges(ctx context.Context, rep *Checkup) error {
+	a := d.a
 	files := []string{vault.MemoryListFile}
 	err := fs.WalkDir(a.Vault.Root().FS(), vault.StateDir, func(p string, d fs.DirEntry, err error) error {
 		switch {
