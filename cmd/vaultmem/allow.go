@@ -8,7 +8,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) allowCommand() *cli.Command {
+func allowCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "allow",
 		Usage: "approve the vault's config as it is now: let it use endpoints, API key variables and commits",

@@ -9,7 +9,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) doctorCommand() *cli.Command {
+func doctorCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "doctor",
 		Usage: "compare the index with the notes and report (or --fix) any drift",

@@ -10,7 +10,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) dreamCommand() *cli.Command {
+func dreamCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "dream",
 		Usage: "consolidate the memories: merge duplicates, flag contradictions, date relative dates, rewrite MEMORY.md",

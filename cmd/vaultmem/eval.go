@@ -9,7 +9,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) evalCommand() *cli.Command {
+func evalCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "eval",
 		Usage: "measure retrieval on a benchmark",

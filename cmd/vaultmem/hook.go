@@ -20,7 +20,7 @@ import (
 // within milliseconds.
 const hookFirstByte = 300 * time.Millisecond
 
-func (sh *shell) hookCommand() *cli.Command {
+func hookCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "answer an agent client's hook event (stdin: the event's JSON); set up by 'vaultmem setup'",

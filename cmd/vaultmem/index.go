@@ -9,7 +9,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) indexCommand() *cli.Command {
+func indexCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "index",
 		Usage: "bring the search index (.vaultmem/cache) up to date with the notes",

@@ -9,7 +9,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) initCommand() *cli.Command {
+func initCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
 		Usage:     "make a folder (an existing Obsidian vault or a new one) a vaultmem vault",

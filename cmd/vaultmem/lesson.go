@@ -22,7 +22,7 @@ func situationFlags() []cli.Flag {
 // use cases answer: the use cases bring the index up to date and check the
 // requests, and their errors' classes (app.ClassOf) give the exit codes (a
 // bad argument 2, an archived lesson 3).
-func (sh *shell) lessonCommand() *cli.Command {
+func lessonCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "lesson",
 		Usage: "intuition memory: lessons that strengthen when they help, fade when unused, and match in a millisecond",
@@ -33,12 +33,12 @@ func (sh *shell) lessonCommand() *cli.Command {
 			"lessons: (initial, success, failure, review_below, decay_after_days, decay_per_day,\n" +
 			"archive_below). Outcomes are logged to .vaultmem/state/" + app.LessonLogFile + ". Every command takes --json.",
 		Commands: []*cli.Command{
-			sh.lessonAddCommand(), sh.lessonListCommand(), sh.lessonMatchCommand(), sh.lessonOutcomeCommand(), sh.lessonDecayCommand(), sh.lessonReviewCommand(), sh.lessonContradictionsCommand(), sh.lessonHistoryCommand(), sh.lessonTrendsCommand(), sh.lessonRouterCommand(), sh.lessonStatsCommand(),
+			lessonAddCommand(sh), lessonListCommand(sh), lessonMatchCommand(sh), lessonOutcomeCommand(sh), lessonDecayCommand(sh), lessonReviewCommand(sh), lessonContradictionsCommand(sh), lessonHistoryCommand(sh), lessonTrendsCommand(sh), lessonRouterCommand(sh), lessonStatsCommand(sh),
 		},
 	}
 }
 
-func (sh *shell) lessonAddCommand() *cli.Command {
+func lessonAddCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "add", Usage: "write a new lesson", ArgsUsage: "TITLE",
 		Description: "Writes <lessons folder>/TITLE.md at the initial strength.\n" +
@@ -74,7 +74,7 @@ func (sh *shell) lessonAddCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonListCommand() *cli.Command {
+func lessonListCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "list", Usage: "the lessons, strongest first: of a domain, at least so strong, learned from or applied in an episode",
 		Description: "Archived and proposed lessons are listed too (marked). --episode names a note: the lessons whose\n" +
@@ -124,7 +124,7 @@ func orNone(s string) string {
 	return s
 }
 
-func (sh *shell) lessonMatchCommand() *cli.Command {
+func lessonMatchCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "match", Usage: "the lessons for what you are about to do, strongest and most relevant first", ArgsUsage: "[TEXT...]",
 		Description: "Ranks by relevance (trigger words, tool and path globs matched exactly, keywords over the\n" +
@@ -166,7 +166,7 @@ func (sh *shell) lessonMatchCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonOutcomeCommand() *cli.Command {
+func lessonOutcomeCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "outcome", Usage: "say how applying a lesson went: its strength follows", ArgsUsage: "LESSON",
 		Description: "--success adds 0.05, --failure takes 0.1 (below 0.3 the lesson is flagged for review),\n" +
@@ -210,7 +210,7 @@ func (sh *shell) lessonOutcomeCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonDecayCommand() *cli.Command {
+func lessonDecayCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "decay", Usage: "weaken the lessons unused for too long (Dream runs this too)",
 		Description: "x0.99 a day past 30 days unused, counted once per day however often it runs; below 0.2 a\n" +
@@ -254,7 +254,7 @@ func (sh *shell) lessonDecayCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonReviewCommand() *cli.Command {
+func lessonReviewCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "review", Usage: "the lessons that need a look: flagged, weak, proposed by Dream, or with frontmatter problems",
 		Description: "With --json: [{path, name, strength, archived, reasons, line}]. --all lists every lesson.",
@@ -284,7 +284,7 @@ func (sh *shell) lessonReviewCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonContradictionsCommand() *cli.Command {
+func lessonContradictionsCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "contradictions", Usage: "lessons whose triggers overlap and whose action biases point opposite ways",
 		Description: "Ctrl-C or SIGTERM stops it: exit 130, nothing printed.\n" +
@@ -315,7 +315,7 @@ func (sh *shell) lessonContradictionsCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonHistoryCommand() *cli.Command {
+func lessonHistoryCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "history", Usage: "a lesson's audit trail: its History lines and logged outcomes", ArgsUsage: "LESSON",
 		Description: "With --json: {path, name, strength, confidence, version, lines, outcomes: [records]}.",
@@ -341,7 +341,7 @@ func (sh *shell) lessonHistoryCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonTrendsCommand() *cli.Command {
+func lessonTrendsCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "trends", Usage: "outcomes, success rate and strength by domain and month",
 		Description: "--since and --until keep the outcomes logged from and to those days (UTC, both included).\n" +
@@ -369,7 +369,7 @@ func (sh *shell) lessonTrendsCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonRouterCommand() *cli.Command {
+func lessonRouterCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "router", Usage: "measure the learned router against the static order on a replayed outcome log",
 		Description: "Replays this vault's outcome log in time order (the first --train-fraction to train on, the\n" +
@@ -410,7 +410,7 @@ func (sh *shell) lessonRouterCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) lessonStatsCommand() *cli.Command {
+func lessonStatsCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "stats", Usage: "the lessons' quality: precision and recall of what match shows, strength vs success",
 		Description: "Precision: of the lessons shown for outcomes logged with a context, the share that was the\n" +

@@ -15,7 +15,7 @@ import (
 // version is reported to MCP clients.
 const version = "0.1.0"
 
-func (sh *shell) mcpCommand() *cli.Command {
+func mcpCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the vault to an agent over MCP (stdio)",

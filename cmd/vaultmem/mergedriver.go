@@ -8,7 +8,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) mergeListCommand() *cli.Command {
+func mergeListCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "merge-memory-index",
 		Usage:     "merge two versions of MEMORY.md (a git merge driver)",
@@ -26,7 +26,7 @@ func (sh *shell) mergeListCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) mergeNoteCommand() *cli.Command {
+func mergeNoteCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "merge-note",
 		Usage:     "merge two versions of a memory, task or lesson note (a git merge driver)",
@@ -54,7 +54,7 @@ func (sh *shell) mergeNoteCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) mergeCheckpointCommand() *cli.Command {
+func mergeCheckpointCommand(sh *shell) *cli.Command {
 	file := app.CheckpointDriver.DefaultPath
 	return &cli.Command{
 		Name:      "merge-checkpoint",
@@ -72,7 +72,7 @@ func (sh *shell) mergeCheckpointCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) mergeCanvasCommand() *cli.Command {
+func mergeCanvasCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "merge-canvas",
 		Usage:     "merge two versions of a canvas of the views folder (a git merge driver)",

@@ -12,7 +12,7 @@ import (
 // The commands that read notes and links: show, links, backlinks,
 // unresolved, orphans, list.
 
-func (sh *shell) showCommand() *cli.Command {
+func showCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show a note: its frontmatter, headings, tags, links and backlinks",
@@ -96,7 +96,7 @@ func edgeTarget(e app.Edge) string {
 	return s
 }
 
-func (sh *shell) linksCommand() *cli.Command {
+func linksCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "links",
 		Usage: "list every link of the vault (resolved and unresolved)",
@@ -115,7 +115,7 @@ func (sh *shell) linksCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) backlinksCommand() *cli.Command {
+func backlinksCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "backlinks",
 		Usage:     "list the links that point to a note",
@@ -131,7 +131,7 @@ func (sh *shell) backlinksCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) unresolvedCommand() *cli.Command {
+func unresolvedCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "unresolved",
 		Usage: "list links that match no file",
@@ -188,7 +188,7 @@ func (sh *shell) printLinks(ctx context.Context, cmd *cli.Command, req app.Links
 	return nil
 }
 
-func (sh *shell) orphansCommand() *cli.Command {
+func orphansCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "orphans",
 		Usage: "list notes with no links to or from another file",
@@ -217,7 +217,7 @@ func (sh *shell) orphansCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) listCommand() *cli.Command {
+func listCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list notes, optionally of one type, with one tag or in one folder",

@@ -12,7 +12,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) rememberCommand() *cli.Command {
+func rememberCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "remember",
 		Usage:     "write a memory note (user, feedback, project or reference)",

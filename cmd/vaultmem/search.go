@@ -9,7 +9,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) searchCommand() *cli.Command {
+func searchCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "search",
 		Usage:     "search the notes: keyword, vector or hybrid",
@@ -76,7 +76,7 @@ func (sh *shell) searchCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) recallCommand() *cli.Command {
+func recallCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "recall",
 		Usage:     "the context an agent should see about QUERY, within a token budget",

@@ -16,7 +16,7 @@ import (
 // newVaultName is the folder of the vault setup makes when it finds none.
 const newVaultName = setup.DefaultVault
 
-func (sh *shell) setupCommand() *cli.Command {
+func setupCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:      "setup",
 		Usage:     "register vaultmem with an agent: its MCP server, its hooks and a memory protocol in its instructions",

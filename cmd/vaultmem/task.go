@@ -67,7 +67,7 @@ func (sh *shell) newTask(cmd *cli.Command, agent string) (app.NewTaskRequest, er
 	return n, err
 }
 
-func (sh *shell) taskCommand() *cli.Command {
+func taskCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "task",
 		Usage: "a task tree kept as notes: one focused task per agent, a log of decisions, its context",
@@ -76,12 +76,12 @@ func (sh *shell) taskCommand() *cli.Command {
 			"is. Each agent (--agent, or VAULTMEM_AGENT; default 'default') has its own focus under\n" +
 			".vaultmem/state/focus/; a subagent 'a/b' without one reads a's. Every command takes --json.",
 		Commands: []*cli.Command{
-			sh.taskAddCommand(), sh.taskSpawnCommand(), sh.taskStartCommand(), sh.taskDoneCommand(), sh.taskBlockCommand(), sh.taskEventCommand(), sh.taskFocusCommand(), sh.taskTreeCommand(), sh.taskReadyCommand(), sh.taskContextCommand(),
+			taskAddCommand(sh), taskSpawnCommand(sh), taskStartCommand(sh), taskDoneCommand(sh), taskBlockCommand(sh), taskEventCommand(sh), taskFocusCommand(sh), taskTreeCommand(sh), taskReadyCommand(sh), taskContextCommand(sh),
 		},
 	}
 }
 
-func (sh *shell) taskAddCommand() *cli.Command {
+func taskAddCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "add", Usage: "add a task", ArgsUsage: "TITLE",
 		Description: "Writes <tasks folder>/TITLE.md, status todo. With --json: {path, name, parent, priority, depends_on}.",
@@ -100,7 +100,7 @@ func (sh *shell) taskAddCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskSpawnCommand() *cli.Command {
+func taskSpawnCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "spawn", Usage: "add a child of the focused task, and focus it", ArgsUsage: "TITLE",
 		Description: "With --json: {path, name, parent, priority, depends_on, focus}.",
@@ -120,7 +120,7 @@ func (sh *shell) taskSpawnCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskStartCommand() *cli.Command {
+func taskStartCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "start", Usage: "focus a task: status doing, held by this agent", ArgsUsage: "TASK",
 		Description: "Refused (exit 3, naming the holder) when another agent holds it, or when it is done,\n" +
@@ -144,7 +144,7 @@ func (sh *shell) taskStartCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskDoneCommand() *cli.Command {
+func taskDoneCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "done", Usage: "finish the focused task (or TASK); the focus moves to its parent", ArgsUsage: "[TASK]",
 		Description: "Refused (exit 3) while it has children not done, unless --force.\n" +
@@ -168,7 +168,7 @@ func (sh *shell) taskDoneCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskBlockCommand() *cli.Command {
+func taskBlockCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "block", Usage: "mark the focused task (or TASK) blocked, logging why", ArgsUsage: "[TASK]",
 		Description: "With --json: {path, type, time, line, agent}.",
@@ -187,7 +187,7 @@ func (sh *shell) taskBlockCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskEventCommand() *cli.Command {
+func taskEventCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "event", Usage: "append a decision, note, blocker or milestone to a task's log", ArgsUsage: "[TEXT...]",
 		Description: "Appends to the focused task's log (or --task's). The text is the arguments, or standard\n" +
@@ -211,7 +211,7 @@ func (sh *shell) taskEventCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskFocusCommand() *cli.Command {
+func taskFocusCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "focus", Usage: "this agent's focused task",
 		Description: "With --json: {agent, task: path or null, from: the agent whose focus it is, held_by and notice\n" +
@@ -253,7 +253,7 @@ func (sh *shell) taskFocusCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskTreeCommand() *cli.Command {
+func taskTreeCommand(sh *shell) *cli.Command {
 	canvas := &canvasValue{}
 	return &cli.Command{
 		Name: "tree", Usage: "the task tree (finished branches folded unless --all), or as an Obsidian canvas", ArgsUsage: "[TASK] [--canvas [FILE.canvas]]",
@@ -372,7 +372,7 @@ func (sh *shell) writeCanvas(ctx context.Context, cmd *cli.Command, a *app.App, 
 	return sh.out(cmd, res.CanvasResult, line)
 }
 
-func (sh *shell) taskReadyCommand() *cli.Command {
+func taskReadyCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "ready", Usage: "the tasks that can be worked on now, most urgent first",
 		Description: "Todo, every dependency done, no open child; by priority, then how many tasks each\n" +
@@ -409,7 +409,7 @@ func (sh *shell) taskReadyCommand() *cli.Command {
 	}
 }
 
-func (sh *shell) taskContextCommand() *cli.Command {
+func taskContextCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name: "context", Usage: "the focused task's (or TASK's) context within a token budget", ArgsUsage: "[TASK]",
 		Description: "Ancestors, siblings not done (with their last milestone), children, and the task's log,\n" +

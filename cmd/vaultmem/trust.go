@@ -20,7 +20,7 @@ type trustResult struct {
 	Trusted []string `json:"trusted"`
 }
 
-func (sh *shell) trustCommand() *cli.Command {
+func trustCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "trust",
 		Usage: "use a vault whose .vaultmem another user owns or can change",

@@ -11,7 +11,7 @@ import (
 	"github.com/vaultmem/vaultmem/app"
 )
 
-func (sh *shell) watchCommand() *cli.Command {
+func watchCommand(sh *shell) *cli.Command {
 	return &cli.Command{
 		Name:  "watch",
 		Usage: "keep the index current while the vault is edited (runs until Ctrl-C)",
