@@ -92,5 +92,6 @@ func (ix *Index) rebuild(ctx context.Context) error {
 		return fmt.Errorf("rebuild index %s: %w", ix.path, err)
 	}
 	ix.db, ix.pin = fresh.db, fresh.pin
+	ix.stmts.use(fresh.db)
 	return nil
 }

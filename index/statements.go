@@ -45,3 +45,11 @@ func (s *statements) close() {
 	}
 	s.m = nil
 }
+
+// use prepares the statements from now on on db (the index's database
+// after a rebuild opened it again); close first forgets the old ones.
+func (s *statements) use(db *sql.DB) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.db = db
+}
