@@ -22,7 +22,7 @@ import (
 // names ("[[Old memory]]", or a list of them).
 func (d *Dreamer) supersededBy(ctx context.Context, p *plan, m *mem) []*mem {
 	var out []*mem
-	for _, v := range m.note.Frontmatter.Strings("supersedes") {
+	for _, v := range m.Note.Frontmatter.Strings("supersedes") {
 		path, err := d.ix.Lookup(ctx, linkTarget(v))
 		if o := p.by[path]; err == nil && o != nil && o != m && !slices.Contains(out, o) {
 			out = append(out, o)
@@ -71,7 +71,7 @@ func reaches(a, b *mem) bool {
 // archived, and the pair is flagged for review.
 func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 	for _, m := range p.mems {
-		if m.note.Frontmatter.Value("supersedes") != nil {
+		if m.Note.Frontmatter.Value("supersedes") != nil {
 			m.supersedes = d.supersededBy(ctx, p, m)
 		}
 	}
@@ -81,18 +81,18 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 		}
 		for _, o := range m.supersedes {
 			if reaches(o, m) {
-				p.cycles[pairOf(m.path, o.path)] = true
+				p.cycles[pairOf(m.Path, o.Path)] = true
 				continue
 			}
 			if o.archived {
 				continue
 			}
-			next, err := archive(o, p.today, "superseded_by", "[["+d.ix.LinkText(ctx, m.path)+"]]")
+			next, err := archive(o, p.today, "superseded_by", "[["+d.ix.LinkText(ctx, m.Path)+"]]")
 			if err != nil {
-				rep.skip(o.path, 0, "superseded by %s, but not archived: %v", m.path, err)
+				rep.skip(o.Path, 0, "superseded by %s, but not archived: %v", m.Path, err)
 				continue
 			}
-			o.set(next)
+			o.Set(next)
 			o.archived = true
 			p.superseded = append(p.superseded, &archival{m: o, by: m})
 		}
@@ -104,9 +104,9 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 // member of a cycle of merges: see breakCycles) keeps its date, so that
 // machines that archive it on different days write the same.
 func archive(m *mem, today, key, link string) ([]byte, error) {
-	next, err := markdown.SetFrontmatter(m.path, m.current(), key, link)
-	if err == nil && m.parsed().Frontmatter.Value("archived") == nil {
-		next, err = markdown.SetFrontmatter(m.path, next, "archived", markdown.FromJSON(today))
+	next, err := markdown.SetFrontmatter(m.Path, m.Current(), key, link)
+	if err == nil && m.Parsed().Frontmatter.Value("archived") == nil {
+		next, err = markdown.SetFrontmatter(m.Path, next, "archived", markdown.FromJSON(today))
 	}
 	return next, err
 }
@@ -126,14 +126,14 @@ var listKeys = map[string]bool{"tags": true, "aliases": true}
 // A note whose frontmatter cannot be edited is left out of the merge.
 func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *Report) {
 	w := mg.winner
-	content := w.current()
-	wn := markdown.Parse(w.path, content)
+	content := w.Current()
+	wn := markdown.Parse(w.Path, content)
 	mg.before = string(wn.Body())
 	seen := map[string]bool{}
 	for _, s := range wn.Spans {
 		seen[blockKey(s.Text(wn))] = true
 	}
-	link := "[[" + d.ix.LinkText(ctx, w.path) + "]]"
+	link := "[[" + d.ix.LinkText(ctx, w.Path) + "]]"
 	ids := map[string]bool{}
 	for _, b := range wn.Blocks {
 		ids[b.ID] = true
@@ -143,35 +143,35 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 	for _, l := range mg.losers {
 		next, err := archive(l, today, "merged_into", link)
 		if err != nil {
-			rep.skip(l.path, 0, "a duplicate of %s, but not merged: %v", w.path, err)
+			rep.skip(l.Path, 0, "a duplicate of %s, but not merged: %v", w.Path, err)
 			l.archived = false
 			continue
 		}
-		ln := markdown.Parse(l.path, l.current())
+		ln := markdown.Parse(l.Path, l.Current())
 		for _, s := range ln.Spans {
 			if k := blockKey(s.Text(ln)); !seen[k] {
 				seen[k] = true
-				added = append(added, withUniqueBlocks(ln, s, l.path, ids))
+				added = append(added, withUniqueBlocks(ln, s, l.Path, ids))
 			}
 		}
-		if merged, err := mergeKeys(w.path, content, ln); err == nil {
+		if merged, err := mergeKeys(w.Path, content, ln); err == nil {
 			content = merged
 		} else {
-			rep.skip(w.path, 0, "the frontmatter keys of %s were not merged into it: %v", l.path, err)
+			rep.skip(w.Path, 0, "the frontmatter keys of %s were not merged into it: %v", l.Path, err)
 		}
-		l.set(next)
+		l.Set(next)
 		losers = append(losers, l)
 	}
 	mg.losers = losers
 	if len(added) > 0 {
-		body := strings.TrimRight(string(markdown.Parse(w.path, content).Body()), " \t\r\n")
+		body := strings.TrimRight(string(markdown.Parse(w.Path, content).Body()), " \t\r\n")
 		content = markdown.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
-		if crlf(w.current()) { // the winner's line endings throughout
+		if crlf(w.Current()) { // the winner's line endings throughout
 			content = bytes.ReplaceAll(bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 		}
 	}
-	if len(losers) > 0 && !slices.Equal(content, w.current()) {
-		w.set(content)
+	if len(losers) > 0 && !slices.Equal(content, w.Current()) {
+		w.Set(content)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"strings"
 
@@ -68,7 +69,7 @@ func (d *Dreamer) breakCycles(ctx context.Context, p *plan, rep *Report) error {
 		if len(ms) != len(cycle) {
 			continue // a member unread (reported), or no live memory's to read: left for a person
 		}
-		if slices.ContainsFunc(ms, func(m *mem) bool { return m.kind != ms[0].kind }) {
+		if slices.ContainsFunc(ms, func(m *mem) bool { return m.Kind != ms[0].Kind }) {
 			rep.skip(cycle[0], 0, "archived into each other with %s, memories of different types: bring back the one that is right (remove its archived and merged_into keys)", strings.Join(cycle[1:], ", "))
 			continue
 		}
@@ -121,7 +122,7 @@ func (d *Dreamer) readArchived(path string) (*mem, error) {
 		}
 	}
 	e := memory.NoteEntry(n)
-	return &mem{path: path, kind: memory.Type(n.Type()), name: e.Title, note: n, hash: hash}, nil
+	return &mem{Memory: &similar.Memory{Path: path, Kind: memory.Type(n.Type()), Name: e.Title, Note: n, Hash: hash}}, nil
 }
 
 // planCycle plans the merge that breaks the cycle of ms: the survivor
@@ -131,15 +132,15 @@ func (d *Dreamer) planCycle(p *plan, rep *Report, ms []*mem) {
 	markCopies(ms)
 	slices.SortStableFunc(ms, survivorFirst)
 	w := ms[0]
-	next, err := markdown.DeleteFrontmatter(w.path, w.note.Content, "merged_into")
+	next, err := markdown.DeleteFrontmatter(w.Path, w.Note.Content, "merged_into")
 	if err == nil {
-		next, err = markdown.DeleteFrontmatter(w.path, next, "archived")
+		next, err = markdown.DeleteFrontmatter(w.Path, next, "archived")
 	}
 	if err != nil {
-		rep.skip(w.path, 0, "merged_into each other with others, and not brought back: %v", err)
+		rep.skip(w.Path, 0, "merged_into each other with others, and not brought back: %v", err)
 		return
 	}
-	w.set(onceEach(w.path, next))
+	w.Set(onceEach(w.Path, next))
 	w.changed = true
 	mg := &merge{winner: w, reason: mergeCycleReason}
 	for _, l := range ms[1:] {
@@ -148,9 +149,9 @@ func (d *Dreamer) planCycle(p *plan, rep *Report, ms []*mem) {
 	}
 	for _, m := range ms {
 		p.mems = append(p.mems, m)
-		p.by[m.path] = m
+		p.by[m.Path] = m
 	}
-	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.Path, b.Path) })
 	p.merges = append(p.merges, mg)
 }
 

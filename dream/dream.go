@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"time"
 
@@ -247,7 +248,10 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 		return rep, err
 	}
 	if !ro.DryRun {
-		_ = d.writeSketches(p, p.sketches) // a cache: without it the next run reads more
+		// A cache: without it the next run reads more.
+		if d.v.EnsureDir(vault.CacheDir) == nil {
+			_ = similar.WriteSketches(d.v.Abs(sketchFile), keptSketches(p, p.sketches))
+		}
 	}
 	if d.opts.Lessons != nil {
 		if rep.Lessons, err = d.opts.Lessons(ctx, p.today, ro.DryRun); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"strings"
 
 	"github.com/vaultmem/vaultmem/markdown"
@@ -95,7 +96,7 @@ func (j *journal) named() map[string]*mem {
 			return
 		}
 		if name, ok := markdown.Parse(s.Path, []byte(s.Content)).Frontmatter.String("name"); ok && strings.TrimSpace(name) != "" {
-			by[s.Path] = &mem{path: s.Path, name: strings.TrimSpace(name)}
+			by[s.Path] = &mem{Memory: &similar.Memory{Path: s.Path, Name: strings.TrimSpace(name)}}
 		}
 	}
 	for _, jm := range j.Merges {
@@ -128,9 +129,9 @@ var _ noteWriter = (*vault.Writer)(nil)
 // stepOf is the journal step of m as planned (nothing to write when its
 // content is unchanged).
 func stepOf(m *mem) journalStep {
-	s := journalStep{Path: m.path, From: m.hash, Fixes: m.fixes}
-	if m.next != nil {
-		s.To, s.Content = markdown.Hash(m.next), string(m.next)
+	s := journalStep{Path: m.Path, From: m.Hash, Fixes: m.fixes}
+	if m.Next() != nil {
+		s.To, s.Content = markdown.Hash(m.Next()), string(m.Next())
 	}
 	return s
 }
@@ -152,13 +153,13 @@ func journalOf(p *plan) *journal {
 	}
 	for _, a := range p.superseded {
 		s := stepOf(a.m)
-		s.By = a.by.path
+		s.By = a.by.Path
 		j.Writes = append(j.Writes, s)
 		listed[a.m] = true
 		writes = true
 	}
 	for _, m := range p.mems {
-		if m.next != nil && !listed[m] {
+		if m.Next() != nil && !listed[m] {
 			j.Writes = append(j.Writes, stepOf(m))
 			writes = true
 		}

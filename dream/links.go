@@ -264,7 +264,7 @@ func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
 	moved := map[string]string{}
 	for _, mg := range p.merges {
 		for _, l := range mg.losers {
-			moved[l.path] = mg.winner.path
+			moved[l.Path] = mg.winner.Path
 		}
 	}
 	if len(moved) == 0 {
@@ -273,9 +273,9 @@ func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
 	targets := map[string]string{}
 	ids := map[string]map[string]bool{} // the block ids of each winner, as planned
 	for _, mg := range p.merges {
-		ids[mg.winner.path] = map[string]bool{}
-		for _, b := range mg.winner.parsed().Blocks {
-			ids[mg.winner.path][b.ID] = true
+		ids[mg.winner.Path] = map[string]bool{}
+		for _, b := range mg.winner.Parsed().Blocks {
+			ids[mg.winner.Path][b.ID] = true
 		}
 	}
 	block := func(from, to, id string) string {
@@ -286,7 +286,7 @@ func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
 	}
 	for _, mg := range p.merges {
 		w := mg.winner
-		n := w.parsed()
+		n := w.Parsed()
 		out := slices.Clone(n.Content)
 		changed := false
 		for _, l := range slices.Backward(n.Links) {
@@ -306,7 +306,7 @@ func (d *Dreamer) relinkWinners(ctx context.Context, p *plan) {
 			changed = true
 		}
 		if changed {
-			w.set(out)
+			w.Set(out)
 		}
 	}
 }

@@ -50,25 +50,26 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 	}
 	for _, mg := range p.merges {
 		w := mg.winner
-		if w.next == nil || len(mg.losers) == 0 {
+		if w.Next() == nil || len(mg.losers) == 0 {
 			continue // the others said nothing the winner lacks
 		}
 		// The blocks of all of them, united and dated: what the rewrite must keep.
-		union := string(markdown.Parse(w.path, w.next).Body())
+		union := string(markdown.Parse(w.Path, w.Next()).Body())
 		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+union, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
 			return // the endpoint fails: the other merges would too
 		}
 		if why := lost(union, answer); why != "" {
-			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.path, why)
+			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.Path, why)
 			continue
 		}
 		first := mg.losers[0]
-		w.set(markdown.SetBody(w.next, answer))
+		w.Set(markdown.SetBody(w.Next(), answer))
 		// The winner's own words live on in the first note merged away.
-		first.set(append([]byte(strings.TrimRight(string(first.next), "\n")+
-			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))
+		first.Set(append([]byte(strings.TrimRight(string(first.Next()), "\n")+
+			"\n\n## "+w.Name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))
+
 		mg.rewritten = true
 	}
 }
@@ -108,7 +109,7 @@ func (d *Dreamer) suggest(ctx context.Context, p *plan, rep *Report) {
 		if !c.New || a == nil || b == nil {
 			continue
 		}
-		prompt := fmt.Sprintf("%sMemory A (%s):\n%s\n\nMemory B (%s):\n%s\n", resolvePrompt, a.name, a.current(), b.name, b.current())
+		prompt := fmt.Sprintf("%sMemory A (%s):\n%s\n\nMemory B (%s):\n%s\n", resolvePrompt, a.Name, a.Current(), b.Name, b.Current())
 		answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
@@ -158,7 +159,7 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 		return unjudged
 	}
 	p.judged++
-	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.name, sp.a.said(), sp.b.name, sp.b.said())
+	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.Name, sp.a.Said(), sp.b.Name, sp.b.Said())
 	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
 	if err != nil {
 		rep.LLMError = err.Error()
@@ -171,7 +172,7 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 	word, reason, _ := strings.Cut(line, ":")
 	word = strings.ToLower(strings.Trim(strings.TrimSpace(word), "*`'\"."))
 	reason = strings.Join(strings.Fields(reason), " ")
-	k := pairOf(sp.a.path, sp.b.path)
+	k := pairOf(sp.a.Path, sp.b.Path)
 	j := Judgement{Paths: [2]string{k[0], k[1]}, Reason: reason}
 	switch word {
 	case "same":

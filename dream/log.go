@@ -33,7 +33,7 @@ const logHead = "---\ntype: " + LogType + "\ndescription: What vaultmem's Dream 
 func (p *plan) logLink(path string) string {
 	shown := markdown.NameOf(path)
 	if m := p.by[path]; m != nil {
-		shown = m.name
+		shown = m.Name
 	}
 	shown = strings.NewReplacer("|", "/", "[[", "[", "]]", "]").Replace(shown)
 	return "[[" + strings.TrimSuffix(path, markdown.Ext) + "|" + shown + "]]"
@@ -51,7 +51,7 @@ func (p *plan) logEntry(rep *Report, run string) string {
 	lines := p.mergeLines(merged)
 	for _, a := range p.superseded {
 		if a.m.archived {
-			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.path), p.logLink(a.by.path)))
+			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.Path), p.logLink(a.by.Path)))
 		}
 	}
 	for _, c := range rep.Contradictions {

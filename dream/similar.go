@@ -2,21 +2,13 @@ package dream
 
 import (
 	"context"
-	"crypto/sha256"
-	"fmt"
-	"hash/maphash"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
-	"sync"
-	"unicode"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
-	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/sameness"
-	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -35,132 +27,6 @@ import (
 // (not_same_as). Candidates come from an inverted index of the memories'
 // words, never from all pairs.
 
-// reviewJaccard is the least Jaccard index of two memories' word sets for
-// them to be listed as possible duplicates; containShare the least share
-// of one's words in the other's for the same.
-const (
-	reviewJaccard = 0.4
-	containShare  = 0.8
-)
-
-// words are a memory's description and body as words, for comparing
-// (as shown: see shown).
-func (m *mem) words() []string {
-	if m.wordList == nil {
-		desc, _ := m.note.Frontmatter.String("description")
-		m.wordList = text.Words(shown(desc + "\n" + string(m.note.Body())))
-	}
-	return m.wordList
-}
-
-// addedDate is a date as Dream adds it after a relative one: " (2026-03-05)";
-// shownWiki and shownMD are links, whose text Obsidian shows.
-var (
-	addedDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(\d{4}-\d{2}-\d{2}\)`) })
-	shownWiki = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]`) })
-	shownMD   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(!?\[[^\]]*\])\([^)\s]*\)`) })
-)
-
-// shown is s as alike memories are compared: links as Obsidian shows them
-// (a wikilink by its label, else its target; a markdown link by its
-// text), and without the dates Dream adds after relative ones (see
-// fixDates). Dream's own writes (dates, links pointed at a merged
-// memory's winner) then change nothing of how two memories compare (how
-// many words they share, what differs), so a run over every memory finds
-// the pairs the run before it found.
-func shown(s string) string {
-	if !strings.Contains(s, "[") && !strings.Contains(s, " (") {
-		return s // no link, no added date: most memories
-	}
-	s = addedDate().ReplaceAllString(s, "")
-	s = shownWiki().ReplaceAllStringFunc(s, func(l string) string {
-		m := shownWiki().FindStringSubmatch(l)
-		if m[2] != "" {
-			return m[2]
-		}
-		return strings.ReplaceAll(m[1], "#", " > ")
-	})
-	return shownMD().ReplaceAllString(s, "$1")
-}
-
-// said is what a memory says, as merges compare it: its body, or its
-// description when it has no body (a name and a description are reworded
-// freely).
-func (m *mem) said() string {
-	n := m.parsed()
-	if body := strings.TrimSpace(string(n.Body())); body != "" {
-		return body
-	}
-	desc, _ := n.Frontmatter.String("description")
-	return desc
-}
-
-// canonical is said in its normal form (see sameness.Canonical), cached.
-func (m *mem) canonical() string {
-	if m.canon == nil {
-		c := sameness.Canonical(m.said())
-		m.canon = &c
-	}
-	return *m.canon
-}
-
-// differ reports how a and b differ in meaning (see meaning.Differ). A pair
-// is asked several times in a run (is it opposite, a contradiction, apart
-// in facts, what differs), so the answer is kept on a, for as long as
-// neither's meaning changes.
-func differ(a, b *mem) (meaning.Difference, bool) {
-	am, bm := a.meaning(), b.meaning()
-	if r, ok := a.diffs[b]; ok && r.a == am && r.b == bm {
-		return r.d, r.differs
-	}
-	d, differs := am.Differ(bm)
-	if a.diffs == nil {
-		a.diffs = map[*mem]difference{}
-	}
-	a.diffs[b] = difference{a: am, b: bm, d: d, differs: differs}
-	return d, differs
-}
-
-// difference is what differ found between two meanings.
-type difference struct {
-	a, b    *meaning.Meaning
-	d       meaning.Difference
-	differs bool
-}
-
-// meaning is m, as planned, read for comparing: its facts from the name,
-// description and body; its words from the body alone (the description
-// when there is none), which is what a merge keeps: a name and a
-// description are reworded freely.
-func (m *mem) meaning() *meaning.Meaning {
-	if m.meant == nil {
-		n := m.parsed()
-		desc, _ := n.Frontmatter.String("description")
-		words := strings.TrimSpace(string(n.Body()))
-		if words == "" {
-			words = desc
-		}
-		m.meant = meaning.NewMeaning(shown(m.name+"\n"+desc+"\n"+string(n.Body())), shown(words))
-	}
-	return m.meant
-}
-
-// textKey is the hash of a memory's body with case and spacing ignored,
-// "" for an empty body.
-func textKey(m *mem) string {
-	body := strings.Join(strings.Fields(strings.ToLower(string(m.note.Body()))), " ")
-	if body == "" {
-		return ""
-	}
-	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
-}
-
-// settled reports whether a person settled a and b with key (either's
-// frontmatter naming the other: see memory.Names).
-func settled(a, b *mem, key string) bool {
-	return memory.Names(a.note, key, b.path, b.name) || memory.Names(b.note, key, a.path, a.name)
-}
-
 // duplicates plans the merges among the live memories of each type (see
 // duplicatesOf).
 func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
@@ -170,7 +36,7 @@ func (d *Dreamer) duplicates(ctx context.Context, p *plan, rep *Report) {
 		if m.archived {
 			continue
 		}
-		k := string(m.kind)
+		k := string(m.Kind)
 		if byKind[k] == nil {
 			kinds = append(kinds, k)
 		}
@@ -205,7 +71,7 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 	}
 	tokens := make([][]string, len(ms))
 	for i, m := range ms {
-		tokens[i] = distinct(m.words())
+		tokens[i] = m.Tokens()
 	}
 	seen := map[[2]int]bool{}
 	var alike []similarPair
@@ -221,31 +87,31 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			return
 		}
 		switch {
-		case a.canonical() != "" && a.canonical() == b.canonical():
+		case a.Canonical() != "" && a.Canonical() == b.Canonical():
 			mergeable(i, j, "same text")
 			mergeable(j, i, "same text")
 			return
-		case sameness.Contains(a.said(), b.said()):
+		case sameness.Contains(a.Said(), b.Said()):
 			mergeable(i, j, "contained")
 			return
-		case sameness.Contains(b.said(), a.said()):
+		case sameness.Contains(b.Said(), a.Said()):
 			mergeable(j, i, "contained")
 			return
 		}
-		if diff, differs := differ(a, b); differs && diff.Opposite {
+		if diff, differs := similar.Differ(a.Memory, b.Memory); differs && diff.Opposite {
 			p.opposed = append(p.opposed, opposition{a, b, why, diff})
 			return
 		}
-		if _, contra := contradiction(a, b); contra {
+		if _, contra := similar.Contradiction(a.Memory, b.Memory); contra {
 			p.opposed = append(p.opposed, opposition{a: a, b: b, why: why})
 			return
 		}
 		switch {
-		case settled(a, b, memory.NotSameAsKey):
-		case settled(a, b, memory.SameAsKey):
+		case similar.Settled(a.Memory, b.Memory, memory.NotSameAsKey):
+		case similar.Settled(a.Memory, b.Memory, memory.SameAsKey):
 			mergeable(i, j, memory.SameAsKey)
 			mergeable(j, i, memory.SameAsKey)
-		case why == "same name" || !apartFacts(a, b, tokens[i], tokens[j]):
+		case why == "same name" || !similar.ApartFacts(a.Memory, b.Memory, tokens[i], tokens[j]):
 			alike = append(alike, similarPair{a: a, b: b, why: why, i: i, j: j})
 		}
 	}
@@ -264,16 +130,16 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 			}
 		}
 	}
-	sameKey(func(m *mem) string { return proposal.NormName(m.name) }, "same name")
-	sameKey(textKey, "same text")
+	sameKey(func(m *mem) string { return proposal.NormName(m.Name) }, "same name")
+	sameKey(func(m *mem) string { return similar.TextKey(m.Memory) }, "same text")
 	for i, m := range ms {
 		if m.copyOf != nil {
 			consider(i, slices.Index(ms, m.copyOf), "a conflict copy") // however much it differs
 		}
 	}
 
-	for _, c := range alikeCandidates(tokens, func(i int) bool { return ms[i].changed }) {
-		consider(c[0], c[1], alikeWhy(tokens[c[0]], tokens[c[1]]))
+	for _, c := range similar.AlikeCandidates(tokens, func(i int) bool { return ms[i].changed }) {
+		consider(c[0], c[1], similar.AlikeWhy(tokens[c[0]], tokens[c[1]]))
 	}
 	for _, sp := range alike {
 		switch d.judge(ctx, p, rep, sp) {
@@ -312,10 +178,10 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 func markCopies(ms []*mem) {
 	byPath := make(map[string]*mem, len(ms))
 	for _, m := range ms {
-		byPath[m.path] = m
+		byPath[m.Path] = m
 	}
 	for _, m := range ms {
-		orig, service, ok := vault.ConflictCopy(m.path, func(p string) bool { return byPath[p] != nil })
+		orig, service, ok := vault.ConflictCopy(m.Path, func(p string) bool { return byPath[p] != nil })
 		if o := byPath[orig]; ok && o != nil && o != m {
 			m.copyOf, m.copyService = o, service
 		}
@@ -343,17 +209,17 @@ func originalAndCopy(ms []*mem, i, j int) (o, c int, ok bool) {
 func considerCopy(p *plan, ms []*mem, o, c int, mergeable func(w, l int, why string)) {
 	orig, cp := ms[o], ms[c]
 	switch {
-	case settled(orig, cp, memory.NotSameAsKey):
+	case similar.Settled(orig.Memory, cp.Memory, memory.NotSameAsKey):
 		return
-	case orig.canonical() != "" && orig.canonical() == cp.canonical():
+	case orig.Canonical() != "" && orig.Canonical() == cp.Canonical():
 		mergeable(o, c, "same text")
 		return
-	case sameness.Contains(orig.said(), cp.said()):
+	case sameness.Contains(orig.Said(), cp.Said()):
 		mergeable(o, c, "contained")
 		return
 	}
 	why := "conflict copy (" + cp.copyService + "): compare them, keep one"
-	if _, contra := contradiction(orig, cp); contra {
+	if _, contra := similar.Contradiction(orig.Memory, cp.Memory); contra {
 		p.opposed = append(p.opposed, opposition{a: orig, b: cp, why: why})
 		return
 	}
@@ -363,7 +229,7 @@ func considerCopy(p *plan, ms []*mem, o, c int, mergeable func(w, l int, why str
 // survivorFirst orders memories the survivor of a merge first: every
 // memory that is no sync service's copy of another before every copy
 // (a total order, whatever copies what), then the more complete (see
-// moreComplete). It reads nothing but the memories (their paths and
+// similar.MoreComplete). It reads nothing but the memories (their paths and
 // contents), so every machine orders one group alike.
 func survivorFirst(a, b *mem) int {
 	switch ac, bc := a.copyOf != nil, b.copyOf != nil; {
@@ -372,7 +238,7 @@ func survivorFirst(a, b *mem) int {
 	case bc && !ac:
 		return -1
 	}
-	return moreComplete(a, b)
+	return similar.MoreComplete(a.Memory, b.Memory)
 }
 
 // proved reports whether why is a proof that a memory holds another whole
@@ -432,7 +298,7 @@ func (d *Dreamer) group(p *plan, ms []*mem, into []map[int]string, order, rank [
 			others := slices.Collect(maps.Keys(into[w]))
 			slices.SortFunc(others, func(a, b int) int { return rank[a] - rank[b] })
 			for _, j := range others {
-				if grouped[j] || slices.ContainsFunc(mg.losers, func(l *mem) bool { _, c := contradiction(l, ms[j]); return c }) {
+				if grouped[j] || slices.ContainsFunc(mg.losers, func(l *mem) bool { _, c := similar.Contradiction(l.Memory, ms[j].Memory); return c }) {
 					continue
 				}
 				take(j, into[w][j])
@@ -460,155 +326,10 @@ type similarPair struct {
 
 // reason says what differs between the pair, for a person.
 func (sp similarPair) reason() string {
-	if diff, differs := differ(sp.a, sp.b); differs {
+	if diff, differs := similar.Differ(sp.a.Memory, sp.b.Memory); differs {
 		return sp.why + "; " + diff.String()
 	}
 	return sp.why + "; worded differently"
-}
-
-// factJaccard is the least Jaccard index of two memories' word sets, when
-// they differ in a fact (a number, a date, a unit, a name...), for them to
-// be listed as possible duplicates: below it they are two memories of one
-// shape ("the limit of service A is 60", "... of service B is 100"), which
-// a person need not be asked about.
-const factJaccard = 0.8
-
-// apartFacts reports whether a and b (with the distinct words ta, tb)
-// differ in a fact and share too few words for one to be an update of the
-// other (see factJaccard).
-func apartFacts(a, b *mem, ta, tb []string) bool {
-	diff, differs := differ(a, b)
-	if !differs || diff.Kind == "word" && !identifierLike(diff.A) && !identifierLike(diff.B) {
-		return false
-	}
-	n := len(intersect(ta, tb))
-	return float64(n) < factJaccard*float64(len(ta)+len(tb)-n)
-}
-
-// identifierLike reports whether s, words of a memory, holds an
-// identifier (a word with a digit, an underscore or an inner capital:
-// a0, DB_HOST, getUsers), which names a thing as a number or a date does.
-func identifierLike(s string) bool {
-	prev := ' '
-	for _, r := range s {
-		if unicode.IsDigit(r) || r == '_' || unicode.IsUpper(r) && unicode.IsLower(prev) {
-			return true
-		}
-		prev = r
-	}
-	return false
-}
-
-// alikeWhy says how alike two memories' word sets are.
-func alikeWhy(a, b []string) string {
-	n := len(intersect(a, b))
-	return fmt.Sprintf("%.0f%% of words shared", 100*float64(n)/float64(max(1, len(a)+len(b)-n)))
-}
-
-// alikeCandidates returns the pairs (i < j) of token sets alike enough to
-// compare (see alikeCount), one of each in focus. With few sets in focus
-// (an incremental run), each is compared with the sets sharing a token
-// with it, counted through an inverted index; with many (a full run),
-// every pair of sets is compared by a merge of their hashed tokens, which
-// costs less than any index at the low bounds possible duplicates need
-// (prefix filtering at a Jaccard index of 0.4 pairs nearly every set).
-func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
-	var few []int
-	for i := range sets {
-		if focus(i) {
-			few = append(few, i)
-		}
-	}
-	var out [][2]int
-	if len(few)*10 < len(sets) {
-		// An index of the words the few hold only.
-		posting := map[string][]int{}
-		for _, i := range few {
-			for _, w := range sets[i] {
-				posting[w] = nil
-			}
-		}
-		for j, s := range sets {
-			for _, w := range s {
-				if ids, ok := posting[w]; ok {
-					posting[w] = append(ids, j)
-				}
-			}
-		}
-		for _, i := range few {
-			shared := map[int]int{}
-			for _, w := range sets[i] {
-				for _, j := range posting[w] {
-					if j != i {
-						shared[j]++
-					}
-				}
-			}
-			for j, n := range shared {
-				if alikeCount(n, len(sets[i]), len(sets[j])) {
-					out = append(out, [2]int{min(i, j), max(i, j)})
-				}
-			}
-		}
-	} else {
-		hs := hashSets(sets)
-		for i := range hs {
-			for j := i + 1; j < len(hs); j++ {
-				if (focus(i) || focus(j)) && alikeCount(sharedCount(hs[i], hs[j]), len(hs[i]), len(hs[j])) {
-					out = append(out, [2]int{i, j})
-				}
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	return slices.Compact(out)
-}
-
-// alikeCount reports whether two token sets of sizes a and b sharing n
-// tokens are alike enough to compare: a Jaccard index of at least
-// reviewJaccard, or at least containShare of the smaller's tokens in the
-// larger.
-func alikeCount(n, a, b int) bool {
-	return n > 0 && (float64(n) >= reviewJaccard*float64(a+b-n) || float64(n) >= containShare*float64(min(a, b)))
-}
-
-// hashSets are token sets as sorted hashes: comparing many pairs, a merge
-// of integers costs a fraction of comparing strings.
-func hashSets(sets [][]string) [][]uint64 {
-	seed := maphash.MakeSeed()
-	out := make([][]uint64, len(sets))
-	for i, s := range sets {
-		h := make([]uint64, len(s))
-		for j, w := range s {
-			h[j] = maphash.String(seed, w)
-		}
-		slices.Sort(h)
-		out[i] = slices.Compact(h)
-	}
-	return out
-}
-
-// sharedCount counts the values sorted sets a and b share.
-func sharedCount(a, b []uint64) int {
-	n := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
 }
 
 // surer returns the surer of two reasons for a merge ("" is none): the
@@ -632,38 +353,4 @@ func surer(a, b string) string {
 		return b
 	}
 	return a
-}
-
-// moreComplete orders memories the most complete first: more words, then
-// the older (by created; one without comes after), then by path.
-func moreComplete(a, b *mem) int {
-	if na, nb := a.bodyWords(), b.bodyWords(); na != nb {
-		return nb - na
-	}
-	ca, cb := a.created(), b.created()
-	switch {
-	case ca != cb && ca == "":
-		return 1
-	case ca != cb && cb == "":
-		return -1
-	case ca != cb:
-		return strings.Compare(ca, cb)
-	}
-	return strings.Compare(a.path, b.path)
-}
-
-// bodyWords counts the words of m's body as read (cached: sorting by
-// completeness asks it often).
-func (m *mem) bodyWords() int {
-	if !m.sized {
-		m.size, m.sized = len(text.Words(string(m.note.Body()))), true
-	}
-	return m.size
-}
-
-// distinct returns the distinct words of seq, sorted.
-func distinct(seq []string) []string {
-	out := slices.Clone(seq)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

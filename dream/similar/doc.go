@@ -1,0 +1,22 @@
+// Package similar is how Dream compares memories: whether two say the
+// same thing (their normal forms equal, see sameness.Canonical; the
+// sentences of one held in the other), how they differ in meaning (see
+// meaning.Differ), whether they may contradict each other (opposite
+// polar sentences about the same terms, or near the same words of
+// opposite meaning), how alike their words are, and which pairs are worth
+// comparing at all: candidates from an inverted index or a merge of
+// hashed words, never from all pairs of strings, and from the sketches
+// (each memory's distinct words and polar sentences) that an incremental
+// run keeps in the cache so as to read from disk only the memories that
+// may pair with a changed one.
+//
+// Its Memory is what comparing needs of a memory (path, type, name, the
+// note as read and its content as planned) with what comparing read from
+// it, kept until the planned content changes; package dream's memory of a
+// run embeds it and decides what becomes of the pairs (merges, flags,
+// possible duplicates). similar decides nothing and writes nothing but
+// its cache of sketches.
+//
+// It imports markdown, meaning, memory, sameness, text, vault (the cache
+// file), and dream/proposal (the normal form of a name); never dream.
+package similar
