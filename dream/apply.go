@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"slices"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
@@ -24,7 +25,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	j := journalOf(p)
 	if j != nil && !dryRun {
 		var err error
-		if journalHash, err = d.writeJournal(ctx, j); err != nil {
+		if journalHash, err = runstate.WriteJournal(ctx, d.w, j); err != nil {
 			return err
 		}
 	}
@@ -171,7 +172,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	errFlags := d.applyFlags(ctx, p, dryRun, rep)
 	d.suggest(ctx, p, rep)
 	errList := d.relist(ctx, p, dryRun, rep)
-	errLog := d.appendLog(ctx, p, j.run(), dryRun, rep)
+	errLog := d.appendLog(ctx, p, j.Run(), dryRun, rep)
 	if err := errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep)); err != nil {
 		return err // the journal stays: the next run finishes what is left
 	}
@@ -369,7 +370,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 		}
 		return nil
 	}
-	wrote, err := d.writeCheckpoint(ctx, p.cp, p.cpSum, memories, p.now)
+	wrote, err := runstate.WriteCheckpoint(ctx, d.w, p.cp, p.cpSum, memories, p.now)
 	if err != nil {
 		return fmt.Errorf("write the Dream checkpoint: %w", err)
 	}
@@ -380,7 +381,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 }
 
 // changedSince reports whether memories differ from cp's.
-func changedSince(cp *checkpoint, memories map[string]string) bool {
+func changedSince(cp *runstate.Checkpoint, memories map[string]string) bool {
 	for p, h := range memories {
 		if cp.Memories[p] != proposal.ShortHash(h) {
 			return true

@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"time"
@@ -181,13 +182,9 @@ type Contradiction struct {
 	Suggestion string `json:"suggestion,omitempty"`
 }
 
-// DateFix is a relative date made absolute.
-type DateFix struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
+// DateFix is a relative date made absolute (see runstate.DateFix: a
+// run's journal records them with its writes).
+type DateFix = runstate.DateFix
 
 // Skip is a note Dream left alone.
 type Skip struct {

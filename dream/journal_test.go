@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // interrupt plans a run of tv and leaves the vault as a run that stopped
 // after its first k note writes would: the journal written, the first k
 // planned notes written (winners before their losers), nothing else.
-func interrupt(t *testing.T, tv *testVault, k int) *journal {
+func interrupt(t *testing.T, tv *testVault, k int) *runstate.Journal {
 	t.Helper()
 	tv.sync()
 	ctx := context.Background()
@@ -27,10 +28,10 @@ func interrupt(t *testing.T, tv *testVault, k int) *journal {
 	if j == nil {
 		t.Fatal("the plan writes nothing")
 	}
-	if _, err := tv.d.writeJournal(ctx, j); err != nil {
+	if _, err := runstate.WriteJournal(ctx, tv.d.w, j); err != nil {
 		t.Fatal(err)
 	}
-	var steps []journalStep
+	var steps []runstate.Step
 	for _, jm := range j.Merges {
 		steps = append(append(steps, jm.Winner), jm.Losers...)
 	}

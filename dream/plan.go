@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"errors"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"slices"
 	"strings"
 	"time"
@@ -57,7 +58,7 @@ type plan struct {
 	// bad are the notes of the memory folder whose frontmatter does not
 	// parse: never written.
 	bad   map[string]bool
-	cp    *checkpoint
+	cp    *runstate.Checkpoint
 	cpSum string // the checkpoint file's hash
 	// merges are the duplicates to merge; superseded the memories a newer
 	// one supersedes, with it.
@@ -139,7 +140,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}, cycles: map[pair]bool{}}
-	cp, sum, problem, err := d.readCheckpoint()
+	cp, sum, problem, err := runstate.ReadCheckpoint(d.w)
 	if err != nil {
 		return nil, err
 	}
