@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"slices"
 
@@ -157,11 +158,12 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 		return err
 	}
 	if len(moved) > 0 {
-		written, err := d.rewriteLinks(ctx, moved, skip, dryRun, rep)
+		res, err := relink.Rewrite(ctx, d.ix, d.w, moved, skip, dryRun)
+		rep.relinked(res)
 		if err != nil {
 			return err
 		}
-		for notePath, h := range written {
+		for notePath, h := range res.Written {
 			if m := p.by[notePath]; m != nil {
 				m.Hash = h // a memory whose links moved: the checkpoint records it as it is now
 			}

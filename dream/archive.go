@@ -3,8 +3,7 @@ package dream
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"fmt"
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"regexp"
 	"slices"
 	"strings"
@@ -178,7 +177,7 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 // withUniqueBlocks returns block s of loser note ln (at vault path from)
 // as the winner gets it: its line endings "\n", and each block id the
 // winner already has (ids, which it adds the block's to) renamed with
-// renamedBlock, so that no note holds an id twice and a link to the
+// relink.RenamedBlock, so that no note holds an id twice and a link to the
 // loser's block finds it.
 func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[string]bool) string {
 	text := strings.ReplaceAll(strings.TrimRight(s.Text(ln), " \t\r\n"), "\r\n", "\n")
@@ -188,7 +187,7 @@ func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[s
 		}
 		id := b.ID
 		if ids[id] {
-			id = renamedBlock(b.ID, from)
+			id = relink.RenamedBlock(b.ID, from)
 			text = blockAtLineEnd(b.ID).ReplaceAllString(text, "${1}^"+id+"${2}")
 		}
 		ids[id] = true
@@ -199,13 +198,6 @@ func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[s
 // crlf reports whether most of content's lines end in "\r\n".
 func crlf(content []byte) bool {
 	return 2*bytes.Count(content, []byte("\r\n")) > bytes.Count(content, []byte("\n"))
-}
-
-// renamedBlock is the id a merge gives block id of the memory at vault
-// path from when the winner has that id already: the id and the first
-// hex digits of the path's hash, the same in every run.
-func renamedBlock(id, from string) string {
-	return fmt.Sprintf("%s-%x", id, sha256.Sum256([]byte(from)))[:len(id)+7]
 }
 
 // blockAtLineEnd matches block id at the end of a line.

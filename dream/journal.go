@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/dream/similar"
 	"strings"
@@ -25,7 +26,7 @@ import (
 // whose id the log already holds is not written again: each run's work is
 // logged exactly once, however often it is finished. The links to
 // memories merged away are pointed at the winners by the run that follows
-// (see rewriteLinks).
+// (see relink.Rewrite).
 
 // JournalFile is the state file of a run in progress (see
 // runstate.JournalFile).
@@ -155,7 +156,9 @@ func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 		skip[from] = true
 	}
 	if len(f.moved) > 0 {
-		if _, err := d.rewriteLinks(ctx, f.moved, skip, false, rep); err != nil {
+		res, err := relink.Rewrite(ctx, d.ix, d.w, f.moved, skip, false)
+		rep.relinked(res)
+		if err != nil {
 			return rep, err
 		}
 	}

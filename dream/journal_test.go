@@ -3,6 +3,7 @@ package dream
 import (
 	"context"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"os"
 	"os/exec"
@@ -139,7 +140,7 @@ func TestLinksAfterMerge(t *testing.T) {
 	if len(rep.Merged) != 2 {
 		t.Fatalf("merged %+v", rep.Merged)
 	}
-	renamed := renamedBlock("shared", "memory/b.md")
+	renamed := relink.RenamedBlock("shared", "memory/b.md")
 	a := tv.read("memory/a.md")
 	if !strings.Contains(a, "See [[c]].") && !strings.Contains(a, "See [[c|c]]") {
 		t.Errorf("a:\n%s", a)

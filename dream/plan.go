@@ -178,7 +178,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	d.rewriteMerges(ctx, p, rep)
-	d.relinkWinners(ctx, p)
+	relinkWinners(ctx, d.ix, p)
 	return p, nil
 }
 
