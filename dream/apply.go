@@ -174,7 +174,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	errFlags := d.applyFlags(ctx, p, dryRun, rep)
 	d.suggest(ctx, p, rep)
 	errList := d.relist(ctx, p, dryRun, rep)
-	errLog := d.appendLog(ctx, p, j.Run(), dryRun, rep)
+	errLog := d.writeLog(ctx, p.logEntry(rep, j.Run()), j.Run(), dryRun, rep)
 	if err := errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep)); err != nil {
 		return err // the journal stays: the next run finishes what is left
 	}

@@ -73,7 +73,7 @@ func (d *Dreamer) breakCycles(ctx context.Context, p *plan, rep *Report) error {
 			rep.skip(cycle[0], 0, "archived into each other with %s, memories of different types: bring back the one that is right (remove its archived and merged_into keys)", strings.Join(cycle[1:], ", "))
 			continue
 		}
-		d.planCycle(p, rep, ms)
+		planCycle(p, rep, ms)
 	}
 	return nil
 }
@@ -128,7 +128,7 @@ func (d *Dreamer) readArchived(path string) (*mem, error) {
 // planCycle plans the merge that breaks the cycle of ms: the survivor
 // (see survivorFirst) live again, each of its blocks once, the others
 // merged into it by mergeTexts.
-func (d *Dreamer) planCycle(p *plan, rep *Report, ms []*mem) {
+func planCycle(p *plan, rep *Report, ms []*mem) {
 	markCopies(ms)
 	slices.SortStableFunc(ms, survivorFirst)
 	w := ms[0]

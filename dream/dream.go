@@ -86,8 +86,6 @@ func New(v *vault.Vault, w *vault.Writer, ix Index, store *memory.Store, opts Op
 	return &Dreamer{v: v, w: w, ix: ix, store: store, opts: opts}
 }
 
-func (d *Dreamer) now() time.Time { return d.opts.Now() }
-
 // RunOptions say how one run goes.
 type RunOptions struct {
 	// DryRun plans and reports, and writes nothing.
@@ -225,7 +223,7 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 	} else if fin, err = d.resume(ctx, rep); err != nil {
 		return rep, err
 	}
-	now := d.now()
+	now := d.opts.Now()
 	// The proposals first, before the plan reads the memories: they are
 	// no live memories, and the LLM may take a while. A MEMORY.md with
 	// broken markers stops the run before it writes anything.

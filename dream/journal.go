@@ -162,8 +162,8 @@ func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 			return rep, err
 		}
 	}
-	p := &plan{now: d.now(), by: map[string]*mem{}, finished: f}
-	return rep, d.appendLog(ctx, p, "", false, rep)
+	p := &plan{now: d.opts.Now(), by: map[string]*mem{}, finished: f}
+	return rep, d.writeLog(ctx, p.logEntry(rep, ""), "", false, rep)
 }
 
 // resume finishes the journal's run, if there is one, into rep.
@@ -204,7 +204,7 @@ func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
 	f.merged, f.dated = len(rep.Merged), len(rep.DatesFixed)
 	// The entry before the journal goes: killed in between, the next run
 	// finishes the journal again and finds the entry written.
-	p := &plan{now: d.now(), by: named(j)}
+	p := &plan{now: d.opts.Now(), by: named(j)}
 	if err := d.writeLog(ctx, p.finishEntry(f, rep.Merged[merged:], rep.DatesFixed[dated:], j.Run()), j.Run(), false, rep); err != nil {
 		return nil, err
 	}

@@ -158,12 +158,6 @@ func LogFile(memoryFolder, configured string) string {
 	return path.Join(memoryFolder, "dream-log.md")
 }
 
-// appendLog appends the run's entry to the dream log; run is the id of
-// the run's journal ("" when it wrote none).
-func (d *Dreamer) appendLog(ctx context.Context, p *plan, run string, dryRun bool, rep *Report) error {
-	return d.writeLog(ctx, p.logEntry(rep, run), run, dryRun, rep)
-}
-
 // writeLog appends entry, of the run with id run, to the dream log; not
 // when it is "", nor when the log already holds an entry of that run (the
 // run was finished before, and stopped before it removed its journal).

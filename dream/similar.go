@@ -170,7 +170,7 @@ func (d *Dreamer) duplicatesOf(ctx context.Context, p *plan, rep *Report, ms []*
 	for r, i := range order {
 		rank[i] = r
 	}
-	d.group(p, ms, into, order, rank)
+	group(p, ms, into, order, rank)
 }
 
 // markCopies sets copyOf on each memory of ms whose path is a sync
@@ -257,7 +257,7 @@ func proved(why string) bool { return why == "same text" || why == "contained" }
 // through others it holds (holding is transitive), and those a person or
 // the LLM said are the same as it, but none of the latter that contradicts
 // another member.
-func (d *Dreamer) group(p *plan, ms []*mem, into []map[int]string, order, rank []int) {
+func group(p *plan, ms []*mem, into []map[int]string, order, rank []int) {
 	grouped := make([]bool, len(ms))
 	heldElsewhere := func(w int) bool {
 		for y := range ms {

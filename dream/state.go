@@ -81,7 +81,7 @@ func orDefault(d, def time.Duration) time.Duration {
 // edited (the zero time: never seen), and says why or why not. It asks
 // the index which memories changed since the checkpoint: no note is read.
 func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, string, error) {
-	now := d.now()
+	now := d.opts.Now()
 	if !lastEdit.IsZero() && now.Sub(lastEdit) < g.quiet() {
 		return false, "the vault was edited less than " + g.quiet().String() + " ago", nil
 	}
