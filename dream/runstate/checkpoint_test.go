@@ -11,19 +11,17 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// writerOf is the Writer of a vault in a new folder holding files (by
-// vault path).
-func writerOf(t *testing.T, files map[string]string) *vault.Writer {
+// checkpointIn is the Writer of a vault in a new folder whose checkpoint
+// is content.
+func checkpointIn(t *testing.T, content []byte) *vault.Writer {
 	t.Helper()
 	dir := t.TempDir()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	full := filepath.Join(dir, vault.StateDir, CheckpointFile)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, content, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	v, err := vault.Open(dir, vault.Folders{})
 	if err != nil {
@@ -88,7 +86,7 @@ func TestMergeCheckpoint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, problem, err := ReadCheckpoint(writerOf(t, map[string]string{file: string(out)}))
+			got, _, problem, err := ReadCheckpoint(checkpointIn(t, out))
 			if err != nil || problem != nil {
 				t.Fatalf("reading the merge back: %v, %v:\n%s", err, problem, out)
 			}
