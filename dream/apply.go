@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vaultmem/vaultmem/dream/relink"
-	"github.com/vaultmem/vaultmem/dream/runstate"
 	"slices"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/relink"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"

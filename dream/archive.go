@@ -3,11 +3,11 @@ package dream
 import (
 	"bytes"
 	"context"
-	"github.com/vaultmem/vaultmem/dream/relink"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -75,7 +75,7 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 		}
 	}
 	for _, m := range p.mems {
-		if !m.changed {
+		if !m.Changed {
 			continue // a human who brings a superseded memory back is obeyed
 		}
 		for _, o := range m.supersedes {

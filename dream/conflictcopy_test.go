@@ -2,11 +2,11 @@ package dream
 
 import (
 	"context"
-	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 )
@@ -134,7 +134,7 @@ func TestSurvivorIndependentOfOrder(t *testing.T) {
 			var ms []*mem
 			for _, p := range perm {
 				n := markdown.Parse(p, []byte(memoryNote("Tabs", "feedback", "tabs", c.notes[p], same)))
-				ms = append(ms, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Feedback, Name: "Tabs", Note: n}, changed: true})
+				ms = append(ms, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Feedback, Name: "Tabs", Note: n, Changed: true}})
 			}
 			pl := &plan{fresh: map[pair]bool{}}
 			(&Dreamer{}).duplicatesOf(context.Background(), pl, &Report{}, ms)

@@ -1,10 +1,10 @@
 package dream
 
 import (
-	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/memory"
 )
 
@@ -37,7 +37,7 @@ func (d *Dreamer) contradictions(p *plan) error {
 			// A possible duplicate, or a pair the LLM settled apart,
 			// stands while both memories stay as they are; a changed one
 			// is compared again (see duplicatesOf).
-			if a, b := p.by[f.A], p.by[f.B]; a == nil || b == nil || !a.changed && !b.changed {
+			if a, b := p.by[f.A], p.by[f.B]; a == nil || b == nil || !a.Changed && !b.Changed {
 				keep[pairOf(f.A, f.B)] = f
 			}
 			continue
@@ -54,7 +54,7 @@ func (d *Dreamer) contradictions(p *plan) error {
 		if supersedes(a, b) || supersedes(b, a) {
 			continue
 		}
-		if a.changed || b.changed {
+		if a.Changed || b.Changed {
 			if reason, ok := similar.Contradiction(a.Memory, b.Memory); ok {
 				f.Reason = reason
 			} else {
@@ -73,7 +73,7 @@ func (d *Dreamer) contradictions(p *plan) error {
 	if p.common == nil { // a full run: every memory is here
 		p.common = similar.CommonTerms(sks)
 	}
-	for _, c := range similar.PolarCandidates(sks, func(i int) bool { return live[i].changed }, p.common) {
+	for _, c := range similar.PolarCandidates(sks, func(i int) bool { return live[i].Changed }, p.common) {
 		a, b := live[c[0]], live[c[1]]
 		k := pairOf(a.Path, b.Path)
 		if _, ok := keep[k]; ok || supersedes(a, b) || supersedes(b, a) {
@@ -112,7 +112,7 @@ func (d *Dreamer) contradictions(p *plan) error {
 		if _, ok := keep[k]; ok || sp.a.archived || sp.b.archived || supersedes(sp.a, sp.b) || supersedes(sp.b, sp.a) {
 			continue
 		}
-		f := memory.Flag{A: k[0], B: k[1], Reason: sp.reason(), Kind: memory.Duplicate, Found: p.today}
+		f := memory.Flag{A: k[0], B: k[1], Reason: sp.Reason(), Kind: memory.Duplicate, Found: p.today}
 		if was, ok := listed[k]; ok { // found again: as old as it was
 			f.Found = was.Found
 		} else {

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
@@ -129,8 +129,12 @@ func (d *Dreamer) readArchived(path string) (*mem, error) {
 // (see survivorFirst) live again, each of its blocks once, the others
 // merged into it by mergeTexts.
 func planCycle(p *plan, rep *Report, ms []*mem) {
-	markCopies(ms)
-	slices.SortStableFunc(ms, survivorFirst)
+	sms := make([]*similar.Memory, len(ms))
+	for i, m := range ms {
+		sms[i] = m.Memory
+	}
+	similar.MarkCopies(sms)
+	slices.SortStableFunc(ms, func(a, b *mem) int { return similar.SurvivorFirst(a.Memory, b.Memory) })
 	w := ms[0]
 	next, err := markdown.DeleteFrontmatter(w.Path, w.Note.Content, "merged_into")
 	if err == nil {
@@ -141,10 +145,10 @@ func planCycle(p *plan, rep *Report, ms []*mem) {
 		return
 	}
 	w.Set(onceEach(w.Path, next))
-	w.changed = true
+	w.Changed = true
 	mg := &merge{winner: w, reason: mergeCycleReason}
 	for _, l := range ms[1:] {
-		l.archived, l.changed = true, true
+		l.archived, l.Changed = true, true
 		mg.losers = append(mg.losers, l)
 	}
 	for _, m := range ms {

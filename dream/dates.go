@@ -45,7 +45,7 @@ var annotated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 	firstSeen := map[string]string{}
 	for _, m := range p.mems {
-		if !m.changed && m.Next() == nil {
+		if !m.Changed && m.Next() == nil {
 			continue
 		}
 		n := m.Parsed() // merged: the blocks of the others, the older created

@@ -18,11 +18,12 @@
 // its subpackage proposal's job, given the run's writer, index and memory
 // store; dream decides when to propose and reports what was proposed.
 //
-// Its other parts are subpackages below it, each given what it needs through
-// its own small types and interfaces: similar compares memories (whether
-// two say the same, how they differ, whether they contradict each other,
-// which pairs are worth comparing, the sketches an incremental run keeps),
-// and dream decides what becomes of the pairs; runstate keeps the run
+// Its other parts are subpackages below it, each given what it needs
+// through its own small types and interfaces: similar compares memories
+// and finds the duplicates and contradictions (whether two say the same,
+// how they differ, whether they contradict each other, which pairs are
+// worth comparing, the sketches an incremental run keeps, which memories
+// merge into which), and dream applies what it found; runstate keeps the run
 // records in the state files (the checkpoint and its merge, the journal);
 // relink points links at the memories merges went into.
 //

@@ -3,12 +3,12 @@ package dream
 import (
 	"context"
 	"fmt"
-	"github.com/vaultmem/vaultmem/dream/runstate"
-	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream/runstate"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/vaultmem/vaultmem/dream/similar"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 )
@@ -55,7 +55,7 @@ func pairMems(a, b string) []*mem {
 	for i, body := range []string{a, b} {
 		p := fmt.Sprintf("memory/%c.md", 'a'+i)
 		n := markdown.Parse(p, []byte(memoryNote(string(rune('A'+i)), "feedback", "", "", body+"\n")))
-		out = append(out, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Type(n.Type()), Name: string(rune('A' + i)), Note: n}, changed: true})
+		out = append(out, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Type(n.Type()), Name: string(rune('A' + i)), Note: n, Changed: true}})
 	}
 	return out
 }

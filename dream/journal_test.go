@@ -3,14 +3,14 @@ package dream
 import (
 	"context"
 	"fmt"
-	"github.com/vaultmem/vaultmem/dream/relink"
-	"github.com/vaultmem/vaultmem/dream/runstate"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/relink"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/vault"
 )
 

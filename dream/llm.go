@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/sameness"
@@ -130,15 +131,6 @@ things? Answer with one line: SAME, DIFFERENT or CONTRADICTS, then ": " and the 
 // for the next run, listed for review meanwhile.
 const maxJudged = 20
 
-// judgement is what became of a pair of possible duplicates.
-type judgement int
-
-const (
-	unjudged    judgement = iota // no LLM, or it did not answer: listed for review
-	judgedSame                   // the same: merged, no text lost
-	judgedOther                  // different or contradicting: flagged as the LLM said
-)
-
 // Judgement is the LLM's verdict on a pair of possible duplicates.
 type Judgement struct {
 	Paths [2]string `json:"paths"`
@@ -154,16 +146,16 @@ type Judgement struct {
 // caller's), a flag. A merge the LLM calls for still loses no text: the
 // winner gets every block of the loser it does not hold (see mergeTexts),
 // and no rewrite that drops a sentence is used (see lost).
-func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPair) judgement {
+func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPair) similar.Verdict {
 	if d.opts.LLM == nil || p.judged >= maxJudged || rep.LLMError != "" {
-		return unjudged
+		return similar.Unjudged
 	}
 	p.judged++
 	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.Name, sp.a.Said(), sp.b.Name, sp.b.Said())
 	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
 	if err != nil {
 		rep.LLMError = err.Error()
-		return unjudged
+		return similar.Unjudged
 	}
 	line := strings.TrimSpace(answer)
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
@@ -178,7 +170,7 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 	case "same":
 		j.Verdict = "same"
 		rep.Judged = append(rep.Judged, j)
-		return judgedSame
+		return similar.JudgedSame
 	case "different":
 		j.Verdict = "different"
 		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Kind: memory.Distinct, Reason: "the LLM: " + reason, Found: p.today})
@@ -187,10 +179,10 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Reason: "the LLM: " + reason, Found: p.today})
 	default:
 		rep.LLMError = fmt.Sprintf("the LLM's verdict on %s and %s is not SAME, DIFFERENT or CONTRADICTS: %q", k[0], k[1], clip(line, 80))
-		return unjudged
+		return similar.Unjudged
 	}
 	rep.Judged = append(rep.Judged, j)
-	return judgedOther
+	return similar.JudgedOther
 }
 
 // clip is s cut to n bytes at most, at a rune boundary.

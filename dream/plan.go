@@ -3,12 +3,12 @@ package dream
 import (
 	"context"
 	"errors"
-	"github.com/vaultmem/vaultmem/dream/runstate"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/meaning"
@@ -20,13 +20,9 @@ import (
 // index last saw.
 type mem struct {
 	// Memory is what comparing it needs and reads (see similar.Memory):
-	// its path, type, name, note as read and content as planned.
+	// its path, type, name, note as read, content as planned, whether it
+	// changed since the checkpoint, what it is a conflict copy of.
 	*similar.Memory
-	changed bool // since the checkpoint
-	// copyOf is the memory it is a sync service's conflict copy of
-	// (copyService names the service), nil when it is none.
-	copyOf      *mem
-	copyService string
 	// archived says the plan archives it (merged into another, or
 	// superseded).
 	archived bool
@@ -152,8 +148,8 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	for _, m := range p.mems {
-		m.changed = ro.Full || cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash)
-		if m.changed {
+		m.Changed = ro.Full || cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash)
+		if m.Changed {
 			rep.Examined++
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vaultmem/vaultmem/dream/runstate"
 	"time"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/vault"
 )
 

@@ -10,12 +10,18 @@
 // run keeps in the cache so as to read from disk only the memories that
 // may pair with a changed one.
 //
+// Find is the rule that decides what becomes of the pairs of alike
+// memories of one type: merges of the provably same around the most
+// complete (never into a sync service's conflict copy), contradictions,
+// and possible duplicates for review, which a judge (Dream's LLM, when
+// there is one) may settle.
+//
 // Its Memory is what comparing needs of a memory (path, type, name, the
-// note as read and its content as planned) with what comparing read from
+// note as read and its content as planned, whether it changed since the
+// last run, what it is a conflict copy of) with what comparing read from
 // it, kept until the planned content changes; package dream's memory of a
-// run embeds it and decides what becomes of the pairs (merges, flags,
-// possible duplicates). similar decides nothing and writes nothing but
-// its cache of sketches.
+// run embeds it, and dream applies what Find found (archives the merged,
+// flags the pairs). similar writes nothing but its cache of sketches.
 //
 // It imports markdown, meaning, memory, sameness, text, vault (the cache
 // file), and dream/proposal (the normal form of a name); never dream.

@@ -15,18 +15,26 @@ import (
 	"github.com/vaultmem/vaultmem/text"
 )
 
-// Memory is what finding duplicates and contradictions needs of a memory:
-// where it is, its type and name, its note as read (and that content's
-// hash), and its content as planned so far. It keeps what comparing reads
-// from it (its words, sentences, meaning, normal form, its differences
-// with others) until its planned content changes (see Set). A Memory is
-// not safe for concurrent use.
+// Memory is what finding duplicates and contradictions needs of a
+// memory: where it is, its type and name, its note as read (and the hash
+// of its content on disk), and its content as planned so far. It keeps
+// what comparing reads from it (its words, sentences, meaning, normal
+// form, its differences with others) until its planned content changes
+// (see Set). A Memory is not safe for concurrent use.
 type Memory struct {
 	Path string
 	Kind memory.Type
 	Name string         // the frontmatter name (the file name when none)
 	Note *markdown.Note // as read
-	Hash string         // of the content as read
+	Hash string         // of the content on disk: as read, or as the run last wrote it
+	// Changed says it changed since the last run: Find compares only the
+	// pairs with a changed memory.
+	Changed bool
+	// CopyOf is the memory it is a sync service's conflict copy of
+	// (CopyService names the service), nil when it is none (see
+	// MarkCopies).
+	CopyOf      *Memory
+	CopyService string
 
 	next []byte         // the content as planned; nil while unchanged
 	view *markdown.Note // next parsed, once asked for
