@@ -18,7 +18,7 @@ import (
 // notes, memories archived into each other: x merged_into y on one
 // machine, y merged_into x on the other, and no live memory between them.
 // The next run, on either machine, breaks each such cycle alike: the
-// survivor is the member survivorFirst puts first (a function of the
+// survivor is the member similar.SurvivorFirst puts first (a function of the
 // notes alone, never of which machine runs), which comes back (its
 // archived and merged_into keys removed, each of its blocks once) and
 // takes every block of the others it lacks; the others stay archived,
@@ -126,7 +126,7 @@ func (d *Dreamer) readArchived(path string) (*mem, error) {
 }
 
 // planCycle plans the merge that breaks the cycle of ms: the survivor
-// (see survivorFirst) live again, each of its blocks once, the others
+// (see similar.SurvivorFirst) live again, each of its blocks once, the others
 // merged into it by mergeTexts.
 func planCycle(p *plan, rep *Report, ms []*mem) {
 	sms := make([]*similar.Memory, len(ms))

@@ -46,7 +46,7 @@ type plan struct {
 	indexed []memory.Live
 	inIndex map[string]bool
 	// common are the terms too common to pair contradictions (see
-	// commonTerms), over every memory.
+	// similar.CommonTerms), over every memory.
 	common map[string]bool
 	// sketches are the cached sketches an incremental run read.
 	sketches map[string]similar.Sketch
@@ -292,7 +292,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]sim
 		return nil, err
 	}
 	// A sync service's copy and its original are compared whatever
-	// their words (see considerCopy).
+	// their words (see similar.Find).
 	copies := map[string][]string{}
 	for _, im := range p.indexed {
 		if orig, _, ok := vault.ConflictCopy(im.Path, func(q string) bool { return q != im.Path && p.inIndex[q] }); ok {

@@ -194,7 +194,7 @@ type blockRenames struct {
 
 // rename is a blockRenamer: a paragraph merged from another memory whose
 // block id the winner already had carries the id renamed (see
-// renamedBlock); a link to it names that.
+// RenamedBlock); a link to it names that.
 func (b *blockRenames) rename(from, to, id string) string {
 	if id == "" {
 		return id

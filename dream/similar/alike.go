@@ -22,12 +22,12 @@ const (
 // a person need not be asked about.
 const factJaccard = 0.8
 
-// ApartFacts reports whether a and b (with the distinct words ta, tb: see
-// Tokens) differ in a fact and share too few words for one to be an
+// apartFacts reports whether a and b (with the distinct words ta, tb: see
+// tokens) differ in a fact and share too few words for one to be an
 // update of the other (see factJaccard): two memories of one shape, not
 // possible duplicates.
-func ApartFacts(a, b *Memory, ta, tb []string) bool {
-	diff, differs := Differ(a, b)
+func apartFacts(a, b *Memory, ta, tb []string) bool {
+	diff, differs := differ(a, b)
 	if !differs || diff.Kind == "word" && !identifierLike(diff.A) && !identifierLike(diff.B) {
 		return false
 	}
@@ -49,20 +49,20 @@ func identifierLike(s string) bool {
 	return false
 }
 
-// AlikeWhy says how alike two memories' word sets are, for a person.
-func AlikeWhy(a, b []string) string {
+// alikeWhy says how alike two memories' word sets are, for a person.
+func alikeWhy(a, b []string) string {
 	n := len(intersect(a, b))
 	return fmt.Sprintf("%.0f%% of words shared", 100*float64(n)/float64(max(1, len(a)+len(b)-n)))
 }
 
-// AlikeCandidates returns the pairs (i < j) of token sets alike enough to
+// alikeCandidates returns the pairs (i < j) of token sets alike enough to
 // compare (see alikeCount), one of each in focus. With few sets in focus
 // (an incremental run), each is compared with the sets sharing a token
 // with it, counted through an inverted index; with many (a full run),
 // every pair of sets is compared by a merge of their hashed tokens, which
 // costs less than any index at the low bounds possible duplicates need
 // (prefix filtering at a Jaccard index of 0.4 pairs nearly every set).
-func AlikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
+func alikeCandidates(sets [][]string, focus func(int) bool) [][2]int {
 	var few []int
 	for i := range sets {
 		if focus(i) {

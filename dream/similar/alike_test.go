@@ -26,7 +26,7 @@ func TestCandidates(t *testing.T) {
 		}
 		for _, focus := range []func(int) bool{func(int) bool { return true }, func(i int) bool { return i == trial%40 || i == 7 }} {
 			found := map[[2]int]bool{}
-			for _, c := range AlikeCandidates(sets, focus) {
+			for _, c := range alikeCandidates(sets, focus) {
 				found[c] = true
 			}
 			for i := range sets {

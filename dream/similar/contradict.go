@@ -68,8 +68,9 @@ func sentences(m *Memory) []sentence {
 }
 
 // Contradiction reports whether a and b, memories as planned, may
-// contradict each other, and how (a reason for a person): a pair of polar sentences (see polarContradiction), or the same
-// name or near the same words with opposite meaning (see opposite).
+// contradict each other, and how (a reason for a person): a pair of
+// polar sentences (see polarContradiction), or the same name or near the
+// same words with opposite meaning (see opposite).
 func Contradiction(a, b *Memory) (string, bool) {
 	if reason, ok := polarContradiction(a, b); ok {
 		return reason, true
@@ -92,7 +93,7 @@ func opposite(a, b *Memory) (string, bool) {
 	if a.Kind != b.Kind {
 		return "", false
 	}
-	diff, differs := Differ(a, b)
+	diff, differs := differ(a, b)
 	if !differs || !diff.Opposite {
 		return "", false
 	}

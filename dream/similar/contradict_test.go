@@ -117,7 +117,7 @@ func TestContradictionKinds(t *testing.T) {
 		reason, got := Contradiction(a, b)
 		switch {
 		case got != tt.want:
-			diff, _ := Differ(a, b)
+			diff, _ := differ(a, b)
 			t.Errorf("%q / %q: contradiction %v (%s; differ %v opposite %v), want %v", tt.a, tt.b, got, reason, diff, diff.Opposite, tt.want)
 		case got && (!strings.Contains(strings.ToLower(reason), strings.ToLower(tt.reason1)) || !strings.Contains(strings.ToLower(reason), strings.ToLower(tt.reason2))):
 			t.Errorf("%q / %q: reason %q, want it to name %q and %q", tt.a, tt.b, reason, tt.reason1, tt.reason2)

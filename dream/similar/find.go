@@ -52,7 +52,7 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 	}
 	tokens := make([][]string, len(ms))
 	for i, m := range ms {
-		tokens[i] = m.Tokens()
+		tokens[i] = m.tokens()
 	}
 	seen := map[[2]int]bool{}
 	var alike []Pair
@@ -68,7 +68,7 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 			return
 		}
 		switch {
-		case a.Canonical() != "" && a.Canonical() == b.Canonical():
+		case a.canonical() != "" && a.canonical() == b.canonical():
 			mergeable(i, j, "same text")
 			mergeable(j, i, "same text")
 			return
@@ -79,7 +79,7 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 			mergeable(j, i, "contained")
 			return
 		}
-		if diff, differs := Differ(a, b); differs && diff.Opposite {
+		if diff, differs := differ(a, b); differs && diff.Opposite {
 			f.Opposed = append(f.Opposed, Opposition{a, b, why, diff})
 			return
 		}
@@ -88,11 +88,11 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 			return
 		}
 		switch {
-		case Settled(a, b, memory.NotSameAsKey):
-		case Settled(a, b, memory.SameAsKey):
+		case settled(a, b, memory.NotSameAsKey):
+		case settled(a, b, memory.SameAsKey):
 			mergeable(i, j, memory.SameAsKey)
 			mergeable(j, i, memory.SameAsKey)
-		case why == "same name" || !ApartFacts(a, b, tokens[i], tokens[j]):
+		case why == "same name" || !apartFacts(a, b, tokens[i], tokens[j]):
 			alike = append(alike, Pair{A: a, B: b, Why: why, i: i, j: j})
 		}
 	}
@@ -119,8 +119,8 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 		}
 	}
 
-	for _, c := range AlikeCandidates(tokens, func(i int) bool { return ms[i].Changed }) {
-		consider(c[0], c[1], AlikeWhy(tokens[c[0]], tokens[c[1]]))
+	for _, c := range alikeCandidates(tokens, func(i int) bool { return ms[i].Changed }) {
+		consider(c[0], c[1], alikeWhy(tokens[c[0]], tokens[c[1]]))
 	}
 	for _, sp := range alike {
 		switch judge(sp) {
@@ -155,7 +155,7 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 	return f
 }
 
-// markCopies sets copyOf on each memory of ms whose path is a sync
+// MarkCopies sets CopyOf on each memory of ms whose path is a sync
 // service's conflict copy (see vault.ConflictCopy) of another of ms.
 func MarkCopies(ms []*Memory) {
 	byPath := make(map[string]*Memory, len(ms))
@@ -191,9 +191,9 @@ func originalAndCopy(ms []*Memory, i, j int) (o, c int, ok bool) {
 func considerCopy(f *Found, ms []*Memory, o, c int, mergeable func(w, l int, why string)) {
 	orig, cp := ms[o], ms[c]
 	switch {
-	case Settled(orig, cp, memory.NotSameAsKey):
+	case settled(orig, cp, memory.NotSameAsKey):
 		return
-	case orig.Canonical() != "" && orig.Canonical() == cp.Canonical():
+	case orig.canonical() != "" && orig.canonical() == cp.canonical():
 		mergeable(o, c, "same text")
 		return
 	case sameness.Contains(orig.Said(), cp.Said()):
@@ -208,10 +208,10 @@ func considerCopy(f *Found, ms []*Memory, o, c int, mergeable func(w, l int, why
 	f.Similar = append(f.Similar, Pair{A: orig, B: cp, Why: why, i: o, j: c})
 }
 
-// survivorFirst orders memories the survivor of a merge first: every
+// SurvivorFirst orders memories the survivor of a merge first: every
 // memory that is no sync service's copy of another before every copy
 // (a total order, whatever copies what), then the more complete (see
-// MoreComplete). It reads nothing but the memories (their paths and
+// moreComplete). It reads nothing but the memories (their paths and
 // contents), so every machine orders one group alike.
 func SurvivorFirst(a, b *Memory) int {
 	switch ac, bc := a.CopyOf != nil, b.CopyOf != nil; {
@@ -220,7 +220,7 @@ func SurvivorFirst(a, b *Memory) int {
 	case bc && !ac:
 		return -1
 	}
-	return MoreComplete(a, b)
+	return moreComplete(a, b)
 }
 
 // proved reports whether why is a proof that a memory holds another whole
@@ -308,14 +308,14 @@ type Pair struct {
 // Reason says how the pair is alike and what differs between them, for a
 // person.
 func (sp Pair) Reason() string {
-	if diff, differs := Differ(sp.A, sp.B); differs {
+	if diff, differs := differ(sp.A, sp.B); differs {
 		return sp.Why + "; " + diff.String()
 	}
 	return sp.Why + "; worded differently"
 }
 
 // Opposition is two memories alike in words (Why says how) whose meaning
-// is opposite (Diff says where, when Differ found it): contradictions,
+// is opposite (Diff says where, when differ found it): contradictions,
 // never duplicates.
 type Opposition struct {
 	A, B *Memory

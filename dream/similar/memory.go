@@ -39,12 +39,12 @@ type Memory struct {
 	next []byte         // the content as planned; nil while unchanged
 	view *markdown.Note // next parsed, once asked for
 	// sentences caches what sentences finds in it, meant its meaning (see
-	// meaning), canon what it says in normal form (see Canonical), each
+	// meaning), canon what it says in normal form (see canonical), each
 	// forgotten when next changes (see Set).
 	sentences *[]sentence
 	meant     *meaning.Meaning
 	canon     *string
-	// diffs caches Differ's answers with other memories.
+	// diffs caches differ's answers with other memories.
 	diffs map[*Memory]difference
 	// wordList caches its words as read (see words).
 	wordList []string
@@ -82,9 +82,9 @@ func (m *Memory) Current() []byte {
 	return m.Note.Content
 }
 
-// Created is the memory's frontmatter created date (YYYY-MM-DD) as read,
+// created is the memory's frontmatter created date (YYYY-MM-DD) as read,
 // "" when it has none.
-func (m *Memory) Created() string {
+func (m *Memory) created() string {
 	s, _ := m.Note.Frontmatter.String("created")
 	if len(s) >= 10 {
 		return s[:10]
@@ -102,9 +102,9 @@ func (m *Memory) words() []string {
 	return m.wordList
 }
 
-// Tokens are the distinct words of the memory's description and body as
-// read (see Shown), sorted: what AlikeCandidates and ApartFacts compare.
-func (m *Memory) Tokens() []string { return distinct(m.words()) }
+// tokens are the distinct words of the memory's description and body as
+// read (see Shown), sorted: what alikeCandidates and apartFacts compare.
+func (m *Memory) tokens() []string { return distinct(m.words()) }
 
 // addedDate is a date as Dream adds it after a relative one: " (2026-03-05)";
 // shownWiki and shownMD are links, whose text Obsidian shows.
@@ -148,8 +148,8 @@ func (m *Memory) Said() string {
 	return desc
 }
 
-// Canonical is Said in its normal form (see sameness.Canonical), cached.
-func (m *Memory) Canonical() string {
+// canonical is Said in its normal form (see sameness.Canonical), cached.
+func (m *Memory) canonical() string {
 	if m.canon == nil {
 		c := sameness.Canonical(m.Said())
 		m.canon = &c
@@ -157,11 +157,11 @@ func (m *Memory) Canonical() string {
 	return *m.canon
 }
 
-// Differ reports how a and b differ in meaning (see meaning.Differ). A
+// differ reports how a and b differ in meaning (see meaning.Differ). A
 // pair is asked several times in a run (is it opposite, a contradiction,
 // apart in facts, what differs), so the answer is kept on a, for as long
 // as neither's meaning changes.
-func Differ(a, b *Memory) (meaning.Difference, bool) {
+func differ(a, b *Memory) (meaning.Difference, bool) {
 	am, bm := a.meaning(), b.meaning()
 	if r, ok := a.diffs[b]; ok && r.a == am && r.b == bm {
 		return r.d, r.differs
@@ -174,7 +174,7 @@ func Differ(a, b *Memory) (meaning.Difference, bool) {
 	return d, differs
 }
 
-// difference is what Differ found between two meanings.
+// difference is what differ found between two meanings.
 type difference struct {
 	a, b    *meaning.Meaning
 	d       meaning.Difference
@@ -209,21 +209,21 @@ func TextKey(m *Memory) string {
 	return fmt.Sprintf("%x", sha256.Sum256([]byte(body)))
 }
 
-// Settled reports whether a person settled a and b with key (either's
+// settled reports whether a person settled a and b with key (either's
 // frontmatter as read naming the other: see memory.Names).
-func Settled(a, b *Memory, key string) bool {
+func settled(a, b *Memory, key string) bool {
 	return memory.Names(a.Note, key, b.Path, b.Name) || memory.Names(b.Note, key, a.Path, a.Name)
 }
 
-// MoreComplete orders memories the most complete first: more words in
+// moreComplete orders memories the most complete first: more words in
 // the body as read, then the older (by created; one without comes after),
 // then by path. It reads nothing but the memories, so every machine
 // orders them alike.
-func MoreComplete(a, b *Memory) int {
+func moreComplete(a, b *Memory) int {
 	if na, nb := a.bodyWords(), b.bodyWords(); na != nb {
 		return nb - na
 	}
-	ca, cb := a.Created(), b.Created()
+	ca, cb := a.created(), b.created()
 	switch {
 	case ca != cb && ca == "":
 		return 1

@@ -23,7 +23,7 @@ type Sketch struct {
 	Hash    string // of the content it was made from
 	Kind    string
 	TextKey string   // see TextKey
-	Tokens  []string // distinct words (see Memory.Tokens)
+	Tokens  []string // distinct words (see Memory.tokens)
 	Sents   []SentSketch
 }
 
@@ -36,7 +36,7 @@ type SentSketch struct {
 // SketchOf makes m's sketch, from m as read (its words, its text key) and
 // as planned (its polar sentences).
 func SketchOf(m *Memory) Sketch {
-	sk := Sketch{Hash: m.Hash, Kind: string(m.Kind), TextKey: TextKey(m), Tokens: m.Tokens()}
+	sk := Sketch{Hash: m.Hash, Kind: string(m.Kind), TextKey: TextKey(m), Tokens: m.tokens()}
 	for _, s := range sentences(m) {
 		sk.Sents = append(sk.Sents, SentSketch{s.polarity, s.terms})
 	}
@@ -69,7 +69,7 @@ func WriteSketches(abs string, sks map[string]Sketch) error {
 }
 
 // NearCandidates returns the pairs (by index into sks) of sketches of one
-// kind alike enough to compare (see AlikeCandidates), one of each pair in
+// kind alike enough to compare (see alikeCandidates), one of each pair in
 // focus.
 func NearCandidates(sks []Sketch, focus func(int) bool) [][2]int {
 	byKind := map[string][]int{}
@@ -82,7 +82,7 @@ func NearCandidates(sks []Sketch, focus func(int) bool) [][2]int {
 		for j, i := range ids {
 			sets[j] = sks[i].Tokens
 		}
-		for _, c := range AlikeCandidates(sets, func(j int) bool { return focus(ids[j]) }) {
+		for _, c := range alikeCandidates(sets, func(j int) bool { return focus(ids[j]) }) {
 			out = append(out, [2]int{ids[c[0]], ids[c[1]]})
 		}
 	}
