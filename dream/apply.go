@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/relink"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
@@ -24,7 +26,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	j := journalOf(p)
 	if j != nil && !dryRun {
 		var err error
-		if journalHash, err = d.writeJournal(ctx, j); err != nil {
+		if journalHash, err = runstate.WriteJournal(ctx, d.w, j); err != nil {
 			return err
 		}
 	}
@@ -33,24 +35,24 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	// (a read-only file) is skipped and reported.
 	write := func(m *mem) (bool, error) {
 		if !dryRun {
-			h, err := d.w.Write(ctx, m.path, m.next, m.hash)
+			h, err := d.w.Write(ctx, m.Path, m.Next(), m.Hash)
 			var ce *vault.ConflictError
 			switch {
 			case err != nil && ctx.Err() != nil:
 				return false, ctx.Err()
 			case errors.As(err, &ce):
-				rep.skip(m.path, 0, "changed while Dream ran (an editor saved it): left as it is; the next run looks at it again")
+				rep.skip(m.Path, 0, "changed while Dream ran (an editor saved it): left as it is; the next run looks at it again")
 			case err != nil:
-				rep.skip(m.path, 0, "not written: %v", err)
+				rep.skip(m.Path, 0, "not written: %v", err)
 			}
 			if err != nil {
-				m.set(nil)
+				m.Set(nil)
 				m.archived = false
 				return false, nil
 			}
-			m.hash = h
+			m.Hash = h
 		}
-		rep.wrote(m.path)
+		rep.wrote(m.Path)
 		rep.DatesFixed = append(rep.DatesFixed, m.fixes...)
 		return true, nil
 	}
@@ -68,16 +70,16 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 				return err
 			}
 			if !ok {
-				mg.winner.set(nil)
+				mg.winner.Set(nil)
 				for _, l := range mg.losers {
-					l.set(nil)
+					l.Set(nil)
 					l.archived = false
 				}
 				done[mg.winner], done[keeper] = true, true
 				continue
 			}
 		}
-		if mg.winner.next != nil {
+		if mg.winner.Next() != nil {
 			ok, err := write(mg.winner)
 			if err != nil {
 				return err
@@ -87,7 +89,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 					d.undo(ctx, keeper, rep)
 				}
 				for _, l := range mg.losers {
-					l.set(nil)
+					l.Set(nil)
 					l.archived = false
 				}
 				done[mg.winner] = true
@@ -95,11 +97,11 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 			}
 		}
 		done[mg.winner] = true
-		into := Merge{Into: mg.winner.path, Reason: mg.reason, Rewritten: mg.rewritten}
+		into := Merge{Into: mg.winner.Path, Reason: mg.reason, Rewritten: mg.rewritten}
 		for _, l := range mg.losers {
 			if l == keeper {
-				into.From = append(into.From, l.path)
-				rep.Archived = append(rep.Archived, l.path)
+				into.From = append(into.From, l.Path)
+				rep.Archived = append(rep.Archived, l.Path)
 				done[l] = true
 				continue
 			}
@@ -109,8 +111,8 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 			}
 			done[l] = true
 			if ok {
-				into.From = append(into.From, l.path)
-				rep.Archived = append(rep.Archived, l.path)
+				into.From = append(into.From, l.Path)
+				rep.Archived = append(rep.Archived, l.Path)
 			}
 		}
 		if len(into.From) > 0 {
@@ -122,12 +124,12 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 		if ok, err := write(a.m); err != nil {
 			return err
 		} else if ok {
-			rep.Archived = append(rep.Archived, a.m.path)
+			rep.Archived = append(rep.Archived, a.m.Path)
 		}
 		done[a.m] = true
 	}
 	for _, m := range p.mems {
-		if m.next != nil && !done[m] {
+		if m.Next() != nil && !done[m] {
 			if _, err := write(m); err != nil {
 				return err
 			}
@@ -139,11 +141,11 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 		skip[b] = true
 	}
 	for _, mg := range relinks {
-		skip[mg.winner.path] = true
+		skip[mg.winner.Path] = true
 		for _, l := range mg.losers {
-			skip[l.path] = true
+			skip[l.Path] = true
 			if l.archived {
-				moved[l.path] = mg.winner.path
+				moved[l.Path] = mg.winner.Path
 			}
 		}
 	}
@@ -156,13 +158,14 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 		return err
 	}
 	if len(moved) > 0 {
-		written, err := d.rewriteLinks(ctx, moved, skip, dryRun, rep)
+		res, err := relink.Rewrite(ctx, d.ix, d.w, moved, skip, dryRun)
+		rep.relinked(res)
 		if err != nil {
 			return err
 		}
-		for notePath, h := range written {
+		for notePath, h := range res.Written {
 			if m := p.by[notePath]; m != nil {
-				m.hash = h // a memory whose links moved: the checkpoint records it as it is now
+				m.Hash = h // a memory whose links moved: the checkpoint records it as it is now
 			}
 		}
 	}
@@ -171,7 +174,7 @@ func (d *Dreamer) apply(ctx context.Context, p *plan, dryRun bool, rep *Report) 
 	errFlags := d.applyFlags(ctx, p, dryRun, rep)
 	d.suggest(ctx, p, rep)
 	errList := d.relist(ctx, p, dryRun, rep)
-	errLog := d.appendLog(ctx, p, j.run(), dryRun, rep)
+	errLog := d.writeLog(ctx, p.logEntry(rep, j.Run()), j.Run(), dryRun, rep)
 	if err := errors.Join(errFlags, errList, errLog, d.applyCheckpoint(ctx, p, dryRun, rep)); err != nil {
 		return err // the journal stays: the next run finishes what is left
 	}
@@ -234,13 +237,13 @@ func (d *Dreamer) liveInto(ctx context.Context, into string) string {
 // winner could not be written after it), unless a human changed it since;
 // either way the report says so.
 func (d *Dreamer) undo(ctx context.Context, m *mem, rep *Report) {
-	if _, err := d.w.Write(ctx, m.path, m.note.Content, m.hash); err != nil {
-		rep.skip(m.path, 0, "archived for a merge that could not finish, and not put back (%v): remove its archived and merged_into keys to bring it back", err)
+	if _, err := d.w.Write(ctx, m.Path, m.Note.Content, m.Hash); err != nil {
+		rep.skip(m.Path, 0, "archived for a merge that could not finish, and not put back (%v): remove its archived and merged_into keys to bring it back", err)
 		return
 	}
-	rep.Changed = slices.DeleteFunc(rep.Changed, func(p string) bool { return p == m.path })
-	m.hash = markdown.Hash(m.note.Content)
-	m.set(nil)
+	rep.Changed = slices.DeleteFunc(rep.Changed, func(p string) bool { return p == m.Path })
+	m.Hash = markdown.Hash(m.Note.Content)
+	m.Set(nil)
 	m.archived = false
 }
 
@@ -303,7 +306,7 @@ func (d *Dreamer) relist(ctx context.Context, p *plan, dryRun bool, rep *Report)
 		}
 	}
 	for _, m := range p.mems {
-		if !m.archived && !listed[m.path] {
+		if !m.archived && !listed[m.Path] {
 			entries = append(entries, m.entry()) // live again (see breakCycles): the index still has it archived
 		}
 	}
@@ -358,9 +361,9 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 	}
 	for _, m := range p.mems {
 		if m.archived {
-			delete(memories, m.path)
+			delete(memories, m.Path)
 		} else {
-			memories[m.path] = m.hash
+			memories[m.Path] = m.Hash
 		}
 	}
 	if dryRun {
@@ -369,7 +372,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 		}
 		return nil
 	}
-	wrote, err := d.writeCheckpoint(ctx, p.cp, p.cpSum, memories, p.now)
+	wrote, err := runstate.WriteCheckpoint(ctx, d.w, p.cp, p.cpSum, memories, p.now)
 	if err != nil {
 		return fmt.Errorf("write the Dream checkpoint: %w", err)
 	}
@@ -380,7 +383,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 }
 
 // changedSince reports whether memories differ from cp's.
-func changedSince(cp *checkpoint, memories map[string]string) bool {
+func changedSince(cp *runstate.Checkpoint, memories map[string]string) bool {
 	for p, h := range memories {
 		if cp.Memories[p] != proposal.ShortHash(h) {
 			return true

@@ -3,12 +3,11 @@ package dream
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -22,7 +21,7 @@ import (
 // names ("[[Old memory]]", or a list of them).
 func (d *Dreamer) supersededBy(ctx context.Context, p *plan, m *mem) []*mem {
 	var out []*mem
-	for _, v := range m.note.Frontmatter.Strings("supersedes") {
+	for _, v := range m.Note.Frontmatter.Strings("supersedes") {
 		path, err := d.ix.Lookup(ctx, linkTarget(v))
 		if o := p.by[path]; err == nil && o != nil && o != m && !slices.Contains(out, o) {
 			out = append(out, o)
@@ -71,28 +70,28 @@ func reaches(a, b *mem) bool {
 // archived, and the pair is flagged for review.
 func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 	for _, m := range p.mems {
-		if m.note.Frontmatter.Value("supersedes") != nil {
+		if m.Note.Frontmatter.Value("supersedes") != nil {
 			m.supersedes = d.supersededBy(ctx, p, m)
 		}
 	}
 	for _, m := range p.mems {
-		if !m.changed {
+		if !m.Changed {
 			continue // a human who brings a superseded memory back is obeyed
 		}
 		for _, o := range m.supersedes {
 			if reaches(o, m) {
-				p.cycles[pairOf(m.path, o.path)] = true
+				p.cycles[pairOf(m.Path, o.Path)] = true
 				continue
 			}
 			if o.archived {
 				continue
 			}
-			next, err := archive(o, p.today, "superseded_by", "[["+d.ix.LinkText(ctx, m.path)+"]]")
+			next, err := archive(o, p.today, "superseded_by", "[["+d.ix.LinkText(ctx, m.Path)+"]]")
 			if err != nil {
-				rep.skip(o.path, 0, "superseded by %s, but not archived: %v", m.path, err)
+				rep.skip(o.Path, 0, "superseded by %s, but not archived: %v", m.Path, err)
 				continue
 			}
-			o.set(next)
+			o.Set(next)
 			o.archived = true
 			p.superseded = append(p.superseded, &archival{m: o, by: m})
 		}
@@ -104,9 +103,9 @@ func (d *Dreamer) supersede(ctx context.Context, p *plan, rep *Report) {
 // member of a cycle of merges: see breakCycles) keeps its date, so that
 // machines that archive it on different days write the same.
 func archive(m *mem, today, key, link string) ([]byte, error) {
-	next, err := markdown.SetFrontmatter(m.path, m.current(), key, link)
-	if err == nil && m.parsed().Frontmatter.Value("archived") == nil {
-		next, err = markdown.SetFrontmatter(m.path, next, "archived", markdown.FromJSON(today))
+	next, err := markdown.SetFrontmatter(m.Path, m.Current(), key, link)
+	if err == nil && m.Parsed().Frontmatter.Value("archived") == nil {
+		next, err = markdown.SetFrontmatter(m.Path, next, "archived", markdown.FromJSON(today))
 	}
 	return next, err
 }
@@ -126,14 +125,14 @@ var listKeys = map[string]bool{"tags": true, "aliases": true}
 // A note whose frontmatter cannot be edited is left out of the merge.
 func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *Report) {
 	w := mg.winner
-	content := w.current()
-	wn := markdown.Parse(w.path, content)
+	content := w.Current()
+	wn := markdown.Parse(w.Path, content)
 	mg.before = string(wn.Body())
 	seen := map[string]bool{}
 	for _, s := range wn.Spans {
 		seen[blockKey(s.Text(wn))] = true
 	}
-	link := "[[" + d.ix.LinkText(ctx, w.path) + "]]"
+	link := "[[" + d.ix.LinkText(ctx, w.Path) + "]]"
 	ids := map[string]bool{}
 	for _, b := range wn.Blocks {
 		ids[b.ID] = true
@@ -143,42 +142,42 @@ func (d *Dreamer) mergeTexts(ctx context.Context, mg *merge, today string, rep *
 	for _, l := range mg.losers {
 		next, err := archive(l, today, "merged_into", link)
 		if err != nil {
-			rep.skip(l.path, 0, "a duplicate of %s, but not merged: %v", w.path, err)
+			rep.skip(l.Path, 0, "a duplicate of %s, but not merged: %v", w.Path, err)
 			l.archived = false
 			continue
 		}
-		ln := markdown.Parse(l.path, l.current())
+		ln := markdown.Parse(l.Path, l.Current())
 		for _, s := range ln.Spans {
 			if k := blockKey(s.Text(ln)); !seen[k] {
 				seen[k] = true
-				added = append(added, withUniqueBlocks(ln, s, l.path, ids))
+				added = append(added, withUniqueBlocks(ln, s, l.Path, ids))
 			}
 		}
-		if merged, err := mergeKeys(w.path, content, ln); err == nil {
+		if merged, err := mergeKeys(w.Path, content, ln); err == nil {
 			content = merged
 		} else {
-			rep.skip(w.path, 0, "the frontmatter keys of %s were not merged into it: %v", l.path, err)
+			rep.skip(w.Path, 0, "the frontmatter keys of %s were not merged into it: %v", l.Path, err)
 		}
-		l.set(next)
+		l.Set(next)
 		losers = append(losers, l)
 	}
 	mg.losers = losers
 	if len(added) > 0 {
-		body := strings.TrimRight(string(markdown.Parse(w.path, content).Body()), " \t\r\n")
+		body := strings.TrimRight(string(markdown.Parse(w.Path, content).Body()), " \t\r\n")
 		content = markdown.SetBody(content, strings.TrimLeft(body+"\n\n"+strings.Join(added, "\n\n"), "\n"))
-		if crlf(w.current()) { // the winner's line endings throughout
+		if crlf(w.Current()) { // the winner's line endings throughout
 			content = bytes.ReplaceAll(bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 		}
 	}
-	if len(losers) > 0 && !slices.Equal(content, w.current()) {
-		w.set(content)
+	if len(losers) > 0 && !slices.Equal(content, w.Current()) {
+		w.Set(content)
 	}
 }
 
 // withUniqueBlocks returns block s of loser note ln (at vault path from)
 // as the winner gets it: its line endings "\n", and each block id the
 // winner already has (ids, which it adds the block's to) renamed with
-// renamedBlock, so that no note holds an id twice and a link to the
+// relink.RenamedBlock, so that no note holds an id twice and a link to the
 // loser's block finds it.
 func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[string]bool) string {
 	text := strings.ReplaceAll(strings.TrimRight(s.Text(ln), " \t\r\n"), "\r\n", "\n")
@@ -188,7 +187,7 @@ func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[s
 		}
 		id := b.ID
 		if ids[id] {
-			id = renamedBlock(b.ID, from)
+			id = relink.RenamedBlock(b.ID, from)
 			text = blockAtLineEnd(b.ID).ReplaceAllString(text, "${1}^"+id+"${2}")
 		}
 		ids[id] = true
@@ -199,13 +198,6 @@ func withUniqueBlocks(ln *markdown.Note, s markdown.Span, from string, ids map[s
 // crlf reports whether most of content's lines end in "\r\n".
 func crlf(content []byte) bool {
 	return 2*bytes.Count(content, []byte("\r\n")) > bytes.Count(content, []byte("\n"))
-}
-
-// renamedBlock is the id a merge gives block id of the memory at vault
-// path from when the winner has that id already: the id and the first
-// hex digits of the path's hash, the same in every run.
-func renamedBlock(id, from string) string {
-	return fmt.Sprintf("%s-%x", id, sha256.Sum256([]byte(from)))[:len(id)+7]
 }
 
 // blockAtLineEnd matches block id at the end of a line.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 )
@@ -133,14 +134,14 @@ func TestSurvivorIndependentOfOrder(t *testing.T) {
 			var ms []*mem
 			for _, p := range perm {
 				n := markdown.Parse(p, []byte(memoryNote("Tabs", "feedback", "tabs", c.notes[p], same)))
-				ms = append(ms, &mem{path: p, kind: memory.Feedback, name: "Tabs", note: n, changed: true})
+				ms = append(ms, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Feedback, Name: "Tabs", Note: n, Changed: true}})
 			}
 			pl := &plan{fresh: map[pair]bool{}}
 			(&Dreamer{}).duplicatesOf(context.Background(), pl, &Report{}, ms)
-			if len(pl.merges) != 1 || pl.merges[0].winner.path != c.want || len(pl.merges[0].losers) != len(perm)-1 {
+			if len(pl.merges) != 1 || pl.merges[0].winner.Path != c.want || len(pl.merges[0].losers) != len(perm)-1 {
 				var got []string
 				for _, mg := range pl.merges {
-					got = append(got, mg.winner.path)
+					got = append(got, mg.winner.Path)
 				}
 				t.Errorf("%s, order %v: survivors %v, want %s", c.name, perm, got, c.want)
 			}

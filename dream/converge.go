@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/vault"
@@ -17,7 +18,7 @@ import (
 // notes, memories archived into each other: x merged_into y on one
 // machine, y merged_into x on the other, and no live memory between them.
 // The next run, on either machine, breaks each such cycle alike: the
-// survivor is the member survivorFirst puts first (a function of the
+// survivor is the member similar.SurvivorFirst puts first (a function of the
 // notes alone, never of which machine runs), which comes back (its
 // archived and merged_into keys removed, each of its blocks once) and
 // takes every block of the others it lacks; the others stay archived,
@@ -68,11 +69,11 @@ func (d *Dreamer) breakCycles(ctx context.Context, p *plan, rep *Report) error {
 		if len(ms) != len(cycle) {
 			continue // a member unread (reported), or no live memory's to read: left for a person
 		}
-		if slices.ContainsFunc(ms, func(m *mem) bool { return m.kind != ms[0].kind }) {
+		if slices.ContainsFunc(ms, func(m *mem) bool { return m.Kind != ms[0].Kind }) {
 			rep.skip(cycle[0], 0, "archived into each other with %s, memories of different types: bring back the one that is right (remove its archived and merged_into keys)", strings.Join(cycle[1:], ", "))
 			continue
 		}
-		d.planCycle(p, rep, ms)
+		planCycle(p, rep, ms)
 	}
 	return nil
 }
@@ -121,36 +122,40 @@ func (d *Dreamer) readArchived(path string) (*mem, error) {
 		}
 	}
 	e := memory.NoteEntry(n)
-	return &mem{path: path, kind: memory.Type(n.Type()), name: e.Title, note: n, hash: hash}, nil
+	return &mem{Memory: &similar.Memory{Path: path, Kind: memory.Type(n.Type()), Name: e.Title, Note: n, Hash: hash}}, nil
 }
 
 // planCycle plans the merge that breaks the cycle of ms: the survivor
-// (see survivorFirst) live again, each of its blocks once, the others
+// (see similar.SurvivorFirst) live again, each of its blocks once, the others
 // merged into it by mergeTexts.
-func (d *Dreamer) planCycle(p *plan, rep *Report, ms []*mem) {
-	markCopies(ms)
-	slices.SortStableFunc(ms, survivorFirst)
+func planCycle(p *plan, rep *Report, ms []*mem) {
+	sms := make([]*similar.Memory, len(ms))
+	for i, m := range ms {
+		sms[i] = m.Memory
+	}
+	similar.MarkCopies(sms)
+	slices.SortStableFunc(ms, func(a, b *mem) int { return similar.SurvivorFirst(a.Memory, b.Memory) })
 	w := ms[0]
-	next, err := markdown.DeleteFrontmatter(w.path, w.note.Content, "merged_into")
+	next, err := markdown.DeleteFrontmatter(w.Path, w.Note.Content, "merged_into")
 	if err == nil {
-		next, err = markdown.DeleteFrontmatter(w.path, next, "archived")
+		next, err = markdown.DeleteFrontmatter(w.Path, next, "archived")
 	}
 	if err != nil {
-		rep.skip(w.path, 0, "merged_into each other with others, and not brought back: %v", err)
+		rep.skip(w.Path, 0, "merged_into each other with others, and not brought back: %v", err)
 		return
 	}
-	w.set(onceEach(w.path, next))
-	w.changed = true
+	w.Set(onceEach(w.Path, next))
+	w.Changed = true
 	mg := &merge{winner: w, reason: mergeCycleReason}
 	for _, l := range ms[1:] {
-		l.archived, l.changed = true, true
+		l.archived, l.Changed = true, true
 		mg.losers = append(mg.losers, l)
 	}
 	for _, m := range ms {
 		p.mems = append(p.mems, m)
-		p.by[m.path] = m
+		p.by[m.Path] = m
 	}
-	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.Path, b.Path) })
 	p.merges = append(p.merges, mg)
 }
 

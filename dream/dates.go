@@ -45,10 +45,10 @@ var annotated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 	firstSeen := map[string]string{}
 	for _, m := range p.mems {
-		if !m.changed && m.next == nil {
+		if !m.Changed && m.Next() == nil {
 			continue
 		}
-		n := m.parsed() // merged: the blocks of the others, the older created
+		n := m.Parsed() // merged: the blocks of the others, the older created
 		found := relativeDates(n)
 		if slices.ContainsFunc(found, func(f phrase) bool { return f.heading != "" }) {
 			found = d.unnamedHeadings(ctx, p, m, n, found)
@@ -58,16 +58,16 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 		}
 		day := writtenOn(n)
 		if day == "" {
-			day = d.firstCommit(ctx, m.path, firstSeen)
+			day = d.firstCommit(ctx, m.Path, firstSeen)
 		}
 		base, err := time.Parse(time.DateOnly, day)
 		if err != nil {
-			rep.skip(m.path, found[0].line, "%q is a relative date, but the memory has no created or updated date and git has no record of it: left as it is", found[0].text)
+			rep.skip(m.Path, found[0].line, "%q is a relative date, but the memory has no created or updated date and git has no record of it: left as it is", found[0].text)
 			continue
 		}
 		for _, f := range found {
 			if a, b, ok := dates.Ambiguous(f.text, base); ok {
-				rep.skip(m.path, f.line, "%q said on %s, a %s, may mean %s or %s: left as it is (write the date to make it certain)",
+				rep.skip(m.Path, f.line, "%q said on %s, a %s, may mean %s or %s: left as it is (write the date to make it certain)",
 					f.text, base.Format(time.DateOnly), base.Weekday(), a.Format(time.DateOnly), b.Format(time.DateOnly))
 			}
 		}
@@ -83,10 +83,10 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 			}
 			to := day.Format(time.DateOnly)
 			next = slices.Insert(next, f.end, []byte(" ("+to+")")...)
-			m.fixes = append([]DateFix{{Path: m.path, Line: f.line, From: f.text, To: to}}, m.fixes...)
+			m.fixes = append([]DateFix{{Path: m.Path, Line: f.line, From: f.text, To: to}}, m.fixes...)
 		}
 		if len(m.fixes) > 0 {
-			m.set(next)
+			m.Set(next)
 		}
 	}
 }
@@ -95,11 +95,11 @@ func (d *Dreamer) fixDates(ctx context.Context, p *plan, rep *Report) {
 // names (all of them when the index cannot say which): those of m and of
 // the memories merged into it, whose links point at m after the run.
 func (d *Dreamer) unnamedHeadings(ctx context.Context, p *plan, m *mem, n *markdown.Note, found []phrase) []phrase {
-	paths := []string{m.path}
+	paths := []string{m.Path}
 	for _, mg := range p.merges {
 		if mg.winner == m {
 			for _, l := range mg.losers {
-				paths = append(paths, l.path)
+				paths = append(paths, l.Path)
 			}
 		}
 	}

@@ -18,8 +18,18 @@
 // its subpackage proposal's job, given the run's writer, index and memory
 // store; dream decides when to propose and reports what was proposed.
 //
-// It imports vault, markdown, text, dates, memory (MEMORY.md and the
-// flagged pairs), lesson (its type, the proposals' lessons), gitrepo (a
-// run's commit), chat (the optional LLM), its subpackage proposal, and
-// index through the small Index interface it declares.
+// Its other parts are subpackages below it, each given what it needs
+// through its own small types and interfaces: similar compares memories
+// and finds the duplicates and contradictions (whether two say the same,
+// how they differ, whether they contradict each other, which pairs are
+// worth comparing, the sketches an incremental run keeps, which memories
+// merge into which), and dream applies what it found; runstate keeps the run
+// records in the state files (the checkpoint and its merge, the journal);
+// relink points links at the memories merges went into.
+//
+// It imports vault, markdown, text, dates, meaning and sameness (a
+// memory's dates and words), memory (MEMORY.md and the flagged pairs),
+// lesson (its type, the proposals' lessons), gitrepo (a run's commit),
+// chat (the optional LLM), its subpackages proposal, similar, runstate and
+// relink, and index through the small Index interface it declares.
 package dream

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream/runstate"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -83,8 +85,6 @@ func New(v *vault.Vault, w *vault.Writer, ix Index, store *memory.Store, opts Op
 	}
 	return &Dreamer{v: v, w: w, ix: ix, store: store, opts: opts}
 }
-
-func (d *Dreamer) now() time.Time { return d.opts.Now() }
 
 // RunOptions say how one run goes.
 type RunOptions struct {
@@ -180,13 +180,9 @@ type Contradiction struct {
 	Suggestion string `json:"suggestion,omitempty"`
 }
 
-// DateFix is a relative date made absolute.
-type DateFix struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
+// DateFix is a relative date made absolute (see runstate.DateFix: a
+// run's journal records them with its writes).
+type DateFix = runstate.DateFix
 
 // Skip is a note Dream left alone.
 type Skip struct {
@@ -227,7 +223,7 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 	} else if fin, err = d.resume(ctx, rep); err != nil {
 		return rep, err
 	}
-	now := d.now()
+	now := d.opts.Now()
 	// The proposals first, before the plan reads the memories: they are
 	// no live memories, and the LLM may take a while. A MEMORY.md with
 	// broken markers stops the run before it writes anything.
@@ -247,7 +243,10 @@ func (d *Dreamer) Run(ctx context.Context, ro RunOptions) (*Report, error) {
 		return rep, err
 	}
 	if !ro.DryRun {
-		_ = d.writeSketches(p, p.sketches) // a cache: without it the next run reads more
+		// A cache: without it the next run reads more.
+		if d.v.EnsureDir(vault.CacheDir) == nil {
+			_ = similar.WriteSketches(d.v.Abs(sketchFile), keptSketches(p, p.sketches))
+		}
 	}
 	if d.opts.Lessons != nil {
 		if rep.Lessons, err = d.opts.Lessons(ctx, p.today, ro.DryRun); err != nil {

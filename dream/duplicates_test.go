@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 )
@@ -54,7 +55,7 @@ func pairMems(a, b string) []*mem {
 	for i, body := range []string{a, b} {
 		p := fmt.Sprintf("memory/%c.md", 'a'+i)
 		n := markdown.Parse(p, []byte(memoryNote(string(rune('A'+i)), "feedback", "", "", body+"\n")))
-		out = append(out, &mem{path: p, kind: memory.Type(n.Type()), name: string(rune('A' + i)), note: n, changed: true})
+		out = append(out, &mem{Memory: &similar.Memory{Path: p, Kind: memory.Type(n.Type()), Name: string(rune('A' + i)), Note: n, Changed: true}})
 	}
 	return out
 }
@@ -80,7 +81,7 @@ func pairOutcome(t *testing.T, a, b string) outcome {
 	switch {
 	case len(p.merges) == 1:
 		return outMerged
-	case func() bool { _, c := contradiction(ms[0], ms[1]); return c }():
+	case func() bool { _, c := similar.Contradiction(ms[0].Memory, ms[1].Memory); return c }():
 		return outFlagged
 	case len(p.similar) == 1:
 		return outListed

@@ -3,99 +3,46 @@ package dream
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/vaultmem/vaultmem/dream/relink"
+	"github.com/vaultmem/vaultmem/dream/runstate"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// A run that stops while it writes (killed, out of power, a note it cannot
-// write) must not leave a merge half done: a winner holding the text of a
-// memory still live beside it, a memory archived whose links still point
-// at it, a merge the dream log never mentions. So before its first write
-// a run writes its journal: every note it is about to write, in order,
-// with the hash it read and the content it will write, under a run id.
-// Once the run has written its notes and its dream log entry, it removes
-// the journal. The next run (or vaultmem doctor --fix) that finds one
-// finishes it first: each write whose note still has the hash read is
-// made, one that already has the new content counts as made, and one
-// whose note changed since is left as it is and reported; a merge whose
-// winner cannot be written archives none of its other memories. Then it
-// appends an entry saying what the interrupted run did to the dream log,
-// and only then removes the journal, so that a run killed at any point
-// leaves either the journal (the next run finishes it again) or the
-// entry. Every entry of a run with a journal carries the run id, hidden
-// in a comment (see runMark), and an entry whose id the log already holds
-// is not written again: each run's work is logged exactly once, however
-// often it is finished. The links to memories merged away are pointed at
-// the winners by the run that follows (see rewriteLinks).
+// A run that finds a journal (see runstate.JournalFile) finishes it
+// first, and so does vaultmem doctor --fix: each write whose note still
+// has the hash read is made, one that already has the new content counts
+// as made, and one whose note changed since is left as it is and
+// reported; a merge whose winner cannot be written archives none of its
+// other memories. Then it appends an entry saying what the interrupted
+// run did to the dream log, and only then removes the journal, so that a
+// run killed at any point leaves either the journal (the next run
+// finishes it again) or the entry. Every entry of a run with a journal
+// carries the run id, hidden in a comment (see runMark), and an entry
+// whose id the log already holds is not written again: each run's work is
+// logged exactly once, however often it is finished. The links to
+// memories merged away are pointed at the winners by the run that follows
+// (see relink.Rewrite).
 
-// JournalFile is the state file of a run in progress (under
-// .vaultmem/state, kept out of git: it is one machine's unfinished work).
-const JournalFile = "dream-journal.json"
+// JournalFile is the state file of a run in progress (see
+// runstate.JournalFile).
+const JournalFile = runstate.JournalFile
 
-// journal is what a run is about to write.
-type journal struct {
-	// ID names the run in the dream log (see runMark); a journal written
-	// before runs had ids has none.
-	ID string `json:"id,omitempty"`
-	// Started is when the run started (RFC 3339).
-	Started string         `json:"started"`
-	Merges  []journalMerge `json:"merges,omitempty"`
-	// Writes are the other notes: superseded memories, then dated ones.
-	Writes []journalStep `json:"writes,omitempty"`
-}
-
-// journalMerge is one merge: with Keeper, its first loser (which keeps the
-// winner's words that the LLM's text replaces) is written first, then the
-// winner, then the others.
-type journalMerge struct {
-	Reason    string        `json:"reason"`
-	Rewritten bool          `json:"rewritten,omitempty"`
-	Keeper    bool          `json:"keeper,omitempty"`
-	Winner    journalStep   `json:"winner"`
-	Losers    []journalStep `json:"losers"`
-}
-
-// journalStep is one note to write: from the content of hash From (""
-// for a note left as it is) to Content, of hash To.
-type journalStep struct {
-	Path    string `json:"path"`
-	From    string `json:"from"`
-	To      string `json:"to,omitempty"`
-	Content string `json:"content,omitempty"`
-	// By is the memory that supersedes this one, when it is archived so.
-	By string `json:"by,omitempty"`
-	// Fixes are the dates the write makes absolute.
-	Fixes []DateFix `json:"fixes,omitempty"`
-}
-
-// run is the id the log knows the journal's run by: its ID, or for a
-// journal written before runs had ids, when it started.
-func (j *journal) run() string {
-	if j == nil {
-		return ""
-	}
-	if j.ID != "" {
-		return j.ID
-	}
-	return "started " + j.Started
-}
-
-// named are the memories the journal writes, by path, with their
+// named are the memories the journal j writes, by path, with their
 // frontmatter names: the log's links show them by name, as a run's own
 // entry does.
-func (j *journal) named() map[string]*mem {
+func named(j *runstate.Journal) map[string]*mem {
 	by := map[string]*mem{}
-	add := func(s journalStep) {
+	add := func(s runstate.Step) {
 		if s.Content == "" {
 			return
 		}
 		if name, ok := markdown.Parse(s.Path, []byte(s.Content)).Frontmatter.String("name"); ok && strings.TrimSpace(name) != "" {
-			by[s.Path] = &mem{path: s.Path, name: strings.TrimSpace(name)}
+			by[s.Path] = &mem{Memory: &similar.Memory{Path: s.Path, Name: strings.TrimSpace(name)}}
 		}
 	}
 	for _, jm := range j.Merges {
@@ -127,21 +74,21 @@ var _ noteWriter = (*vault.Writer)(nil)
 
 // stepOf is the journal step of m as planned (nothing to write when its
 // content is unchanged).
-func stepOf(m *mem) journalStep {
-	s := journalStep{Path: m.path, From: m.hash, Fixes: m.fixes}
-	if m.next != nil {
-		s.To, s.Content = markdown.Hash(m.next), string(m.next)
+func stepOf(m *mem) runstate.Step {
+	s := runstate.Step{Path: m.Path, From: m.Hash, Fixes: m.fixes}
+	if m.Next() != nil {
+		s.To, s.Content = markdown.Hash(m.Next()), string(m.Next())
 	}
 	return s
 }
 
 // journalOf is the journal of plan p, nil when it writes no note.
-func journalOf(p *plan) *journal {
-	j := &journal{ID: rand.Text(), Started: p.now.UTC().Format("2006-01-02T15:04:05Z07:00")}
+func journalOf(p *plan) *runstate.Journal {
+	j := &runstate.Journal{ID: rand.Text(), Started: p.now.UTC().Format("2006-01-02T15:04:05Z07:00")}
 	writes := false
 	listed := map[*mem]bool{}
 	for _, mg := range p.merges {
-		jm := journalMerge{Reason: mg.reason, Rewritten: mg.rewritten, Keeper: mg.rewritten, Winner: stepOf(mg.winner)}
+		jm := runstate.Merge{Reason: mg.reason, Rewritten: mg.rewritten, Keeper: mg.rewritten, Winner: stepOf(mg.winner)}
 		listed[mg.winner] = true
 		for _, l := range mg.losers {
 			jm.Losers = append(jm.Losers, stepOf(l))
@@ -152,13 +99,13 @@ func journalOf(p *plan) *journal {
 	}
 	for _, a := range p.superseded {
 		s := stepOf(a.m)
-		s.By = a.by.path
+		s.By = a.by.Path
 		j.Writes = append(j.Writes, s)
 		listed[a.m] = true
 		writes = true
 	}
 	for _, m := range p.mems {
-		if m.next != nil && !listed[m] {
+		if m.Next() != nil && !listed[m] {
 			j.Writes = append(j.Writes, stepOf(m))
 			writes = true
 		}
@@ -167,20 +114,6 @@ func journalOf(p *plan) *journal {
 		return nil
 	}
 	return j
-}
-
-// writeJournal records j before the run's first write, returning the
-// file's hash (to remove it with once the run is done).
-func (d *Dreamer) writeJournal(ctx context.Context, j *journal) (string, error) {
-	b, err := json.MarshalIndent(j, "", " ")
-	if err != nil {
-		return "", err
-	}
-	h, err := d.w.WriteState(ctx, JournalFile, append(b, '\n'), vault.AnyHash)
-	if err != nil {
-		return "", fmt.Errorf("write the Dream journal: %w", err)
-	}
-	return h, nil
 }
 
 // finished is what finishing an interrupted run did, for the run that
@@ -223,29 +156,29 @@ func (d *Dreamer) Resume(ctx context.Context, wait bool) (*Report, error) {
 		skip[from] = true
 	}
 	if len(f.moved) > 0 {
-		if _, err := d.rewriteLinks(ctx, f.moved, skip, false, rep); err != nil {
+		res, err := relink.Rewrite(ctx, d.ix, d.w, f.moved, skip, false)
+		rep.relinked(res)
+		if err != nil {
 			return rep, err
 		}
 	}
-	p := &plan{now: d.now(), by: map[string]*mem{}, finished: f}
-	return rep, d.appendLog(ctx, p, "", false, rep)
+	p := &plan{now: d.opts.Now(), by: map[string]*mem{}, finished: f}
+	return rep, d.writeLog(ctx, p.logEntry(rep, ""), "", false, rep)
 }
 
 // resume finishes the journal's run, if there is one, into rep.
 func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
-	b, hash, err := d.w.ReadState(JournalFile)
-	if errors.Is(err, vault.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the Dream journal: %w", err)
-	}
-	var j journal
-	if err := json.Unmarshal(b, &j); err != nil {
+	j, hash, problem, err := runstate.ReadJournal(d.w)
+	switch {
+	case err != nil:
+		return nil, err
+	case problem != nil:
 		// A journal cut short was being written when the run stopped:
 		// nothing was written after it.
-		rep.skip(vault.StateDir+"/"+JournalFile, 0, "the journal of an interrupted run does not parse (%v): it was cut short before the run wrote anything, and is removed", err)
+		rep.skip(vault.StateDir+"/"+JournalFile, 0, "the journal of an interrupted run does not parse (%v): it was cut short before the run wrote anything, and is removed", problem)
 		return nil, d.w.RemoveState(ctx, JournalFile, hash)
+	case j == nil:
+		return nil, nil
 	}
 	f := &finished{started: j.Started, moved: map[string]string{}}
 	rep.Resumed = j.Started
@@ -271,8 +204,8 @@ func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
 	f.merged, f.dated = len(rep.Merged), len(rep.DatesFixed)
 	// The entry before the journal goes: killed in between, the next run
 	// finishes the journal again and finds the entry written.
-	p := &plan{now: d.now(), by: j.named()}
-	if err := d.writeLog(ctx, p.finishEntry(f, rep.Merged[merged:], rep.DatesFixed[dated:], j.run()), j.run(), false, rep); err != nil {
+	p := &plan{now: d.opts.Now(), by: named(j)}
+	if err := d.writeLog(ctx, p.finishEntry(f, rep.Merged[merged:], rep.DatesFixed[dated:], j.Run()), j.Run(), false, rep); err != nil {
 		return nil, err
 	}
 	if err := d.w.RemoveState(ctx, JournalFile, hash); err != nil {
@@ -283,7 +216,7 @@ func (d *Dreamer) resume(ctx context.Context, rep *Report) (*finished, error) {
 
 // finishMerge finishes one merge of an interrupted run: its keeper, its
 // winner, then the others, none once one before them cannot be written.
-func (d *Dreamer) finishMerge(ctx context.Context, jm journalMerge, f *finished, rep *Report) error {
+func (d *Dreamer) finishMerge(ctx context.Context, jm runstate.Merge, f *finished, rep *Report) error {
 	losers := jm.Losers
 	var from []string
 	if jm.Keeper && len(losers) > 0 {
@@ -326,7 +259,7 @@ func (d *Dreamer) finishMerge(ctx context.Context, jm journalMerge, f *finished,
 // note now has the content planned: it had it already, or still had the
 // content read and was written now. A note changed since, or that cannot
 // be written, is reported and left as it is.
-func (d *Dreamer) finishStep(ctx context.Context, s journalStep, rep *Report) (bool, error) {
+func (d *Dreamer) finishStep(ctx context.Context, s runstate.Step, rep *Report) (bool, error) {
 	if s.To == "" {
 		return true, nil // nothing to write
 	}
@@ -355,17 +288,4 @@ func (d *Dreamer) finishStep(ctx context.Context, s journalStep, rep *Report) (b
 // Interrupted reports when the run that stopped while it wrote had
 // started ("" when no run did): Resume, or the next run, finishes it.
 // Errors are the Writer's when the journal cannot be read.
-func (d *Dreamer) Interrupted() (string, error) {
-	b, _, err := d.w.ReadState(JournalFile)
-	if errors.Is(err, vault.ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read the Dream journal: %w", err)
-	}
-	var j journal
-	if err := json.Unmarshal(b, &j); err != nil || j.Started == "" {
-		return "(unknown: the journal is cut short)", nil
-	}
-	return j.Started, nil
-}
+func (d *Dreamer) Interrupted() (string, error) { return runstate.Interrupted(d.w) }

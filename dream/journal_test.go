@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultmem/vaultmem/dream/relink"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
 // interrupt plans a run of tv and leaves the vault as a run that stopped
 // after its first k note writes would: the journal written, the first k
 // planned notes written (winners before their losers), nothing else.
-func interrupt(t *testing.T, tv *testVault, k int) *journal {
+func interrupt(t *testing.T, tv *testVault, k int) *runstate.Journal {
 	t.Helper()
 	tv.sync()
 	ctx := context.Background()
@@ -27,10 +29,10 @@ func interrupt(t *testing.T, tv *testVault, k int) *journal {
 	if j == nil {
 		t.Fatal("the plan writes nothing")
 	}
-	if _, err := tv.d.writeJournal(ctx, j); err != nil {
+	if _, err := runstate.WriteJournal(ctx, tv.d.w, j); err != nil {
 		t.Fatal(err)
 	}
-	var steps []journalStep
+	var steps []runstate.Step
 	for _, jm := range j.Merges {
 		steps = append(append(steps, jm.Winner), jm.Losers...)
 	}
@@ -138,7 +140,7 @@ func TestLinksAfterMerge(t *testing.T) {
 	if len(rep.Merged) != 2 {
 		t.Fatalf("merged %+v", rep.Merged)
 	}
-	renamed := renamedBlock("shared", "memory/b.md")
+	renamed := relink.RenamedBlock("shared", "memory/b.md")
 	a := tv.read("memory/a.md")
 	if !strings.Contains(a, "See [[c]].") && !strings.Contains(a, "See [[c|c]]") {
 		t.Errorf("a:\n%s", a)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultmem/vaultmem/chat"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/sameness"
@@ -50,25 +51,26 @@ func (d *Dreamer) rewriteMerges(ctx context.Context, p *plan, rep *Report) {
 	}
 	for _, mg := range p.merges {
 		w := mg.winner
-		if w.next == nil || len(mg.losers) == 0 {
+		if w.Next() == nil || len(mg.losers) == 0 {
 			continue // the others said nothing the winner lacks
 		}
 		// The blocks of all of them, united and dated: what the rewrite must keep.
-		union := string(markdown.Parse(w.path, w.next).Body())
+		union := string(markdown.Parse(w.Path, w.Next()).Body())
 		answer, err := chat.Complete(ctx, d.opts.LLM, mergePrompt+union, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
 			return // the endpoint fails: the other merges would too
 		}
 		if why := lost(union, answer); why != "" {
-			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.path, why)
+			rep.LLMError = fmt.Sprintf("the LLM's text for %s %s; the merged blocks are kept", w.Path, why)
 			continue
 		}
 		first := mg.losers[0]
-		w.set(markdown.SetBody(w.next, answer))
+		w.Set(markdown.SetBody(w.Next(), answer))
 		// The winner's own words live on in the first note merged away.
-		first.set(append([]byte(strings.TrimRight(string(first.next), "\n")+
-			"\n\n## "+w.name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))
+		first.Set(append([]byte(strings.TrimRight(string(first.Next()), "\n")+
+			"\n\n## "+w.Name+", before the merge\n\n"), strings.TrimSpace(mg.before)+"\n"...))
+
 		mg.rewritten = true
 	}
 }
@@ -108,7 +110,7 @@ func (d *Dreamer) suggest(ctx context.Context, p *plan, rep *Report) {
 		if !c.New || a == nil || b == nil {
 			continue
 		}
-		prompt := fmt.Sprintf("%sMemory A (%s):\n%s\n\nMemory B (%s):\n%s\n", resolvePrompt, a.name, a.current(), b.name, b.current())
+		prompt := fmt.Sprintf("%sMemory A (%s):\n%s\n\nMemory B (%s):\n%s\n", resolvePrompt, a.Name, a.Current(), b.Name, b.Current())
 		answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
 		if err != nil {
 			rep.LLMError = err.Error()
@@ -129,15 +131,6 @@ things? Answer with one line: SAME, DIFFERENT or CONTRADICTS, then ": " and the 
 // for the next run, listed for review meanwhile.
 const maxJudged = 20
 
-// judgement is what became of a pair of possible duplicates.
-type judgement int
-
-const (
-	unjudged    judgement = iota // no LLM, or it did not answer: listed for review
-	judgedSame                   // the same: merged, no text lost
-	judgedOther                  // different or contradicting: flagged as the LLM said
-)
-
 // Judgement is the LLM's verdict on a pair of possible duplicates.
 type Judgement struct {
 	Paths [2]string `json:"paths"`
@@ -153,16 +146,16 @@ type Judgement struct {
 // caller's), a flag. A merge the LLM calls for still loses no text: the
 // winner gets every block of the loser it does not hold (see mergeTexts),
 // and no rewrite that drops a sentence is used (see lost).
-func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPair) judgement {
+func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPair) similar.Verdict {
 	if d.opts.LLM == nil || p.judged >= maxJudged || rep.LLMError != "" {
-		return unjudged
+		return similar.Unjudged
 	}
 	p.judged++
-	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.name, sp.a.said(), sp.b.name, sp.b.said())
+	prompt := fmt.Sprintf("%sNote A (%s):\n%s\n\nNote B (%s):\n%s\n", judgePrompt, sp.a.Name, sp.a.Said(), sp.b.Name, sp.b.Said())
 	answer, err := chat.Complete(ctx, d.opts.LLM, prompt, llmTimeout)
 	if err != nil {
 		rep.LLMError = err.Error()
-		return unjudged
+		return similar.Unjudged
 	}
 	line := strings.TrimSpace(answer)
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
@@ -171,13 +164,13 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 	word, reason, _ := strings.Cut(line, ":")
 	word = strings.ToLower(strings.Trim(strings.TrimSpace(word), "*`'\"."))
 	reason = strings.Join(strings.Fields(reason), " ")
-	k := pairOf(sp.a.path, sp.b.path)
+	k := pairOf(sp.a.Path, sp.b.Path)
 	j := Judgement{Paths: [2]string{k[0], k[1]}, Reason: reason}
 	switch word {
 	case "same":
 		j.Verdict = "same"
 		rep.Judged = append(rep.Judged, j)
-		return judgedSame
+		return similar.JudgedSame
 	case "different":
 		j.Verdict = "different"
 		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Kind: memory.Distinct, Reason: "the LLM: " + reason, Found: p.today})
@@ -186,10 +179,10 @@ func (d *Dreamer) judge(ctx context.Context, p *plan, rep *Report, sp similarPai
 		p.judgedFlags = append(p.judgedFlags, memory.Flag{A: k[0], B: k[1], Reason: "the LLM: " + reason, Found: p.today})
 	default:
 		rep.LLMError = fmt.Sprintf("the LLM's verdict on %s and %s is not SAME, DIFFERENT or CONTRADICTS: %q", k[0], k[1], clip(line, 80))
-		return unjudged
+		return similar.Unjudged
 	}
 	rep.Judged = append(rep.Judged, j)
-	return judgedOther
+	return similar.JudgedOther
 }
 
 // clip is s cut to n bytes at most, at a rune boundary.

@@ -33,7 +33,7 @@ const logHead = "---\ntype: " + LogType + "\ndescription: What vaultmem's Dream 
 func (p *plan) logLink(path string) string {
 	shown := markdown.NameOf(path)
 	if m := p.by[path]; m != nil {
-		shown = m.name
+		shown = m.Name
 	}
 	shown = strings.NewReplacer("|", "/", "[[", "[", "]]", "]").Replace(shown)
 	return "[[" + strings.TrimSuffix(path, markdown.Ext) + "|" + shown + "]]"
@@ -51,7 +51,7 @@ func (p *plan) logEntry(rep *Report, run string) string {
 	lines := p.mergeLines(merged)
 	for _, a := range p.superseded {
 		if a.m.archived {
-			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.path), p.logLink(a.by.path)))
+			lines = append(lines, fmt.Sprintf("- Archived %s: superseded by %s", p.logLink(a.m.Path), p.logLink(a.by.Path)))
 		}
 	}
 	for _, c := range rep.Contradictions {
@@ -156,12 +156,6 @@ func LogFile(memoryFolder, configured string) string {
 		memoryFolder = "memory"
 	}
 	return path.Join(memoryFolder, "dream-log.md")
-}
-
-// appendLog appends the run's entry to the dream log; run is the id of
-// the run's journal ("" when it wrote none).
-func (d *Dreamer) appendLog(ctx context.Context, p *plan, run string, dryRun bool, rep *Report) error {
-	return d.writeLog(ctx, p.logEntry(rep, run), run, dryRun, rep)
 }
 
 // writeLog appends entry, of the run with id run, to the dream log; not

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/runstate"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
@@ -17,17 +19,10 @@ import (
 // mem is one live memory as a run sees it: read from disk, whatever the
 // index last saw.
 type mem struct {
-	path    string
-	kind    memory.Type
-	name    string // the frontmatter name (the file name when none)
-	note    *markdown.Note
-	hash    string // of the content as read
-	next    []byte // the content as planned; nil while unchanged
-	changed bool   // since the checkpoint
-	// copyOf is the memory it is a sync service's conflict copy of
-	// (copyService names the service), nil when it is none.
-	copyOf      *mem
-	copyService string
+	// Memory is what comparing it needs and reads (see similar.Memory):
+	// its path, type, name, note as read, content as planned, whether it
+	// changed since the checkpoint, what it is a conflict copy of.
+	*similar.Memory
 	// archived says the plan archives it (merged into another, or
 	// superseded).
 	archived bool
@@ -35,61 +30,10 @@ type mem struct {
 	supersedes []*mem
 	// fixes are the relative dates made absolute in next.
 	fixes []DateFix
-	// sentences caches what sentences finds in it, view its planned
-	// content parsed (both forgotten when next changes: see set).
-	sentences *[]sentence
-	view      *markdown.Note
-	// meant caches its meaning (see meaning), canon what it says in
-	// normal form (see canonical), forgotten likewise.
-	meant *meaning.Meaning
-	canon *string
-	// diffs caches differ's answers with other memories.
-	diffs map[*mem]difference
-	// wordList caches its words as read (see words).
-	wordList []string
-	// size caches the words of its body as read (see bodyWords), once
-	// sized.
-	size  int
-	sized bool
 }
 
 // entry is the memory's line in MEMORY.md, as planned.
-func (m *mem) entry() memory.Entry { return memory.NoteEntry(m.parsed()) }
-
-// set plans next as the memory's content (nil: unchanged), forgetting
-// what was read from the content before.
-func (m *mem) set(next []byte) {
-	m.next, m.sentences, m.view, m.meant, m.canon = next, nil, nil, nil, nil
-}
-
-// parsed is the memory as planned so far, parsed.
-func (m *mem) parsed() *markdown.Note {
-	switch {
-	case m.next == nil:
-		return m.note
-	case m.view == nil:
-		m.view = markdown.Parse(m.path, m.next)
-	}
-	return m.view
-}
-
-// current is the memory's content as planned so far.
-func (m *mem) current() []byte {
-	if m.next != nil {
-		return m.next
-	}
-	return m.note.Content
-}
-
-// created is the memory's frontmatter created date (YYYY-MM-DD), "" when
-// it has none.
-func (m *mem) created() string {
-	s, _ := m.note.Frontmatter.String("created")
-	if len(s) >= 10 {
-		return s[:10]
-	}
-	return ""
-}
+func (m *mem) entry() memory.Entry { return memory.NoteEntry(m.Parsed()) }
 
 // plan is what a run will do.
 type plan struct {
@@ -102,15 +46,15 @@ type plan struct {
 	indexed []memory.Live
 	inIndex map[string]bool
 	// common are the terms too common to pair contradictions (see
-	// commonTerms), over every memory.
+	// similar.CommonTerms), over every memory.
 	common map[string]bool
 	// sketches are the cached sketches an incremental run read.
-	sketches map[string]sketch
+	sketches map[string]similar.Sketch
 	gone     map[string]bool
 	// bad are the notes of the memory folder whose frontmatter does not
 	// parse: never written.
 	bad   map[string]bool
-	cp    *checkpoint
+	cp    *runstate.Checkpoint
 	cpSum string // the checkpoint file's hash
 	// merges are the duplicates to merge; superseded the memories a newer
 	// one supersedes, with it.
@@ -192,7 +136,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	p := &plan{now: now, today: now.Format(time.DateOnly), by: map[string]*mem{}, gone: map[string]bool{}, bad: map[string]bool{}, fresh: map[pair]bool{}, cycles: map[pair]bool{}}
-	cp, sum, problem, err := d.readCheckpoint()
+	cp, sum, problem, err := runstate.ReadCheckpoint(d.w)
 	if err != nil {
 		return nil, err
 	}
@@ -204,8 +148,8 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	for _, m := range p.mems {
-		m.changed = ro.Full || cp == nil || cp.Memories[m.path] != proposal.ShortHash(m.hash)
-		if m.changed {
+		m.Changed = ro.Full || cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash)
+		if m.Changed {
 			rep.Examined++
 		}
 	}
@@ -230,7 +174,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	d.rewriteMerges(ctx, p, rep)
-	d.relinkWinners(ctx, p)
+	relinkWinners(ctx, d.ix, p)
 	return p, nil
 }
 
@@ -290,7 +234,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 	if !full {
 		// The others through their sketches: those not cached (a wiped
 		// cache) are read once to make them.
-		cached := d.readSketches()
+		cached := similar.ReadSketches(d.v.Abs(sketchFile))
 		p.sketches = cached
 		var unsketched []string
 		for _, im := range p.indexed {
@@ -309,7 +253,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 			return err
 		}
 	}
-	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(p.mems, func(a, b *mem) int { return strings.Compare(a.Path, b.Path) })
 	return nil
 }
 
@@ -317,16 +261,16 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 // (by path): those whose sketches may pair with a changed memory's (near
 // duplicates, contradictions), those of the same name, those a changed
 // memory supersedes, and those flagged with one.
-func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]sketch, changed []string) ([]string, error) {
+func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]similar.Sketch, changed []string) ([]string, error) {
 	isChanged := map[string]bool{}
 	for _, c := range changed {
 		isChanged[c] = true
 	}
 	paths, sks := sketchPaths(p, cached)
 	focus := func(i int) bool { return isChanged[paths[i]] }
-	p.common = commonTerms(sks)
+	p.common = similar.CommonTerms(sks)
 	var out []string
-	for _, c := range slices.Concat(nearCandidates(sks, focus), polarCandidates(sks, focus, p.common)) {
+	for _, c := range slices.Concat(similar.NearCandidates(sks, focus), similar.PolarCandidates(sks, focus, p.common)) {
 		out = append(out, paths[c[0]], paths[c[1]])
 	}
 	sameText := map[string][]string{}
@@ -348,7 +292,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 		return nil, err
 	}
 	// A sync service's copy and its original are compared whatever
-	// their words (see considerCopy).
+	// their words (see similar.Find).
 	copies := map[string][]string{}
 	for _, im := range p.indexed {
 		if orig, _, ok := vault.ConflictCopy(im.Path, func(q string) bool { return q != im.Path && p.inIndex[q] }); ok {
@@ -362,9 +306,9 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]ske
 		if m == nil {
 			continue
 		}
-		out = append(out, names[proposal.NormName(m.name)]...)
-		out = append(out, sameText[textKey(m)]...)
-		for _, v := range m.note.Frontmatter.Strings("supersedes") {
+		out = append(out, names[proposal.NormName(m.Name)]...)
+		out = append(out, sameText[similar.TextKey(m.Memory)]...)
+		for _, v := range m.Note.Frontmatter.Strings("supersedes") {
 			if target, err := d.ix.Lookup(ctx, linkTarget(v)); err == nil {
 				out = append(out, target)
 			}
@@ -401,5 +345,5 @@ func (d *Dreamer) read(im memory.Live) (*mem, error) {
 		return nil, nil
 	}
 	e := memory.NoteEntry(n)
-	return &mem{path: im.Path, kind: memory.Type(n.Type()), name: e.Title, note: n, hash: hash}, nil
+	return &mem{Memory: &similar.Memory{Path: im.Path, Kind: memory.Type(n.Type()), Name: e.Title, Note: n, Hash: hash}}, nil
 }

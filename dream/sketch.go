@@ -1,200 +1,46 @@
 package dream
 
 import (
-	"bytes"
-	"encoding/gob"
-	"io"
-	"os"
-	"slices"
-
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// A sketch is what finding a memory's duplicates and contradictions needs
-// of it: its distinct words and its polar sentences' terms. An incremental
-// run compares the changed memories with every other through their
-// sketches, kept between runs in the cache, and reads from disk only the
-// changed memories and those a sketch says may pair with one: the same
-// candidates a full run finds, without reading every memory.
-
-// sketch is one memory's sketch.
-type sketch struct {
-	Hash    string // of the content it was made from
-	Kind    string
-	TextKey string   // see textKey
-	Tokens  []string // distinct words (see mem.words)
-	Sents   []sentSketch
-}
-
-// sentSketch is a polar sentence: its polarity and topic terms.
-type sentSketch struct {
-	Polarity int
-	Terms    []string
-}
-
-// sketchOf makes m's sketch.
-func sketchOf(m *mem) sketch {
-	sk := sketch{Hash: m.hash, Kind: string(m.kind), TextKey: textKey(m), Tokens: distinct(m.words())}
-	for _, s := range sentences(m) {
-		sk.Sents = append(sk.Sents, sentSketch{s.polarity, s.terms})
-	}
-	return sk
-}
+// An incremental run compares the changed memories with every other
+// through their sketches (see similar.Sketch), kept between runs in the
+// cache, and reads from disk only the changed memories and those a sketch
+// says may pair with one.
 
 // sketchFile is the cache of sketches (git-ignored, rebuildable).
 const sketchFile = vault.CacheDir + "/dream-sketches.gob"
 
-// readSketches returns the cached sketches by path; none when the cache is
-// missing or unreadable (the run then reads what it needs).
-func (d *Dreamer) readSketches() map[string]sketch {
-	out := map[string]sketch{}
-	b, err := os.ReadFile(d.v.Abs(sketchFile))
-	if err == nil && gob.NewDecoder(bytes.NewReader(b)).Decode(&out) != nil {
-		out = map[string]sketch{}
-	}
-	return out
-}
-
-// writeSketches caches the sketches of the live memories a run leaves
-// unchanged on disk (a memory it wrote is sketched again when next read).
-func (d *Dreamer) writeSketches(p *plan, old map[string]sketch) error {
-	out := map[string]sketch{}
+// keptSketches are the sketches to cache after a run: those of the live
+// memories it leaves unchanged on disk (a memory it wrote is sketched
+// again when next read), made now or, for a memory it did not read, from
+// old (the cache it read).
+func keptSketches(p *plan, old map[string]similar.Sketch) map[string]similar.Sketch {
+	out := map[string]similar.Sketch{}
 	for _, im := range p.indexed {
 		switch m := p.by[im.Path]; {
-		case m != nil && !m.archived && m.next == nil && m.hash == im.Hash:
-			out[im.Path] = sketchOf(m)
+		case m != nil && !m.archived && m.Next() == nil && m.Hash == im.Hash:
+			out[im.Path] = similar.SketchOf(m.Memory)
 		case m == nil && old[im.Path].Hash == im.Hash:
 			out[im.Path] = old[im.Path]
 		}
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(out); err != nil {
-		return err
-	}
-	if err := d.v.EnsureDir(vault.CacheDir); err != nil {
-		return err
-	}
-	return vault.WriteCacheFile(d.v.Abs(sketchFile), func(w io.Writer) error {
-		_, err := w.Write(b.Bytes())
-		return err
-	})
-}
-
-// nearCandidates returns the pairs (by index into sks) of sketches of one
-// kind alike enough to compare (see alikeCandidates), one of each pair in
-// focus.
-func nearCandidates(sks []sketch, focus func(int) bool) [][2]int {
-	byKind := map[string][]int{}
-	for i, sk := range sks {
-		byKind[sk.Kind] = append(byKind[sk.Kind], i)
-	}
-	var out [][2]int
-	for _, ids := range byKind {
-		sets := make([][]string, len(ids))
-		for j, i := range ids {
-			sets[j] = sks[i].Tokens
-		}
-		for _, c := range alikeCandidates(sets, func(j int) bool { return focus(ids[j]) }) {
-			out = append(out, [2]int{ids[c[0]], ids[c[1]]})
-		}
-	}
-	return out
-}
-
-// polarCandidates returns the pairs (by index into sks) of sketches of
-// feedback or user memories, one of each pair in focus, with a sentence
-// each of opposite polarity about the same terms: an inverted index of
-// the polar sentences' terms (but the common ones) counts the terms each
-// pair of sentences shares, so that no pair of memories is compared whose
-// sentences share too few.
-// commonTerms are the terms too many polar sentences share (more than
-// maxTopicShare) to pair them: computed over every memory's sketch, so
-// that an incremental run and a full one pair the same memories.
-func commonTerms(sks []sketch) map[string]bool {
-	n := map[string]int{}
-	for _, sk := range sks {
-		if sk.Kind != "feedback" && sk.Kind != "user" {
-			continue
-		}
-		for _, s := range sk.Sents {
-			for _, t := range s.Terms {
-				n[t]++
-			}
-		}
-	}
-	out := map[string]bool{}
-	for t, c := range n {
-		if c > maxTopicShare {
-			out[t] = true
-		}
-	}
-	return out
-}
-
-func polarCandidates(sks []sketch, focus func(int) bool, common map[string]bool) [][2]int {
-	type ref struct{ m, s int }
-	pos, neg := map[string][]ref{}, map[string][]ref{}
-	for i, sk := range sks {
-		if sk.Kind != "feedback" && sk.Kind != "user" {
-			continue
-		}
-		for j, s := range sk.Sents {
-			list := pos
-			if s.Polarity < 0 {
-				list = neg
-			}
-			for _, t := range s.Terms {
-				list[t] = append(list[t], ref{i, j})
-			}
-		}
-	}
-	shared := map[[2]ref]int{}
-	for t, ps := range pos {
-		ns := neg[t]
-		if len(ns) == 0 || common[t] {
-			continue
-		}
-		for _, x := range ps {
-			for _, y := range ns {
-				if x.m != y.m && (focus(x.m) || focus(y.m)) {
-					shared[[2]ref{x, y}]++
-				}
-			}
-		}
-	}
-	seen := map[[2]int]bool{}
-	var out [][2]int
-	for xy, n := range shared {
-		x, y := sks[xy[0].m].Sents[xy[0].s], sks[xy[1].m].Sents[xy[1].s]
-		if n < min(2, len(x.Terms), len(y.Terms)) || 2*n <= len(x.Terms)+len(y.Terms)-n {
-			continue
-		}
-		k := [2]int{min(xy[0].m, xy[1].m), max(xy[0].m, xy[1].m)}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	slices.SortFunc(out, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
 	return out
 }
 
 // sketchPaths returns, by path, the sketches of the live indexed memories:
 // the loaded ones made now, the others from the cache.
-func sketchPaths(p *plan, cached map[string]sketch) ([]string, []sketch) {
+func sketchPaths(p *plan, cached map[string]similar.Sketch) ([]string, []similar.Sketch) {
 	var paths []string
-	var sks []sketch
+	var sks []similar.Sketch
 	for _, im := range p.indexed {
 		if p.gone[im.Path] {
 			continue
 		}
 		if m := p.by[im.Path]; m != nil {
-			paths, sks = append(paths, im.Path), append(sks, sketchOf(m))
+			paths, sks = append(paths, im.Path), append(sks, similar.SketchOf(m.Memory))
 		} else if sk, ok := cached[im.Path]; ok && sk.Hash == im.Hash {
 			paths, sks = append(paths, im.Path), append(sks, sk)
 		}

@@ -4,76 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/vaultmem/vaultmem/dream/proposal"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/vault"
-	"go.yaml.in/yaml/v3"
 )
 
-// CheckpointFile is the state file (under .vaultmem/state, committed)
-// where a run records what it saw: the next run looks only at the
-// memories changed since, and their neighbours.
-const CheckpointFile = "dream.yaml"
-
-// checkpoint is what the last run that changed anything saw.
-type checkpoint struct {
-	// LastRun is when it ran (RFC 3339).
-	LastRun string `yaml:"last_run"`
-	// Memories holds the live memories it left, by vault path, each with
-	// the first hex digits of its content hash.
-	Memories map[string]string `yaml:"memories"`
-}
-
-const checkpointHeader = "# vaultmem Dream checkpoint: the memories its last run left, with their hashes.\n" +
-	"# Safe to delete: the next run then looks at every memory.\n"
-
-// readCheckpoint returns the checkpoint (nil when there is none) and its
-// hash. A checkpoint that does not parse (a merge conflict, a hand edit)
-// counts as none, and why is returned as a problem to report.
-func (d *Dreamer) readCheckpoint() (cp *checkpoint, hash string, problem error, err error) {
-	b, hash, err := d.w.ReadState(CheckpointFile)
-	if errors.Is(err, vault.ErrNotFound) {
-		return nil, "", nil, nil
-	}
-	if err != nil {
-		return nil, "", nil, err
-	}
-	cp = &checkpoint{}
-	if err := yaml.Unmarshal(b, cp); err != nil || cp.Memories == nil {
-		if err == nil {
-			err = errors.New("no memories key")
-		}
-		return nil, hash, fmt.Errorf("%s/%s does not parse (%v): every memory is looked at", vault.StateDir, CheckpointFile, err), nil
-	}
-	return cp, hash, nil, nil
-}
-
-// writeCheckpoint records memories (path to hash) when they differ from
-// old's: a run that changed nothing leaves the file alone. It reports
-// whether it wrote.
-func (d *Dreamer) writeCheckpoint(ctx context.Context, old *checkpoint, oldHash string, memories map[string]string, now time.Time) (bool, error) {
-	short := make(map[string]string, len(memories))
-	for p, h := range memories {
-		short[p] = proposal.ShortHash(h)
-	}
-	if old != nil && maps.Equal(old.Memories, short) {
-		return false, nil
-	}
-	b, err := encodeCheckpoint(checkpoint{LastRun: now.UTC().Format(time.RFC3339), Memories: short})
-	if err != nil {
-		return false, err
-	}
-	expected := oldHash
-	if expected == "" {
-		expected = vault.AnyHash // a new file, unless one appeared meanwhile
-	}
-	if _, err := d.w.WriteState(ctx, CheckpointFile, b, expected); err != nil {
-		return false, err
-	}
-	return true, nil
-}
+// CheckpointFile is the state file where a run records what it saw (see
+// runstate.CheckpointFile).
+const CheckpointFile = runstate.CheckpointFile
 
 // ErrRunning is returned when another Dream holds the vault's Dream lock.
 var ErrRunning = errors.New("another Dream is running on this vault")
@@ -141,11 +81,11 @@ func orDefault(d, def time.Duration) time.Duration {
 // edited (the zero time: never seen), and says why or why not. It asks
 // the index which memories changed since the checkpoint: no note is read.
 func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, string, error) {
-	now := d.now()
+	now := d.opts.Now()
 	if !lastEdit.IsZero() && now.Sub(lastEdit) < g.quiet() {
 		return false, "the vault was edited less than " + g.quiet().String() + " ago", nil
 	}
-	cp, _, _, err := d.readCheckpoint()
+	cp, _, _, err := runstate.ReadCheckpoint(d.w)
 	if err != nil {
 		return false, "", err
 	}

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/vaultmem/vaultmem/config"
-	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/gitrepo"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -61,11 +61,11 @@ var (
 		Label:       `git config merge.vaultmem-note.name "vaultmem memory, task and lesson notes"`,
 		DefaultPath: "note.md", merge: mergeNote}
 	// Checkpoint merges Dream's checkpoint (vaultmem
-	// merge-checkpoint): see dream.MergeCheckpoint.
+	// merge-checkpoint): see runstate.MergeCheckpoint.
 	Checkpoint = Driver{Name: "vaultmem-checkpoint",
 		Command:     `git config merge.vaultmem-checkpoint.driver "vaultmem merge-checkpoint %O %A %B %P"`,
 		Label:       `git config merge.vaultmem-checkpoint.name "vaultmem Dream checkpoint"`,
-		DefaultPath: vault.StateDir + "/" + dream.CheckpointFile, merge: mergeCheckpoint}
+		DefaultPath: vault.StateDir + "/" + runstate.CheckpointFile, merge: mergeCheckpoint}
 	// Canvas merges the canvases of the views folder (vaultmem
 	// merge-canvas): see obsidian.MergeCanvas.
 	Canvas = Driver{Name: "vaultmem-canvas",
@@ -141,7 +141,7 @@ func mergeNote(ctx context.Context, path string, v [3][]byte) ([]byte, error) {
 }
 
 func mergeCheckpoint(_ context.Context, path string, v [3][]byte) ([]byte, error) {
-	out, err := dream.MergeCheckpoint(path, v[1], v[2])
+	out, err := runstate.MergeCheckpoint(path, v[1], v[2])
 	if err != nil {
 		return nil, fmt.Errorf("merge %s: %w; it is left as your side: the file is safe to delete (git rm %s: the next Dream looks at every memory)", path, err, path)
 	}

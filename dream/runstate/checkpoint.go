@@ -1,17 +1,98 @@
-package dream
+package runstate
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/markdown"
+	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
 )
+
+// States is what the run records are kept with: the state files of a
+// vault (under .vaultmem/state), which a *vault.Writer reads and writes
+// compare-before-write.
+type States interface {
+	ReadState(name string) ([]byte, string, error)
+	WriteState(ctx context.Context, name string, content []byte, expected string) (string, error)
+	RemoveState(ctx context.Context, name, expected string) error
+}
+
+var _ States = (*vault.Writer)(nil)
+
+// CheckpointFile is the state file (under .vaultmem/state, committed)
+// where a run records what it saw: the next run looks only at the
+// memories changed since, and their neighbours.
+const CheckpointFile = "dream.yaml"
+
+// Checkpoint is what the last run that changed anything saw.
+type Checkpoint struct {
+	// LastRun is when it ran (RFC 3339).
+	LastRun string `yaml:"last_run"`
+	// Memories holds the live memories it left, by vault path, each with
+	// the first hex digits of its content hash (see proposal.ShortHash).
+	Memories map[string]string `yaml:"memories"`
+}
+
+const checkpointHeader = "# vaultmem Dream checkpoint: the memories its last run left, with their hashes.\n" +
+	"# Safe to delete: the next run then looks at every memory.\n"
+
+// ReadCheckpoint returns the checkpoint s holds (nil when there is none)
+// and its hash. A checkpoint that does not parse (a merge conflict, a
+// hand edit) counts as none, and why is returned as a problem to report,
+// naming the file; err is s's when the file cannot be read.
+func ReadCheckpoint(s States) (cp *Checkpoint, hash string, problem error, err error) {
+	b, hash, err := s.ReadState(CheckpointFile)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, "", nil, nil
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cp = &Checkpoint{}
+	if err := yaml.Unmarshal(b, cp); err != nil || cp.Memories == nil {
+		if err == nil {
+			err = errors.New("no memories key")
+		}
+		return nil, hash, fmt.Errorf("%s/%s does not parse (%v): every memory is looked at", vault.StateDir, CheckpointFile, err), nil
+	}
+	return cp, hash, nil, nil
+}
+
+// WriteCheckpoint records memories (path to content hash), as run at
+// now, when they differ from old's (read with the hash oldHash, "" when
+// there was none): a run that changed nothing leaves the file alone. It
+// reports whether it wrote; errors are s's (vault.ErrConflict when the
+// file changed since it was read).
+func WriteCheckpoint(ctx context.Context, s States, old *Checkpoint, oldHash string, memories map[string]string, now time.Time) (bool, error) {
+	short := make(map[string]string, len(memories))
+	for p, h := range memories {
+		short[p] = proposal.ShortHash(h)
+	}
+	if old != nil && maps.Equal(old.Memories, short) {
+		return false, nil
+	}
+	b, err := encodeCheckpoint(Checkpoint{LastRun: now.UTC().Format(time.RFC3339), Memories: short})
+	if err != nil {
+		return false, err
+	}
+	expected := oldHash
+	if expected == "" {
+		expected = vault.AnyHash // a new file, unless one appeared meanwhile
+	}
+	if _, err := s.WriteState(ctx, CheckpointFile, b, expected); err != nil {
+		return false, err
+	}
+	return true, nil
+}
 
 // Two clones that each run Dream each rewrite the checkpoint, and git,
 // merging lines, sees both change the same lines. The checkpoint is only
@@ -42,7 +123,7 @@ func MergeCheckpoint(file string, ours, theirs []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	merged := checkpoint{LastRun: laterRun(o.LastRun, t.LastRun), Memories: map[string]string{}}
+	merged := Checkpoint{LastRun: laterRun(o.LastRun, t.LastRun), Memories: map[string]string{}}
 	for p, h := range o.Memories {
 		if t.Memories[p] == h {
 			merged.Memories[p] = h
@@ -57,8 +138,8 @@ func MergeCheckpoint(file string, ours, theirs []byte) ([]byte, error) {
 
 // parseCheckpoint reads one version of the checkpoint; side names it in
 // errors (a *markdown.ParseError).
-func parseCheckpoint(file, side string, b []byte) (*checkpoint, error) {
-	cp := &checkpoint{}
+func parseCheckpoint(file, side string, b []byte) (*Checkpoint, error) {
+	cp := &Checkpoint{}
 	err := yaml.Unmarshal(b, cp)
 	line := 0
 	switch {
@@ -122,7 +203,7 @@ func laterRun(ours, theirs string) string {
 
 // encodeCheckpoint is the checkpoint file's content for cp: its header
 // and cp as YAML.
-func encodeCheckpoint(cp checkpoint) ([]byte, error) {
+func encodeCheckpoint(cp Checkpoint) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(checkpointHeader)
 	enc := yaml.NewEncoder(&buf)

@@ -1,4 +1,4 @@
-package dream
+package similar
 
 import (
 	"strings"
@@ -8,11 +8,11 @@ import (
 	"github.com/vaultmem/vaultmem/memory"
 )
 
-// namedMem is a memory of type typ named name, with body body, changed
-// since the checkpoint, as a run would plan it.
-func namedMem(path, name, typ, body string) *mem {
-	n := markdown.Parse(path, []byte(memoryNote(name, typ, "", "", body+"\n")))
-	return &mem{path: path, kind: memory.Type(n.Type()), name: name, note: n, changed: true}
+// namedMem is a memory of type typ named name, with body body, as a run
+// reads it.
+func namedMem(path, name, typ, body string) *Memory {
+	n := markdown.Parse(path, []byte("---\nname: "+name+"\ndescription: \ntype: "+typ+"\n---\n"+body+"\n"))
+	return &Memory{Path: path, Kind: memory.Type(n.Type()), Name: name, Note: n}
 }
 
 // TestContradictionKinds: memories under names of their own that say
@@ -114,7 +114,7 @@ func TestContradictionKinds(t *testing.T) {
 	} {
 		a := namedMem("memory/a.md", tt.nameA, tt.typ, tt.a)
 		b := namedMem("memory/b.md", tt.nameB, tt.typ, tt.b)
-		reason, got := contradiction(a, b)
+		reason, got := Contradiction(a, b)
 		switch {
 		case got != tt.want:
 			diff, _ := differ(a, b)
@@ -122,7 +122,7 @@ func TestContradictionKinds(t *testing.T) {
 		case got && (!strings.Contains(strings.ToLower(reason), strings.ToLower(tt.reason1)) || !strings.Contains(strings.ToLower(reason), strings.ToLower(tt.reason2))):
 			t.Errorf("%q / %q: reason %q, want it to name %q and %q", tt.a, tt.b, reason, tt.reason1, tt.reason2)
 		}
-		if _, back := contradiction(b, a); back != got {
+		if _, back := Contradiction(b, a); back != got {
 			t.Errorf("%q / %q: contradiction %v one way, %v the other", tt.a, tt.b, got, back)
 		}
 	}
