@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/dream/relink"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -385,7 +384,7 @@ func (d *Dreamer) applyCheckpoint(ctx context.Context, p *plan, dryRun bool, rep
 // changedSince reports whether memories differ from cp's.
 func changedSince(cp *runstate.Checkpoint, memories map[string]string) bool {
 	for p, h := range memories {
-		if cp.Memories[p] != proposal.ShortHash(h) {
+		if cp.Memories[p] != runstate.ShortHash(h) {
 			return true
 		}
 	}

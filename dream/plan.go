@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/dream/similar"
 	"github.com/vaultmem/vaultmem/markdown"
@@ -148,7 +147,7 @@ func (d *Dreamer) plan(ctx context.Context, ro RunOptions, now time.Time, rep *R
 		return nil, err
 	}
 	for _, m := range p.mems {
-		m.Changed = ro.Full || cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash)
+		m.Changed = ro.Full || cp == nil || cp.Memories[m.Path] != runstate.ShortHash(m.Hash)
 		if m.Changed {
 			rep.Examined++
 		}
@@ -224,7 +223,7 @@ func (d *Dreamer) load(ctx context.Context, p *plan, rep *Report, full bool) err
 	}
 	var changed []string
 	for _, im := range p.indexed {
-		if full || p.cp.Memories[im.Path] != proposal.ShortHash(im.Hash) {
+		if full || p.cp.Memories[im.Path] != runstate.ShortHash(im.Hash) {
 			changed = append(changed, im.Path)
 		}
 	}
@@ -285,7 +284,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]sim
 		if name == "" {
 			name = im.Title
 		}
-		names[proposal.NormName(name)] = append(names[proposal.NormName(name)], im.Path)
+		names[similar.NormName(name)] = append(names[similar.NormName(name)], im.Path)
 	}
 	flags, _, err := d.store.Flags()
 	if err != nil {
@@ -306,7 +305,7 @@ func (d *Dreamer) neighbours(ctx context.Context, p *plan, cached map[string]sim
 		if m == nil {
 			continue
 		}
-		out = append(out, names[proposal.NormName(m.Name)]...)
+		out = append(out, names[similar.NormName(m.Name)]...)
 		out = append(out, sameText[similar.TextKey(m.Memory)]...)
 		for _, v := range m.Note.Frontmatter.Strings("supersedes") {
 			if target, err := d.ix.Lookup(ctx, linkTarget(v)); err == nil {

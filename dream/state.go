@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/dream/runstate"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -100,7 +99,7 @@ func (d *Dreamer) Due(ctx context.Context, g Gate, lastEdit time.Time) (bool, st
 	}
 	writes := 0
 	for _, m := range ms {
-		if cp == nil || cp.Memories[m.Path] != proposal.ShortHash(m.Hash) {
+		if cp == nil || cp.Memories[m.Path] != runstate.ShortHash(m.Hash) {
 			writes++
 		}
 	}

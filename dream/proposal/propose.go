@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vaultmem/vaultmem/dream/runstate"
+	"github.com/vaultmem/vaultmem/dream/similar"
 	"slices"
 	"strings"
 	"time"
@@ -118,7 +120,7 @@ func (l *sessionLog) add(r sessionRecord) {
 // pending reports whether the session note at p with hash h (full or
 // short) is to be read.
 func (l *sessionLog) pending(p, h string) bool {
-	h = ShortHash(h)
+	h = runstate.ShortHash(h)
 	return !l.read[p][h] && l.tries[p][h] < MaxSessionTries
 }
 
@@ -245,7 +247,7 @@ func (d *Proposer) proposeFrom(ctx context.Context, p string, now time.Time, log
 		rep.Sessions--
 		return nil, true, nil
 	}
-	rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: p, Hash: ShortHash(hash), Result: "read"}
+	rec := sessionRecord{Time: now.UTC().Format(time.RFC3339), Session: p, Hash: runstate.ShortHash(hash), Result: "read"}
 	got, perr := parseProposals(answer)
 	for _, w := range got.warnings {
 		rep.Warnings = append(rep.Warnings, p+": "+w)
@@ -309,7 +311,7 @@ func (d *Proposer) knownNames(ctx context.Context) (map[string]string, error) {
 }
 
 // proposalKey is how a proposal is known: its kind and its name folded.
-func proposalKey(kind, name string) string { return kind + ": " + NormName(name) }
+func proposalKey(kind, name string) string { return kind + ": " + similar.NormName(name) }
 
 // writeProposals writes what got proposes from the session note at
 // source, but what was proposed from it before (log) and what takes a

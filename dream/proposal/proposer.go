@@ -3,9 +3,7 @@ package proposal
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/vaultmem/vaultmem/chat"
 	"github.com/vaultmem/vaultmem/index"
@@ -110,23 +108,4 @@ func (d *Proposer) Pending(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return len(pending), nil
-}
-
-// hashLen is how many hex digits of a note's hash Dream's state files
-// keep (its checkpoint, SessionsFile): enough to tell versions apart, few
-// enough to keep the files small.
-const hashLen = 16
-
-// ShortHash is content hash h (markdown.Hash's) as Dream's state files
-// keep it: its first hashLen hex digits.
-func ShortHash(h string) string { return h[:min(len(h), hashLen)] }
-
-// NormName is a name with case, spacing (spaces, "-" and "_" alike) and
-// closing punctuation ignored: "Package manager", "package_manager." and
-// "PACKAGE-MANAGER" are one name, "C++ style" and "C style" two. Dream
-// finds memories of one name so, and a proposal may not take a name known
-// so.
-func NormName(s string) string {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' })
-	return strings.TrimRight(strings.Join(words, " "), ".,;:!?")
 }

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 	"go.yaml.in/yaml/v3"
@@ -38,7 +37,7 @@ type Checkpoint struct {
 	// LastRun is when it ran (RFC 3339).
 	LastRun string `yaml:"last_run"`
 	// Memories holds the live memories it left, by vault path, each with
-	// the first hex digits of its content hash (see proposal.ShortHash).
+	// the first hex digits of its content hash (see ShortHash).
 	Memories map[string]string `yaml:"memories"`
 }
 
@@ -75,7 +74,7 @@ func ReadCheckpoint(s States) (cp *Checkpoint, hash string, problem error, err e
 func WriteCheckpoint(ctx context.Context, s States, old *Checkpoint, oldHash string, memories map[string]string, now time.Time) (bool, error) {
 	short := make(map[string]string, len(memories))
 	for p, h := range memories {
-		short[p] = proposal.ShortHash(h)
+		short[p] = ShortHash(h)
 	}
 	if old != nil && maps.Equal(old.Memories, short) {
 		return false, nil

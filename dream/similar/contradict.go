@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/text"
@@ -97,7 +96,7 @@ func opposite(a, b *Memory) (string, bool) {
 	if !differs || !diff.Opposite {
 		return "", false
 	}
-	if diff.Kind != "negation" && proposal.NormName(a.Name) != proposal.NormName(b.Name) && !alike(a, b, diff) {
+	if diff.Kind != "negation" && NormName(a.Name) != NormName(b.Name) && !alike(a, b, diff) {
 		return "", false
 	}
 	switch {

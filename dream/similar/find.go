@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/vaultmem/vaultmem/dream/proposal"
 	"github.com/vaultmem/vaultmem/meaning"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/sameness"
@@ -111,7 +110,7 @@ func Find(ms []*Memory, judge func(Pair) Verdict) Found {
 			}
 		}
 	}
-	sameKey(func(m *Memory) string { return proposal.NormName(m.Name) }, "same name")
+	sameKey(func(m *Memory) string { return NormName(m.Name) }, "same name")
 	sameKey(TextKey, "same text")
 	for i, m := range ms {
 		if m.CopyOf != nil {
