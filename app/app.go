@@ -29,11 +29,15 @@ type Options struct {
 	// NoIndex opens no index: for what needs only the files (a merge
 	// driver, init).
 	NoIndex bool
-	// directWrites writes the files directly, never through Obsidian's
-	// CLI (vault.access): a hook's process, which lives for one event,
-	// would ask the CLI (a subprocess, up to 5 s, which may start the
-	// app) before its first write, within the hook's own time.
-	directWrites bool
+	// oneEvent opens the App for a hook's own process, which lives for
+	// one event and answers within the hook's own time: it writes the
+	// files directly, never through Obsidian's CLI (vault.access: asking
+	// the CLI is a subprocess, up to 5 s, which may start the app), and
+	// matches lessons by their words alone (by meaning needs the vault's
+	// model loaded from the index, about 10 ms a process, a third of a
+	// PreToolUse hook's; a running server has it loaded and matches by
+	// meaning too).
+	oneEvent bool
 	// Resident opens the index for a long-running process (see
 	// index.Options.Resident).
 	Resident bool
@@ -196,9 +200,9 @@ func Open(ctx context.Context, dir string, o Options) (*App, error) {
 }
 
 // obsidian is the Writer's way to Obsidian's CLI, as vault.access says,
-// unless o writes directly.
+// unless o is for one event (see Options.oneEvent).
 func (a *App) obsidian(dir string, o Options) vault.Obsidian {
-	if o.directWrites {
+	if o.oneEvent {
 		return nil
 	}
 	return obsidiancli.Open(dir, a.Config.Vault.Access)
@@ -308,7 +312,7 @@ func (a *App) openLessons() (*lesson.Store, error) {
 
 func (a *App) newLessons() (*lesson.Store, error) {
 	st, err := lesson.NewStore(a.writer, a.ix.Stores(), lesson.Options{Folder: a.Vault.Folders().Lessons, FS: a.Vault.FS(), Rules: a.Config.Lessons.Rules, Person: a.Owner, CacheDir: a.Vault.Abs(vault.CacheDir),
-		OnOutcome: a.lessonApplied, Meaning: lessonMeaning{a}})
+		OnOutcome: a.lessonApplied, Meaning: a.lessonMeaning()})
 	if err != nil || !a.Config.Lessons.Router {
 		return st, err
 	}

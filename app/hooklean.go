@@ -12,7 +12,7 @@ import (
 // o.NoIndex is ignored. Errors: Open's.
 func OpenForHook(ctx context.Context, dir string, ev HookEvent, o Options) (*App, error) {
 	o.NoIndex = true
-	o.directWrites = true // see Options.directWrites
+	o.oneEvent = true // see Options.oneEvent
 	a, err := Open(ctx, dir, o)
 	if err != nil {
 		return nil, err

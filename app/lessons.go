@@ -124,6 +124,15 @@ type lessonMeaning struct {
 	a *App
 }
 
+// lessonMeaning is how a's lessons are matched by meaning; nil (by their
+// words alone) for an App opened for one hook event (Options.oneEvent).
+func (a *App) lessonMeaning() lesson.Meaning {
+	if a.opts.oneEvent {
+		return nil
+	}
+	return lessonMeaning{a}
+}
+
 // meaningNotes is the most notes around a lesson whose opening chunk its
 // vector is made with.
 const meaningNotes = 5

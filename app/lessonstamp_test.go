@@ -460,3 +460,30 @@ func TestFoldersStampAfterVectors(t *testing.T) {
 		t.Error("after the sync with vectors the folders still changed")
 	}
 }
+
+// TestHookMatchesLessonsByWords: an App opened for one hook event matches
+// lessons by their words alone (the vault's model is not loaded in a
+// hook's own process); any other App by meaning too.
+func TestHookMatchesLessonsByWords(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := Init(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.lessonMeaning() == nil {
+		t.Error("an App for commands and servers matches lessons by words alone")
+	}
+	h, err := OpenForHook(ctx, dir, HookEvent{Kind: HookBeforeTool, Session: "s1", Tool: "Edit"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if h.lessonMeaning() != nil {
+		t.Error("a hook's own process loads the vault's model to match lessons by meaning")
+	}
+}
