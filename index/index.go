@@ -170,7 +170,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	// Opening checks the schema under a shared lock, which a rebuild takes
 	// exclusively: no process reads a cache another is deleting. (Where
 	// the file system has no locks, opening goes on without.)
-	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
+	lock := vault.NewLockAt(p + ".lock")
 	if err := waitLock(ctx, lock, false); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", p, err)
 	}
@@ -218,7 +218,7 @@ func waitLock(ctx context.Context, lock *flock.Flock, exclusive bool) error {
 // with an empty one. Processes that find it unusable at once take turns:
 // the first rebuilds it, the others open what the first made.
 func rebuild(ctx context.Context, p string, opts Options, why error) (*Index, error) {
-	lock := flock.New(p+".lock", flock.SetPermissions(0o644))
+	lock := vault.NewLockAt(p + ".lock")
 	if err := waitLock(ctx, lock, true); err != nil {
 		return nil, fmt.Errorf("open index %s: %v; waiting to rebuild it: %w", p, why, err)
 	}

@@ -30,7 +30,16 @@ type FileLock struct {
 // ([LockFile], or a file under [TmpDir]); it creates nothing until it is
 // locked.
 func (v *Vault) FileLock(rel string) *FileLock {
-	return &FileLock{Flock: flock.New(v.Abs(rel), flock.SetPermissions(0o644), flock.SetFlag(lockFlag())), v: v, rel: rel}
+	return &FileLock{Flock: NewLockAt(v.Abs(rel)), v: v, rel: rel}
+}
+
+// NewLockAt returns a lock on the file at path, an absolute path outside
+// a Vault's own folders (an index's cache lock, whose folder a caller
+// chose), opened as a FileLock's: created if missing, never through a
+// symbolic link in its place and never waiting on a FIFO (on Unix). The
+// caller checks the folders above it (see CheckNotLink).
+func NewLockAt(path string) *flock.Flock {
+	return flock.New(path, flock.SetPermissions(0o644), flock.SetFlag(lockFlag()))
 }
 
 // check refuses a lock file that is a symbolic link, or under one, or

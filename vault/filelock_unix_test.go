@@ -5,6 +5,7 @@ package vault_test
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/vaultmem/vaultmem/vault"
@@ -49,4 +50,35 @@ func TestFileLockIsNeverALink(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLockAtOpensNoLinkNorFIFO: a lock at a path of the caller's choosing
+// (the index's cache lock) is not taken through a symbolic link put in
+// its place, which would create the file it points at, and does not wait
+// on a FIFO put there.
+func TestLockAtOpensNoLinkNorFIFO(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere", "created-by-the-lock")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "index.db.lock")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := vault.NewLockAt(link).TryLock(); ok || err == nil {
+		t.Errorf("locked through a symbolic link: %v, %v", ok, err)
+	}
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Errorf("the link's target was created: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo.lock")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	// Opening a FIFO for reading without O_NONBLOCK waits for a writer
+	// forever: this returns at all only because it does not wait.
+	l := vault.NewLockAt(fifo)
+	l.TryLock()
+	l.Unlock()
 }
