@@ -37,6 +37,15 @@ type headIndex interface {
 	LessonHeads(ctx context.Context) ([]Lesson, error)
 }
 
+// heads lists the lessons, without their text and terms when the index
+// can (see headIndex): for what reads neither (review, list, health).
+func (s *Store) heads(ctx context.Context) ([]Lesson, error) {
+	if h, ok := s.ix.(headIndex); ok {
+		return h.LessonHeads(ctx)
+	}
+	return s.ix.Lessons(ctx)
+}
+
 // Review lists the lessons flagged (strength below ReviewBelow), weak (at
 // least three outcomes logged, fewer than half of them successes),
 // proposed by Dream and not yet accepted, a sync service's conflict copy
@@ -48,11 +57,7 @@ type headIndex interface {
 // (see TallyFile), so that only the log files changed since the last
 // review are read; the answers are those of reading the whole log.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
-	read := s.ix.Lessons
-	if h, ok := s.ix.(headIndex); ok {
-		read = h.LessonHeads // review reads neither text nor terms
-	}
-	lessons, err := read(ctx)
+	lessons, err := s.heads(ctx) // review reads neither text nor terms
 	if err != nil {
 		return nil, err
 	}

@@ -222,6 +222,12 @@ type Streak struct {
 // does not count after it. Names are left empty: the log has only paths.
 func FailingStreaks(recs []Record, n int) []Streak {
 	runs := map[string]*run{}
+	addRuns(runs, recs)
+	return failing(runs, n)
+}
+
+// addRuns adds each record to its lesson's run in runs.
+func addRuns(runs map[string]*run, recs []Record) {
 	for _, r := range recs {
 		u := runs[r.Lesson]
 		if u == nil {
@@ -230,7 +236,6 @@ func FailingStreaks(recs []Record, n int) []Streak {
 		}
 		u.add(r)
 	}
-	return failing(runs, n)
 }
 
 // failing is the streaks of n failures or more of runs, by path, the
@@ -269,11 +274,7 @@ func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 	if len(streaks) == 0 {
 		return streaks, nil
 	}
-	read := s.ix.Lessons
-	if h, ok := s.ix.(headIndex); ok {
-		read = h.LessonHeads
-	}
-	lessons, err := read(ctx)
+	lessons, err := s.heads(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -74,11 +74,7 @@ func (s *Store) List(ctx context.Context, f ListFilter) ([]Listed, error) {
 			}
 		}
 	}
-	read := s.ix.Lessons
-	if h, ok := s.ix.(headIndex); ok {
-		read = h.LessonHeads
-	}
-	lessons, err := read(ctx)
+	lessons, err := s.heads(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -140,14 +140,7 @@ func (s *Store) runs() (map[string]*run, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range recs {
-			u := runs[r.Lesson]
-			if u == nil {
-				u = &run{}
-				runs[r.Lesson] = u
-			}
-			u.add(r)
-		}
+		addRuns(runs, recs)
 		mergeRuns(total, runs)
 		// A line appended between the stat and the read makes the file
 		// longer than the stat said: not cached, lest the next call trust
