@@ -16,7 +16,7 @@ import (
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/obsidiancli"
+	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/setup"
 	"github.com/vaultmem/vaultmem/task"

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/vaultmem/vaultmem/hookpolicy"
+	"github.com/vaultmem/vaultmem/internal/hookpolicy"
 	"github.com/vaultmem/vaultmem/index"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"

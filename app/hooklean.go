@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 
-	"github.com/vaultmem/vaultmem/hookpolicy"
+	"github.com/vaultmem/vaultmem/internal/hookpolicy"
 )
 
 // OpenForHook opens the vault in dir to answer ev in this process (see

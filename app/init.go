@@ -1,6 +1,6 @@
 package app
 
-import "github.com/vaultmem/vaultmem/vaultinit"
+import "github.com/vaultmem/vaultmem/internal/vaultinit"
 
 // Making a vault, or completing one: see package vaultinit.
 type (

@@ -1,6 +1,6 @@
 package app
 
-import "github.com/vaultmem/vaultmem/mergedriver"
+import "github.com/vaultmem/vaultmem/internal/mergedriver"
 
 // vaultmem's git merge drivers, as init routes files to them and the
 // CLI's merge-* commands run them: see package mergedriver.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/vaultmem/vaultmem/localrpc"
+	"github.com/vaultmem/vaultmem/internal/localrpc"
 
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/vault"

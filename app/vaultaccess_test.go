@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultmem/vaultmem/obsidiancli"
+	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 )
 
 // TestConfigVaultAccess: vault.access is auto when unset, takes direct,

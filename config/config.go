@@ -21,7 +21,7 @@ import (
 
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/obsidiancli"
+	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"

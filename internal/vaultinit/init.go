@@ -23,7 +23,7 @@ import (
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/mergedriver"
+	"github.com/vaultmem/vaultmem/internal/mergedriver"
 	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/vault"
 )

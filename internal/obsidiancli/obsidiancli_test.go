@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/vaultmem/vaultmem/markdown"
-	"github.com/vaultmem/vaultmem/obsidiancli"
+	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
