@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/vaultmem/vaultmem/internal/hookpolicy"
 	"github.com/vaultmem/vaultmem/index"
+	"github.com/vaultmem/vaultmem/internal/hookpolicy"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
 	"github.com/vaultmem/vaultmem/recall"

@@ -19,9 +19,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/internal/obsidiancli"
 	"github.com/vaultmem/vaultmem/recall"
 	"github.com/vaultmem/vaultmem/task"
 	"github.com/vaultmem/vaultmem/vault"

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/internal/obsidiancli"
+	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
 

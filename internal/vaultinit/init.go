@@ -20,10 +20,10 @@ import (
 
 	"github.com/vaultmem/vaultmem/config"
 	"github.com/vaultmem/vaultmem/dream"
+	"github.com/vaultmem/vaultmem/internal/mergedriver"
 	"github.com/vaultmem/vaultmem/lesson"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/memory"
-	"github.com/vaultmem/vaultmem/internal/mergedriver"
 	"github.com/vaultmem/vaultmem/obsidian"
 	"github.com/vaultmem/vaultmem/vault"
 )
