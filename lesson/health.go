@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -17,13 +18,17 @@ import (
 // and misses aside (Matcher.CacheStats). Health keeps it in bounded
 // memory: the latencies of the last LatencyWindow matches in a ring, and
 // a few counters per lesson shown. The lessons that keep failing are not
-// kept here but read from the outcome log (FailingStreaks), the durable
+// kept here but read from the outcome log (outcomelog.FailingStreaks), the durable
 // record every process appends to, so that they survive a restart and a
 // CLI process that never saw a match finds them too.
 
 // LatencyWindow is how many of the latest matches' latencies Health keeps
 // for its percentiles.
 const LatencyWindow = 1024
+
+// Streak is a lesson whose latest outcomes in the log are failures in a
+// row (see outcomelog.Streak).
+type Streak = outcomelog.Streak
 
 // DefaultAlertFailures is how many failures in a row of a lesson make it
 // one to review (lessons.alert_failures).
@@ -200,77 +205,17 @@ func CacheOf(hits, misses int) HotCache {
 	return hc
 }
 
-// Streak is a lesson whose latest outcomes in the log are Failures
-// failures in a row, the first of them at Since and the last at Last,
-// with its whole record in the log: Outcomes, of which Successes
-// succeeded, and the strength the last one left (Strength).
-type Streak struct {
-	Path      string    `json:"path"`
-	Name      string    `json:"name"`
-	Failures  int       `json:"failures"`
-	Since     time.Time `json:"since"`
-	Last      time.Time `json:"last"`
-	Outcomes  int       `json:"outcomes"`
-	Successes int       `json:"successes"`
-	Strength  float64   `json:"strength"`
-}
-
-// FailingStreaks returns the lessons whose latest n or more outcomes in
-// recs (the outcome log) are all failures, the longest streak first (then
-// by path); none when n < 1. The records' order does not matter, only
-// their times: a failure at the very time of a lesson's latest success
-// does not count after it. Names are left empty: the log has only paths.
-func FailingStreaks(recs []Record, n int) []Streak {
-	runs := map[string]*run{}
-	addRuns(runs, recs)
-	return failing(runs, n)
-}
-
-// addRuns adds each record to its lesson's run in runs.
-func addRuns(runs map[string]*run, recs []Record) {
-	for _, r := range recs {
-		u := runs[r.Lesson]
-		if u == nil {
-			u = &run{}
-			runs[r.Lesson] = u
-		}
-		u.add(r)
-	}
-}
-
-// failing is the streaks of n failures or more of runs, by path, the
-// longest first (then by path).
-func failing(runs map[string]*run, n int) []Streak {
-	out := []Streak{}
-	if n < 1 {
-		return out
-	}
-	for p, u := range runs {
-		if len(u.Failures) >= n {
-			out = append(out, u.streak(p))
-		}
-	}
-	slices.SortFunc(out, func(a, b Streak) int {
-		return cmp.Or(cmp.Compare(b.Failures, a.Failures), strings.Compare(a.Path, b.Path))
-	})
-	return out
-}
-
 // Failing returns the lessons whose latest n or more logged outcomes are
-// failures (see FailingStreaks), named as the index names them; a lesson
+// failures (see outcomelog.FailingStreaks), named as the index names them; a lesson
 // no longer there, or archived (out of matching), is left out. The log's
 // files unchanged since the last call are not read again (see
-// StreaksFile). Errors: the outcome log's (a line that is no record names
+// outcomelog.StreaksFile). Errors: the outcome log's (a line that is no record names
 // the file and line) and the index's.
 func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
-	if n < 1 {
-		return []Streak{}, nil
-	}
-	runs, err := s.runs()
+	streaks, err := s.log().Failing(n)
 	if err != nil {
 		return nil, err
 	}
-	streaks := failing(runs, n)
 	if len(streaks) == 0 {
 		return streaks, nil
 	}
@@ -298,7 +243,7 @@ func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 // wrote, without reading the whole log) and returns how many of its latest
 // outcomes are failures in a row (now), and how many were before its
 // latest outcome (before): an outcome that made now reach the alert's n,
-// or a success (now 0) after before ≥ n, changes what FailingStreaks
+// or a success (now 0) after before ≥ n, changes what outcomelog.FailingStreaks
 // lists. Errors: the note's read.
 func (s *Store) FailuresInARow(p string) (now, before int, err error) {
 	b, _, err := s.w.Read(p)

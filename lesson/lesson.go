@@ -14,7 +14,9 @@
 // the old rule kept in its History. Outcomes are
 // logged (context, lessons shown, outcome) for the analyses and for the
 // learned router (package lesson/router), which reranks only when switched
-// on.
+// on; the log itself, its records and the analyses that need only them
+// (tallies, failing streaks, and their cache files) are package
+// lesson/outcomelog's, which the Store gives its writer and cache folder.
 //
 // A lesson's strength is a function of its record (its History's dated
 // entries, its last application) and the day (Rules.Strength, see
@@ -28,8 +30,9 @@
 //
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
-// it (MergeRules). It imports markdown, vault, text and redact; the index answers
-// it through the small Index interface it declares.
+// it (MergeRules). It imports lesson/outcomelog, lesson/router, markdown,
+// meaning, redact, text and vault; the index answers it through the small
+// Index interface it declares.
 package lesson
 
 import (

@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"io"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/vaultmem/vaultmem/vault"
 )
 
 // The fast path's vector side: a paraphrase of a lesson's situation
@@ -291,7 +294,11 @@ func saveVectors(p string, vecs map[string]cachedVec, set *lessonSet) {
 	}
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(vf) == nil {
-		writeCache(p, buf.Bytes()) // a cache: the next process embeds again
+		// A cache: on a failure the next process embeds again.
+		_ = vault.WriteCacheFile(p, func(w io.Writer) error {
+			_, err := w.Write(buf.Bytes())
+			return err
+		})
 	}
 }
 
