@@ -17,6 +17,8 @@
 // on; the log itself, its records and the analyses that need only them
 // (tallies, failing streaks, and their cache files) are package
 // lesson/outcomelog's, which the Store gives its writer and cache folder.
+// Which lessons contradict each other is package lesson/contradict's
+// (Store.Contradictions adapts the live lessons to it).
 //
 // A lesson's strength is a function of its record (its History's dated
 // entries, its last application) and the day (Rules.Strength, see
@@ -30,9 +32,9 @@
 //
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
-// it (MergeRules). It imports lesson/outcomelog, lesson/router, markdown,
-// meaning, redact, text and vault; the index answers it through the small
-// Index interface it declares.
+// it (MergeRules). It imports lesson/contradict, lesson/outcomelog,
+// lesson/router, markdown, redact, text and vault; the index answers it
+// through the small Index interface it declares.
 package lesson
 
 import (
