@@ -3,8 +3,9 @@
 // vault's single LogFile), what a record is (Record), reading it (Log.Read,
 // Parse: a line that is no record is an error naming the file and line),
 // and the analyses that need only its records: each lesson's outcomes and
-// successes (Log.Tally) and the lessons whose latest outcomes are failures
-// in a row (FailingStreaks, Log.Failing). Both analyses keep a summary of
+// successes (Log.Tally), the lessons whose latest outcomes are failures
+// in a row (FailingStreaks, Log.Failing), the outcomes by domain and month
+// (Trends) and the log's quality measures (Measure). Tally and Failing keep a summary of
 // each log file in the vault's cache folder (TallyFile, StreaksFile), so
 // that a file unchanged since is not read again and one only appended to
 // has only its new lines read.
