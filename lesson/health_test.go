@@ -41,30 +41,6 @@ func TestHealthCounts(t *testing.T) {
 	}
 }
 
-// TestHealthLatencyWindow: the percentiles are over the latest
-// LatencyWindow matches only (the memory is bounded), by nearest rank.
-func TestHealthLatencyWindow(t *testing.T) {
-	h := NewHealth(time.Time{})
-	if l := h.Counts().Latency; l.Matches != 0 || l.P50 != nil || l.P95 != nil || l.P99 != nil {
-		t.Errorf("before any match: %+v", l)
-	}
-	// 1,000 slow matches, then a window's worth of 1..1024 ms: the slow
-	// ones have left the window.
-	for range 1000 {
-		h.Matched(Result{Ms: 1e6})
-	}
-	for i := range LatencyWindow {
-		h.Matched(Result{Ms: float64(i + 1)})
-	}
-	l := h.Counts().Latency
-	if l.Matches != 1000+LatencyWindow || l.Window != LatencyWindow {
-		t.Fatalf("matches %d, window %d", l.Matches, l.Window)
-	}
-	if *l.P50 != 512 || *l.P95 != 973 || *l.P99 != 1014 {
-		t.Errorf("p50 %v p95 %v p99 %v; want 512, 973, 1014", *l.P50, *l.P95, *l.P99)
-	}
-}
-
 func ptr(f float64) *float64 { return &f }
 
 func sameRate(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

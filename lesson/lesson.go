@@ -18,7 +18,8 @@
 // (tallies, failing streaks, and their cache files) are package
 // lesson/outcomelog's, which the Store gives its writer and cache folder.
 // Which lessons contradict each other is package lesson/contradict's
-// (Store.Contradictions adapts the live lessons to it).
+// (Store.Contradictions adapts the live lessons to it), and a process's
+// live counters package lesson/livehealth's (Health adapts to it).
 //
 // A lesson's strength is a function of its record (its History's dated
 // entries, its last application) and the day (Rules.Strength, see
@@ -32,9 +33,9 @@
 //
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
-// it (MergeRules). It imports lesson/contradict, lesson/outcomelog,
-// lesson/router, markdown, redact, text and vault; the index answers it
-// through the small Index interface it declares.
+// it (MergeRules). It imports lesson/contradict, lesson/livehealth,
+// lesson/outcomelog, lesson/router, markdown, redact, text and vault; the
+// index answers it through the small Index interface it declares.
 package lesson
 
 import (
