@@ -19,7 +19,8 @@
 // lesson/outcomelog's, which the Store gives its writer and cache folder.
 // Which lessons contradict each other is package lesson/contradict's
 // (Store.Contradictions adapts the live lessons to it), and a process's
-// live counters package lesson/livehealth's (Health adapts to it).
+// live counters package lesson/livehealth's (Health adapts to it); the
+// matcher's vector scan and cache file are package lesson/vectors'.
 //
 // A lesson's strength is a function of its record (its History's dated
 // entries, its last application) and the day (Rules.Strength, see
@@ -34,8 +35,9 @@
 // The package owns the lesson note's kind: its type (Type), frontmatter
 // keys, what a lesson says (Lesson, Read), its History and how git merges
 // it (MergeRules). It imports lesson/contradict, lesson/livehealth,
-// lesson/outcomelog, lesson/router, markdown, redact, text and vault; the
-// index answers it through the small Index interface it declares.
+// lesson/outcomelog, lesson/router, lesson/vectors, markdown, redact, text
+// and vault; the index answers it through the small Index interface it
+// declares.
 package lesson
 
 import (
