@@ -117,7 +117,7 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 		// in it; a strength a person wrote that the ledger does not give is
 		// recorded first (set by hand), so the outcome starts from it.
 		content, led := n.Content, ReadLedger(n)
-		if e, line, ok := s.rules.handEdit(n, led, at); ok {
+		if e, line, ok := handEdit(s.rules, n, led, at); ok {
 			content = markdown.AppendToSection(content, HistoryHeading, line)
 			led.Entries = append(led.Entries, e)
 		}
