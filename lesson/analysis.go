@@ -54,8 +54,9 @@ func (s *Store) heads(ctx context.Context) ([]Lesson, error) {
 // matching until fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first. The
 // weak rule's counts come from the cache folder when the Store has one
-// (see outcomelog.TallyFile), so that only the log files changed since the last
-// review are read; the answers are those of reading the whole log.
+// (see outcomelog.TallyFile), so that only the log files changed since
+// the last review are read; the answers are those of reading the whole
+// log.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	lessons, err := s.heads(ctx) // review reads neither text nor terms
 	if err != nil {

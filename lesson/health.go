@@ -70,11 +70,11 @@ type (
 func CacheOf(hits, misses int) HotCache { return livehealth.CacheOf(hits, misses) }
 
 // Failing returns the lessons whose latest n or more logged outcomes are
-// failures (see outcomelog.FailingStreaks), named as the index names them; a lesson
-// no longer there, or archived (out of matching), is left out. The log's
-// files unchanged since the last call are not read again (see
-// outcomelog.StreaksFile). Errors: the outcome log's (a line that is no record names
-// the file and line) and the index's.
+// failures (see outcomelog.FailingStreaks), named as the index names
+// them; a lesson no longer there, or archived (out of matching), is left
+// out. The log's files unchanged since the last call are not read again
+// (see outcomelog.StreaksFile). Errors: the outcome log's (a line that is
+// no record names the file and line) and the index's.
 func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 	streaks, err := s.log().Failing(n)
 	if err != nil {
@@ -107,8 +107,8 @@ func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 // wrote, without reading the whole log) and returns how many of its latest
 // outcomes are failures in a row (now), and how many were before its
 // latest outcome (before): an outcome that made now reach the alert's n,
-// or a success (now 0) after before ≥ n, changes what outcomelog.FailingStreaks
-// lists. Errors: the note's read.
+// or a success (now 0) after before ≥ n, changes what
+// outcomelog.FailingStreaks lists. Errors: the note's read.
 func (s *Store) FailuresInARow(p string) (now, before int, err error) {
 	b, _, err := s.w.Read(p)
 	if err != nil {

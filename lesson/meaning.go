@@ -20,7 +20,7 @@ import (
 // when the lesson set is (re)built, each kept by the lesson's content hash
 // and the embedder's ID, so that a rebuild after one outcome embeds one
 // lesson; a match embeds only the situation and scans the lessons'
-// signatures (see candidates).
+// signatures (see vectors.Set.Nearest).
 
 // Embedder turns texts into L2-normalised vectors (see vectors.Embedder):
 // what package embed's embedders, and index.Embedder, are.

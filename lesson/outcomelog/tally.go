@@ -17,7 +17,7 @@ import (
 // TallyFile, in the cache folder (Log.CacheDir), holds the outcome
 // log's counts per lesson, with the size and modification time each log
 // file had when counted; TallyFilesFile holds the counts of each file, read
-// only when a file changed. Review's weak rule needs only these counts,
+// only when a file changed. lesson's review (its weak rule) needs only these counts,
 // and reading every person's every month of the log at each session's
 // start cost tens of milliseconds on a big vault; a log file is only
 // appended to, so one whose size and time are unchanged is counted from
