@@ -10,7 +10,7 @@
 //
 // It is told of each match shown and each outcome applied by package
 // lesson's Health, which adapts the fast path's results to its Lesson.
-// Standard library only; never lesson.
+// It imports lesson/strength (its rounding); never lesson.
 package livehealth
 
 import (
@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vaultmem/vaultmem/lesson/strength"
 )
 
 // LatencyWindow is how many of the latest matches' latencies Health keeps
@@ -170,7 +172,7 @@ func (h *Health) Counts() HealthCounts {
 	for p, l := range h.lessons {
 		ll := LessonLive{Path: p, Name: l.name, Shown: l.shown, Outcomes: l.outcomes, Followed: l.followed, Successes: l.successes}
 		if l.followed > 0 {
-			r := round(float64(l.successes) / float64(l.followed))
+			r := strength.Round(float64(l.successes) / float64(l.followed))
 			ll.SuccessRate = &r
 		}
 		out.Lessons = append(out.Lessons, ll)
@@ -199,11 +201,8 @@ func percentile(sorted []float64, q float64) *float64 {
 func CacheOf(hits, misses int) HotCache {
 	hc := HotCache{Hits: hits, Misses: misses}
 	if hits+misses > 0 {
-		r := round(float64(hits) / float64(hits+misses))
+		r := strength.Round(float64(hits) / float64(hits+misses))
 		hc.HitRate = &r
 	}
 	return hc
 }
-
-// round rounds f to 4 decimals, as package lesson rounds what it shows.
-func round(f float64) float64 { return math.Round(f*1e4) / 1e4 }

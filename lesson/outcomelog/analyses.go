@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/lesson/router"
+	"github.com/vaultmem/vaultmem/lesson/strength"
 )
 
 // Trend is one domain's outcomes in one month.
@@ -58,7 +59,7 @@ func Trends(recs []Record, domain string, since, until time.Time) []Trend {
 	out := []Trend{}
 	for k, a := range by {
 		out = append(out, Trend{Domain: k[0], Month: k[1], Outcomes: a.n, Successes: a.ok,
-			SuccessRate: round(float64(a.ok) / float64(a.n)), MeanStrength: round(a.sum / float64(a.n))})
+			SuccessRate: strength.Round(float64(a.ok) / float64(a.n)), MeanStrength: strength.Round(a.sum / float64(a.n))})
 	}
 	slices.SortFunc(out, func(a, b Trend) int {
 		return cmp.Or(strings.Compare(a.Domain, b.Domain), strings.Compare(a.Month, b.Month))
@@ -82,7 +83,8 @@ type Measures struct {
 	StrengthSuccess *float64
 }
 
-// Measure measures recs (see Measures), each ratio rounded to 4 decimals.
+// Measure measures recs (see Measures), each ratio rounded as strengths
+// are (strength.Round).
 func Measure(recs []Record) Measures {
 	var st Measures
 	st.Outcomes = len(recs)
@@ -105,15 +107,15 @@ func Measure(recs []Record) Measures {
 		}
 	}
 	if shownTotal > 0 {
-		p := round(float64(hit) / float64(shownTotal))
+		p := strength.Round(float64(hit) / float64(shownTotal))
 		st.Precision = &p
 	}
 	if withContext > 0 {
-		r := round(float64(hit) / float64(withContext))
+		r := strength.Round(float64(hit) / float64(withContext))
 		st.Recall = &r
 	}
 	if c, ok := correlation(xs, ys); ok {
-		c = round(c)
+		c = strength.Round(c)
 		st.StrengthSuccess = &c
 	}
 	return st
@@ -144,6 +146,3 @@ func correlation(xs, ys []float64) (float64, bool) {
 	}
 	return sxy / math.Sqrt(sxx*syy), true
 }
-
-// round rounds f to 4 decimals, as package lesson rounds what it shows.
-func round(f float64) float64 { return math.Round(f*1e4) / 1e4 }

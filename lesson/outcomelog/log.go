@@ -14,7 +14,8 @@
 // *vault.Writer is one) and writes nothing but its cache files; package
 // lesson appends the records and names the lessons. It imports
 // lesson/router (a record is the router's with the strength around the
-// outcome), markdown (a merge's conflict markers) and vault; never lesson.
+// outcome), lesson/strength (its rounding), markdown (a merge's conflict
+// markers) and vault; never lesson.
 package outcomelog
 
 import (
