@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
@@ -54,14 +54,15 @@ func (s *Store) heads(ctx context.Context) ([]Lesson, error) {
 // matching until fixed), and the notes in the lessons folder whose
 // frontmatter does not parse; with all, every lesson. Weakest first. The
 // weak rule's counts come from the cache folder when the Store has one
-// (see TallyFile), so that only the log files changed since the last
-// review are read; the answers are those of reading the whole log.
+// (see outcomelog.TallyFile), so that only the log files changed since
+// the last review are read; the answers are those of reading the whole
+// log.
 func (s *Store) Review(ctx context.Context, all bool) ([]Review, error) {
 	lessons, err := s.heads(ctx) // review reads neither text nor terms
 	if err != nil {
 		return nil, err
 	}
-	tally, err := s.logTally() // outcomes, successes
+	tally, err := s.log().Tally() // outcomes, successes
 	if err != nil {
 		return nil, err
 	}
@@ -156,16 +157,8 @@ func (s *Store) History(ctx context.Context, ref string) (History, error) {
 	return h, nil
 }
 
-// Trend is one domain's outcomes in one month.
-type Trend struct {
-	Domain      string  `json:"domain"`
-	Month       string  `json:"month"` // YYYY-MM
-	Outcomes    int     `json:"outcomes"`
-	Successes   int     `json:"successes"`
-	SuccessRate float64 `json:"success_rate"`
-	// MeanStrength is the mean strength the outcomes left their lessons at.
-	MeanStrength float64 `json:"mean_strength"`
-}
+// Trend is one domain's outcomes in one month (see outcomelog.Trend).
+type Trend = outcomelog.Trend
 
 // TrendsFilter chooses the outcomes Trends counts; the zero value
 // chooses all.
@@ -204,44 +197,7 @@ func (s *Store) Trends(ctx context.Context, f TrendsFilter) ([]Trend, error) {
 	if err != nil {
 		return nil, err
 	}
-	domain := strings.ToLower(strings.TrimSpace(f.Domain))
-	type acc struct {
-		n, ok int
-		sum   float64
-	}
-	by := map[[2]string]*acc{}
-	for _, r := range recs {
-		d := r.Domain
-		if d == "" {
-			d = "(none)"
-		}
-		if domain != "" && d != domain {
-			continue
-		}
-		if day := r.Time.UTC().Truncate(24 * time.Hour); !since.IsZero() && day.Before(since) || !until.IsZero() && day.After(until) {
-			continue
-		}
-		k := [2]string{d, r.Time.UTC().Format("2006-01")}
-		a := by[k]
-		if a == nil {
-			a = &acc{}
-			by[k] = a
-		}
-		a.n++
-		if r.Outcome == "success" {
-			a.ok++
-		}
-		a.sum += r.After
-	}
-	out := []Trend{}
-	for k, a := range by {
-		out = append(out, Trend{Domain: k[0], Month: k[1], Outcomes: a.n, Successes: a.ok,
-			SuccessRate: round(float64(a.ok) / float64(a.n)), MeanStrength: round(a.sum / float64(a.n))})
-	}
-	slices.SortFunc(out, func(a, b Trend) int {
-		return cmp.Or(strings.Compare(a.Domain, b.Domain), strings.Compare(a.Month, b.Month))
-	})
-	return out, nil
+	return outcomelog.Trends(recs, f.Domain, since, until), nil
 }
 
 // Stats are the lessons' quality measures, from the outcome log.
@@ -293,62 +249,7 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	st.Outcomes = len(recs)
-	shownTotal, withContext, hit := 0, 0, 0
-	var xs, ys []float64
-	for _, r := range recs {
-		ok := 0.0
-		if r.Outcome == "success" {
-			st.Successes++
-			ok = 1
-		}
-		xs, ys = append(xs, r.Before), append(ys, ok)
-		if r.Context == "" && r.Tool == "" && len(r.Paths) == 0 {
-			continue
-		}
-		withContext++
-		shownTotal += len(r.Shown)
-		if slices.ContainsFunc(r.Shown, func(sh Shown) bool { return sh.Path == r.Lesson }) {
-			hit++
-		}
-	}
-	if shownTotal > 0 {
-		p := round(float64(hit) / float64(shownTotal))
-		st.Precision = &p
-	}
-	if withContext > 0 {
-		r := round(float64(hit) / float64(withContext))
-		st.Recall = &r
-	}
-	if c, ok := correlation(xs, ys); ok {
-		c = round(c)
-		st.StrengthSuccess = &c
-	}
+	m := outcomelog.Measure(recs)
+	st.Outcomes, st.Successes, st.Precision, st.Recall, st.StrengthSuccess = m.Outcomes, m.Successes, m.Precision, m.Recall, m.StrengthSuccess
 	return st, nil
-}
-
-// correlation is Pearson's r of xs and ys; false when either does not
-// vary.
-func correlation(xs, ys []float64) (float64, bool) {
-	n := float64(len(xs))
-	if n < 2 {
-		return 0, false
-	}
-	var mx, my float64
-	for i := range xs {
-		mx += xs[i]
-		my += ys[i]
-	}
-	mx, my = mx/n, my/n
-	var sxy, sxx, syy float64
-	for i := range xs {
-		dx, dy := xs[i]-mx, ys[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return 0, false
-	}
-	return sxy / math.Sqrt(sxx*syy), true
 }

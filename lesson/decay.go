@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/strength"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -87,7 +88,7 @@ func (s *Store) Decay(ctx context.Context, today string, dryRun bool) ([]Decay, 
 			}
 			at := s.now()
 			content := n.Content
-			if e, line, ok := s.rules.handEdit(n, led, at); ok {
+			if e, line, ok := handEdit(s.rules, n, led, at); ok {
 				content = markdown.AppendToSection(content, HistoryHeading, line)
 				led.Entries = append(led.Entries, e)
 			}
@@ -140,6 +141,6 @@ func (s *Store) unusedDays(led Ledger, from, day time.Time) int {
 	if led.Still || last.IsZero() {
 		return 0 // no day to count from
 	}
-	start := max(dayOf(from), dayOf(last)+s.rules.DecayAfterDays)
-	return dayOf(day) - start
+	start := max(strength.DayOf(from), strength.DayOf(last)+s.rules.DecayAfterDays)
+	return strength.DayOf(day) - start
 }

@@ -1,66 +1,30 @@
 package lesson
 
 import (
-	"cmp"
 	"context"
-	"math"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/livehealth"
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/markdown"
 )
 
-// The live health of the lessons: what a long-running process (vaultmem
-// mcp, watch) sees of its own matches and outcomes, the hot cache's hits
-// and misses aside (Matcher.CacheStats). Health keeps it in bounded
-// memory: the latencies of the last LatencyWindow matches in a ring, and
-// a few counters per lesson shown. The lessons that keep failing are not
-// kept here but read from the outcome log (FailingStreaks), the durable
-// record every process appends to, so that they survive a restart and a
-// CLI process that never saw a match finds them too.
-
-// LatencyWindow is how many of the latest matches' latencies Health keeps
-// for its percentiles.
-const LatencyWindow = 1024
+// Streak is a lesson whose latest outcomes in the log are failures in a
+// row (see outcomelog.Streak).
+type Streak = outcomelog.Streak
 
 // DefaultAlertFailures is how many failures in a row of a lesson make it
 // one to review (lessons.alert_failures).
 const DefaultAlertFailures = 3
 
-// Health counts what one process's lessons did: the latency of each
-// match, the lessons each match showed, and the outcomes that followed a
-// showing. Its zero value is not usable; make one with NewHealth. It is
-// safe for concurrent use.
-type Health struct {
-	mu    sync.Mutex
-	since time.Time
-	// ring holds the latest latencies, in ms; next is where the next goes
-	// and matches how many were ever observed.
-	ring    [LatencyWindow]float64
-	next    int
-	matches int
-	lessons map[string]*shownLesson
-}
-
-// shownLesson is one lesson's live counters.
-type shownLesson struct {
-	name string
-	// shown counts the matches that returned it; pending says one did
-	// since its last outcome.
-	shown   int
-	pending bool
-	// outcomes counts the outcomes applied to it; followed those that
-	// came after a showing, and successes those of them that succeeded.
-	outcomes, followed, successes int
-}
+// Health counts what one process's lessons did (see livehealth.Health),
+// from the fast path's results and the outcomes applied. Its zero value
+// is not usable; make one with NewHealth. It is safe for concurrent use.
+type Health struct{ h *livehealth.Health }
 
 // NewHealth returns an empty Health counting from since (the process's
 // start, as the report shows it).
-func NewHealth(since time.Time) *Health {
-	return &Health{since: since, lessons: map[string]*shownLesson{}}
-}
+func NewHealth(since time.Time) *Health { return &Health{livehealth.New(since)} }
 
 // Matched counts a match that was shown to its asker: its latency (res.Ms)
 // and each lesson it returned. A nil Health counts nothing.
@@ -68,209 +32,54 @@ func (h *Health) Matched(res Result) {
 	if h == nil {
 		return
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.ring[h.next] = res.Ms
-	h.next = (h.next + 1) % LatencyWindow
-	h.matches++
-	for _, m := range res.Lessons {
-		l := h.lesson(m.Path)
-		l.name = m.Name
-		l.shown++
-		l.pending = true
+	shown := make([]livehealth.Lesson, len(res.Lessons))
+	for i, m := range res.Lessons {
+		shown[i] = livehealth.Lesson{Path: m.Path, Name: m.Name}
 	}
+	h.h.Matched(res.Ms, shown)
 }
 
-// Applied counts an outcome applied to a lesson: it followed a showing
-// when a match showed the lesson since its last outcome. A nil Health
-// counts nothing.
+// Applied counts an outcome applied to a lesson (see
+// livehealth.Health.Applied). A nil Health counts nothing.
 func (h *Health) Applied(a Applied) {
 	if h == nil {
 		return
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	l := h.lesson(a.Path)
-	if a.Name != "" {
-		l.name = a.Name
-	}
-	l.outcomes++
-	if l.pending {
-		l.followed++
-		if a.Outcome == "success" {
-			l.successes++
-		}
-		l.pending = false
-	}
-}
-
-// lesson is the counters of the lesson at path p, made at first use.
-func (h *Health) lesson(p string) *shownLesson {
-	l := h.lessons[p]
-	if l == nil {
-		l = &shownLesson{}
-		h.lessons[p] = l
-	}
-	return l
-}
-
-// HotCache is the fast path's hot cache's hits and misses, and the share
-// of lookups it answered (null before the first lookup).
-type HotCache struct {
-	Hits    int      `json:"hits"`
-	Misses  int      `json:"misses"`
-	HitRate *float64 `json:"hit_rate"`
-}
-
-// Latency is the match latency's percentiles, in milliseconds, over the
-// latest Window matches of Matches observed (nearest rank; null before the
-// first match). P50 ≤ P95 ≤ P99 always.
-type Latency struct {
-	Matches int      `json:"matches"`
-	Window  int      `json:"window"`
-	P50     *float64 `json:"p50_ms"`
-	P95     *float64 `json:"p95_ms"`
-	P99     *float64 `json:"p99_ms"`
-}
-
-// LessonLive is one lesson's live counters: how often a match showed it,
-// how many outcomes it had, how many of them followed a showing and
-// succeeded, and SuccessRate, successes over outcomes that followed a
-// showing (null when none did).
-type LessonLive struct {
-	Path        string   `json:"path"`
-	Name        string   `json:"name"`
-	Shown       int      `json:"shown"`
-	Outcomes    int      `json:"outcomes"`
-	Followed    int      `json:"followed"`
-	Successes   int      `json:"successes"`
-	SuccessRate *float64 `json:"success_rate"`
-}
-
-// HealthCounts is a snapshot of a Health: since when it counts, the
-// latency percentiles and the lessons' counters, most shown first (then by
-// path).
-type HealthCounts struct {
-	Since   time.Time    `json:"since"`
-	Latency Latency      `json:"latency"`
-	Lessons []LessonLive `json:"lessons"`
+	h.h.Applied(livehealth.Lesson{Path: a.Path, Name: a.Name}, a.Outcome == "success")
 }
 
 // Counts returns a snapshot of h.
-func (h *Health) Counts() HealthCounts {
-	h.mu.Lock()
-	n := min(h.matches, LatencyWindow)
-	window := slices.Clone(h.ring[:n])
-	out := HealthCounts{Since: h.since, Latency: Latency{Matches: h.matches, Window: n}, Lessons: make([]LessonLive, 0, len(h.lessons))}
-	for p, l := range h.lessons {
-		ll := LessonLive{Path: p, Name: l.name, Shown: l.shown, Outcomes: l.outcomes, Followed: l.followed, Successes: l.successes}
-		if l.followed > 0 {
-			r := round(float64(l.successes) / float64(l.followed))
-			ll.SuccessRate = &r
-		}
-		out.Lessons = append(out.Lessons, ll)
-	}
-	h.mu.Unlock()
-	slices.Sort(window)
-	out.Latency.P50, out.Latency.P95, out.Latency.P99 = percentile(window, 50), percentile(window, 95), percentile(window, 99)
-	slices.SortFunc(out.Lessons, func(a, b LessonLive) int {
-		return cmp.Or(cmp.Compare(b.Shown, a.Shown), strings.Compare(a.Path, b.Path))
-	})
-	return out
-}
+func (h *Health) Counts() HealthCounts { return h.h.Counts() }
 
-// percentile is the nearest-rank q-th percentile of sorted; nil when it
-// is empty.
-func percentile(sorted []float64, q float64) *float64 {
-	if len(sorted) == 0 {
-		return nil
-	}
-	i := max(int(math.Ceil(q/100*float64(len(sorted))))-1, 0)
-	v := sorted[i]
-	return &v
-}
+// LatencyWindow, HotCache, Latency, LessonLive and HealthCounts are
+// package livehealth's (the live counters and their report).
+const LatencyWindow = livehealth.LatencyWindow
+
+type (
+	// HotCache is the fast path's hot cache's hits and misses.
+	HotCache = livehealth.HotCache
+	// Latency is the match latency's percentiles.
+	Latency = livehealth.Latency
+	// LessonLive is one lesson's live counters.
+	LessonLive = livehealth.LessonLive
+	// HealthCounts is a snapshot of a Health.
+	HealthCounts = livehealth.HealthCounts
+)
 
 // CacheOf is the hot cache's counts as HotCache reports them.
-func CacheOf(hits, misses int) HotCache {
-	hc := HotCache{Hits: hits, Misses: misses}
-	if hits+misses > 0 {
-		r := round(float64(hits) / float64(hits+misses))
-		hc.HitRate = &r
-	}
-	return hc
-}
-
-// Streak is a lesson whose latest outcomes in the log are Failures
-// failures in a row, the first of them at Since and the last at Last,
-// with its whole record in the log: Outcomes, of which Successes
-// succeeded, and the strength the last one left (Strength).
-type Streak struct {
-	Path      string    `json:"path"`
-	Name      string    `json:"name"`
-	Failures  int       `json:"failures"`
-	Since     time.Time `json:"since"`
-	Last      time.Time `json:"last"`
-	Outcomes  int       `json:"outcomes"`
-	Successes int       `json:"successes"`
-	Strength  float64   `json:"strength"`
-}
-
-// FailingStreaks returns the lessons whose latest n or more outcomes in
-// recs (the outcome log) are all failures, the longest streak first (then
-// by path); none when n < 1. The records' order does not matter, only
-// their times: a failure at the very time of a lesson's latest success
-// does not count after it. Names are left empty: the log has only paths.
-func FailingStreaks(recs []Record, n int) []Streak {
-	runs := map[string]*run{}
-	addRuns(runs, recs)
-	return failing(runs, n)
-}
-
-// addRuns adds each record to its lesson's run in runs.
-func addRuns(runs map[string]*run, recs []Record) {
-	for _, r := range recs {
-		u := runs[r.Lesson]
-		if u == nil {
-			u = &run{}
-			runs[r.Lesson] = u
-		}
-		u.add(r)
-	}
-}
-
-// failing is the streaks of n failures or more of runs, by path, the
-// longest first (then by path).
-func failing(runs map[string]*run, n int) []Streak {
-	out := []Streak{}
-	if n < 1 {
-		return out
-	}
-	for p, u := range runs {
-		if len(u.Failures) >= n {
-			out = append(out, u.streak(p))
-		}
-	}
-	slices.SortFunc(out, func(a, b Streak) int {
-		return cmp.Or(cmp.Compare(b.Failures, a.Failures), strings.Compare(a.Path, b.Path))
-	})
-	return out
-}
+func CacheOf(hits, misses int) HotCache { return livehealth.CacheOf(hits, misses) }
 
 // Failing returns the lessons whose latest n or more logged outcomes are
-// failures (see FailingStreaks), named as the index names them; a lesson
-// no longer there, or archived (out of matching), is left out. The log's
-// files unchanged since the last call are not read again (see
-// StreaksFile). Errors: the outcome log's (a line that is no record names
-// the file and line) and the index's.
+// failures (see outcomelog.FailingStreaks), named as the index names
+// them; a lesson no longer there, or archived (out of matching), is left
+// out. The log's files unchanged since the last call are not read again
+// (see outcomelog.StreaksFile). Errors: the outcome log's (a line that is
+// no record names the file and line) and the index's.
 func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
-	if n < 1 {
-		return []Streak{}, nil
-	}
-	runs, err := s.runs()
+	streaks, err := s.log().Failing(n)
 	if err != nil {
 		return nil, err
 	}
-	streaks := failing(runs, n)
 	if len(streaks) == 0 {
 		return streaks, nil
 	}
@@ -298,8 +107,8 @@ func (s *Store) Failing(ctx context.Context, n int) ([]Streak, error) {
 // wrote, without reading the whole log) and returns how many of its latest
 // outcomes are failures in a row (now), and how many were before its
 // latest outcome (before): an outcome that made now reach the alert's n,
-// or a success (now 0) after before ≥ n, changes what FailingStreaks
-// lists. Errors: the note's read.
+// or a success (now 0) after before ≥ n, changes what
+// outcomelog.FailingStreaks lists. Errors: the note's read.
 func (s *Store) FailuresInARow(p string) (now, before int, err error) {
 	b, _, err := s.w.Read(p)
 	if err != nil {

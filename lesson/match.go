@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/golang-lru/v2/expirable"
+	"github.com/vaultmem/vaultmem/lesson/vectors"
 	"github.com/vaultmem/vaultmem/text"
 	"github.com/vaultmem/vaultmem/vault"
 )
@@ -132,8 +133,8 @@ type Matcher struct {
 	// reloads, and proj the projector of their signatures; vecMu guards
 	// them.
 	vecMu sync.Mutex
-	vecs  map[string]cachedVec
-	proj  *projector
+	vecs  map[string]vectors.Vec
+	proj  *vectors.Projector
 }
 
 // NewMatcher returns the fast path over the lessons ix holds.
@@ -326,7 +327,7 @@ type lessonSet struct {
 	all     []Lesson
 	lessons []entry
 	// vec are the lessons' vectors, nil without a vector side.
-	vec *lessonVectors
+	vec *vectors.Set
 	// byWord maps an analyzed trigger word to the lessons whose trigger
 	// has it; byTool a lower-cased tool name to its lessons; globbed are
 	// the lessons with a path glob.
@@ -522,9 +523,8 @@ const bm25Half = 4.0
 type scratch struct {
 	exact, kw, sem []float64
 	touched        []int32
-	// dist and cands are the vector side's (see candidates).
-	dist  []uint16
-	cands []int32
+	// vec is the vector side's (see vectors.Set.Nearest).
+	vec vectors.Scratch
 }
 
 var scratchPool sync.Pool

@@ -34,8 +34,12 @@ func MergeRulesFor(rules Rules) markdown.MergeRules {
 	}
 	return markdown.MergeRules{AppendOnly: []string{HistoryHeading}, Counts: []string{KeyApplications},
 		Later: []string{KeyLastApplied, decayedKey, "updated"}, Earlier: []string{"created", KeyArchived},
-		Settle: []func(base, ours, theirs *markdown.Note) markdown.Settlement{rules.settle},
-		Finish: []func(p string, merged []byte) ([]byte, error){rules.finish}}
+		Settle: []func(base, ours, theirs *markdown.Note) markdown.Settlement{func(base, ours, theirs *markdown.Note) markdown.Settlement {
+			return settle(rules, base, ours, theirs)
+		}},
+		Finish: []func(p string, merged []byte) ([]byte, error){func(p string, merged []byte) ([]byte, error) {
+			return finish(rules, p, merged)
+		}}}
 }
 
 // settle records each side's hand edit of strength in the History; when
@@ -43,7 +47,7 @@ func MergeRulesFor(rules Rules) markdown.MergeRules {
 // merged ledger (both Histories and the hand edits), which finish computes
 // again on a clean merge; it drops an archived day a side's decay wrote,
 // for finish to compute again from the merged History.
-func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
+func settle(r Rules, base, ours, theirs *markdown.Note) markdown.Settlement {
 	if ours.Type() != Type || theirs.Type() != Type {
 		return markdown.Settlement{}
 	}
@@ -62,7 +66,7 @@ func (r Rules) settle(base, ours, theirs *markdown.Note) markdown.Settlement {
 		n   *markdown.Note
 		led Ledger
 	}{{ours, ourLed}, {theirs, theirLed}} {
-		e, line, ok := r.handEdit(side.n, side.led, time.Time{})
+		e, line, ok := handEdit(r, side.n, side.led, time.Time{})
 		if ok && !recorded(line, st.Entries, ours, theirs) {
 			st.Entries = append(st.Entries, line)
 			led.Entries = append(led.Entries, e)
@@ -153,7 +157,7 @@ func scalar(n *markdown.Note, key string) string {
 // finish computes the merged lesson note's strength (and archived day)
 // from its merged History, for the later of both sides' days, and its
 // confidence from the History's outcomes when it has any.
-func (r Rules) finish(p string, merged []byte) ([]byte, error) {
+func finish(r Rules, p string, merged []byte) ([]byte, error) {
 	n := markdown.Parse(p, merged)
 	if n.Type() != Type {
 		return merged, nil

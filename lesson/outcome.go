@@ -1,64 +1,32 @@
 package lesson
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/lesson/router"
 	"github.com/vaultmem/vaultmem/markdown"
 	"github.com/vaultmem/vaultmem/redact"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// LogDir is the outcome log's folder, under the vault's state folder
-// (.vaultmem/state): a file a person a month, PERSON/YYYY-MM.jsonl (see
-// LogName), one JSON record a line, only ever appended. One file for a
-// whole team grew by every outcome of every teammate, so that each commit
-// carried a new copy of all of it and each pull merged all of it (a
-// 50-person team's year: 490 MB); a person's month is small, written by
-// one person, and merged by git's union rule like the single file was.
-const LogDir = "lessons/outcomes"
+// LogDir, LogFile and LogName say where the outcome log is (see package
+// outcomelog); Record is a line of it.
+const (
+	LogDir  = outcomelog.LogDir
+	LogFile = outcomelog.LogFile
+)
 
-// LogFile is the outcome log of older vaults, one file for everyone: read
-// with the files of LogDir, never written.
-const LogFile = "lessons/outcomes.jsonl"
+// LogName is outcomelog.LogName: the log file person writes in t's month.
+func LogName(person string, t time.Time) string { return outcomelog.LogName(person, t) }
 
-// LogName is the outcome log file (under the state folder) of the records
-// person writes in the month of t (UTC): person as a file name (anything
-// but letters, digits, "@", ".", "_" and "-" made "-"; "default" for
-// none).
-func LogName(person string, t time.Time) string {
-	safe := strings.Trim(strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '@', r == '.', r == '_', r == '-':
-			return r
-		}
-		return '-'
-	}, person), ".-")
-	if safe == "" {
-		safe = "default"
-	}
-	return LogDir + "/" + safe + "/" + t.UTC().Format("2006-01") + ".jsonl"
-}
-
-// Record is one line of the outcome log: which lesson was applied in what
-// context, what the fast path showed for that context (as the router
-// reads it), and how it went, with the lesson's domain and strength
-// around the outcome.
-type Record struct {
-	router.Record
-	Domain string `json:"domain,omitempty"`
-	// Before and After are the lesson's strength around the outcome.
-	Before float64 `json:"strength_before"`
-	After  float64 `json:"strength_after"`
-}
+// Record is one line of the outcome log (see outcomelog.Record).
+type Record = outcomelog.Record
 
 // Shown is a lesson the fast path returned, with what it was ranked by.
 type Shown = router.Shown
@@ -149,7 +117,7 @@ func (s *Store) Outcome(ctx context.Context, o Outcome) (Applied, error) {
 		// in it; a strength a person wrote that the ledger does not give is
 		// recorded first (set by hand), so the outcome starts from it.
 		content, led := n.Content, ReadLedger(n)
-		if e, line, ok := s.rules.handEdit(n, led, at); ok {
+		if e, line, ok := handEdit(s.rules, n, led, at); ok {
 			content = markdown.AppendToSection(content, HistoryHeading, line)
 			led.Entries = append(led.Entries, e)
 		}
@@ -242,55 +210,10 @@ var errEmpty = errors.New("the note is empty (being saved?)")
 // ReadLog reads the outcome log's records, every person's and month's and
 // an older vault's single file, oldest first; none when there is no log
 // yet. A line that is not a record is an error naming the file and line.
-func (s *Store) ReadLog() ([]Record, error) {
-	files, err := s.w.ListState(LogDir)
-	if err != nil {
-		return nil, err
-	}
-	out := []Record{}
-	for _, name := range append([]string{LogFile}, files...) {
-		if !strings.HasSuffix(name, ".jsonl") {
-			continue
-		}
-		b, _, err := s.w.ReadState(name)
-		if errors.Is(err, vault.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		recs, err := parseLog(vault.StateDir+"/"+name, b, 1)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, recs...)
-	}
-	slices.SortStableFunc(out, func(a, b Record) int { return a.Time.Compare(b.Time) })
-	return out, nil
-}
+func (s *Store) ReadLog() ([]Record, error) { return s.log().Read() }
 
-// parseLog parses the log in b, read from file, whose first line is the
-// file's line first (a tail of the file read alone starts past 1).
-func parseLog(file string, b []byte, first int) ([]Record, error) {
-	out := []Record{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for line := first; sc.Scan(); line++ {
-		t := bytes.TrimSpace(sc.Bytes())
-		if len(t) == 0 || markdown.IsConflictMarker(string(t)) {
-			continue // a merge without the union driver: both sides' lines are the log
-		}
-		var r Record
-		if err := json.Unmarshal(t, &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not an outcome record: %v", file, line, err)
-		}
-		if r.Lesson == "" || (r.Outcome != "success" && r.Outcome != "failure") {
-			return nil, fmt.Errorf("%s:%d: not an outcome record (no lesson, or an outcome other than success or failure)", file, line)
-		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return out, nil
+// log is the vault's outcome log, its analyses' summaries kept in the
+// Store's cache folder.
+func (s *Store) log() outcomelog.Log {
+	return outcomelog.Log{State: s.w, FS: s.fsys, CacheDir: s.cacheDir}
 }

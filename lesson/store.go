@@ -49,7 +49,7 @@ type Options struct {
 	// (see MatcherOptions.Meaning); used only when Matcher is nil.
 	Meaning Meaning
 	// CacheDir is the vault's cache folder, where Review keeps the outcome
-	// log's counts (see TallyFile); "" (or a nil FS) keeps none, and each
+	// log's counts (see outcomelog.TallyFile); "" (or a nil FS) keeps none, and each
 	// review reads the whole log.
 	CacheDir string
 	// OnOutcome, if set, is told of each outcome Outcome applied and

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -78,7 +79,7 @@ func TestFailingCachedStreaks(t *testing.T) {
 			appendLog(ann, rec("a", "failure"), rec("a", "failure"), rec("a", "failure"))
 			minute += 100
 		}, "c:3", ""},
-		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+lesson.StreaksFile, "{") }, "c:3", ""},
+		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+outcomelog.StreaksFile, "{") }, "c:3", ""},
 		{"a line that is no record", func() { appendLog(ann, "not json\n") }, "", ann + ":6: not an outcome record"},
 	} {
 		step.do()
@@ -104,7 +105,7 @@ func TestFailingCachedStreaks(t *testing.T) {
 			t.Fatal(err)
 		}
 		var names []string
-		for _, s := range lesson.FailingStreaks(recs, 3) {
+		for _, s := range outcomelog.FailingStreaks(recs, 3) {
 			names = append(names, fmt.Sprintf("%s:%d", strings.TrimSuffix(strings.TrimPrefix(s.Path, "lessons/"), ".md"), s.Failures))
 		}
 		var gotNames []string
@@ -115,7 +116,7 @@ func TestFailingCachedStreaks(t *testing.T) {
 			t.Errorf("%s: failing %v (from the records %v), want %s", step.name, gotNames, names, step.failing)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, filepath.FromSlash(vault.CacheDir), lesson.StreaksFile)); err != nil {
-		t.Errorf("no %s in the cache folder: %v", lesson.StreaksFile, err)
+	if _, err := os.Stat(filepath.Join(f.dir, filepath.FromSlash(vault.CacheDir), outcomelog.StreaksFile)); err != nil {
+		t.Errorf("no %s in the cache folder: %v", outcomelog.StreaksFile, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vaultmem/vaultmem/lesson"
+	"github.com/vaultmem/vaultmem/lesson/outcomelog"
 	"github.com/vaultmem/vaultmem/vault"
 )
 
@@ -87,9 +88,9 @@ func TestReviewCachedLogCounts(t *testing.T) {
 		}, "lessons/a.md,lessons/c.md", ""},
 		{"a cache whose totals the files file does not go with", func() {
 			damaged := `{"version":2,"files":{"` + strings.TrimPrefix(ann, vault.StateDir+"/") + `":{"size":1,"mod_ns":1}},"totals":{"lessons/b.md":[9,0]},"files_sha256":"x"}`
-			f.write(vault.CacheDir+"/"+lesson.TallyFile, damaged)
+			f.write(vault.CacheDir+"/"+outcomelog.TallyFile, damaged)
 		}, "lessons/a.md,lessons/c.md", ""},
-		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+lesson.TallyFile, "{") }, "lessons/a.md,lessons/c.md", ""},
+		{"a cache that is no JSON", func() { f.write(vault.CacheDir+"/"+outcomelog.TallyFile, "{") }, "lessons/a.md,lessons/c.md", ""},
 		{"a line that is no record", func() { appendLog(ann, "not json\n") }, "", ann + ":8: not an outcome record"},
 	} {
 		step.do()
@@ -122,7 +123,7 @@ func TestReviewCachedLogCounts(t *testing.T) {
 			t.Errorf("%s: weak %v, want %q", step.name, weak, step.weak)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(f.v.Abs(vault.CacheDir), lesson.TallyFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(f.v.Abs(vault.CacheDir), outcomelog.TallyFile)); err != nil {
 		t.Errorf("no counts in the cache folder: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package lesson
+package vectors
 
 import (
 	"math"
@@ -20,15 +20,15 @@ func TestCandidatesKeepTheNear(t *testing.T) {
 		for i := range v {
 			v[i] = float32(rng.NormFloat64())
 		}
-		normalize(v)
+		Normalize(v)
 		return v
 	}
-	p := newProjector(dims)
-	vs := &lessonVectors{dims: dims, proj: p, flat: make([]float32, 0, n*dims), sigs: make([]uint64, n*sigWords)}
+	p := NewProjector(dims)
+	vs := &Set{dims: dims, proj: p, flat: make([]float32, 0, n*dims), sigs: make([]uint64, n*SigWords)}
 	for d := range n {
 		v := unit()
 		vs.flat = append(vs.flat, v...)
-		p.sign(v, vs.sigs[d*sigWords:(d+1)*sigWords])
+		p.Sign(v, vs.sigs[d*SigWords:(d+1)*SigWords])
 	}
 	kept, near := 0, 0
 	for range 200 {
@@ -41,8 +41,8 @@ func TestCandidatesKeepTheNear(t *testing.T) {
 		for i := range q {
 			q[i] = float32(a)*vs.flat[target*dims+i] + float32(math.Sqrt(1-a*a))*noise[i]
 		}
-		normalize(q)
-		cands := slices.Clone(vs.candidates(q, &scratch{}))
+		Normalize(q)
+		cands := slices.Clone(vs.candidates(q, &Scratch{}))
 		if len(cands) != meaningCandidates {
 			t.Fatalf("%d candidates, want %d", len(cands), meaningCandidates)
 		}
@@ -62,8 +62,8 @@ func TestCandidatesKeepTheNear(t *testing.T) {
 	if float64(kept) < 0.98*float64(near) {
 		t.Errorf("the candidates kept %d of %d lessons at similarity 0.3 or more; want 98%%", kept, near)
 	}
-	small := &lessonVectors{dims: dims, proj: p, flat: vs.flat[:10*dims], sigs: vs.sigs[:10*sigWords]}
-	if got := small.candidates(unit(), &scratch{}); len(got) != 10 {
+	small := &Set{dims: dims, proj: p, flat: vs.flat[:10*dims], sigs: vs.sigs[:10*SigWords]}
+	if got := small.candidates(unit(), &Scratch{}); len(got) != 10 {
 		t.Errorf("10 lessons: %d candidates", len(got))
 	}
 }

@@ -1,13 +1,9 @@
-package lesson
+package outcomelog
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,10 +14,10 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// TallyFile, in the cache folder (Options.CacheDir), holds the outcome
+// TallyFile, in the cache folder (Log.CacheDir), holds the outcome
 // log's counts per lesson, with the size and modification time each log
 // file had when counted; TallyFilesFile holds the counts of each file, read
-// only when a file changed. Review's weak rule needs only these counts,
+// only when a file changed. lesson's review (its weak rule) needs only these counts,
 // and reading every person's every month of the log at each session's
 // start cost tens of milliseconds on a big vault; a log file is only
 // appended to, so one whose size and time are unchanged is counted from
@@ -35,17 +31,9 @@ const (
 // file of another version is ignored.
 const tallyVersion = 3
 
-// tally is a lesson's logged outcomes and how many were successes.
-type tally [2]int
-
-// stamp is what a log file was when counted: its size and time, and the
-// SHA-256 of what was counted, by which a file that only grew since is
-// known and only its new lines are parsed.
-type stamp struct {
-	Size    int64  `json:"size"`
-	ModNano int64  `json:"mod_ns"`
-	Sum     string `json:"sha256,omitempty"`
-}
+// Tally is a lesson's logged outcomes ([0]) and how many of them were
+// successes ([1]); TallyFile keeps it as that pair.
+type Tally [2]int
 
 // tallyCache is TallyFile's content: the stamps of the files counted, the
 // sum of their counts, and the SHA-256 of the TallyFilesFile that holds
@@ -54,48 +42,48 @@ type stamp struct {
 type tallyCache struct {
 	Version  int              `json:"version"`
 	Files    map[string]stamp `json:"files"`
-	Totals   map[string]tally `json:"totals"`
+	Totals   map[string]Tally `json:"totals"`
 	FilesSum string           `json:"files_sha256"`
 }
 
-// logTally counts the outcome log's records per lesson path: outcomes and
-// successes, over every file ReadLog reads. Its answers and errors are
-// ReadLog's (a file whose line is not a record is an error naming the
+// Tally counts the outcome log's records per lesson path: outcomes and
+// successes, over every file Read reads. Its answers and errors are
+// Read's (a file whose line is not a record is an error naming the
 // file and line): a file is read again whenever its size or time differs
 // from the cache's, and a file that is not a regular file in the vault's
-// folder (or a Store without FS or CacheDir) is always read.
-func (s *Store) logTally() (map[string]tally, error) {
-	out, ok, err := s.countLog(s.loadTally())
+// folder (or a Log without FS or CacheDir) is always read.
+func (l Log) Tally() (map[string]Tally, error) {
+	out, ok, err := l.countLog(l.loadTally())
 	if err == nil && !ok { // a damaged cache: count again without it
-		out, _, err = s.countLog(&tallyCache{})
+		out, _, err = l.countLog(&tallyCache{})
 	}
 	return out, err
 }
 
-// countLog is logTally from the cache cached, which it writes again when a
+// countLog is Tally from the cache cached, which it writes again when a
 // file changed; not ok when the counts of cached files were needed but
 // TallyFilesFile does not go with cached.
-func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
-	files, err := s.w.ListState(LogDir)
+func (l Log) countLog(cached *tallyCache) (map[string]Tally, bool, error) {
+	files, err := l.files()
 	if err != nil {
 		return nil, false, err
 	}
 	kept := map[string]stamp{}
-	fresh := map[string]map[string]tally{} // the files read and cacheable
+	fresh := map[string]map[string]Tally{} // the files read and cacheable
 	grown := map[string]bool{}             // of those, the ones whose new lines alone were counted
 	freshStamps := map[string]stamp{}
-	uncached := map[string]tally{} // the counts of the files that cannot be cached
-	for _, name := range append([]string{LogFile}, files...) {
+	uncached := map[string]Tally{} // the counts of the files that cannot be cached
+	for _, name := range files {
 		if !strings.HasSuffix(name, ".jsonl") {
 			continue
 		}
-		st, ok := s.statLog(name)
+		st, ok := l.stat(name)
 		c, found := cached.Files[name]
 		if ok && found && c.Size == st.Size && c.ModNano == st.ModNano {
 			kept[name] = c
 			continue
 		}
-		b, _, err := s.w.ReadState(name)
+		b, _, err := l.State.ReadState(name)
 		if errors.Is(err, vault.ErrNotFound) {
 			continue
 		}
@@ -109,11 +97,11 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		if ok && found && c.Sum != "" && c.Size > 0 && c.Size < int64(len(b)) && b[c.Size-1] == '\n' && sum(b[:c.Size]) == c.Sum {
 			from, first = int(c.Size), 1+bytes.Count(b[:c.Size], []byte("\n"))
 		}
-		recs, err := parseLog(vault.StateDir+"/"+name, b[from:], first)
+		recs, err := Parse(vault.StateDir+"/"+name, b[from:], first)
 		if err != nil {
 			return nil, false, err
 		}
-		counts := map[string]tally{}
+		counts := map[string]Tally{}
 		for _, r := range recs {
 			t := counts[r.Lesson]
 			t[0]++
@@ -143,15 +131,15 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 		perFile := map[string]json.RawMessage{} // each file's counts, decoded only for the files that changed
 		if len(cached.Files) > 0 {
 			var ok bool
-			if perFile, ok = s.loadFileCounts(cached.FilesSum); !ok {
+			if perFile, ok = l.loadFileCounts(cached.FilesSum); !ok {
 				return nil, false, nil
 			}
 		}
-		counted := func(name string) (map[string]tally, bool) {
-			var c map[string]tally
+		counted := func(name string) (map[string]Tally, bool) {
+			var c map[string]Tally
 			return c, json.Unmarshal(perFile[name], &c) == nil && c != nil
 		}
-		totals = map[string]tally{}
+		totals = map[string]Tally{}
 		addTally(totals, cached.Totals, 1)
 		for name := range cached.Files {
 			if _, ok := kept[name]; !ok && !grown[name] {
@@ -184,50 +172,30 @@ func (s *Store) countLog(cached *tallyCache) (map[string]tally, bool, error) {
 				delete(totals, l)
 			}
 		}
-		s.saveTally(&tallyCache{Version: tallyVersion, Files: kept, Totals: totals}, perFile)
+		l.saveTally(&tallyCache{Version: tallyVersion, Files: kept, Totals: totals}, perFile)
 	}
-	out := map[string]tally{}
+	out := map[string]Tally{}
 	addTally(out, totals, 1)
 	addTally(out, uncached, 1)
 	return out, true, nil
 }
 
-// sum is the SHA-256 of b, in hex.
-func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
 // addTally adds sign times the counts of from to into.
-func addTally(into, from map[string]tally, sign int) {
+func addTally(into, from map[string]Tally, sign int) {
 	for l, t := range from {
 		u := into[l]
-		into[l] = tally{u[0] + sign*t[0], u[1] + sign*t[1]}
+		into[l] = Tally{u[0] + sign*t[0], u[1] + sign*t[1]}
 	}
-}
-
-// statLog returns the state file name's information when the Store can
-// cache its counts: it has the vault's files and a cache folder, and the
-// file is a regular file (not a link, which ReadState does not follow).
-func (s *Store) statLog(name string) (stamp, bool) {
-	if s.fsys == nil || s.cacheDir == "" {
-		return stamp{}, false
-	}
-	info, err := fs.Lstat(s.fsys, vault.StateDir+"/"+name)
-	if err != nil || !info.Mode().IsRegular() {
-		return stamp{}, false
-	}
-	return stamp{Size: info.Size(), ModNano: info.ModTime().UnixNano()}, true
 }
 
 // loadTally reads TallyFile; an absent, unreadable or other version's
 // file is an empty cache, since every count in it can be made again from
 // the log.
-func (s *Store) loadTally() *tallyCache {
-	if s.cacheDir == "" || s.fsys == nil {
+func (l Log) loadTally() *tallyCache {
+	if !l.cached() {
 		return &tallyCache{}
 	}
-	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFile))
+	b, err := os.ReadFile(filepath.Join(l.CacheDir, TallyFile))
 	if err != nil {
 		return &tallyCache{}
 	}
@@ -241,8 +209,8 @@ func (s *Store) loadTally() *tallyCache {
 // loadFileCounts reads TallyFilesFile, each cached file's counts, its
 // JSON left undecoded; not ok when it is absent, damaged, or not the one
 // whose SHA-256 is want.
-func (s *Store) loadFileCounts(want string) (map[string]json.RawMessage, bool) {
-	b, err := os.ReadFile(filepath.Join(s.cacheDir, TallyFilesFile))
+func (l Log) loadFileCounts(want string) (map[string]json.RawMessage, bool) {
+	b, err := os.ReadFile(filepath.Join(l.CacheDir, TallyFilesFile))
 	if err != nil || sum(b) != want {
 		return nil, false
 	}
@@ -265,8 +233,8 @@ func (s *Store) loadFileCounts(want string) (map[string]json.RawMessage, bool) {
 // counts of the files that did not change are copied, neither decoded nor
 // encoded. A failure is ignored: the cache only saves time (a read-only
 // vault's review still answers, reading the whole log).
-func (s *Store) saveTally(c *tallyCache, perFile map[string]json.RawMessage) {
-	if s.cacheDir == "" || s.fsys == nil {
+func (l Log) saveTally(c *tallyCache, perFile map[string]json.RawMessage) {
+	if !l.cached() {
 		return
 	}
 	var buf bytes.Buffer
@@ -276,19 +244,11 @@ func (s *Store) saveTally(c *tallyCache, perFile map[string]json.RawMessage) {
 		buf.Write(perFile[name])
 		buf.WriteByte('\n')
 	}
-	if writeCache(filepath.Join(s.cacheDir, TallyFilesFile), buf.Bytes()) != nil {
+	if writeCache(filepath.Join(l.CacheDir, TallyFilesFile), buf.Bytes()) != nil {
 		return
 	}
 	c.FilesSum = sum(buf.Bytes())
 	if b, err := json.Marshal(c); err == nil {
-		writeCache(filepath.Join(s.cacheDir, TallyFile), b)
+		writeCache(filepath.Join(l.CacheDir, TallyFile), b)
 	}
-}
-
-// writeCache replaces the cache file p with b.
-func writeCache(p string, b []byte) error {
-	return vault.WriteCacheFile(p, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
 }

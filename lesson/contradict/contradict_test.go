@@ -1,4 +1,4 @@
-package lesson
+package contradict
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 	"testing"
 )
 
-// generatedLessons are n lessons as the index reads them, drawn with seed:
+// generatedLessons are n live lessons as package lesson gives them, drawn with seed:
 // triggers of one to six words from a small vocabulary (so that they
 // overlap often, by one word or by half), a tool or a glob now and then,
-// sometimes one shared by all (shared); action biases that say do or do
-// not about a few of a few topics; a few archived, a few without polarity.
+// sometimes one shared by all (shared: "tool:X", a glob with "*", or
+// words); action biases that say do or do not about a few of a few
+// topics; a few left out (package lesson leaves the archived out), a few
+// without polarity.
 func generatedLessons(seed uint64, n int, shared string) []Lesson {
 	r := rand.New(rand.NewPCG(seed, 29))
 	vocab := strings.Fields("deploy release build test tests integration unit migration database schema docker image cache " +
@@ -31,23 +33,30 @@ func generatedLessons(seed uint64, n int, shared string) []Lesson {
 		}
 		return strings.Join(ws, " ")
 	}
-	out := make([]Lesson, n)
-	for i := range out {
-		var trigger []string
-		if shared != "" {
-			trigger = append(trigger, shared)
+	out := make([]Lesson, 0, n)
+	for i := range n {
+		var trigger []Trigger
+		if tool, ok := strings.CutPrefix(shared, "tool:"); ok {
+			trigger = append(trigger, Trigger{"tool", tool})
+		} else if strings.Contains(shared, "*") {
+			trigger = append(trigger, Trigger{"glob", shared})
+		} else if shared != "" {
+			trigger = append(trigger, Trigger{"words", shared})
 		}
 		for range 1 + r.IntN(2) {
-			trigger = append(trigger, pick(vocab, 1+r.IntN(6)))
+			trigger = append(trigger, Trigger{"words", pick(vocab, 1+r.IntN(6))})
 		}
 		if r.IntN(5) == 0 {
-			trigger = append(trigger, "tool:"+tools[r.IntN(len(tools))])
+			trigger = append(trigger, Trigger{"tool", tools[r.IntN(len(tools))]})
 		}
 		if r.IntN(8) == 0 {
-			trigger = append(trigger, pick(vocab, 1)+"/**/*.go")
+			trigger = append(trigger, Trigger{"glob", pick(vocab, 1) + "/**/*.go"})
 		}
-		out[i] = Lesson{Path: fmt.Sprintf("lessons/l%05d.md", i), Trigger: trigger,
-			ActionBias: markers[r.IntN(len(markers))] + " " + pick(topics, 1+r.IntN(3)), Archived: r.IntN(20) == 0}
+		l := Lesson{Path: fmt.Sprintf("lessons/l%05d.md", i), Trigger: trigger,
+			ActionBias: markers[r.IntN(len(markers))] + " " + pick(topics, 1+r.IntN(3))}
+		if r.IntN(20) != 0 {
+			out = append(out, l)
+		}
 	}
 	return out
 }
@@ -69,11 +78,11 @@ func allPairsContradictions(lessons []Lesson) []Contradiction {
 	return out
 }
 
-// TestContradictionCandidates: the pairs from the index, checked by the
+// TestCandidates: the pairs from the index, checked by the
 // rule, are exactly the contradictions among all pairs, on generated sets
 // of lessons, with and without one trigger shared by all; and the index
 // pairs far fewer lessons than all pairs.
-func TestContradictionCandidates(t *testing.T) {
+func TestCandidates(t *testing.T) {
 	for _, tt := range []struct {
 		seed   uint64
 		n      int
@@ -84,7 +93,7 @@ func TestContradictionCandidates(t *testing.T) {
 		t.Run(fmt.Sprintf("seed=%d/shared=%q", tt.seed, tt.shared), func(t *testing.T) {
 			lessons := generatedLessons(tt.seed, tt.n, tt.shared)
 			want := allPairsContradictions(lessons)
-			pairs, err := contradictionCandidates(context.Background(), polarLessons(lessons))
+			pairs, err := candidates(context.Background(), polarLessons(lessons))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,5 +125,45 @@ func TestContradictionCandidates(t *testing.T) {
 				t.Errorf("%d candidates of %d pairs: the index does not narrow them", len(pairs), all)
 			}
 		})
+	}
+}
+
+// TestFind: the rule, pair by pair: opposite polarities, a trigger in
+// common (a tool or glob, or half the smaller's trigger words) and a topic
+// word in common make a contradiction, the earlier path first; anything
+// less does not.
+func TestFind(t *testing.T) {
+	words := func(w string) []Trigger { return []Trigger{{"words", w}} }
+	for _, tc := range []struct {
+		name string
+		a, b Lesson
+		want string // "A|B (overlap)", or "" for none
+	}{
+		{"opposite about the same, same words",
+			Lesson{"l/b.md", words("integration tests"), "never reset the database"},
+			Lesson{"l/a.md", words("run integration tests"), "always reset the database first"},
+			"l/a.md|l/b.md (word:integr, word:test)"},
+		{"same polarity", Lesson{"l/a.md", words("integration tests"), "always reset the database"},
+			Lesson{"l/b.md", words("integration tests"), "always reset the database first"}, ""},
+		{"no topic in common", Lesson{"l/a.md", words("integration tests"), "always reset the database"},
+			Lesson{"l/b.md", words("integration tests"), "never run them in parallel"}, ""},
+		{"triggers apart", Lesson{"l/a.md", words("write docs"), "always reset the database"},
+			Lesson{"l/b.md", words("integration tests"), "never reset the database"}, ""},
+		{"a tool in common, whatever its case", Lesson{"l/e.md", []Trigger{{"tool", "Bash"}}, "use set -e"},
+			Lesson{"l/f.md", []Trigger{{"tool", "bash"}}, "avoid set -e in loops"}, "l/e.md|l/f.md (tool:bash)"},
+		{"no trigger", Lesson{"l/a.md", nil, "always reset the database"},
+			Lesson{"l/b.md", nil, "never reset the database"}, ""},
+	} {
+		cs, err := Find(context.Background(), []Lesson{tc.a, tc.b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, c := range cs {
+			got += fmt.Sprintf("%s|%s (%s)", c.A, c.B, c.Overlap)
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -1,7 +1,8 @@
-package lesson
+package outcomelog
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"os"
@@ -13,7 +14,7 @@ import (
 	"github.com/vaultmem/vaultmem/vault"
 )
 
-// StreaksFile, in the cache folder (Options.CacheDir), holds for each
+// StreaksFile, in the cache folder (Log.CacheDir), holds for each
 // outcome log file, with the size, time and SHA-256 it had when read, a
 // summary of each lesson's records in it (see runs): what Failing needs.
 // Every listing of MEMORY.md asks Failing, and a log of 100,000 records
@@ -101,29 +102,29 @@ type streakCache struct {
 }
 
 // runs sums up the outcome log's records by lesson path (see run), from
-// StreaksFile for the files unchanged since it was written (a Store
-// without FS or CacheDir reads every file). Errors: ReadLog's.
-func (s *Store) runs() (map[string]*run, error) {
-	files, err := s.w.ListState(LogDir)
+// StreaksFile for the files unchanged since it was written (a Log
+// without FS or CacheDir reads every file). Errors: Read's.
+func (l Log) runs() (map[string]*run, error) {
+	files, err := l.files()
 	if err != nil {
 		return nil, err
 	}
-	cached := s.loadStreaks()
+	cached := l.loadStreaks()
 	next := &streakCache{Version: streaksVersion, Files: map[string]*streakFile{}}
 	changed := false
 	total := map[string]*run{}
-	for _, name := range append([]string{LogFile}, files...) {
+	for _, name := range files {
 		if !strings.HasSuffix(name, ".jsonl") {
 			continue
 		}
-		st, ok := s.statLog(name)
+		st, ok := l.stat(name)
 		c := cached.Files[name]
 		if ok && c != nil && c.Size == st.Size && c.ModNano == st.ModNano {
 			next.Files[name] = c
 			mergeRuns(total, c.Runs)
 			continue
 		}
-		b, _, err := s.w.ReadState(name)
+		b, _, err := l.State.ReadState(name)
 		if errors.Is(err, vault.ErrNotFound) {
 			continue
 		}
@@ -136,7 +137,7 @@ func (s *Store) runs() (map[string]*run, error) {
 		if ok && c != nil && c.Sum != "" && c.Size > 0 && c.Size < int64(len(b)) && b[c.Size-1] == '\n' && sum(b[:c.Size]) == c.Sum {
 			runs, from, first = cloneRuns(c.Runs), int(c.Size), 1+bytes.Count(b[:c.Size], []byte("\n"))
 		}
-		recs, err := parseLog(vault.StateDir+"/"+name, b[from:], first)
+		recs, err := Parse(vault.StateDir+"/"+name, b[from:], first)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +152,7 @@ func (s *Store) runs() (map[string]*run, error) {
 		}
 	}
 	if changed || len(next.Files) != len(cached.Files) {
-		s.saveStreaks(next)
+		l.saveStreaks(next)
 	}
 	return total, nil
 }
@@ -179,12 +180,12 @@ func cloneRuns(from map[string]*run) map[string]*run {
 
 // loadStreaks reads StreaksFile; an absent, damaged or other version's
 // file is an empty cache (everything in it is made again from the log).
-func (s *Store) loadStreaks() *streakCache {
+func (l Log) loadStreaks() *streakCache {
 	empty := &streakCache{Files: map[string]*streakFile{}}
-	if s.cacheDir == "" || s.fsys == nil {
+	if !l.cached() {
 		return empty
 	}
-	b, err := os.ReadFile(filepath.Join(s.cacheDir, StreaksFile))
+	b, err := os.ReadFile(filepath.Join(l.CacheDir, StreaksFile))
 	if err != nil {
 		return empty
 	}
@@ -197,11 +198,83 @@ func (s *Store) loadStreaks() *streakCache {
 
 // saveStreaks writes c to StreaksFile; a failure is ignored (the cache
 // only saves time).
-func (s *Store) saveStreaks(c *streakCache) {
-	if s.cacheDir == "" || s.fsys == nil {
+func (l Log) saveStreaks(c *streakCache) {
+	if !l.cached() {
 		return
 	}
 	if b, err := json.Marshal(c); err == nil {
-		writeCache(filepath.Join(s.cacheDir, StreaksFile), b)
+		writeCache(filepath.Join(l.CacheDir, StreaksFile), b)
 	}
+}
+
+// Streak is a lesson whose latest outcomes in the log are Failures
+// failures in a row, the first of them at Since and the last at Last,
+// with its whole record in the log: Outcomes, of which Successes
+// succeeded, and the strength the last one left (Strength).
+type Streak struct {
+	Path      string    `json:"path"`
+	Name      string    `json:"name"`
+	Failures  int       `json:"failures"`
+	Since     time.Time `json:"since"`
+	Last      time.Time `json:"last"`
+	Outcomes  int       `json:"outcomes"`
+	Successes int       `json:"successes"`
+	Strength  float64   `json:"strength"`
+}
+
+// FailingStreaks returns the lessons whose latest n or more outcomes in
+// recs (the outcome log) are all failures, the longest streak first (then
+// by path); none when n < 1. The records' order does not matter, only
+// their times: a failure at the very time of a lesson's latest success
+// does not count after it. Names are left empty: the log has only paths.
+func FailingStreaks(recs []Record, n int) []Streak {
+	runs := map[string]*run{}
+	addRuns(runs, recs)
+	return failing(runs, n)
+}
+
+// addRuns adds each record to its lesson's run in runs.
+func addRuns(runs map[string]*run, recs []Record) {
+	for _, r := range recs {
+		u := runs[r.Lesson]
+		if u == nil {
+			u = &run{}
+			runs[r.Lesson] = u
+		}
+		u.add(r)
+	}
+}
+
+// failing is the streaks of n failures or more of runs, by path, the
+// longest first (then by path).
+func failing(runs map[string]*run, n int) []Streak {
+	out := []Streak{}
+	if n < 1 {
+		return out
+	}
+	for p, u := range runs {
+		if len(u.Failures) >= n {
+			out = append(out, u.streak(p))
+		}
+	}
+	slices.SortFunc(out, func(a, b Streak) int {
+		return cmp.Or(cmp.Compare(b.Failures, a.Failures), strings.Compare(a.Path, b.Path))
+	})
+	return out
+}
+
+// Failing returns the lessons whose latest n or more logged outcomes are
+// failures (see FailingStreaks), their names left empty; none when n < 1.
+// The log's files unchanged since the last call are not read again (see
+// StreaksFile). Errors: Read's (a line that is no record names the file
+// and line).
+func (l Log) Failing(n int) ([]Streak, error) {
+	if n < 1 {
+		return []Streak{}, nil
+	}
+	runs, err := l.runs()
+	if err != nil {
+		return nil, err
+	}
+	return failing(runs, n), nil
 }
