@@ -142,13 +142,17 @@ func (st folderStamp) changed() bool {
 // write leaves the folders' times a sync that began after they
 // were taken saw. Not written, the next prompt's hook only syncs before
 // it searches rather than beside.
-func (st folderStamp) write(times string) {
-	p := st.path()
-	if b, err := os.ReadFile(p); err == nil && string(b) == times {
+func (st folderStamp) write(times string) { writeStamp(st.path(), times) }
+
+// writeStamp leaves text in the cache file p unless it holds it already.
+// A stamp is a cache: a failure to write it costs the next command a
+// sync, no more.
+func writeStamp(p, text string) {
+	if b, err := os.ReadFile(p); err == nil && string(b) == text {
 		return
 	}
 	_ = vault.WriteCacheFile(p, func(w io.Writer) error {
-		_, err := io.WriteString(w, times)
+		_, err := io.WriteString(w, text)
 		return err
 	})
 }

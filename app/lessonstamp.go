@@ -122,15 +122,7 @@ func (ls lessonStamp) write(ctx context.Context, listing string) {
 	if err != nil {
 		return
 	}
-	want := lessonsStamp(listing, version)
-	p := ls.path()
-	if b, err := os.ReadFile(p); err == nil && string(b) == want {
-		return
-	}
-	_ = vault.WriteCacheFile(p, func(w io.Writer) error {
-		_, err := io.WriteString(w, want)
-		return err
-	})
+	writeStamp(ls.path(), lessonsStamp(listing, version))
 }
 
 // skipped reports whether a sync could not read a file of the

@@ -65,7 +65,7 @@ const (
 	TaskMaxBudget = task.MaxBudget
 	// MaxLimit is the most items one page may hold (ReadyRequest.Limit).
 	MaxLimit = index.MaxLimit
-	// CanvasExt is the extension of a JSON Canvas file (TaskCanvas's).
+	// CanvasExt is the extension of a JSON Canvas file (Tasks.Canvas's).
 	CanvasExt = vault.CanvasExt
 )
 

@@ -130,11 +130,7 @@ func (sh *shell) hookAnswer(ctx context.Context, dir string, ev app.HookEvent, l
 			return ans, fmt.Errorf("%s=require, but no vaultmem server answered", serverEnv)
 		}
 	}
-	// A tool call's hooks read only lessons: the walk of the whole vault
-	// waits for the next prompt or start while the lessons folder is as the
-	// last sync saw it.
-	toolCall := ev.Kind == app.HookBeforeTool || ev.Kind == app.HookAfterTool
-	a, err := app.OpenForHook(ctx, dir, ev, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), LessonsOnly: toolCall, Loaded: loaded})
+	a, err := app.OpenForHook(ctx, dir, ev, app.Options{HeavyWork: boundHeap, LockTimeout: time.Until(deadlineOf(ctx)), Loaded: loaded})
 	if err != nil {
 		return ans, err
 	}
